@@ -1,0 +1,33 @@
+import type { SerializedError } from "./errors.js";
+import type { ImagePart } from "./messages.js";
+import type { Usage } from "./model.js";
+import type { ToolProgress } from "./tool.js";
+
+/** Contract version of `AgentEvent`; bump on a breaking change. */
+export const AGENT_EVENT_VERSION = 1;
+
+export type RunState = "success" | "max_steps" | "error" | "aborted";
+
+/**
+ * What an agent run emits while streaming, a union keyed on `type`. Errors travel as events;
+ * every run ends with exactly one `run-end`. `step` numbers start at 1.
+ */
+export type AgentEvent =
+  | { type: "run-start"; runId: string; task: string }
+  | { type: "step-start"; step: number }
+  | { type: "planning"; step: number; plan: string }
+  | { type: "model-delta"; step: number; text: string }
+  | { type: "model-output"; step: number; text: string; usage: Usage }
+  | { type: "code"; step: number; language: string; code: string }
+  | { type: "tool-call"; step: number; id: string; name: string; input: unknown }
+  | { type: "tool-progress"; step: number; id: string; name: string; progress: ToolProgress }
+  | { type: "tool-result"; step: number; id: string; name: string; output: unknown; error?: string }
+  | { type: "observation"; step: number; text: string; images?: ImagePart[] }
+  | { type: "step-end"; step: number; durationMs: number; usage: Usage; error?: SerializedError }
+  | { type: "final-answer"; step: number; output: unknown }
+  | { type: "error"; step?: number; error: SerializedError }
+  | { type: "run-end"; state: RunState; output: unknown; usage: Usage; durationMs: number; steps: number };
+
+export type AgentEventType = AgentEvent["type"];
+
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -1,0 +1,7 @@
+export * from "./agent-event.js";
+export * from "./code-executor.js";
+export * from "./errors.js";
+export * from "./memory-store.js";
+export * from "./messages.js";
+export * from "./model.js";
+export * from "./tool.js";

@@ -1,0 +1,370 @@
+import assert from "node:assert/strict";
+import type { CodeExecutor, CodeLanguage, ExecutionResult } from "../code-executor.js";
+import { AtriumError, ToolError } from "../errors.js";
+import type { ImagePart } from "../messages.js";
+import { richToolResult, type Tool } from "../tool.js";
+import { type Contract, type ContractCase, within, withSubject } from "./contract.js";
+
+/** The code each case runs, in the executor's language. */
+export interface CodeSnippets {
+  /** Evaluates to the number 42. */
+  lastValue: string;
+  /** Defines a variable `x` = 41 the way a model would (`const` in JS). */
+  defineX: string;
+  /** Evaluates to x + 1. */
+  readX: string;
+  /** Defines a function `bump(n)` returning n + 1. */
+  defineBump: string;
+  /** Evaluates to bump(x). */
+  callBump: string;
+  /** Prints `hello 1` followed by a newline. */
+  printHello: string;
+  /** Calls final_answer("done"), then prints "after" (which must not run). */
+  finalAnswer: string;
+  /** Line 1 is fine, line 2 raises an error whose message contains "boom". */
+  throwOnLine2: string;
+  /** Not valid code. */
+  syntaxError: string;
+  /** Prints "before", then raises. */
+  printThenThrow: string;
+  /** Calls tool `add` with a=2, b=3 and evaluates to its result. */
+  callAdd: string;
+  /** Calls tool `fail` (which raises "nope") without catching. */
+  callFail: string;
+  /** Calls tool `fail`, catches, and evaluates to "caught: " + the error message. */
+  catchFail: string;
+  /** Calls tool `snapshot` (which returns an image) and evaluates to its value. */
+  callSnapshot: string;
+  /** Evaluates to greeting + String(data.n), from variables set by the host. */
+  readVariables: string;
+  /** Loops forever. */
+  infiniteLoop: string;
+  /** Evaluates to an object { a: [1, "two", null] }. */
+  jsonValue: string;
+}
+
+export const CODE_SNIPPETS: Partial<Record<CodeLanguage, CodeSnippets>> = {
+  javascript: {
+    lastValue: "40 + 2",
+    defineX: "const x = 41",
+    readX: "x + 1",
+    defineBump: "function bump(n) {\n  return n + 1;\n}",
+    callBump: "bump(x)",
+    printHello: 'console.log("hello", 1)',
+    finalAnswer: 'final_answer("done");\nconsole.log("after");',
+    throwOnLine2: 'const a = 1;\nthrow new Error("boom");',
+    syntaxError: "const = ;",
+    printThenThrow: 'console.log("before");\nthrow new Error("later");',
+    callAdd: "await add({ a: 2, b: 3 })",
+    callFail: "await fail({})",
+    catchFail: 'let caught;\ntry { await fail({}) } catch (e) { caught = "caught: " + e.message }\ncaught',
+    callSnapshot: "await snapshot({})",
+    readVariables: "greeting + String(data.n)",
+    infiniteLoop: "while (true) {}",
+    jsonValue: '({ a: [1, "two", null] })',
+  },
+  python: {
+    lastValue: "40 + 2",
+    defineX: "x = 41",
+    readX: "x + 1",
+    defineBump: "def bump(n):\n    return n + 1",
+    callBump: "bump(x)",
+    printHello: 'print("hello", 1)',
+    finalAnswer: 'final_answer("done")\nprint("after")',
+    throwOnLine2: 'a = 1\nraise ValueError("boom")',
+    syntaxError: "x = = 1",
+    printThenThrow: 'print("before")\nraise ValueError("later")',
+    callAdd: "add(a=2, b=3)",
+    callFail: "fail()",
+    catchFail:
+      'try:\n    fail()\n    caught = None\nexcept Exception as e:\n    caught = "caught: " + str(e)\ncaught',
+    callSnapshot: "snapshot()",
+    readVariables: 'greeting + str(data["n"])',
+    infiniteLoop: "while True:\n    pass",
+    jsonValue: '{"a": [1, "two", None]}',
+  },
+};
+
+export interface CodeExecutorContractOptions {
+  /** Overrides (or supplies, for a language without built-ins) the code snippets. */
+  snippets?: Partial<CodeSnippets>;
+  /** Time budget given to runs that must time out (default 300 ms). */
+  timeoutMs?: number;
+  /** How long a run that must be interrupted may take to return (default 5 s). */
+  interruptWithinMs?: number;
+}
+
+export const PIXEL_PNG: ImagePart = {
+  type: "image",
+  mediaType: "image/png",
+  image: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+};
+
+/** The tools every case installs: add, fail (raises "nope"), snapshot (returns an image). */
+export function contractTools(): Tool[] {
+  const objectSchema = { type: "object", additionalProperties: true };
+  return [
+    {
+      name: "add",
+      description: "Adds a and b.",
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+      async execute(input: { a: number; b: number }) {
+        return input.a + input.b;
+      },
+    },
+    {
+      name: "fail",
+      description: "Always fails.",
+      inputSchema: objectSchema,
+      async execute() {
+        throw new ToolError("fail", "nope");
+      },
+    },
+    {
+      name: "snapshot",
+      description: "Returns a one-pixel image.",
+      inputSchema: objectSchema,
+      async execute() {
+        return richToolResult("pixel", [PIXEL_PNG]);
+      },
+    },
+  ];
+}
+
+/**
+ * The behaviour every `CodeExecutor` promises (see its contract in `@atrium/spec`): notebook
+ * state, logs, final answers, errors as values with the failing line, tools, variables, reset,
+ * time limits that leave the executor usable, aborts, and close.
+ */
+export function codeExecutorContract(
+  language: CodeLanguage,
+  factory: () => Promise<CodeExecutor>,
+  options: CodeExecutorContractOptions = {},
+): Contract<CodeExecutor> {
+  const builtIn = CODE_SNIPPETS[language];
+  if (!builtIn && !options.snippets) {
+    throw new Error(`codeExecutorContract: no snippets for ${language}; pass options.snippets`);
+  }
+  const code = { ...builtIn, ...options.snippets } as CodeSnippets;
+  const timeoutMs = options.timeoutMs ?? 300;
+  const interruptWithinMs = options.interruptWithinMs ?? 5_000;
+
+  const withExecutor =
+    (body: (executor: CodeExecutor) => Promise<void>) => (make: () => Promise<CodeExecutor>) =>
+      withSubject(
+        async () => {
+          const executor = await make();
+          await executor.setTools(contractTools());
+          return executor;
+        },
+        (executor) => executor.close(),
+        body,
+      );
+
+  const run = (executor: CodeExecutor, snippet: string, ms = interruptWithinMs) =>
+    within(ms, "run()", executor.run(snippet));
+
+  const expectOk = (result: ExecutionResult, what: string) =>
+    assert.equal(result.error, undefined, `${what} failed: ${JSON.stringify(result.error)}`);
+
+  const cases: ContractCase<CodeExecutor>[] = [
+    {
+      name: "declares its language",
+      run: withExecutor(async (executor) => assert.equal(executor.language, language)),
+    },
+    {
+      name: "returns the last expression's value",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.lastValue);
+        expectOk(result, "lastValue");
+        assert.equal(result.output, 42);
+        assert.equal(result.isFinalAnswer, false);
+        assert.ok(typeof result.durationMs === "number" && result.durationMs >= 0, "durationMs is a number");
+      }),
+    },
+    {
+      name: "returns JSON-compatible objects intact",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.jsonValue);
+        expectOk(result, "jsonValue");
+        assert.deepEqual(result.output, { a: [1, "two", null] });
+      }),
+    },
+    {
+      name: "keeps variables across runs",
+      run: withExecutor(async (executor) => {
+        expectOk(await run(executor, code.defineX), "defineX");
+        const result = await run(executor, code.readX);
+        expectOk(result, "readX");
+        assert.equal(result.output, 42);
+      }),
+    },
+    {
+      name: "keeps functions across runs",
+      run: withExecutor(async (executor) => {
+        expectOk(await run(executor, code.defineX), "defineX");
+        expectOk(await run(executor, code.defineBump), "defineBump");
+        expectOk(await run(executor, code.lastValue), "an unrelated step in between");
+        const result = await run(executor, code.callBump);
+        expectOk(result, "callBump");
+        assert.equal(result.output, 42);
+      }),
+    },
+    {
+      name: "captures printed output",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.printHello);
+        expectOk(result, "printHello");
+        assert.equal(result.logs, "hello 1\n");
+      }),
+    },
+    {
+      name: "final_answer ends the run with its value",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.finalAnswer);
+        expectOk(result, "finalAnswer");
+        assert.equal(result.isFinalAnswer, true);
+        assert.equal(result.output, "done");
+        assert.ok(!result.logs.includes("after"), "code after final_answer must not run");
+      }),
+    },
+    {
+      name: "returns runtime errors as values with the failing line",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.throwOnLine2);
+        assert.ok(result.error, "expected an error");
+        assert.equal(result.error.kind, "runtime");
+        assert.match(result.error.message, /boom/);
+        assert.equal(result.error.line, 2);
+        assert.equal(result.isFinalAnswer, false);
+      }),
+    },
+    {
+      name: "returns syntax errors as values",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.syntaxError);
+        assert.ok(result.error, "expected an error");
+        assert.equal(result.error.kind, "syntax");
+      }),
+    },
+    {
+      name: "keeps logs printed before an error",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.printThenThrow);
+        assert.ok(result.error, "expected an error");
+        assert.equal(result.logs, "before\n");
+      }),
+    },
+    {
+      name: "calls host tools",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.callAdd);
+        expectOk(result, "callAdd");
+        assert.equal(result.output, 5);
+      }),
+    },
+    {
+      name: "an uncaught tool error is a 'tool' error naming the message",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.callFail);
+        assert.ok(result.error, "expected an error");
+        assert.equal(result.error.kind, "tool");
+        assert.match(result.error.message, /nope/);
+      }),
+    },
+    {
+      name: "tool errors can be caught by the code",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.catchFail);
+        expectOk(result, "catchFail");
+        assert.equal(typeof result.output, "string");
+        assert.match(result.output as string, /^caught: .*nope/);
+      }),
+    },
+    {
+      name: "images returned by tools come back with the result",
+      run: withExecutor(async (executor) => {
+        const result = await run(executor, code.callSnapshot);
+        expectOk(result, "callSnapshot");
+        assert.equal(result.output, "pixel");
+        assert.deepEqual(result.images, [PIXEL_PNG]);
+      }),
+    },
+    {
+      name: "variables set by the host are visible",
+      run: withExecutor(async (executor) => {
+        await executor.setVariables({ greeting: "hi", data: { n: 2 } });
+        const result = await run(executor, code.readVariables);
+        expectOk(result, "readVariables");
+        assert.equal(result.output, "hi2");
+      }),
+    },
+    {
+      name: "reset drops state but keeps tools",
+      run: withExecutor(async (executor) => {
+        expectOk(await run(executor, code.defineX), "defineX");
+        await executor.reset();
+        const after = await run(executor, code.readX);
+        assert.ok(after.error, "x must be gone after reset");
+        const tool = await run(executor, code.callAdd);
+        expectOk(tool, "callAdd after reset");
+        assert.equal(tool.output, 5);
+      }),
+    },
+    {
+      name: "a time limit stops an infinite loop and the executor stays usable",
+      run: withExecutor(async (executor) => {
+        const started = Date.now();
+        const result = await within(
+          interruptWithinMs,
+          "a timed-out run",
+          executor.run(code.infiniteLoop, { timeoutMs }),
+        );
+        assert.ok(result.error, "expected a timeout error");
+        assert.equal(result.error.kind, "timeout");
+        assert.ok(Date.now() - started >= timeoutMs * 0.9, "stopped before its time budget");
+        const next = await run(executor, code.lastValue);
+        expectOk(next, "a run after the timeout");
+        assert.equal(next.output, 42);
+      }),
+    },
+    {
+      name: "aborting rejects with an AbortError and the executor stays usable",
+      run: withExecutor(async (executor) => {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 100);
+        const outcome = await within(
+          interruptWithinMs,
+          "an aborted run",
+          executor.run(code.infiniteLoop, { signal: controller.signal }).then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        );
+        assert.ok(outcome instanceof AtriumError, `expected an AtriumError, got ${String(outcome)}`);
+        assert.equal(outcome.code, "ABORTED");
+        const next = await run(executor, code.lastValue);
+        expectOk(next, "a run after the abort");
+        assert.equal(next.output, 42);
+      }),
+    },
+    {
+      name: "close is idempotent and later runs reject with CLOSED",
+      run: async (make) => {
+        const executor = await make();
+        await executor.close();
+        await executor.close();
+        await assert.rejects(executor.run(code.lastValue), (error: unknown) => {
+          assert.ok(error instanceof AtriumError, "expected an AtriumError");
+          assert.equal(error.code, "CLOSED");
+          return true;
+        });
+      },
+    },
+  ];
+  return { name: `CodeExecutor contract (${language})`, factory, cases };
+}

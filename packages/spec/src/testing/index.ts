@@ -1,0 +1,4 @@
+export * from "./code-executor-contract.js";
+export * from "./contract.js";
+export * from "./memory-store-contract.js";
+export { describeContract } from "./vitest.js";

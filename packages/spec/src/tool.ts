@@ -1,0 +1,62 @@
+import type { ValidationIssue } from "./errors.js";
+import type { ImagePart } from "./messages.js";
+
+/** Contract version of `Tool`; bump on a breaking change. */
+export const TOOL_CONTRACT_VERSION = 1;
+
+/** A JSON Schema object (draft 2020-12 or 7), as given to models and MCP clients. */
+export type JsonSchema = { [key: string]: unknown };
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface ToolContext {
+  /** Aborted when the run is cancelled or the call times out; long tools should stop. */
+  signal: AbortSignal;
+  toolCallId?: string;
+  /** Reports progress of long calls; surfaced as `tool-progress` agent events. */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+/**
+ * A function the model can call. Inside a code sandbox it is an async function named `name`
+ * taking one object argument; with native tool calling its `inputSchema` goes to the provider.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: tools of different inputs must fit one `Tool[]`.
+export interface Tool<Input = any, Output = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  /** Checks and normalises input before `execute`; a failure becomes an observation naming the field. */
+  validate?(input: unknown): ValidationResult<Input> | Promise<ValidationResult<Input>>;
+  execute(input: Input, context: ToolContext): Promise<Output | RichToolResult<Output>>;
+}
+
+/**
+ * A tool result that carries images (or marks a soft error) besides its value. Inside a sandbox
+ * the code sees `value`; the images go to the model with the next observation.
+ */
+export interface RichToolResult<Value = unknown> {
+  type: "atrium.tool-result";
+  value: Value;
+  images?: ImagePart[];
+}
+
+export function richToolResult<Value>(value: Value, images: ImagePart[] = []): RichToolResult<Value> {
+  return { type: "atrium.tool-result", value, images };
+}
+
+export function isRichToolResult(value: unknown): value is RichToolResult {
+  return (
+    typeof value === "object" && value !== null && (value as { type?: unknown }).type === "atrium.tool-result"
+  );
+}
+
+/** Tool names must be valid identifiers in every sandbox language. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

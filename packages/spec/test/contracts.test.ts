@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import type { CodeExecutor, ExecutionResult, MemoryItem, RunOptions } from "../src/index.js";
+import {
+  type Contract,
+  codeExecutorContract,
+  describeContract,
+  memoryStoreContract,
+  runContract,
+} from "../src/testing/index.js";
+import { ReferenceExecutor } from "./reference-executor.js";
+import { ReferenceMemoryStore } from "./reference-memory-store.js";
+
+// The suites pass on correct implementations...
+describeContract(codeExecutorContract("javascript", async () => new ReferenceExecutor()));
+describeContract(memoryStoreContract(async () => new ReferenceMemoryStore()));
+
+// ...and each deliberately broken implementation fails exactly the cases that check what it broke.
+async function failingCases<S>(contract: Contract<S>): Promise<string[]> {
+  const outcomes = await runContract(contract);
+  return outcomes.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
+}
+
+/** Forgets everything between runs. */
+class AmnesiacExecutor extends ReferenceExecutor {
+  override async run(code: string, options?: RunOptions): Promise<ExecutionResult> {
+    await this.reset();
+    return super.run(code, options);
+  }
+}
+
+/** Throws errors at the host instead of returning them as values. */
+class ThrowingExecutor extends ReferenceExecutor {
+  override async run(code: string, options?: RunOptions): Promise<ExecutionResult> {
+    const result = await super.run(code, options);
+    if (result.error) throw new Error(result.error.message);
+    return result;
+  }
+}
+
+/** Loses logs and line numbers. */
+class ForgetfulLogsExecutor extends ReferenceExecutor {
+  override async run(code: string, options?: RunOptions): Promise<ExecutionResult> {
+    const result = await super.run(code, options);
+    const { line: _line, ...error } = result.error ?? {};
+    return { ...result, logs: "", ...(result.error ? { error: error as ExecutionResult["error"] } : {}) };
+  }
+}
+
+/** Never closes. */
+class UnclosableExecutor extends ReferenceExecutor {
+  override async close(): Promise<void> {}
+}
+
+/** Ignores the variables the host sets. */
+class DeafExecutor extends ReferenceExecutor {
+  override setVariables(): void {}
+}
+
+describe("the CodeExecutor contract fails broken executors", () => {
+  const broken = (make: () => CodeExecutor) => codeExecutorContract("javascript", async () => make());
+
+  it("an executor without state between runs", async () => {
+    expect(await failingCases(broken(() => new AmnesiacExecutor()))).toEqual([
+      "keeps variables across runs",
+      "keeps functions across runs",
+      "variables set by the host are visible",
+    ]);
+  }, 30_000);
+
+  it("an executor that throws errors instead of returning them", async () => {
+    expect(await failingCases(broken(() => new ThrowingExecutor()))).toEqual([
+      "returns runtime errors as values with the failing line",
+      "returns syntax errors as values",
+      "keeps logs printed before an error",
+      "an uncaught tool error is a 'tool' error naming the message",
+      "reset drops state but keeps tools",
+      "a time limit stops an infinite loop and the executor stays usable",
+    ]);
+  }, 30_000);
+
+  it("an executor that drops logs and failing lines", async () => {
+    expect(await failingCases(broken(() => new ForgetfulLogsExecutor()))).toEqual([
+      "captures printed output",
+      "returns runtime errors as values with the failing line",
+      "keeps logs printed before an error",
+    ]);
+  }, 30_000);
+
+  it("an executor that cannot be closed", async () => {
+    expect(await failingCases(broken(() => new UnclosableExecutor()))).toEqual([
+      "close is idempotent and later runs reject with CLOSED",
+    ]);
+  }, 30_000);
+
+  it("an executor that ignores host variables", async () => {
+    expect(await failingCases(broken(() => new DeafExecutor()))).toEqual([
+      "variables set by the host are visible",
+    ]);
+  }, 30_000);
+});
+
+/** Ignores scopes when recalling. */
+class ScopelessStore extends ReferenceMemoryStore {
+  override recall(query: string, options: { limit?: number } = {}) {
+    return super.recall(query, { ...(options.limit ? { limit: options.limit } : {}) });
+  }
+}
+
+/** Stores a tidied-up copy instead of the verbatim text, with a fresh id each time. */
+class ParaphrasingStore extends ReferenceMemoryStore {
+  private n = 0;
+  override async remember(item: MemoryItem) {
+    if (!item.content.trim()) return super.remember(item);
+    const result = await super.remember({
+      ...item,
+      content: `${item.content.trim().toLowerCase()} #${this.n++}`,
+    });
+    return result;
+  }
+}
+
+/** Returns everything it has on wake-up, whatever the budget. */
+class GreedyWakeUpStore extends ReferenceMemoryStore {
+  override async wakeUp(): Promise<string> {
+    return [...this.items.values()].map((item) => item.content).join("\n");
+  }
+}
+
+describe("the MemoryStore contract fails broken stores", () => {
+  it("a store that ignores scopes", async () => {
+    expect(await failingCases(memoryStoreContract(async () => new ScopelessStore()))).toEqual([
+      "a wing scope never returns memories from another wing",
+      "a room scope narrows to that room",
+    ]);
+  });
+
+  it("a store that paraphrases and duplicates", async () => {
+    expect(await failingCases(memoryStoreContract(async () => new ParaphrasingStore()))).toEqual([
+      "remembering the same content twice returns the same id and does not duplicate",
+      "recall returns the most relevant memory first, verbatim",
+      "a room scope narrows to that room",
+      "unicode content comes back byte for byte",
+    ]);
+  });
+
+  it("a store whose wake-up ignores the budget", async () => {
+    expect(await failingCases(memoryStoreContract(async () => new GreedyWakeUpStore()))).toEqual([
+      "wake-up fits its token budget and is not empty once memories exist",
+    ]);
+  });
+});

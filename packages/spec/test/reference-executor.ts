@@ -1,0 +1,159 @@
+import vm from "node:vm";
+import {
+  AbortError,
+  ClosedError,
+  type CodeExecutor,
+  type ExecutionResult,
+  type ImagePart,
+  isRichToolResult,
+  type RunOptions,
+  type Tool,
+} from "../src/index.js";
+
+/**
+ * A small but correct JavaScript `CodeExecutor` on Node's `vm`, used only to prove the contract
+ * suite passes on a right implementation. Not a sandbox: `vm` is no security boundary.
+ * Top-level `await` runs inside an async function, with `const/let` hoisted to globals the way
+ * Node's REPL does it (by a line-based rewrite that is enough for the suite's snippets).
+ */
+export class ReferenceExecutor implements CodeExecutor {
+  readonly language = "javascript" as const;
+  private context!: vm.Context;
+  private tools: readonly Tool[] = [];
+  private closed = false;
+  private logs = "";
+  private images: ImagePart[] = [];
+  private final: { value: unknown } | undefined;
+
+  constructor() {
+    this.createContext();
+  }
+
+  private createContext(): void {
+    this.context = vm.createContext({});
+    const host = {
+      log: (...args: unknown[]) => {
+        this.logs += `${args.map(String).join(" ")}\n`;
+      },
+      final: (value: unknown) => {
+        this.final = { value };
+        throw new FinalAnswerSignal();
+      },
+      call: async (name: string, input: unknown) => {
+        const tool = this.tools.find((t) => t.name === name)!;
+        try {
+          const output = await tool.execute(input, { signal: new AbortController().signal });
+          if (!isRichToolResult(output)) return output;
+          this.images.push(...(output.images ?? []));
+          return output.value;
+        } catch (error) {
+          throw Object.assign(new Error((error as Error).message), { fromTool: true });
+        }
+      },
+    };
+    vm.runInContext(
+      "(host) => { globalThis.console = { log: host.log }; globalThis.final_answer = host.final; globalThis.__call = host.call; }",
+      this.context,
+    )(host);
+    this.installTools();
+  }
+
+  private installTools(): void {
+    for (const tool of this.tools) {
+      vm.runInContext(
+        `globalThis.${tool.name} = (input) => __call(${JSON.stringify(tool.name)}, input)`,
+        this.context,
+      );
+    }
+  }
+
+  async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
+    if (this.closed) throw new ClosedError("ReferenceExecutor");
+    if (options.signal?.aborted) throw new AbortError();
+    this.logs = "";
+    this.images = [];
+    this.final = undefined;
+    const started = performance.now();
+    const finish = (partial: Partial<ExecutionResult>): ExecutionResult => ({
+      output: undefined,
+      logs: this.logs,
+      isFinalAnswer: false,
+      images: this.images,
+      durationMs: performance.now() - started,
+      ...partial,
+    });
+    // vm can only stop synchronous code through its own timeout, so a run given a signal gets a
+    // 150 ms slice and reports an abort if it overruns it. Enough for the suite, not for real use.
+    const abortAfter = options.signal ? 150 : undefined;
+    const budget = Math.min(options.timeoutMs ?? 10_000, abortAfter ?? Number.POSITIVE_INFINITY);
+    try {
+      const source = /\bawait\b/.test(code) ? asyncWrapper(code) : code;
+      const script = new vm.Script(source, { filename: "step.js" });
+      let value = script.runInContext(this.context, { timeout: budget });
+      if (/\bawait\b/.test(code)) value = await value;
+      if (this.final) return finish({ output: this.final.value, isFinalAnswer: true });
+      return finish({ output: plain(value) });
+    } catch (error) {
+      if (error instanceof FinalAnswerSignal || this.final) {
+        return finish({ output: this.final?.value, isFinalAnswer: true });
+      }
+      const err = error as Error & { code?: string; fromTool?: boolean; stack?: string };
+      if (err.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
+        if (options.signal) throw new AbortError();
+        return finish({
+          error: { kind: "timeout", name: "TimeoutError", message: `timed out after ${budget} ms` },
+        });
+      }
+      if (err.name === "SyntaxError") {
+        return finish({ error: { kind: "syntax", name: "SyntaxError", message: err.message } });
+      }
+      const line = /step\.js:(\d+)/.exec(err.stack ?? "")?.[1];
+      return finish({
+        error: {
+          kind: err.fromTool ? "tool" : "runtime",
+          name: err.name,
+          message: err.message,
+          ...(line ? { line: Number(line) } : {}),
+        },
+      });
+    }
+  }
+
+  setTools(tools: readonly Tool[]): void {
+    this.tools = tools;
+    this.installTools();
+  }
+
+  setVariables(variables: Record<string, unknown>): void {
+    for (const [name, value] of Object.entries(variables)) {
+      this.context[name] = JSON.parse(JSON.stringify(value));
+    }
+  }
+
+  async reset(): Promise<void> {
+    this.createContext();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+class FinalAnswerSignal extends Error {}
+
+function asyncWrapper(code: string): string {
+  const lines = code
+    .split("\n")
+    .map((line) =>
+      line
+        .replace(/^(const|let|var)\s+(\w+)\s*=/, "globalThis.$2 =")
+        .replace(/^let (\w+);$/, "globalThis.$1 = undefined;"),
+    );
+  const last = lines.length - 1;
+  lines[last] = `return (${lines[last]});`;
+  return `(async () => {\n${lines.join("\n")}\n})()`;
+}
+
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}

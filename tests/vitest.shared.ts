@@ -1,0 +1,22 @@
+import { defaultServerConditions } from "vite";
+import { defineConfig, type ViteUserConfig } from "vitest/config";
+
+type TestOptions = NonNullable<ViteUserConfig["test"]>;
+
+/**
+ * The one vitest set-up every package uses. Tests run against sources: the "source" export
+ * condition points workspace packages at their src/, so `pnpm test` needs no build first.
+ */
+export function atriumVitestConfig(test: TestOptions = {}) {
+  const conditions = ["source", ...defaultServerConditions];
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions } },
+    test: {
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      ...test,
+    },
+  });
+}
