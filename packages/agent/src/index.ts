@@ -1,1 +1,4 @@
-export {};
+export * from "./agents/index.js";
+export * from "./executors/index.js";
+export * from "./models/index.js";
+export * from "./tools/index.js";
