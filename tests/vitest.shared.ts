@@ -14,6 +14,8 @@ export function atriumVitestConfig(test: TestOptions = {}) {
     ssr: { resolve: { conditions } },
     test: {
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      // The JSON report feeds the one closing line of `npm test` (.ci/run-tests.mjs).
+      reporters: ["default", ["json", { outputFile: ".vitest/report.json" }]],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       ...test,
