@@ -1,1 +1,11 @@
-export {};
+export {
+  cutAtStopSequence,
+  type ScriptedAssistantReply,
+  ScriptedModel,
+  type ScriptedModelCall,
+  type ScriptedModelOptions,
+  type ScriptedReply,
+  type ScriptedReplyFunction,
+  type ScriptedToolCall,
+  splitIntoDeltas,
+} from "./scripted-model.js";
