@@ -15,17 +15,23 @@ workspaces.push(join(root, "tests"));
 const reports = workspaces.map((dir) => join(dir, ".vitest", "report.json"));
 for (const report of reports) rmSync(report, { force: true });
 
-const turbo = spawnSync("pnpm", ["exec", "turbo", "run", "test", "--concurrency=1", ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-});
+const turbo = spawnSync(
+  "pnpm",
+  ["exec", "turbo", "run", "test", "--concurrency=1", ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 for (const report of reports) {
   if (!existsSync(report)) continue;
-  const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(report, "utf8"));
+  const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(
+    readFileSync(report, "utf8"),
+  );
   passed += numPassedTests;
   failed += numFailedTests;
   skipped += numPendingTests + numTodoTests;
