@@ -1,0 +1,53 @@
+import { type ImagePart, type RichToolResult, richToolResult, ToolError } from "@atrium/spec";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_RESULT_IMAGE_CHARS, MAX_RESULT_TEXT_CHARS } from "../limits.js";
+
+/**
+ * An MCP tool result as an Atrium tool result: `structuredContent` when the server gives it
+ * (code in the sandbox gets an object, not JSON text), else the text parts joined; images ride
+ * along as a `RichToolResult`; `isError` becomes a `ToolError` carrying the server's words.
+ */
+export function toToolResult(toolName: string, result: CallToolResult): unknown | RichToolResult {
+  const texts: string[] = [];
+  const images: ImagePart[] = [];
+  let imageChars = 0;
+  for (const part of result.content ?? []) {
+    switch (part.type) {
+      case "text":
+        texts.push(part.text);
+        break;
+      case "image":
+        if (imageChars + part.data.length > MAX_RESULT_IMAGE_CHARS) {
+          texts.push(
+            `[image dropped: the result's images exceed ${MAX_RESULT_IMAGE_CHARS} base64 characters]`,
+          );
+        } else {
+          imageChars += part.data.length;
+          images.push({ type: "image", image: part.data, mediaType: part.mimeType });
+        }
+        break;
+      case "audio":
+        texts.push(`[audio ${part.mimeType}, ${part.data.length} base64 characters, not shown]`);
+        break;
+      case "resource":
+        texts.push(
+          "text" in part.resource
+            ? part.resource.text
+            : `[binary resource ${part.resource.uri}${part.resource.mimeType ? ` (${part.resource.mimeType})` : ""}]`,
+        );
+        break;
+      case "resource_link":
+        texts.push(`[resource ${part.name}: ${part.uri}]`);
+        break;
+    }
+  }
+  const text = capText(texts.join("\n"));
+  if (result.isError) throw new ToolError(toolName, text || `tool "${toolName}" failed without a message`);
+  const value = result.structuredContent ?? text;
+  return images.length ? richToolResult(value, images) : value;
+}
+
+function capText(text: string): string {
+  if (text.length <= MAX_RESULT_TEXT_CHARS) return text;
+  return `${text.slice(0, MAX_RESULT_TEXT_CHARS)}\n[… ${text.length - MAX_RESULT_TEXT_CHARS} more characters cut]`;
+}

@@ -1,0 +1,318 @@
+import { AbortError, rethrowIfFatal } from "@atrium/spec";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  type GetPromptResult,
+  McpError,
+  type Tool as McpToolDescription,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isStdioConfig, type McpHttpServerConfig, type McpServerConfig } from "../config/server-config.js";
+import { McpServerError } from "../errors.js";
+import {
+  CALL_MAX_TOTAL_TIMEOUT_MS,
+  CALL_TIMEOUT_MS,
+  CONNECT_TIMEOUT_MS,
+  MAX_TOOLS_PER_SERVER,
+} from "../limits.js";
+import { type CallSite, callFailure } from "./call-errors.js";
+import { StdioProcessTransport } from "./stdio-transport.js";
+
+export type { McpToolDescription };
+
+export interface McpClientOptions {
+  /** Spawn + initialize handshake; default `CONNECT_TIMEOUT_MS`. */
+  connectTimeoutMs?: number;
+  /** Each request without progress; default `CALL_TIMEOUT_MS`. */
+  callTimeoutMs?: number;
+  /** How this client introduces itself to servers. */
+  clientInfo?: { name: string; version: string };
+  /** Receives a stdio server's stderr (kept out of the host's terminal otherwise). */
+  onStderr?: (server: string, chunk: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export type McpTransportKind = "stdio" | "streamable-http" | "sse";
+
+const DEFAULT_CLIENT_INFO = { name: "atrium", version: "0.1.0" };
+
+/**
+ * One connected MCP server. A thin layer over the SDK's `Client` that adds what an agent host
+ * needs: bounded waits, errors naming the server, and a stdio child that is always reaped.
+ */
+export class McpClient {
+  private closed = false;
+
+  private constructor(
+    readonly name: string,
+    readonly sdk: Client,
+    readonly transportKind: McpTransportKind,
+    private readonly transport: Transport,
+    private readonly callTimeoutMs: number,
+  ) {}
+
+  /** The stdio server's process id (its process group id too); undefined for HTTP servers. */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioProcessTransport ? this.transport.pid : undefined;
+  }
+
+  get serverInfo(): { name: string; version: string } | undefined {
+    return this.sdk.getServerVersion();
+  }
+
+  get instructions(): string | undefined {
+    return this.sdk.getInstructions();
+  }
+
+  static async connect(
+    name: string,
+    config: McpServerConfig,
+    options: McpClientOptions = {},
+  ): Promise<McpClient> {
+    const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+    const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    const attempt = async (kind: McpTransportKind, transport: Transport) => {
+      const sdk = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} });
+      try {
+        await sdk.connect(transport, { timeout: connectTimeoutMs, signal: options.signal });
+        return new McpClient(name, sdk, kind, transport, callTimeoutMs);
+      } catch (error) {
+        await transport.close().catch(() => {});
+        throw error;
+      }
+    };
+    const site = (kind: McpTransportKind): CallSite => ({
+      server: name,
+      what: `the MCP handshake (${kind})`,
+      timeoutMs: connectTimeoutMs,
+      signal: options.signal,
+    });
+
+    if (isStdioConfig(config)) {
+      const transport = new StdioProcessTransport(
+        name,
+        config,
+        options.onStderr && ((chunk) => options.onStderr?.(name, chunk)),
+      );
+      try {
+        return await attempt("stdio", transport);
+      } catch (error) {
+        throw handshakeFailure(error, site("stdio"), transport.describeExit());
+      }
+    }
+    return connectHttp(config, attempt, site);
+  }
+
+  /** Every tool the server lists (all pages), up to `MAX_TOOLS_PER_SERVER`. */
+  async listTools(options: McpCallOptions = {}): Promise<McpToolDescription[]> {
+    const tools: McpToolDescription[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.request("tools/list", options, (request) =>
+        this.sdk.listTools(cursor ? { cursor } : undefined, request),
+      );
+      tools.push(...page.tools);
+      if (tools.length > MAX_TOOLS_PER_SERVER) {
+        throw new McpServerError(
+          this.name,
+          "LIMIT_EXCEEDED",
+          `lists more than ${MAX_TOOLS_PER_SERVER} tools`,
+          {
+            isFatal: false,
+          },
+        );
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  /** Calls a tool by its MCP name. Protocol failures throw; a tool's own failure is `isError`. */
+  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions = {}, toolName = name) {
+    return this.request(
+      `tool "${name}"`,
+      options,
+      (request) =>
+        this.sdk.callTool({ name, arguments: args }, undefined, request) as Promise<CallToolResult>,
+      toolName,
+    );
+  }
+
+  async listResources(options: McpCallOptions = {}): Promise<Resource[]> {
+    if (!this.sdk.getServerCapabilities()?.resources) return [];
+    const resources: Resource[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.request("resources/list", options, (request) =>
+        this.sdk.listResources(cursor ? { cursor } : undefined, request),
+      );
+      resources.push(...page.resources);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return resources;
+  }
+
+  async readResource(uri: string, options: McpCallOptions = {}): Promise<ReadResourceResult["contents"]> {
+    const result = await this.request(`resource "${uri}"`, options, (request) =>
+      this.sdk.readResource({ uri }, request),
+    );
+    return result.contents;
+  }
+
+  async listPrompts(options: McpCallOptions = {}): Promise<Prompt[]> {
+    if (!this.sdk.getServerCapabilities()?.prompts) return [];
+    const prompts: Prompt[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.request("prompts/list", options, (request) =>
+        this.sdk.listPrompts(cursor ? { cursor } : undefined, request),
+      );
+      prompts.push(...page.prompts);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return prompts;
+  }
+
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: McpCallOptions = {},
+  ): Promise<GetPromptResult> {
+    return this.request(`prompt "${name}"`, options, (request) =>
+      this.sdk.getPrompt({ name, arguments: args }, request),
+    );
+  }
+
+  /** Ends the session; a stdio server's whole process group is gone when this resolves. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.sdk.close().catch(() => {});
+    await this.transport.close().catch(() => {});
+  }
+
+  private async request<T>(
+    what: string,
+    options: McpCallOptions,
+    send: (request: {
+      signal?: AbortSignal;
+      timeout: number;
+      resetTimeoutOnProgress: boolean;
+      maxTotalTimeout: number;
+      onprogress?: McpCallOptions["onProgress"];
+    }) => Promise<T>,
+    toolName?: string,
+  ): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? this.callTimeoutMs;
+    const site: CallSite = {
+      server: this.name,
+      what,
+      timeoutMs,
+      signal: options.signal,
+      exitReason: () =>
+        this.transport instanceof StdioProcessTransport ? this.transport.describeExit() : undefined,
+    };
+    if (this.closed)
+      throw callFailure(new McpError(ErrorCode.ConnectionClosed, "client closed"), site, toolName);
+    if (options.signal?.aborted) throw new AbortError(`${what} on MCP server "${this.name}" was cancelled`);
+    try {
+      return await send({
+        signal: options.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(timeoutMs, CALL_MAX_TOTAL_TIMEOUT_MS),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
+    } catch (error) {
+      throw callFailure(error, site, toolName);
+    }
+  }
+}
+
+type Attempt = (kind: McpTransportKind, transport: Transport) => Promise<McpClient>;
+
+/**
+ * Streamable HTTP first; when the server answers the initialize POST with 400/404/405 (an
+ * older server that only speaks HTTP+SSE), try SSE on the same URL, as the spec's
+ * backwards-compatibility section says. `type: "http"` or `"sse"` skips the guessing.
+ */
+async function connectHttp(
+  config: McpHttpServerConfig,
+  attempt: Attempt,
+  site: (kind: McpTransportKind) => CallSite,
+): Promise<McpClient> {
+  const url = new URL(config.url);
+  const requestInit = config.headers ? { headers: config.headers } : undefined;
+  const sse = () => attempt("sse", new SSEClientTransport(url, { requestInit }));
+  if (config.type === "sse") {
+    try {
+      return await sse();
+    } catch (error) {
+      throw handshakeFailure(error, site("sse"));
+    }
+  }
+  try {
+    return await attempt("streamable-http", new StreamableHTTPClientTransport(url, { requestInit }));
+  } catch (error) {
+    rethrowIfFatal(error);
+    const legacy = error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
+    if (config.type !== undefined || !legacy) throw handshakeFailure(error, site("streamable-http"));
+    try {
+      return await sse();
+    } catch (sseError) {
+      throw handshakeFailure(sseError, {
+        ...site("sse"),
+        what: `the MCP handshake (streamable HTTP answered ${(error as StreamableHTTPError).code}, then SSE)`,
+      });
+    }
+  }
+}
+
+function handshakeFailure(error: unknown, site: CallSite, exit?: string) {
+  if (site.signal?.aborted) return callFailure(error, site);
+  if (exit) {
+    return new McpServerError(
+      site.server,
+      "UNAVAILABLE",
+      `exited before completing the MCP handshake: it ${exit}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new McpServerError(
+      site.server,
+      "TIMEOUT",
+      `did not answer the MCP handshake within ${site.timeoutMs} ms`,
+      {
+        cause: error,
+        isRetryable: true,
+      },
+    );
+  }
+  if (error instanceof McpServerError) return error;
+  const reason = error instanceof Error ? describeNetworkError(error) : String(error);
+  return new McpServerError(site.server, "UNAVAILABLE", `${site.what} failed: ${reason}`, { cause: error });
+}
+
+/** fetch() hides the useful part ("ECONNREFUSED 127.0.0.1:1234") in `cause`. */
+function describeNetworkError(error: Error): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.message ? `${error.message} (${cause.message})` : error.message;
+}

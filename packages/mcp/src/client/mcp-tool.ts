@@ -1,0 +1,37 @@
+import type { JsonSchema, Tool, ToolContext, ValidationResult } from "@atrium/spec";
+import type { InputValidator } from "../json-schema-validator.js";
+import { toToolResult } from "./call-result.js";
+import type { McpClient, McpToolDescription } from "./mcp-client.js";
+
+/** A spec `Tool` backed by a tool of an MCP server; `mcpName` is what the server calls it. */
+export interface McpTool extends Tool<Record<string, unknown>> {
+  readonly server: string;
+  readonly mcpName: string;
+}
+
+export function mcpTool(
+  client: McpClient,
+  description: McpToolDescription,
+  name: string,
+  validator: InputValidator,
+): McpTool {
+  return {
+    name,
+    server: client.name,
+    mcpName: description.name,
+    description:
+      description.description ?? description.title ?? `${description.name} (MCP server "${client.name}")`,
+    inputSchema: description.inputSchema as JsonSchema,
+    ...(description.outputSchema ? { outputSchema: description.outputSchema as JsonSchema } : {}),
+    validate: (input: unknown): ValidationResult<Record<string, unknown>> => validator(input ?? {}),
+    async execute(input, context: ToolContext) {
+      const result = await client.callTool(
+        description.name,
+        input ?? {},
+        { signal: context.signal, onProgress: context.onProgress },
+        name,
+      );
+      return toToolResult(name, result);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { basename } from "node:path";
+import { ConfigError } from "@atrium/spec";
+import { parse } from "shell-quote";
+import type { McpServerConfig } from "./server-config.js";
+
+const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+const PACKAGE_RUNNERS = new Set(["npx", "bunx", "uvx", "pnpx", "pipx", "dlx", "exec", "run", "docker"]);
+
+/**
+ * Turns a `--mcp` command line into a server config. Quotes and backslashes follow POSIX shell
+ * rules, leading `KEY=value` words become `env`, and an http(s) URL gives an HTTP server.
+ * Nothing is expanded (`$HOME` stays literal) and shell operators are refused: the command is
+ * spawned directly, never through a shell.
+ */
+export function parseMcpCommandLine(cmd: string, name?: string): McpServerConfig {
+  const label = name ? `MCP server "${name}": ` : "";
+  const trimmed = cmd.trim();
+  if (!trimmed) {
+    throw new ConfigError(
+      `${label}empty MCP server command; give e.g. "npx -y @modelcontextprotocol/server-everything"`,
+    );
+  }
+  if (/^https?:\/\//i.test(trimmed) && !/\s/.test(trimmed)) {
+    try {
+      return { url: new URL(trimmed).href };
+    } catch (error) {
+      throw new ConfigError(`${label}invalid MCP server URL "${trimmed}"`, { cause: error });
+    }
+  }
+  const words: string[] = [];
+  for (const entry of parse(trimmed, (key) => `$${key}`)) {
+    if (typeof entry === "string") words.push(entry);
+    else if ("op" in entry && entry.op === "glob") words.push(entry.pattern);
+    else if ("comment" in entry) break;
+    else {
+      throw new ConfigError(
+        `${label}command "${trimmed}" uses the shell operator "${entry.op}"; commands are not run through a shell — wrap it in a script or use sh -c '...'`,
+      );
+    }
+  }
+  const env: Record<string, string> = {};
+  while (words.length > 1 && ENV_ASSIGNMENT.test(words[0]!)) {
+    const [, key, value] = ENV_ASSIGNMENT.exec(words.shift()!)!;
+    env[key!] = value!;
+  }
+  const [command, ...args] = words;
+  if (!command || ENV_ASSIGNMENT.test(command))
+    throw new ConfigError(`${label}command "${trimmed}" names no program`);
+  return { command, args, ...(Object.keys(env).length ? { env } : {}) };
+}
+
+/**
+ * A short server name for a config given without one: the package a runner starts
+ * ("npx -y @modelcontextprotocol/server-everything" → "everything"), a script's file name,
+ * or a URL's host.
+ */
+export function defaultServerName(config: McpServerConfig): string {
+  if ("url" in config) return new URL(config.url).hostname.replace(/^www\./, "") || "server";
+  const words = [config.command, ...(config.args ?? [])].map((word) => basename(word));
+  const program = words.find(
+    (word, i) => i > 0 && !word.startsWith("-") && !PACKAGE_RUNNERS.has(word) && word !== "node",
+  );
+  const chosen = PACKAGE_RUNNERS.has(words[0]!) || words[0] === "node" ? (program ?? words[0]!) : words[0]!;
+  return (
+    chosen
+      .replace(/@[^@/]*$/, "") // version suffix: pkg@1.2.3
+      .replace(/\.[cm]?[jt]s$|\.py$/, "")
+      .replace(/^(mcp-server-|server-|mcp-)/, "")
+      .replace(/(-mcp-server|-server|-mcp)$/, "") || "server"
+  );
+}

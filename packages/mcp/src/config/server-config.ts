@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/** A server started as a child process speaking MCP over stdin/stdout. */
+export interface McpStdioServerConfig {
+  type?: "stdio";
+  command: string;
+  args?: string[];
+  /** Added to a minimal inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME). */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/**
+ * A server reached over HTTP. `type: "http"` is streamable HTTP only, `"sse"` the older
+ * HTTP+SSE transport only; without `type`, streamable HTTP is tried first, then SSE.
+ */
+export interface McpHttpServerConfig {
+  type?: "http" | "streamable-http" | "sse";
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+export function isStdioConfig(config: McpServerConfig): config is McpStdioServerConfig {
+  return "command" in config;
+}
+
+const stringRecord = z.record(z.string(), z.string({ error: "expected a string value" }));
+
+const stdioSchema = z.object({
+  type: z.literal("stdio").optional(),
+  command: z.string({ error: "expected a command string" }).trim().min(1, "must not be empty"),
+  args: z
+    .array(z.string({ error: "expected a string" }), { error: "expected an array of strings" })
+    .optional(),
+  env: stringRecord.optional(),
+  cwd: z.string().min(1).optional(),
+});
+
+const httpSchema = z.object({
+  type: z.enum(["http", "streamable-http", "sse"]).optional(),
+  url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+  headers: stringRecord.optional(),
+});
+
+/**
+ * Picks the schema by the key that says which kind of server it is, so errors name the real
+ * field (`args.1: expected a string`) instead of "no union member matched".
+ */
+export function serverConfigSchemaFor(value: unknown) {
+  if (typeof value === "object" && value !== null && "url" in value && !("command" in value))
+    return httpSchema;
+  return stdioSchema;
+}
