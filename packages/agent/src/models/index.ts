@@ -1,3 +1,20 @@
+export { type ToolResultImages, toModelMessages } from "./ai-sdk-messages.js";
+export { AiSdkModel, type AiSdkModelOptions, fromAiSdk } from "./ai-sdk-model.js";
+export {
+  isRetryableStatus,
+  type ModelErrorContext,
+  ProviderError,
+  retryAfterFromHeaders,
+  toModelError,
+} from "./model-error.js";
+export {
+  DEFAULT_OLLAMA_BASE_URL,
+  MODEL_STRING_FORMS,
+  type ModelEnv,
+  type ResolveModelOptions,
+  resolveModel,
+} from "./resolve-model.js";
+export { type RetryEvent, type RetryOptions, retryDelayMs, withRetries } from "./retry.js";
 export {
   cutAtStopSequence,
   type ScriptedAssistantReply,
@@ -9,3 +26,4 @@ export {
   type ScriptedToolCall,
   splitIntoDeltas,
 } from "./scripted-model.js";
+export { SCRIPTED_FILE_FORMAT, scriptedModelFromFile } from "./scripted-model-file.js";

@@ -1,0 +1,186 @@
+import type {
+  FinishReason,
+  GenerateOptions,
+  Message,
+  Model,
+  ModelResponse,
+  ModelStreamPart,
+  ToolCall,
+  ToolSpec,
+  Usage,
+} from "@atrium/spec";
+import { ConfigError } from "@atrium/spec";
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type LanguageModelUsage,
+  streamText,
+  type ToolSet,
+} from "ai";
+import { MODEL_REQUEST_TIMEOUT_MS, MODEL_STREAM_CHUNK_TIMEOUT_MS } from "../limits.js";
+import { type ToolResultImages, toModelMessages } from "./ai-sdk-messages.js";
+import { toModelError } from "./model-error.js";
+import { type RetryOptions, withRetries } from "./retry.js";
+
+export interface AiSdkModelOptions {
+  /** Recorded as `model.id`; defaults to "<provider>:<modelId>" from the language model. */
+  id?: string;
+  /** Named in the hint of a 401/403 error, e.g. "OPENAI_API_KEY". */
+  apiKeyEnvVar?: string;
+  /** Where images returned by tools go; see `ToolResultImages`. Default "user-message". */
+  toolResultImages?: ToolResultImages;
+  /** Per attempt: the whole request (default `MODEL_REQUEST_TIMEOUT_MS`). */
+  timeoutMs?: number;
+  /** Per attempt: the longest silence between two stream chunks (default `MODEL_STREAM_CHUNK_TIMEOUT_MS`). */
+  chunkTimeoutMs?: number;
+  /** Retry policy wrapped around the adapter; `false` returns the bare adapter. */
+  retry?: RetryOptions | false;
+}
+
+type ConcreteLanguageModel = Exclude<LanguageModel, string>;
+
+/**
+ * Any AI SDK 6 `LanguageModel` (OpenAI, Anthropic, Ollama, vLLM, llama.cpp, OpenRouter, ...) as
+ * an Atrium `Model`, retried with backoff unless `retry: false`. The AI SDK's own retries are
+ * off (`maxRetries: 0`) so that there is one retry policy, ours.
+ */
+export function fromAiSdk(languageModel: LanguageModel, options: AiSdkModelOptions = {}): Model {
+  const model = new AiSdkModel(languageModel, options);
+  return options.retry === false ? model : withRetries(model, options.retry);
+}
+
+/** The bare adapter, without retries. */
+export class AiSdkModel implements Model {
+  readonly id: string;
+  readonly #languageModel: ConcreteLanguageModel;
+  readonly #options: AiSdkModelOptions;
+
+  constructor(languageModel: LanguageModel, options: AiSdkModelOptions = {}) {
+    if (typeof languageModel === "string") {
+      throw new ConfigError(
+        `fromAiSdk needs a LanguageModel object, not the string ${JSON.stringify(languageModel)}; use resolveModel("${languageModel}") for model strings`,
+      );
+    }
+    this.#languageModel = languageModel;
+    this.#options = options;
+    this.id = options.id ?? `${languageModel.provider.split(".")[0]}:${languageModel.modelId}`;
+  }
+
+  async generate(messages: Message[], options: GenerateOptions = {}): Promise<ModelResponse> {
+    try {
+      const result = await generateText({
+        ...this.#callSettings(messages, options),
+        timeout: { totalMs: this.#options.timeoutMs ?? MODEL_REQUEST_TIMEOUT_MS },
+      });
+      return toResponse(
+        result.text,
+        result.toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, input: call.input })),
+        result.usage,
+        result.finishReason,
+      );
+    } catch (error) {
+      throw this.#error(error, options);
+    }
+  }
+
+  async *stream(messages: Message[], options: GenerateOptions = {}): AsyncIterable<ModelStreamPart> {
+    let text = "";
+    const toolCalls: ToolCall[] = [];
+    try {
+      const result = streamText({
+        ...this.#callSettings(messages, options),
+        timeout: {
+          totalMs: this.#options.timeoutMs ?? MODEL_REQUEST_TIMEOUT_MS,
+          chunkMs: this.#options.chunkTimeoutMs ?? MODEL_STREAM_CHUNK_TIMEOUT_MS,
+        },
+        // Errors arrive as `error` parts and are thrown below; the default handler would also log them.
+        onError: () => {},
+      });
+      for await (const part of result.fullStream) {
+        switch (part.type) {
+          case "text-delta":
+            if (part.text === "") break;
+            text += part.text;
+            yield { type: "text-delta", text: part.text };
+            break;
+          case "tool-call": {
+            const toolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
+            toolCalls.push(toolCall);
+            yield { type: "tool-call", toolCall };
+            break;
+          }
+          case "error":
+            throw part.error;
+          case "abort":
+            throw (
+              options.signal?.reason ??
+              new DOMException(part.reason ?? "The stream was aborted", "AbortError")
+            );
+          case "finish":
+            yield {
+              type: "finish",
+              response: toResponse(text, toolCalls, part.totalUsage, part.finishReason),
+            };
+            return;
+        }
+      }
+      throw new Error("the stream ended without a finish part");
+    } catch (error) {
+      throw this.#error(error, options);
+    }
+  }
+
+  #callSettings(messages: Message[], options: GenerateOptions) {
+    return {
+      model: this.#languageModel,
+      messages: toModelMessages(messages, this.#options.toolResultImages),
+      ...(options.tools?.length ? { tools: toToolSet(options.tools) } : {}),
+      ...(options.toolChoice ? { toolChoice: options.toolChoice } : {}),
+      ...(options.stopSequences?.length ? { stopSequences: options.stopSequences } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+      ...(options.signal ? { abortSignal: options.signal } : {}),
+      // Our system messages come from the agent's own prompts, not from untrusted input.
+      allowSystemInMessages: true,
+      maxRetries: 0,
+    };
+  }
+
+  #error(error: unknown, options: GenerateOptions) {
+    return toModelError(error, {
+      modelId: this.id,
+      apiKeyEnvVar: this.#options.apiKeyEnvVar,
+      signal: options.signal,
+    });
+  }
+}
+
+/** Tools as JSON Schema and without `execute`: the agent runs tools itself. */
+function toToolSet(tools: ToolSpec[]): ToolSet {
+  const set: ToolSet = {};
+  for (const spec of tools) {
+    set[spec.name] = { description: spec.description, inputSchema: jsonSchema(spec.inputSchema) };
+  }
+  return set;
+}
+
+function toResponse(
+  text: string,
+  toolCalls: ToolCall[],
+  usage: LanguageModelUsage,
+  finishReason: FinishReason,
+): ModelResponse {
+  return {
+    message:
+      toolCalls.length > 0
+        ? { role: "assistant", content: text, toolCalls }
+        : { role: "assistant", content: text },
+    usage: toUsage(usage),
+    finishReason,
+  };
+}
+
+function toUsage(usage: LanguageModelUsage): Usage {
+  return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
+}
