@@ -1,1 +1,16 @@
-export {};
+export type { Collection, Metadata, Where, WhereDocument } from "chromadb";
+// The chromadb client types callers need, so packages on top use one pinned chromadb through us.
+export { ChromaClient } from "chromadb";
+export { type AiSdkEmbeddingOptions, aiSdkEmbedding } from "./ai-sdk-embedding.js";
+export { type ChromaServer, type StartChromaServerOptions, startChromaServer } from "./chroma-server.js";
+export { connectChroma } from "./connect-chroma.js";
+export { ChromaStartError, ChromaUnreachableError } from "./errors.js";
+export {
+  type AtriumEmbedding,
+  embedText,
+  type HashingEmbeddingOptions,
+  hashingEmbedding,
+} from "./hashing-embedding.js";
+export { isChromaAlive } from "./heartbeat.js";
+export * as chromaLimits from "./limits.js";
+export { classifyStartFailure, describeStartFailure, type StartFailureKind } from "./start-failure.js";

@@ -1,0 +1,98 @@
+import { ConfigError } from "@atrium/spec";
+import type { EmbeddingFunction } from "chromadb";
+import {
+  HASHING_DEFAULT_DIMENSIONS,
+  HASHING_MAX_DIMENSIONS,
+  HASHING_MAX_TEXT_CHARS,
+  HASHING_MIN_DIMENSIONS,
+} from "./limits.js";
+
+export interface HashingEmbeddingOptions {
+  /** Vector size; default 384. */
+  dimensions?: number;
+}
+
+/** An embedding function plus a stable id, stored with a collection so a mismatch is caught. */
+export interface AtriumEmbedding extends EmbeddingFunction {
+  /** Identifies the function and its settings ("hashing-v1-384"); same id ⇒ same vectors. */
+  readonly id: string;
+  readonly dimensions: number | undefined;
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+const WORD_WEIGHT = 1;
+const TRIGRAM_WEIGHT = 0.5;
+
+/**
+ * The offline default: feature hashing of lowercased words and character 3-grams (of each word
+ * padded with spaces, so prefixes and suffixes count) into a fixed-size vector, with a hashed
+ * sign so collisions cancel out instead of piling up, then L2-normalised. Deterministic, needs no
+ * weights or network, and embeds megabytes per second — lexical similarity, not semantics.
+ * An empty text (no letters or digits) maps to the unit vector e0.
+ */
+export function hashingEmbedding(options: HashingEmbeddingOptions = {}): AtriumEmbedding {
+  const dimensions = options.dimensions ?? HASHING_DEFAULT_DIMENSIONS;
+  if (
+    !Number.isInteger(dimensions) ||
+    dimensions < HASHING_MIN_DIMENSIONS ||
+    dimensions > HASHING_MAX_DIMENSIONS
+  ) {
+    throw new ConfigError(
+      `hashingEmbedding: dimensions must be an integer from ${HASHING_MIN_DIMENSIONS} to ${HASHING_MAX_DIMENSIONS}, got ${dimensions}`,
+    );
+  }
+  const embedOne = (text: string) => embedText(text, dimensions);
+  return {
+    id: `hashing-v1-${dimensions}`,
+    name: "atrium-hashing",
+    dimensions,
+    generate: async (texts) => texts.map(embedOne),
+    generateForQueries: async (texts) => texts.map(embedOne),
+    defaultSpace: () => "cosine",
+    supportedSpaces: () => ["cosine", "l2", "ip"],
+    getConfig: () => ({ dimensions }),
+  };
+}
+
+export function embedText(text: string, dimensions: number): number[] {
+  const vector = new Float64Array(dimensions);
+  const lower = text.slice(0, HASHING_MAX_TEXT_CHARS).toLowerCase();
+  for (const match of lower.matchAll(WORD)) {
+    const word = match[0];
+    addFeature(vector, hashString(word, 0x9e3779b9), WORD_WEIGHT);
+    const padded = ` ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      addFeature(vector, hashString(padded.slice(i, i + 3), 0x85ebca6b), TRIGRAM_WEIGHT);
+    }
+  }
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  if (norm === 0) {
+    const unit = new Array<number>(dimensions).fill(0);
+    unit[0] = 1;
+    return unit;
+  }
+  const scale = 1 / Math.sqrt(norm);
+  return Array.from(vector, (value) => value * scale);
+}
+
+function addFeature(vector: Float64Array, hash: number, weight: number): void {
+  const index = hash % vector.length;
+  // The top bit is independent of the low bits used for the index after mixing.
+  vector[index] = (vector[index] ?? 0) + (hash & 0x80000000 ? -weight : weight);
+}
+
+/** FNV-1a over UTF-16 code units, seeded, finished with murmur3's avalanche; unsigned 32-bit. */
+function hashString(text: string, seed: number): number {
+  let hash = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}

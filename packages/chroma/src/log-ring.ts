@@ -1,0 +1,42 @@
+import { stripVTControlCharacters } from "node:util";
+import { SERVER_LOG_LINE_MAX_CHARS, SERVER_LOG_RING_LINES } from "./limits.js";
+
+/**
+ * The last lines a child process printed, bounded in count and width so a chatty or hostile
+ * server can't grow the host's memory. Colour codes are stripped: these lines end up in errors.
+ */
+export class LogRing {
+  private readonly lines: string[] = [];
+  private partial = "";
+
+  constructor(private readonly capacity = SERVER_LOG_RING_LINES) {}
+
+  push(chunk: string): void {
+    const parts = (this.partial + chunk).split("\n");
+    this.partial = parts.pop() ?? "";
+    if (this.partial.length > SERVER_LOG_LINE_MAX_CHARS) {
+      this.add(this.partial);
+      this.partial = "";
+    }
+    for (const line of parts) this.add(line);
+  }
+
+  /** Kept lines, oldest first, including an unterminated last line. */
+  snapshot(): string[] {
+    return this.partial ? [...this.lines, this.clean(this.partial)] : [...this.lines];
+  }
+
+  text(): string {
+    return this.snapshot().join("\n");
+  }
+
+  private add(line: string): void {
+    this.lines.push(this.clean(line));
+    if (this.lines.length > this.capacity) this.lines.splice(0, this.lines.length - this.capacity);
+  }
+
+  private clean(line: string): string {
+    const plain = stripVTControlCharacters(line).replace(/\r$/, "");
+    return plain.length > SERVER_LOG_LINE_MAX_CHARS ? `${plain.slice(0, SERVER_LOG_LINE_MAX_CHARS)}…` : plain;
+  }
+}

@@ -1,0 +1,226 @@
+import type { AtriumEmbedding, ChromaClient, Collection, Metadata } from "@atrium/chroma";
+import { rethrowIfFatal } from "@atrium/spec";
+import { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree } from "../tree/path-tree.js";
+import { decodePathTree, encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
+import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups.js";
+import { chunkPage } from "./chunk-page.js";
+import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
+import { IngestError } from "./errors.js";
+import { DELETE_BATCH, INGEST_MAX_PAGES, UPSERT_BATCH } from "./limits.js";
+import { chunkId, pageRevision } from "./page-revision.js";
+import { type PreparedPage, readPage } from "./read-page.js";
+import { walkDocs } from "./walk-docs.js";
+
+export type IngestPhase = "scan" | "write" | "cleanup";
+
+export interface IngestProgress {
+  phase: IngestPhase;
+  /** Pages read (scan) or chunks written (write) or stale chunks deleted (cleanup) so far. */
+  done: number;
+  total: number;
+}
+
+export type IngestOptions = ChromaTarget & {
+  /** The docs directory (.md/.mdx pages, optional docs.json). */
+  dir: string;
+  collection: string;
+  /** JSON file of glob → groups (see README "Access"). */
+  groupsFile?: string;
+  /** Default: the offline hashing embedding (384 dimensions). */
+  embedding?: AtriumEmbedding;
+  /** Delete the collection first and ingest everything anew. */
+  rebuild?: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+};
+
+export interface IngestSummary {
+  collection: string;
+  pages: { added: number; changed: number; removed: number; unchanged: number; total: number };
+  chunks: { written: number; deleted: number; total: number };
+  /** UTF-8 bytes of all pages now in the collection. */
+  bytes: number;
+  seconds: number;
+}
+
+interface PendingChunk {
+  id: string;
+  text: string;
+  metadata: Metadata;
+}
+
+/**
+ * Ingests a docs directory into a collection, changing only what changed since the stored tree.
+ * Order makes it crash-safe: new chunks go in under new ids first, the tree is written last,
+ * and only then are chunks the tree no longer points at deleted — at every moment the stored
+ * tree points at chunks that exist.
+ */
+export async function ingestDocs(options: IngestOptions): Promise<IngestSummary> {
+  const started = performance.now();
+  const embedding = options.embedding ?? defaultEmbedding();
+  const rules = options.groupsFile ? await loadGroupRules(options.groupsFile) : undefined;
+  const docs = await walkDocs(options.dir);
+  if (docs.length === 0) throw new IngestError(`No .md or .mdx pages found in ${options.dir}`);
+  if (docs.length > INGEST_MAX_PAGES) {
+    throw new IngestError(`${options.dir} has ${docs.length} pages, over the limit of ${INGEST_MAX_PAGES}`);
+  }
+  const client = await resolveClient(options);
+  if (options.rebuild) await dropCollection(client, options.collection);
+  const collection = await openDocsCollection(client, options.collection, embedding, { create: true });
+  const previous = await readPreviousTree(collection, options.collection);
+
+  const progress = options.onProgress ?? (() => {});
+  const pages = await readAllPages(docs, rules, progress);
+  const tree: PathTree = { version: PATH_TREE_VERSION, files: {} };
+  const pending: PendingChunk[] = [];
+  const counts = { added: 0, changed: 0, removed: 0, unchanged: 0, total: pages.length };
+  let bytes = 0;
+  let totalChunks = 0;
+  for (const page of pages) {
+    const path = page.doc.page;
+    const chunks = chunkPage(page.text, { markdown: page.doc.kind === "markdown" });
+    page.entry.chunks = chunks.length;
+    tree.files[path] = page.entry;
+    bytes += page.entry.size;
+    totalChunks += chunks.length;
+    const before = previous?.files[path];
+    const revision = pageRevision(page.entry);
+    if (before && pageRevision(before) === revision && before.chunks === chunks.length) {
+      counts.unchanged++;
+      continue;
+    }
+    if (before) counts.changed++;
+    else counts.added++;
+    chunks.forEach((text, index) => {
+      pending.push({
+        id: chunkId(path, revision, index),
+        text,
+        metadata: chunkMetadata(page, index, revision),
+      });
+    });
+  }
+  if (previous) counts.removed = Object.keys(previous.files).filter((path) => !(path in tree.files)).length;
+
+  await writeChunks(collection, embedding, pending, progress);
+  await writeTree(collection, embedding, tree);
+  const deleted = await deleteStaleChunks(collection, tree, progress);
+  return {
+    collection: options.collection,
+    pages: counts,
+    chunks: { written: pending.length, deleted, total: totalChunks },
+    bytes,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+async function dropCollection(client: ChromaClient, name: string): Promise<void> {
+  try {
+    await client.deleteCollection({ name });
+  } catch (error) {
+    rethrowIfFatal(error);
+    // Absent already: nothing to drop.
+  }
+}
+
+async function readPreviousTree(collection: Collection, name: string): Promise<PathTree | undefined> {
+  const result = await collection.get({ ids: [PATH_TREE_ID], include: ["documents"] });
+  if (result.ids.length === 0) return undefined;
+  try {
+    return decodePathTree(result.documents[0], name);
+  } catch (error) {
+    if (error instanceof PathTreeError) {
+      throw new IngestError(`${error.message}. Ingest can't tell what changed; run it with --rebuild`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+async function readAllPages(
+  docs: Awaited<ReturnType<typeof walkDocs>>,
+  rules: GroupRules | undefined,
+  progress: (progress: IngestProgress) => void,
+): Promise<PreparedPage[]> {
+  const pages: PreparedPage[] = [];
+  for (const doc of docs) {
+    pages.push(await readPage(doc, rules));
+    if (pages.length % 50 === 0 || pages.length === docs.length) {
+      progress({ phase: "scan", done: pages.length, total: docs.length });
+    }
+  }
+  return pages;
+}
+
+function chunkMetadata(page: PreparedPage, index: number, revision: string): Metadata {
+  const metadata: Metadata = {
+    page: page.doc.page,
+    chunk_index: index,
+    kind: "chunk",
+    rev: revision,
+    ...accessMetadata(page.entry.groups ?? []),
+  };
+  if (page.entry.title) metadata.title = page.entry.title;
+  return metadata;
+}
+
+async function writeChunks(
+  collection: Collection,
+  embedding: AtriumEmbedding,
+  chunks: PendingChunk[],
+  progress: (progress: IngestProgress) => void,
+): Promise<void> {
+  progress({ phase: "write", done: 0, total: chunks.length });
+  let inFlight: Promise<void> | undefined;
+  let written = 0;
+  for (let start = 0; start < chunks.length; start += UPSERT_BATCH) {
+    const batch = chunks.slice(start, start + UPSERT_BATCH);
+    // Embedding runs here while the previous batch is still being written by the server.
+    const embeddings = await embedding.generate(batch.map((chunk) => chunk.text));
+    await inFlight;
+    inFlight = collection
+      .upsert({
+        ids: batch.map((chunk) => chunk.id),
+        documents: batch.map((chunk) => chunk.text),
+        metadatas: batch.map((chunk) => chunk.metadata),
+        embeddings,
+      })
+      .then(() => {
+        written += batch.length;
+        progress({ phase: "write", done: written, total: chunks.length });
+      });
+  }
+  await inFlight;
+}
+
+async function writeTree(collection: Collection, embedding: AtriumEmbedding, tree: PathTree): Promise<void> {
+  const [vector] = await embedding.generate(["path tree"]);
+  await collection.upsert({
+    ids: [PATH_TREE_ID],
+    documents: [encodePathTree(tree)],
+    metadatas: [{ kind: "tree" }],
+    embeddings: vector ? [vector] : undefined,
+  });
+}
+
+/**
+ * Deletes every chunk the new tree doesn't point at: old revisions of changed pages, removed
+ * pages, and leftovers of an earlier ingest that crashed before its tree was written.
+ */
+async function deleteStaleChunks(
+  collection: Collection,
+  tree: PathTree,
+  progress: (progress: IngestProgress) => void,
+): Promise<number> {
+  const current = new Set<string>();
+  for (const [path, file] of Object.entries(tree.files)) current.add(`${path}#${pageRevision(file)}`);
+  const all = await collection.get({ where: { kind: "chunk" }, include: ["metadatas"] });
+  const stale = all.ids.filter((_id, index) => {
+    const metadata = all.metadatas[index];
+    return !metadata || !current.has(`${String(metadata.page)}#${String(metadata.rev)}`);
+  });
+  for (let start = 0; start < stale.length; start += DELETE_BATCH) {
+    await collection.delete({ ids: stale.slice(start, start + DELETE_BATCH) });
+    progress({ phase: "cleanup", done: Math.min(start + DELETE_BATCH, stale.length), total: stale.length });
+  }
+  return stale.length;
+}

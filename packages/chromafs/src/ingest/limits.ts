@@ -1,0 +1,31 @@
+/**
+ * Limits of ingest and of the Chroma store (kept here, next to the code that enforces them,
+ * because src/limits.ts belongs to the filesystem side; fold them in when convenient).
+ */
+
+/** Largest chunk in UTF-8 bytes; bigger sections are split at line boundaries (a single longer line stays whole). */
+export const CHUNK_MAX_BYTES = 8 * 1024;
+
+/** Largest page ingest accepts; a bigger file is refused with an error naming it. */
+export const INGEST_PAGE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Most pages one ingest accepts (the tree is fetched whole at session start). */
+export const INGEST_MAX_PAGES = 200_000;
+
+/** Chunks sent per upsert; also capped by the server's own max batch size. */
+export const UPSERT_BATCH = 1_000;
+
+/** Ids per delete request. */
+export const DELETE_BATCH = 2_000;
+
+/** Largest decompressed tree JSON accepted, in bytes (a corrupt or hostile tree can't balloon memory). */
+export const TREE_JSON_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Paths per `$in` clause when the store fetches pages. */
+export const STORE_PAGES_PER_QUERY = 500;
+
+/** Candidates the store's search fetches from each of the vector and keyword passes before merging. */
+export const SEARCH_CANDIDATES = 50;
+
+/** Characters of a chunk returned as a search snippet. */
+export const SEARCH_SNIPPET_MAX_CHARS = 600;

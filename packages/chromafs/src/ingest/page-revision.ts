@@ -1,0 +1,27 @@
+import { createHash } from "node:crypto";
+import type { PathTreeFile } from "../tree/path-tree.js";
+import { CHUNK_MAX_BYTES } from "./limits.js";
+
+/** Bump when the chunker's output for the same text changes. */
+const CHUNKER_VERSION = 1;
+
+/**
+ * Identifies one stored version of a page's chunks: its text hash plus everything else written
+ * into its chunks (groups, title, chunker settings). Chunk ids carry it, so a rewritten page's
+ * new chunks sit next to the old ones until the tree points at them — a crash mid-ingest leaves
+ * the old tree reading the old chunks — and readers pick the chunks of the tree's revision.
+ */
+export function pageRevision(file: Pick<PathTreeFile, "hash" | "groups" | "title">): string {
+  const key = JSON.stringify([
+    CHUNKER_VERSION,
+    CHUNK_MAX_BYTES,
+    file.hash,
+    file.groups ?? [],
+    file.title ?? null,
+  ]);
+  return createHash("sha256").update(key).digest("hex").slice(0, 16);
+}
+
+export function chunkId(page: string, revision: string, index: number): string {
+  return `${page}#${revision}#${index}`;
+}

@@ -1,0 +1,104 @@
+import { gunzipSync, gzipSync } from "node:zlib";
+import { AtriumError } from "@atrium/spec";
+import { TREE_JSON_MAX_BYTES } from "../ingest/limits.js";
+import { PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "./path-tree.js";
+
+/**
+ * The tree document is missing, unreadable or not a valid tree. Fatal and never papered over:
+ * an empty filesystem would tell an agent the docs say nothing, which is worse than an error.
+ */
+export class PathTreeError extends AtriumError {
+  readonly collection: string;
+  constructor(collection: string, message: string, options: { cause?: unknown; missing?: boolean } = {}) {
+    super(options.missing ? "NOT_FOUND" : "PARSE", message, { cause: options.cause, isFatal: true });
+    this.collection = collection;
+  }
+}
+
+/** Tree → the document text stored under `__path_tree__`: base64 of gzipped JSON. */
+export function encodePathTree(tree: PathTree): string {
+  return gzipSync(Buffer.from(JSON.stringify(tree), "utf8"), { level: 9 }).toString("base64");
+}
+
+/** The document text → a validated tree. `collection` names where it came from, for errors. */
+export function decodePathTree(document: string | null | undefined, collection: string): PathTree {
+  const fail = (why: string, cause?: unknown) =>
+    new PathTreeError(
+      collection,
+      `The path tree of collection ${collection} is corrupt (${why}); re-run \`atrium-docs ingest <dir> --collection ${collection} --rebuild\``,
+      { cause },
+    );
+  if (typeof document !== "string" || document.length === 0) throw fail("the tree document is empty");
+  let json: string;
+  try {
+    json = gunzipSync(Buffer.from(document, "base64"), { maxOutputLength: TREE_JSON_MAX_BYTES }).toString(
+      "utf8",
+    );
+  } catch (error) {
+    throw fail(`not gzip+base64: ${(error as Error).message}`, error);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw fail(`not JSON: ${(error as Error).message}`, error);
+  }
+  const problem = findTreeProblem(value);
+  if (problem) throw fail(problem);
+  return value as PathTree;
+}
+
+/** The first reason `value` is not a valid PathTree, or undefined when it is one. */
+export function findTreeProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return "not an object";
+  if (value.version !== PATH_TREE_VERSION) {
+    return `version ${JSON.stringify(value.version)} is not the supported version ${PATH_TREE_VERSION}`;
+  }
+  if (!isRecord(value.files)) return "`files` is not an object";
+  for (const [path, file] of Object.entries(value.files)) {
+    const pathProblem = findPathProblem(path);
+    if (pathProblem) return `path ${JSON.stringify(path)}: ${pathProblem}`;
+    const fileProblem = findFileProblem(file);
+    if (fileProblem) return `${path}: ${fileProblem}`;
+  }
+  return undefined;
+}
+
+function findPathProblem(path: string): string | undefined {
+  if (!path.startsWith("/") || path.length < 2) return "not an absolute file path";
+  if (path.endsWith("/")) return "ends with /";
+  const segments = path.slice(1).split("/");
+  if (segments.some((segment) => segment === "" || segment === "." || segment === ".."))
+    return "has an empty, . or .. segment";
+  if (path.includes("\0")) return "contains NUL";
+  return undefined;
+}
+
+function findFileProblem(file: unknown): string | undefined {
+  if (!isRecord(file)) return "entry is not an object";
+  const entry = file as Partial<Record<keyof PathTreeFile, unknown>>;
+  if (!isCount(entry.size)) return "size is not a non-negative integer";
+  if (typeof entry.mtime !== "number" || !Number.isFinite(entry.mtime)) return "mtime is not a number";
+  if (!isCount(entry.chunks)) return "chunks is not a non-negative integer";
+  if (typeof entry.hash !== "string" || !/^[0-9a-f]{64}$/.test(entry.hash))
+    return "hash is not a sha-256 hex string";
+  if (entry.groups !== undefined) {
+    if (
+      !Array.isArray(entry.groups) ||
+      entry.groups.some((group) => typeof group !== "string" || group === "")
+    ) {
+      return "groups is not a list of names";
+    }
+  }
+  if (entry.lazy !== undefined && typeof entry.lazy !== "boolean") return "lazy is not a boolean";
+  if (entry.title !== undefined && typeof entry.title !== "string") return "title is not a string";
+  return undefined;
+}
+
+function isCount(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
