@@ -20,3 +20,14 @@ export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from 
 export { McpServerError } from "./errors.js";
 export { compileInputSchema } from "./json-schema-validator.js";
 export * as limits from "./limits.js";
+export { toCallToolResult } from "./serve/call-tool.js";
+export { createMcpServer } from "./serve/create-server.js";
+export { type ServedMcpHttp, type ServeMcpHttpOptions, serveMcpHttp } from "./serve/serve-http.js";
+export { type ServedMcp, type StdioStreams, serveMcp } from "./serve/serve-stdio.js";
+export {
+  agentTool,
+  type ServableAgent,
+  type ServeAgentOptions,
+  type ServeMcpOptions,
+  type ServeToolsOptions,
+} from "./serve/served-tools.js";

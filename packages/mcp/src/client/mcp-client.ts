@@ -25,6 +25,7 @@ import {
   MAX_TOOLS_PER_SERVER,
 } from "../limits.js";
 import { type CallSite, callFailure } from "./call-errors.js";
+import { ProgressOrderedTransport } from "./progress-ordered-transport.js";
 import { StdioProcessTransport } from "./stdio-transport.js";
 
 export type { McpToolDescription };
@@ -66,9 +67,14 @@ export class McpClient {
     private readonly callTimeoutMs: number,
   ) {}
 
+  private get process(): StdioProcessTransport | undefined {
+    const inner = this.transport instanceof ProgressOrderedTransport ? this.transport.inner : this.transport;
+    return inner instanceof StdioProcessTransport ? inner : undefined;
+  }
+
   /** The stdio server's process id (its process group id too); undefined for HTTP servers. */
   get pid(): number | undefined {
-    return this.transport instanceof StdioProcessTransport ? this.transport.pid : undefined;
+    return this.process?.pid;
   }
 
   get serverInfo(): { name: string; version: string } | undefined {
@@ -86,7 +92,8 @@ export class McpClient {
   ): Promise<McpClient> {
     const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    const attempt = async (kind: McpTransportKind, transport: Transport) => {
+    const attempt = async (kind: McpTransportKind, inner: Transport) => {
+      const transport = new ProgressOrderedTransport(inner);
       const sdk = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} });
       try {
         await sdk.connect(transport, { timeout: connectTimeoutMs, signal: options.signal });

@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../limits.js";
+import { createMcpServer } from "./create-server.js";
+import type { ServeMcpOptions } from "./served-tools.js";
+
+export type ServeMcpHttpOptions = ServeMcpOptions & {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Loopback unless told otherwise: a served agent is a remote-code surface. */
+  host?: string;
+  /** Endpoint path; default "/mcp". */
+  path?: string;
+};
+
+export interface ServedMcpHttp {
+  /** The endpoint, e.g. http://127.0.0.1:43123/mcp. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/**
+ * Serves tools (or an agent as one tool) over streamable HTTP, one MCP session per client.
+ * On loopback, requests whose Host header is not loopback are refused, so a web page cannot
+ * reach the server through DNS rebinding.
+ */
+export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServedMcpHttp> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  createMcpServer(options); // fail fast on a bad tool set, before listening
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== path) return reply(res, 404, `not found; the MCP endpoint is ${path}`);
+    if (LOOPBACK_HOSTS.has(host) && !LOOPBACK_HOSTS.has(hostName(req.headers.host))) {
+      return reply(res, 403, "Host header is not loopback");
+    }
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const transport = sessions.get(sessionId);
+      if (!transport) return jsonRpcError(res, 404, "Session not found; initialize a new one");
+      const body = req.method === "POST" ? await readJson(req, res) : undefined;
+      if (body === INVALID) return;
+      return transport.handleRequest(req, res, body);
+    }
+    if (req.method !== "POST") return jsonRpcError(res, 400, "Missing mcp-session-id header");
+    const body = await readJson(req, res);
+    if (body === INVALID) return;
+    if (!isInitializeRequest(body))
+      return jsonRpcError(res, 400, "No session: the first request must be initialize");
+    if (sessions.size >= MAX_HTTP_SESSIONS) {
+      return jsonRpcError(res, 503, `Too many sessions (${MAX_HTTP_SESSIONS}); close one and retry`);
+    }
+    const server = createMcpServer(options);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) jsonRpcError(res, 500, error instanceof Error ? error.message : String(error));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    async close() {
+      await Promise.all([...sessions.values()].map((transport) => transport.close().catch(() => {})));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+function hostName(header: string | undefined): string {
+  if (!header) return "";
+  if (header.startsWith("[")) return header.slice(0, header.indexOf("]") + 1);
+  return header.split(":")[0]!;
+}
+
+const INVALID = Symbol("invalid body");
+
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_HTTP_BODY_BYTES) {
+      jsonRpcError(res, 413, `Request body over ${MAX_HTTP_BODY_BYTES} bytes`);
+      return INVALID;
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch (error) {
+    jsonRpcError(res, 400, `Parse error: ${(error as Error).message}`, -32700);
+    return INVALID;
+  }
+}
+
+function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+function reply(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "content-type": "text/plain" });
+  res.end(text);
+}

@@ -1,0 +1,32 @@
+import type { Readable, Writable } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMcpServer } from "./create-server.js";
+import type { ServeMcpOptions } from "./served-tools.js";
+
+export interface StdioStreams {
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+export interface ServedMcp {
+  close(): Promise<void>;
+  /** Resolves when the client goes away (stdin closed) or close() was called. */
+  closed: Promise<void>;
+}
+
+/**
+ * Serves tools (or an agent as one tool) over stdio: the way Claude Desktop, Cursor and the
+ * Inspector start a server. Nothing else may write to stdout while it runs; log to stderr.
+ */
+export async function serveMcp(options: ServeMcpOptions, streams: StdioStreams = {}): Promise<ServedMcp> {
+  const server = createMcpServer(options);
+  const stdin = streams.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(stdin, streams.stdout ?? process.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  // The SDK transport does not notice EOF; a server whose client left must end.
+  stdin.once("end", () => void server.close());
+  await server.connect(transport);
+  return { close: () => server.close(), closed };
+}
