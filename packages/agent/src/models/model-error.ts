@@ -128,7 +128,8 @@ export function retryAfterFromHeaders(
   if (value === undefined) return undefined;
   const seconds = Number(value.trim());
   if (value.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
+  // An HTTP date always names its weekday and month; without letters, Date.parse would read "-4" as a year.
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

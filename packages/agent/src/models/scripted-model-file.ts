@@ -10,22 +10,20 @@ const usageSchema = z.strictObject({
   outputTokens: z.number().int().min(0),
 });
 
-const replySchema = z.union([
-  z.string(),
-  z.strictObject({
-    content: z.string(),
-    toolCalls: z
-      .array(z.strictObject({ id: z.string().optional(), name: z.string().min(1), input: z.unknown() }))
-      .optional(),
-    usage: usageSchema.optional(),
-    finishReason: z.enum(["stop", "length", "tool-calls", "content-filter", "error", "other"]).optional(),
-  }),
-  z.strictObject({
-    error: z.strictObject({ message: z.string(), status: z.number().int().min(100).max(599).optional() }),
-  }),
-]);
+const assistantReplySchema = z.strictObject({
+  content: z.string(),
+  toolCalls: z
+    .array(z.strictObject({ id: z.string().optional(), name: z.string().min(1), input: z.unknown() }))
+    .optional(),
+  usage: usageSchema.optional(),
+  finishReason: z.enum(["stop", "length", "tool-calls", "content-filter", "error", "other"]).optional(),
+});
 
-const fileSchema = z.union([z.array(replySchema), z.strictObject({ replies: z.array(replySchema) })]);
+const errorReplySchema = z.strictObject({
+  error: z.strictObject({ message: z.string(), status: z.number().int().min(100).max(599).optional() }),
+});
+
+const fileSchema = z.union([z.array(z.unknown()), z.strictObject({ replies: z.array(z.unknown()) })]);
 
 export const SCRIPTED_FILE_FORMAT =
   'a JSON array (or { "replies": [...] }) of replies: "text", { "content": "text", "toolCalls"?: [{ "name", "input", "id"? }], "usage"?: { "inputTokens", "outputTokens" } }, or { "error": { "message", "status"? } } to rehearse a provider failure';
@@ -35,6 +33,37 @@ export const SCRIPTED_FILE_FORMAT =
  * the offline demo and CLI tests. An `error` entry throws a provider error with that status.
  */
 export function scriptedModelFromFile(path: string, id = `scripted:${path}`): ScriptedModel {
+  const json = readJson(path);
+  const malformed = (where: string, problem: string) =>
+    new ConfigError(
+      `Scripted replies file ${path} is malformed${where}: ${problem}; expected ${SCRIPTED_FILE_FORMAT}`,
+    );
+  const file = fileSchema.safeParse(json);
+  if (!file.success) throw malformed("", 'the top level is neither an array nor { "replies": [...] }');
+  const entries = Array.isArray(file.data) ? file.data : file.data.replies;
+  return new ScriptedModel(
+    entries.map((entry, index): ScriptedReply => {
+      if (typeof entry === "string") return entry;
+      // Pick the schema by shape, so that the message names the wrong field of that shape.
+      const isError = entry !== null && typeof entry === "object" && "error" in entry;
+      const parsed = (isError ? errorReplySchema : assistantReplySchema).safeParse(entry);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = [`reply ${index + 1}`, ...(issue?.path ?? []).map(String)].join(".");
+        throw malformed(` at ${where}`, issue?.message ?? "invalid");
+      }
+      if (!("error" in parsed.data)) return parsed.data;
+      const { message, status } = parsed.data.error;
+      return new ProviderError(id, `${id} answered${status ? ` HTTP ${status}` : ""}: ${message}`, {
+        status,
+        isRetryable: status !== undefined && isRetryableStatus(status),
+      });
+    }),
+    { id },
+  );
+}
+
+function readJson(path: string): unknown {
   let text: string;
   try {
     const size = statSync(path).size;
@@ -50,35 +79,12 @@ export function scriptedModelFromFile(path: string, id = `scripted:${path}`): Sc
       cause: error,
     });
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new ConfigError(
       `Scripted replies file ${path} is not valid JSON (${(error as Error).message}); expected ${SCRIPTED_FILE_FORMAT}`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
-  const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-    throw new ConfigError(
-      `Scripted replies file ${path} is malformed${where}: ${issue?.message}; expected ${SCRIPTED_FILE_FORMAT}`,
-    );
-  }
-  const replies = Array.isArray(parsed.data) ? parsed.data : parsed.data.replies;
-  return new ScriptedModel(
-    replies.map((reply): ScriptedReply => {
-      if (typeof reply === "string" || !("error" in reply)) return reply;
-      const { message, status } = reply.error;
-      return new ProviderError(id, `${id} answered${status ? ` HTTP ${status}` : ""}: ${message}`, {
-        status,
-        isRetryable: status !== undefined && isRetryableStatus(status),
-      });
-    }),
-    { id },
-  );
 }
