@@ -1,5 +1,5 @@
 import { ConfigError } from "@atrium/spec";
-import { type EmbeddingModel, embedMany } from "ai";
+import type { EmbeddingModel } from "ai";
 import type { AtriumEmbedding } from "./hashing-embedding.js";
 
 export interface AiSdkEmbeddingOptions {
@@ -24,6 +24,9 @@ export function aiSdkEmbedding(model: EmbeddingModel, options: AiSdkEmbeddingOpt
   const id = options.id ?? `ai-sdk-${model.provider}-${model.modelId}`;
   const generate = async (texts: string[]): Promise<number[][]> => {
     if (texts.length === 0) return [];
+    // Loaded on first use: the AI SDK (and OpenTelemetry under it) stays out of every process
+    // that only uses the offline embedding, such as the docs CLI.
+    const { embedMany } = await import("ai");
     const { embeddings } = await embedMany({ model, values: texts, abortSignal: options.abortSignal });
     if (options.dimensions !== undefined) {
       const wrong = embeddings.find((vector) => vector.length !== options.dimensions);

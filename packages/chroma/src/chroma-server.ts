@@ -195,25 +195,31 @@ async function spawnOnPort(
   const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
   child.once("exit", () => logStream.end());
 
-  const failure = (base: Omit<Parameters<typeof describeStartFailure>[0], "output">) => {
+  const failure = (exitCode: number | null, signal: NodeJS.Signals | null) => {
     const output = ring.text();
-    const error = new ChromaStartError(dataDir, describeStartFailure({ ...base, output }));
-    return classifyStartFailure(output) === "port-in-use" && !base.signal ? new PortTakenError(error) : error;
+    const error = new ChromaStartError(
+      dataDir,
+      describeStartFailure({ dataDir, url, port, exitCode, signal, output }),
+    );
+    return classifyStartFailure(output) === "port-in-use" ? new PortTakenError(error) : error;
   };
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
       await exited;
-      throw failure({ dataDir, url, port, exitCode: child.exitCode, signal: child.signalCode });
+      throw failure(child.exitCode, child.signalCode);
+    }
+    if (classifyStartFailure(ring.text()) === "port-in-use") {
+      await terminate(child, exited);
+      throw failure(null, null);
     }
     if (await isChromaAlive(url, HEARTBEAT_POLL_INTERVAL_MS * 10)) break;
     if (Date.now() > deadline) {
       await terminate(child, exited);
-      const error = failure({ dataDir, url, port, exitCode: child.exitCode, signal: child.signalCode });
       throw new ChromaStartError(
         dataDir,
-        `The Chroma server for ${dataDir} did not answer ${url}/api/v2/heartbeat within ${timeoutMs} ms. ${error.message}`,
+        `The Chroma server for ${dataDir} did not answer ${url}/api/v2/heartbeat within ${timeoutMs} ms. ${failure(null, null).message}`,
       );
     }
     await sleep(HEARTBEAT_POLL_INTERVAL_MS);

@@ -16,7 +16,9 @@ export type StartFailureKind = "glibc" | "binding-missing" | "port-in-use" | "ot
 export function classifyStartFailure(output: string): StartFailureKind {
   if (/GLIBC_[\d.]+['`’]? not found/i.test(output)) return "glibc";
   if (/Cannot find module ['"]chromadb-js-bindings/i.test(output)) return "binding-missing";
-  if (/address already in use|AddrInUse|os error 98/i.test(output)) return "port-in-use";
+  // The 1.0.0 server prints "Address 127.0.0.1:N is not available" and then keeps running.
+  if (/address already in use|AddrInUse|os error 98|Address \S+ is not available/i.test(output))
+    return "port-in-use";
   return "other";
 }
 

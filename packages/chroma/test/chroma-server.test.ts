@@ -1,0 +1,146 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ChromaServer,
+  ChromaStartError,
+  connectChroma,
+  isChromaAlive,
+  startChromaServer,
+} from "../src/index.js";
+import { isAlive, makeTempDir, spawnHost, waitForExit } from "./server-helpers.js";
+
+describe("startChromaServer", () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let server: ChromaServer;
+
+  beforeAll(async () => {
+    temp = await makeTempDir("atrium-chroma-server-");
+    server = await startChromaServer({ path: join(temp.dir, "data") });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await temp?.remove();
+  });
+
+  it("serves the heartbeat on a loopback port and records itself in the data dir", async () => {
+    expect(server.owned).toBe(true);
+    expect(server.host).toBe("127.0.0.1");
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    expect(await isChromaAlive(server.url)).toBe(true);
+    expect(isAlive(server.pid)).toBe(true);
+    const info = JSON.parse(await readFile(join(temp.dir, "data", "atrium-chroma.json"), "utf8"));
+    expect(info).toMatchObject({
+      pid: server.pid,
+      port: server.port,
+      url: server.url,
+      ownerPid: process.pid,
+    });
+  });
+
+  it("keeps the server's output in a bounded ring and in a log file", async () => {
+    expect(server.logs).toContain(`Saving data to: ${join(temp.dir, "data")}`);
+    expect(server.logs.every((line) => !line.includes("\u001b["))).toBe(true);
+    const logFile = await readFile(server.logFile, "utf8");
+    expect(logFile).toContain(`starting Chroma on ${server.url} by pid ${process.pid}`);
+    expect(logFile).toContain(`Saving data to: ${join(temp.dir, "data")}`);
+  });
+
+  it("reuses the running server for a second start on the same data dir", async () => {
+    const second = await startChromaServer({ path: join(temp.dir, "data", ".", "") });
+    expect(second).toMatchObject({ owned: false, pid: server.pid, url: server.url, port: server.port });
+    await second.stop();
+    expect(await isChromaAlive(server.url)).toBe(true);
+  });
+
+  it("gives a connectChroma client that reads and writes", async () => {
+    const client = await connectChroma(server.url);
+    expect(typeof (await client.heartbeat())).toBe("number");
+    const collection = await client.createCollection({ name: "probe", embeddingFunction: null });
+    await collection.add({ ids: ["a"], documents: ["alpha"], embeddings: [[1, 0, 0]] });
+    expect((await collection.get({ ids: ["a"] })).documents).toEqual(["alpha"]);
+  });
+});
+
+describe("startChromaServer failures", () => {
+  it("names the port when an explicitly given port is taken", async () => {
+    const temp = await makeTempDir("atrium-chroma-port-");
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const error = await startChromaServer({ path: temp.dir, port }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ChromaStartError);
+      expect((error as ChromaStartError).code).toBe("UNAVAILABLE");
+      expect((error as Error).message).toContain(`Port ${port} is already in use`);
+      expect((error as Error).message).toContain(temp.dir);
+    } finally {
+      blocker.close();
+      await temp.remove();
+    }
+  });
+
+  it("refuses a data dir that is a file", async () => {
+    const temp = await makeTempDir("atrium-chroma-file-");
+    const file = join(temp.dir, "not-a-dir");
+    await writeFile(file, "x");
+    try {
+      await expect(startChromaServer({ path: file })).rejects.toThrow(
+        `The Chroma data dir ${file} is not a usable directory`,
+      );
+    } finally {
+      await temp.remove();
+    }
+  });
+});
+
+describe("no orphans", () => {
+  it("stop() ends the server process and removes the info file", async () => {
+    const temp = await makeTempDir("atrium-chroma-stop-");
+    try {
+      const server = await startChromaServer({ path: temp.dir });
+      await server.stop();
+      await server.stop();
+      expect(isAlive(server.pid)).toBe(false);
+      await expect(readFile(join(temp.dir, "atrium-chroma.json"), "utf8")).rejects.toThrow("ENOENT");
+    } finally {
+      await temp.remove();
+    }
+  });
+
+  it("the server ends when its host is killed with SIGKILL, and the next start replaces the stale record", async () => {
+    const temp = await makeTempDir("atrium-chroma-orphan-");
+    try {
+      const { host, server } = spawnHost(temp.dir);
+      const { pid } = await server;
+      expect(isAlive(pid)).toBe(true);
+      host.kill("SIGKILL");
+      expect(await waitForExit(pid, 8_000)).toBe(true);
+      const next = await startChromaServer({ path: temp.dir });
+      expect(next.owned).toBe(true);
+      expect(next.pid).not.toBe(pid);
+      await next.stop();
+    } finally {
+      await temp.remove();
+    }
+  });
+
+  it("the server ends when its host gets SIGTERM, and a second host on the same dir reuses it meanwhile", async () => {
+    const temp = await makeTempDir("atrium-chroma-sigterm-");
+    try {
+      const first = spawnHost(temp.dir);
+      const started = await first.server;
+      const second = await startChromaServer({ path: temp.dir });
+      expect(second).toMatchObject({ owned: false, pid: started.pid, url: started.url });
+      const hostExit = new Promise((resolve) =>
+        first.host.once("exit", (code, signal) => resolve(signal ?? code)),
+      );
+      first.host.kill("SIGTERM");
+      expect(await hostExit).toBe("SIGTERM");
+      expect(await waitForExit(started.pid, 8_000)).toBe(true);
+    } finally {
+      await temp.remove();
+    }
+  });
+});
