@@ -1,1 +1,34 @@
-export {};
+export { ATTR, SPAN, TRACER_NAME } from "../observability/index.js";
+export { AgentMemory, type ToMessagesOptions } from "./agent-memory.js";
+export {
+  type CodeBlockFormat,
+  type CodeBlockStyle,
+  type CodeBlockTags,
+  codeBlockFormat,
+  type ExtractedCode,
+  extractCode,
+} from "./code-blocks.js";
+export { type ImageInput, loadImages, sniffImageType } from "./load-images.js";
+export type {
+  ActionStep,
+  FinalAnswerStep,
+  MemoryStep,
+  PlanningStep,
+  SerializedMemory,
+  StepTiming,
+  TaskStep,
+  ToolCallRecord,
+} from "./memory-steps.js";
+export { type ManagedAgentToolOptions, MultiStepAgent, type RunContext } from "./multi-step-agent.js";
+export { codeObservation, formatExecutionError, formatValue } from "./observation.js";
+export type {
+  AgentOptions,
+  FinalAnswerCheck,
+  FinalAnswerCheckContext,
+  RunOptions,
+  RunResult,
+  StepCallback,
+} from "./run-types.js";
+export { imagePartOf, type StoredImage, storeImage } from "./stored-image.js";
+export { ToolCallingAgent } from "./tool-calling-agent.js";
+export { truncateMiddle } from "./truncate.js";

@@ -1,1 +1,8 @@
-export {};
+export {
+  isRichToolResult,
+  type RichToolResult,
+  richToolResult,
+  type Tool,
+  type ToolContext,
+} from "@atrium/spec";
+export { type ToolDefinition, tool } from "./tool.js";

@@ -1,0 +1,90 @@
+import type {
+  AgentEvent,
+  GenerateOptions,
+  Model,
+  RunState,
+  SerializedError,
+  Tool,
+  Usage,
+} from "@atrium/spec";
+import type { AgentMemory } from "./agent-memory.js";
+import type { ImageInput } from "./load-images.js";
+import type { MemoryStep, SerializedMemory } from "./memory-steps.js";
+
+export interface FinalAnswerCheckContext {
+  task: string;
+  step: number;
+  memory: AgentMemory;
+}
+
+/**
+ * Looks at a final answer before the run accepts it. Return `true` (or nothing) to accept;
+ * return a reason (string) or `false`, or throw, to reject: the model then sees the reason as an
+ * observation and keeps working.
+ */
+export type FinalAnswerCheck = (
+  answer: unknown,
+  context: FinalAnswerCheckContext,
+) => boolean | string | undefined | Promise<boolean | string | undefined>;
+
+/** Called after every step (planning, action, final answer) is added to memory. */
+export type StepCallback = (step: MemoryStep, memory: AgentMemory) => void | Promise<void>;
+
+export interface AgentOptions {
+  model: Model;
+  tools?: readonly Tool[];
+  /** The agent's name; required to use it as a managed agent (`asTool`). */
+  name?: string;
+  /** What the agent is good at; the manager model reads it when this agent is a tool. */
+  description?: string;
+  /** Action steps before the closing call that must answer (default `DEFAULT_MAX_STEPS`). */
+  maxSteps?: number;
+  /** Plan before step 1 and then every this many steps; off when undefined. */
+  planningInterval?: number;
+  /** Appended to the system prompt. */
+  instructions?: string;
+  stepCallbacks?: readonly StepCallback[];
+  finalAnswerChecks?: readonly FinalAnswerCheck[];
+  /** Images of older steps are dropped from requests after this many steps (default 2). */
+  keepImagesForSteps?: number;
+  /** Observations are cut head-and-tail at this many characters (default 20,000). */
+  maxObservationChars?: number;
+  /** Passed to every model call. */
+  modelOptions?: Pick<GenerateOptions, "temperature" | "maxOutputTokens">;
+}
+
+export interface RunOptions {
+  /** Paths, URLs or bytes of images sent with the task to a vision model. */
+  images?: readonly ImageInput[];
+  /** Extra values defined in the sandbox (code agents) or shown with the task (tool-calling). */
+  variables?: Record<string, unknown>;
+  /** `false` keeps the memory and sandbox state of earlier runs and adds this task to them. */
+  reset?: boolean;
+  /** Continue from a saved memory (`memory.toJSON()`, or its JSON text). */
+  memory?: SerializedMemory | string | AgentMemory;
+  signal?: AbortSignal;
+  /** Overrides the agent's `maxSteps` for this run. */
+  maxSteps?: number;
+  /** Receives every event, as `stream` would yield them. */
+  onEvent?: (event: AgentEvent) => void;
+  /**
+   * By default `run` rejects with the error when a run ends in `error` or `aborted`; `false`
+   * resolves with a `RunResult` carrying that state and the serialised error instead.
+   */
+  throwOnError?: boolean;
+}
+
+export interface RunResult<Output = unknown> {
+  runId: string;
+  /** The final answer (from `final_answer`, or the closing call when `state` is `max_steps`). */
+  output: Output;
+  state: RunState;
+  /** The memory steps this run added, in order (task, planning, action, final answer). */
+  steps: MemoryStep[];
+  /** Action steps taken. */
+  stepCount: number;
+  /** Tokens over every model call of the run, planning and closing calls included. */
+  usage: Usage;
+  timing: { startedAt: string; durationMs: number };
+  error?: SerializedError;
+}

@@ -1,0 +1,185 @@
+import {
+  AtriumError,
+  isRichToolResult,
+  ParseError,
+  rethrowIfFatal,
+  serializeError,
+  type ToolCall,
+  type ToolSpec,
+} from "@atrium/spec";
+import { MAX_TOOL_CALLS_PER_STEP } from "../limits.js";
+import { toolCallingSystemPrompt } from "../prompts/tool-calling-prompt.js";
+import type { ActionStep, ToolCallRecord } from "./memory-steps.js";
+import { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
+import { formatValue } from "./observation.js";
+import { type StoredImage, storeImage } from "./stored-image.js";
+import { truncateMiddle } from "./truncate.js";
+
+const FINAL_ANSWER: ToolSpec = {
+  name: "final_answer",
+  description: "Ends the task with the answer. Call it alone, once you have the complete answer.",
+  inputSchema: {
+    type: "object",
+    properties: { answer: { description: "The complete answer to the task." } },
+    required: ["answer"],
+  },
+};
+
+interface CallOutcome {
+  record: ToolCallRecord;
+  images: StoredImage[];
+}
+
+/**
+ * An agent that acts through the provider's native tool calls instead of code. Several calls in
+ * one reply run in parallel and their results come back in call order; `final_answer` must be
+ * the only call of its step.
+ */
+export class ToolCallingAgent extends MultiStepAgent {
+  #systemPrompt: string | undefined;
+
+  protected override fork(): ToolCallingAgent {
+    return new ToolCallingAgent(this.options);
+  }
+
+  protected override systemPrompt(): string {
+    this.#systemPrompt ??= toolCallingSystemPrompt({
+      tools: this.tools,
+      ...(this.instructions ? { instructions: this.instructions } : {}),
+    });
+    return this.#systemPrompt;
+  }
+
+  protected override async actionStep(run: RunContext): Promise<ActionStep> {
+    const startedAt = Date.now();
+    const started = performance.now();
+    const specs: ToolSpec[] = [
+      ...this.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      FINAL_ANSWER,
+    ];
+    const response = await this.callModel(run, this.messagesFor(this.systemPrompt()), {
+      tools: specs,
+      toolChoice: "required",
+    });
+    const calls = response.message.toolCalls ?? [];
+    const base = {
+      type: "action" as const,
+      step: run.step,
+      modelOutput: response.message.content,
+      usage: response.usage,
+    };
+    const timing = () => ({ startedAt, durationMs: performance.now() - started });
+
+    const refusal = refuse(calls);
+    if (refusal) {
+      const records = calls.map((call) => record(call, `Error: ${refusal.message}`, true));
+      return {
+        ...base,
+        ...(records.length ? { toolCalls: records } : {}),
+        observation: `Error: ${refusal.message}`,
+        isFinalAnswer: false,
+        error: serializeError(refusal),
+        timing: timing(),
+      };
+    }
+
+    const [first] = calls;
+    if (first && first.name === FINAL_ANSWER.name) {
+      const input = first.input as { answer?: unknown } | undefined;
+      if (typeof input !== "object" || input === null || !("answer" in input)) {
+        const error = new ParseError('final_answer needs an object argument { "answer": ... }');
+        return {
+          ...base,
+          toolCalls: [record(first, `Error: ${error.message}`, true)],
+          observation: `Error: ${error.message}`,
+          isFinalAnswer: false,
+          error: serializeError(error),
+          timing: timing(),
+        };
+      }
+      const observation = `final_answer was called with:\n${formatValue(input.answer)}`;
+      return {
+        ...base,
+        toolCalls: [record(first, observation, false)],
+        observation,
+        output: input.answer,
+        isFinalAnswer: true,
+        timing: timing(),
+      };
+    }
+
+    const outcomes = await Promise.all(calls.map((call) => this.#call(run, call)));
+    const images = outcomes.flatMap((outcome) => outcome.images);
+    const failures = outcomes.filter((outcome) => outcome.record.isError);
+    return {
+      ...base,
+      toolCalls: outcomes.map((outcome) => outcome.record),
+      observation: outcomes
+        .map(({ record }) => `${record.name} (${record.id}):\n${record.observation}`)
+        .join("\n\n"),
+      ...(images.length ? { images } : {}),
+      isFinalAnswer: false,
+      ...(failures.length
+        ? {
+            error: serializeError(
+              new AtriumError(
+                "TOOL",
+                failures.map(({ record }) => `${record.name}: ${record.observation}`).join("\n"),
+              ),
+            ),
+          }
+        : {}),
+      timing: timing(),
+    };
+  }
+
+  async #call(run: RunContext, call: ToolCall): Promise<CallOutcome> {
+    const target = this.instrumentedTools.find((candidate) => candidate.name === call.name);
+    if (!target) {
+      const known = this.tools.map((each) => each.name).join(", ");
+      return {
+        record: record(call, `Error: unknown tool ${call.name}; the tools are: ${known}, final_answer`, true),
+        images: [],
+      };
+    }
+    try {
+      const output = await target.execute(call.input, { signal: run.signal, toolCallId: call.id });
+      const value = isRichToolResult(output) ? output.value : output;
+      const images = isRichToolResult(output) ? (output.images ?? []).map(storeImage) : [];
+      return {
+        record: record(call, truncateMiddle(formatValue(value), this.maxObservationChars), false),
+        images,
+      };
+    } catch (error) {
+      rethrowIfFatal(error);
+      return {
+        record: record(call, `Error: ${error instanceof Error ? error.message : String(error)}`, true),
+        images: [],
+      };
+    }
+  }
+}
+
+function record(call: ToolCall, observation: string, isError: boolean): ToolCallRecord {
+  return { id: call.id, name: call.name, input: call.input, observation, isError };
+}
+
+/** Why a reply's tool calls cannot run as asked, if they cannot. */
+function refuse(calls: readonly ToolCall[]): ParseError | undefined {
+  if (calls.length === 0) {
+    return new ParseError(
+      "you called no tool. Call one or more tools, or final_answer alone with the answer.",
+    );
+  }
+  if (calls.length > MAX_TOOL_CALLS_PER_STEP) {
+    return new ParseError(
+      `you made ${calls.length} tool calls in one step; at most ${MAX_TOOL_CALLS_PER_STEP} are allowed. Make fewer calls per step.`,
+    );
+  }
+  if (calls.length > 1 && calls.some((call) => call.name === FINAL_ANSWER.name)) {
+    return new ParseError(
+      "final_answer must be the only tool call of its step; none of these calls ran. Call the other tools first, then final_answer alone.",
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,1 @@
+export { ATTR, inSpan, SPAN, TRACER_NAME } from "./tracing.js";

@@ -1,0 +1,156 @@
+import type { AgentEvent } from "@atrium/spec";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type ActionStep, ToolCallingAgent } from "../src/agents/index.js";
+import { ScriptedModel } from "../src/models/index.js";
+import { tool } from "../src/tools/index.js";
+
+/** A lookup tool whose calls finish only once `parallel` of them have started (or 2 s passed). */
+function barrierLookup(parallel: number) {
+  const log: string[] = [];
+  let started = 0;
+  let release: () => void = () => {};
+  const allStarted = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const lookup = tool({
+    name: "lookup",
+    description: "Looks a key up.",
+    inputSchema: z.object({ key: z.string() }),
+    async execute({ key }) {
+      log.push(`start ${key}`);
+      if (++started === parallel) release();
+      await Promise.race([allStarted, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      log.push(`end ${key}`);
+      return `value of ${key}`;
+    },
+  });
+  return { lookup, log };
+}
+
+describe("ToolCallingAgent", () => {
+  it("runs the tool calls of one step in parallel and returns results in call order", async () => {
+    const { lookup, log } = barrierLookup(2);
+    const model = new ScriptedModel([
+      {
+        content: "",
+        toolCalls: [
+          { name: "lookup", input: { key: "b" } },
+          { name: "lookup", input: { key: "a" } },
+        ],
+      },
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "a and b" } }] },
+    ]);
+    const agent = new ToolCallingAgent({ model, tools: [lookup] });
+    const result = await agent.run("Look up a and b.");
+
+    expect(result.state).toBe("success");
+    expect(result.output).toBe("a and b");
+    expect(result.stepCount).toBe(2);
+    expect(log).toEqual(["start b", "start a", "end b", "end a"]);
+    expect(model.calls[1]!.messages.slice(2)).toEqual([
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "call_1_1", name: "lookup", input: { key: "b" } },
+          { id: "call_1_2", name: "lookup", input: { key: "a" } },
+        ],
+      },
+      {
+        role: "tool",
+        toolCallId: "call_1_1",
+        toolName: "lookup",
+        content: [{ type: "text", text: "value of b" }],
+      },
+      {
+        role: "tool",
+        toolCallId: "call_1_2",
+        toolName: "lookup",
+        content: [{ type: "text", text: "value of a" }],
+      },
+    ]);
+    expect(model.calls[0]!.options.toolChoice).toBe("required");
+    expect(model.calls[0]!.options.tools!.map((spec) => spec.name)).toEqual(["lookup", "final_answer"]);
+  });
+
+  it("refuses final_answer mixed with other calls, runs none of them, and continues", async () => {
+    const { lookup, log } = barrierLookup(1);
+    const model = new ScriptedModel([
+      {
+        content: "",
+        toolCalls: [
+          { name: "lookup", input: { key: "a" } },
+          { name: "final_answer", input: { answer: "guess" } },
+        ],
+      },
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "checked" } }] },
+    ]);
+    const agent = new ToolCallingAgent({ model, tools: [lookup] });
+    const result = await agent.run("Look up a.");
+
+    expect(log).toEqual([]);
+    expect(result.output).toBe("checked");
+    const first = result.steps[1] as ActionStep;
+    const refusal =
+      "Error: final_answer must be the only tool call of its step; none of these calls ran. Call the other tools first, then final_answer alone.";
+    expect(first.observation).toBe(refusal);
+    expect(first.isFinalAnswer).toBe(false);
+    expect(first.error?.code).toBe("PARSE");
+    expect(first.toolCalls!.map((call) => [call.name, call.observation, call.isError])).toEqual([
+      ["lookup", refusal, true],
+      ["final_answer", refusal, true],
+    ]);
+  });
+
+  it("turns a tool input validation error into an observation naming the field", async () => {
+    const { lookup } = barrierLookup(1);
+    const model = new ScriptedModel([
+      { content: "", toolCalls: [{ name: "lookup", input: { key: 5 } }] },
+      { content: "", toolCalls: [{ name: "nope", input: {} }] },
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "done" } }] },
+    ]);
+    const events: AgentEvent[] = [];
+    const agent = new ToolCallingAgent({ model, tools: [lookup] });
+    const result = await agent.run("Look up 5.", { onEvent: (event) => events.push(event) });
+
+    const [, first, second] = result.steps as ActionStep[];
+    expect(first!.observation).toBe(
+      "lookup (call_1_1):\nError: invalid input for tool lookup: key: Invalid input: expected string, received number",
+    );
+    expect(first!.error?.code).toBe("TOOL");
+    expect(second!.observation).toBe(
+      "nope (call_2_1):\nError: unknown tool nope; the tools are: lookup, final_answer",
+    );
+    expect(events.filter((event) => event.type === "tool-result")).toEqual([
+      {
+        type: "tool-result",
+        step: 1,
+        id: "call_1_1",
+        name: "lookup",
+        output: undefined,
+        error: "invalid input for tool lookup: key: Invalid input: expected string, received number",
+      },
+    ]);
+  });
+
+  it("answers a reply without tool calls with an observation that says what to do", async () => {
+    const model = new ScriptedModel([
+      "I think the answer is 4.",
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: 4 } }] },
+    ]);
+    const result = await new ToolCallingAgent({ model }).run("2+2?");
+    expect((result.steps[1] as ActionStep).observation).toBe(
+      "Error: you called no tool. Call one or more tools, or final_answer alone with the answer.",
+    );
+    expect(model.calls[1]!.messages.slice(-2)).toEqual([
+      { role: "assistant", content: "I think the answer is 4." },
+      {
+        role: "user",
+        content:
+          "Observation:\nError: you called no tool. Call one or more tools, or final_answer alone with the answer.",
+      },
+    ]);
+    expect(result.output).toBe(4);
+  });
+});
