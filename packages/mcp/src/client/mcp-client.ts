@@ -231,8 +231,7 @@ export class McpClient {
       what,
       timeoutMs,
       signal: options.signal,
-      exitReason: () =>
-        this.transport instanceof StdioProcessTransport ? this.transport.describeExit() : undefined,
+      exitReason: () => this.process?.describeExit(),
     };
     if (this.closed)
       throw callFailure(new McpError(ErrorCode.ConnectionClosed, "client closed"), site, toolName);

@@ -22,8 +22,9 @@ export class StdioProcessTransport implements Transport {
   private child: ChildProcess | undefined;
   private readonly readBuffer = new ReadBuffer();
   private stderr = "";
-  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private exit: { code: number | null; signal: NodeJS.Signals | null; byUs: boolean } | undefined;
   private exited: Promise<void> | undefined;
+  private closing = false;
 
   constructor(
     private readonly server: string,
@@ -35,9 +36,9 @@ export class StdioProcessTransport implements Transport {
     return this.child?.pid;
   }
 
-  /** Why the process is gone, for error messages: exit status plus the tail of stderr. */
+  /** Why the process ended by itself, for error messages: exit status plus the tail of stderr. */
   describeExit(): string | undefined {
-    if (!this.exit) return undefined;
+    if (!this.exit || this.exit.byUs) return undefined;
     const status = this.exit.signal
       ? `was killed by ${this.exit.signal}`
       : `exited with code ${this.exit.code}`;
@@ -72,7 +73,7 @@ export class StdioProcessTransport implements Transport {
         this.onerror?.(failure);
       });
       child.once("exit", (code, signal) => {
-        this.exit = { code, signal };
+        this.exit = { code, signal, byUs: this.closing };
         if (child.pid !== undefined) untrackChildGroup(child.pid);
       });
       child.once("close", () => this.onclose?.());
@@ -112,9 +113,8 @@ export class StdioProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.exit) {
-      return Promise.reject(
-        new McpServerError(this.server, "CLOSED", `is not running (${this.describeExit() ?? "not started"})`),
-      );
+      const why = this.exit ? (this.describeExit() ?? "closed") : "not started";
+      return Promise.reject(new McpServerError(this.server, "CLOSED", `is not running (${why})`));
     }
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
@@ -127,6 +127,7 @@ export class StdioProcessTransport implements Transport {
     const child = this.child;
     if (!child || child.pid === undefined) return;
     const pid = child.pid;
+    this.closing = true;
     const gone = () => this.exit !== undefined;
     if (!gone()) {
       child.stdin?.end();

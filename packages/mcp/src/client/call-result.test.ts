@@ -1,0 +1,53 @@
+import { richToolResult, ToolError } from "@atrium/spec";
+import { describe, expect, it } from "vitest";
+import { MAX_RESULT_TEXT_CHARS } from "../limits.js";
+import { toToolResult } from "./call-result.js";
+
+describe("toToolResult", () => {
+  it("joins text parts", () => {
+    expect(
+      toToolResult("t", {
+        content: [
+          { type: "text", text: "one" },
+          { type: "text", text: "two" },
+        ],
+      }),
+    ).toBe("one\ntwo");
+  });
+
+  it("prefers structured content", () => {
+    expect(
+      toToolResult("t", { content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } }),
+    ).toEqual({ a: 1 });
+  });
+
+  it("carries images in a RichToolResult and describes resources", () => {
+    expect(
+      toToolResult("t", {
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+          { type: "resource_link", uri: "file:///a.txt", name: "a.txt" },
+          { type: "resource", resource: { uri: "file:///b.txt", text: "inline text" } },
+        ],
+      }),
+    ).toEqual(
+      richToolResult("see\n[resource a.txt: file:///a.txt]\ninline text", [
+        { type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" },
+      ]),
+    );
+  });
+
+  it("throws a ToolError with the server's text for isError", () => {
+    expect(() =>
+      toToolResult("t", { content: [{ type: "text", text: "rate limited" }], isError: true }),
+    ).toThrow(new ToolError("t", "rate limited"));
+  });
+
+  it("cuts text past the limit with a note", () => {
+    const text = "x".repeat(MAX_RESULT_TEXT_CHARS + 5);
+    expect(toToolResult("t", { content: [{ type: "text", text }] })).toBe(
+      `${"x".repeat(MAX_RESULT_TEXT_CHARS)}\n[… 5 more characters cut]`,
+    );
+  });
+});

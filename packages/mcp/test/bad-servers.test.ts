@@ -1,0 +1,74 @@
+// Servers that fail in the ways real ones do: each failure names the server, the healthy
+// servers' tools keep working, and no process is left behind.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { connectMcpServers, McpServerError } from "../src/index.js";
+import { everythingStdio, fixtureServer, freePort, isAlive } from "./servers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "atrium-mcp-bad-"));
+const pidFile = (name: string) => join(dir, `${name}.pid`);
+const pidOf = (name: string) => Number(readFileSync(pidFile(name), "utf8"));
+const signal = () => new AbortController().signal;
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("bad servers next to a good one", () => {
+  it("reports each failure by server name and keeps every other tool", async () => {
+    const closedPort = await freePort();
+    const connection = await connectMcpServers(
+      {
+        everything: everythingStdio,
+        crashes: fixtureServer("exits-at-start.mjs", { PID_FILE: pidFile("crashes") }),
+        silent: fixtureServer("never-answers.mjs", { PID_FILE: pidFile("silent") }),
+        schema: fixtureServer("invalid-schema.mjs", { PID_FILE: pidFile("schema") }),
+        missing: { command: "atrium-no-such-mcp-server" },
+        refused: { url: `http://127.0.0.1:${closedPort}/mcp` },
+      },
+      { connectTimeoutMs: 1_500 },
+    );
+    try {
+      const errors = Object.fromEntries(connection.errors.map(({ server, error }) => [server, error]));
+      expect(Object.keys(errors).sort()).toEqual(["crashes", "missing", "refused", "schema", "silent"]);
+      for (const [server, error] of Object.entries(errors)) {
+        expect(error).toBeInstanceOf(McpServerError);
+        expect((error as McpServerError).server).toBe(server);
+      }
+      expect(errors.crashes?.message).toBe(
+        'MCP server "crashes": exited before completing the MCP handshake: it exited with code 3; stderr: fatal: EXAMPLE_API_KEY is not set',
+      );
+      expect(errors.crashes?.code).toBe("UNAVAILABLE");
+      expect(errors.silent?.message).toBe(
+        'MCP server "silent": did not answer the MCP handshake within 1500 ms',
+      );
+      expect(errors.silent?.code).toBe("TIMEOUT");
+      expect(errors.schema?.message).toBe(
+        'MCP server "schema": tool "count" has an invalid JSON Schema: schema is invalid: data/properties/n/type must be equal to one of the allowed values, data/properties/n/type must be array, data/properties/n/type must match a schema in anyOf',
+      );
+      expect(errors.missing?.message).toBe(
+        'MCP server "missing": command not found: "atrium-no-such-mcp-server" (is it installed and on PATH?)',
+      );
+      expect(errors.refused?.message).toBe(
+        `MCP server "refused": the MCP handshake (streamable-http) failed: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort})`,
+      );
+
+      // The good server's tools and the schema server's valid tool still work.
+      expect(connection.tools.filter((tool) => tool.server === "schema").map((tool) => tool.name)).toEqual([
+        "shout",
+      ]);
+      const shout = connection.tools.find((tool) => tool.name === "shout")!;
+      expect(await shout.execute({ word: "quiet" }, { signal: signal() })).toBe("QUIET");
+      const echo = connection.tools.find((tool) => tool.name === "echo")!;
+      expect(await echo.execute({ message: "still here" }, { signal: signal() })).toBe("Echo: still here");
+
+      // The servers that failed to connect are already gone.
+      expect(isAlive(pidOf("crashes"))).toBe(false);
+      expect(isAlive(pidOf("silent"))).toBe(false);
+      expect(Object.keys(connection.clients).sort()).toEqual(["everything", "schema"]);
+    } finally {
+      await connection.close();
+    }
+    expect(isAlive(pidOf("schema"))).toBe(false);
+  });
+});
