@@ -8,7 +8,9 @@ type TestOptions = NonNullable<ViteUserConfig["test"]>;
  * condition points workspace packages at their src/, so `pnpm test` needs no build first.
  */
 export function atriumVitestConfig(test: TestOptions = {}) {
-  const conditions = ["source", ...defaultServerConditions];
+  // Vitest hands these to its workers as `node --conditions`; with "module" among them Node
+  // loads @opentelemetry/api (under the AI SDK) from a build it cannot resolve, so it is left out.
+  const conditions = ["source", ...defaultServerConditions.filter((condition) => condition !== "module")];
   return defineConfig({
     resolve: { conditions },
     ssr: { resolve: { conditions } },
