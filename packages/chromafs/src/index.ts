@@ -1,1 +1,21 @@
-export {};
+export { accessKey, isVisible, pruneTree } from "./access/visibility.js";
+export { DocsFs, type DocsFsOptions } from "./fs/docs-fs.js";
+export { PageCache } from "./fs/page-cache.js";
+export { PageSource } from "./fs/page-source.js";
+export { isPosixError, type PosixCode, PosixError } from "./fs/posix-error.js";
+export { createGrepCommands, type GrepAcceleration, type GrepPlan, planGrep } from "./grep/grep-command.js";
+export { type PatternMode, patternToFilter } from "./grep/pattern-filter.js";
+export * from "./limits.js";
+export { createSearchCommand, formatSearchHits } from "./search/search-command.js";
+export {
+  type CommandResult,
+  type DocsSession,
+  type DocsSessionOptions,
+  openDocsSession,
+} from "./session/docs-session.js";
+export type { Access, DocStore, SearchHit, TextFilter } from "./store/doc-store.js";
+export { LocalFolderStore } from "./store/local-folder-store.js";
+export { compileTextFilter } from "./store/text-filter-matcher.js";
+export { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "./tree/path-tree.js";
+export { TreeCache, treeCacheFor } from "./tree/tree-cache.js";
+export { TreeIndex } from "./tree/tree-index.js";

@@ -1,0 +1,50 @@
+import { posix } from "node:path";
+import type { TreeIndex } from "../tree/tree-index.js";
+
+export interface GrepTarget {
+  /** The path as grep will print it (built from the operand exactly as just-bash's grep does). */
+  shown: string;
+  /** The absolute tree path. */
+  path: string;
+}
+
+/**
+ * The files grep would read for `operands`, in grep's own order and spelled as grep prints them:
+ * recursion joins `operand/name` (so `/` gives `//a.md`, as just-bash's grep does), skips
+ * dot-entries, and visits children in readdir order. Returns null when an operand is something
+ * this walk does not model (missing path, a directory without -r, a non-empty scratch area).
+ */
+export function grepTargets(
+  index: TreeIndex,
+  cwd: string,
+  operands: readonly string[],
+  recursive: boolean,
+  scratch: (path: string) => "docs" | "empty-mount" | "scratch",
+): GrepTarget[] | null {
+  const targets: GrepTarget[] = [];
+  for (const operand of operands) {
+    const path = posix.resolve(cwd, operand);
+    const area = scratch(path);
+    // An empty scratch directory adds nothing to a recursive grep (e.g. `grep -r x *` at /).
+    if (area === "empty-mount" && recursive) continue;
+    if (area !== "docs") return null;
+    if (index.files.has(path)) {
+      if (operand.endsWith("/")) return null;
+      targets.push({ shown: operand, path });
+      continue;
+    }
+    if (!recursive || !index.directories.has(path)) return null;
+    walk(index, operand, path, targets);
+  }
+  return targets;
+}
+
+function walk(index: TreeIndex, shown: string, path: string, into: GrepTarget[]): void {
+  for (const entry of index.directories.get(path)?.children ?? []) {
+    if (entry.name.startsWith(".")) continue;
+    const childShown = shown === "." ? entry.name : `${shown}/${entry.name}`;
+    const childPath = path === "/" ? `/${entry.name}` : `${path}/${entry.name}`;
+    if (entry.isDirectory) walk(index, childShown, childPath, into);
+    else into.push({ shown: childShown, path: childPath });
+  }
+}

@@ -1,0 +1,104 @@
+import { posix } from "node:path";
+import { rethrowIfFatal } from "@atrium/spec";
+import { type Command, defineCommand, type ExecResult } from "just-bash";
+import type { DocsFs } from "../fs/docs-fs.js";
+import type { PageSource } from "../fs/page-source.js";
+import type { Access, DocStore } from "../store/doc-store.js";
+import type { TreeIndex } from "../tree/tree-index.js";
+import { type GrepArgs, parseGrepArgs } from "./grep-args.js";
+import { grepTargets } from "./grep-candidates.js";
+import { patternToFilter } from "./pattern-filter.js";
+
+export interface GrepAcceleration {
+  store: DocStore;
+  access: Access;
+  index: TreeIndex;
+  pages: PageSource;
+  fs: DocsFs;
+}
+
+/** What the accelerator decided for one command line (exposed for tests). */
+export type GrepPlan =
+  | { kind: "full-scan"; reason: string; args: string[] }
+  | { kind: "narrowed"; args: string[]; candidates: string[] }
+  | { kind: "no-candidates" };
+
+/**
+ * Plans one grep call: narrow the files with the store, or say why every file must be read.
+ * The narrowed command line is the original options, `--`, the pattern operand and the candidate
+ * files spelled as grep would print them, so just-bash's grep produces byte-identical output.
+ */
+export async function planGrep(
+  args: readonly string[],
+  cwd: string,
+  acceleration: GrepAcceleration,
+): Promise<GrepPlan> {
+  const parsed = parseGrepArgs(args);
+  const fullScan = (reason: string): GrepPlan => ({ kind: "full-scan", reason, args: parsed.normalized });
+  const reason = fullScanReason(parsed);
+  if (reason) return fullScan(reason);
+  const filter = patternToFilter(
+    parsed.patterns[0]!,
+    parsed.mode as "basic" | "extended" | "fixed",
+    parsed.ignoreCase,
+  );
+  if (!filter) return fullScan("pattern not translatable");
+  const { fs, index } = acceleration;
+  const scratchEmpty = fs.scratchIsEmpty();
+  const coversScratch = parsed.files.some((file) => fs.isScratchAncestor(posix.resolve(cwd, file)));
+  if (coversScratch && !scratchEmpty) return fullScan("searches the scratch area");
+  const targets = grepTargets(index, cwd, parsed.files, parsed.recursive, (path) => {
+    if (!fs.isScratchPath(path)) return "docs";
+    return scratchEmpty && fs.isScratchMount(path) ? "empty-mount" : "scratch";
+  });
+  if (!targets) return fullScan("operand is not a plain docs path");
+  const within = [...new Set(targets.map((target) => target.path))];
+  const matching = new Set(await acceleration.store.findPages(filter, acceleration.access, within));
+  const candidates = targets.filter((target) => matching.has(target.path));
+  if (candidates.length === 0) return { kind: "no-candidates" };
+  await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
+  // Without -r, several files print their names; keep that when only one candidate is left.
+  const forceNames = !parsed.recursive && parsed.files.length > 1 && !parsed.noFilename ? ["-r"] : [];
+  const pattern = parsed.positionalPattern === undefined ? [] : [parsed.positionalPattern];
+  return {
+    kind: "narrowed",
+    args: [...parsed.options, ...forceNames, "--", ...pattern, ...candidates.map((target) => target.shown)],
+    candidates: candidates.map((target) => target.shown),
+  };
+}
+
+function fullScanReason(parsed: GrepArgs): string | null {
+  if (parsed.unusual) return "unknown or special option";
+  if (parsed.needsEveryFile) return "-v/-c/-L report on non-matching files";
+  if (parsed.patternFiles > 0) return "patterns from a file (-f)";
+  if (parsed.patterns.length !== 1) return "several patterns";
+  if (parsed.mode === "perl") return "perl regex (-P)";
+  if (parsed.excludeDirs > 0) return "--exclude-dir";
+  if (parsed.files.length === 0) return "reads standard input";
+  if (parsed.files.some((file) => file === "-" || /[*?[]/.test(file))) return "stdin or glob operand";
+  return null;
+}
+
+/**
+ * `grep` (and `egrep`/`fgrep`) for a docs session: the store narrows the files, then just-bash's
+ * own grep (`ctx.origCommand`) runs on the candidates only. A store failure falls back to the
+ * full scan, so the answer is always grep's.
+ */
+export function createGrepCommands(acceleration: GrepAcceleration): Command[] {
+  const grep = defineCommand("grep", async (args, ctx): Promise<ExecResult> => {
+    const original = ctx.origCommand;
+    if (!original) throw new Error("just-bash did not expose the bundled grep to the override");
+    let plan: GrepPlan;
+    try {
+      plan = await planGrep(args, ctx.cwd, acceleration);
+    } catch (error) {
+      rethrowIfFatal(error);
+      plan = { kind: "full-scan", reason: "store failed", args: parseGrepArgs(args).normalized };
+    }
+    if (plan.kind === "no-candidates") return { stdout: "", stderr: "", exitCode: 1 };
+    return original(plan.args);
+  });
+  const egrep = defineCommand("egrep", (args, ctx) => grep.execute(["-E", ...args], ctx));
+  const fgrep = defineCommand("fgrep", (args, ctx) => grep.execute(["-F", ...args], ctx));
+  return [grep, egrep, fgrep];
+}

@@ -1,0 +1,89 @@
+import { ClosedError } from "@atrium/spec";
+import { Bash, type CustomCommand } from "just-bash";
+import { DocsFs } from "../fs/docs-fs.js";
+import { PageSource } from "../fs/page-source.js";
+import { isPosixError } from "../fs/posix-error.js";
+import { createGrepCommands } from "../grep/grep-command.js";
+import { PAGE_CACHE_MAX_BYTES, SESSION_EXECUTION_LIMITS } from "../limits.js";
+import { createSearchCommand } from "../search/search-command.js";
+import type { Access, DocStore } from "../store/doc-store.js";
+import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
+
+export interface DocsSessionOptions {
+  store: DocStore;
+  /** The user's groups; pages restricted to other groups do not exist in this session. */
+  groups?: readonly string[];
+  /** Starting directory (default `/`). */
+  cwd?: string;
+  /** Shared tree cache; defaults to the one cache of `store`. */
+  treeCache?: TreeCache;
+  /** Narrow grep with the store (default true); false runs just-bash's grep over every file. */
+  accelerateGrep?: boolean;
+  /** Bytes of page text this session caches (default PAGE_CACHE_MAX_BYTES). */
+  pageCacheBytes?: number;
+}
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface DocsSession {
+  readonly bash: Bash;
+  readonly fs: DocsFs;
+  readonly access: Access;
+  /** Store round trips for page content so far (cache misses), for tests and benchmarks. */
+  readonly pageFetches: number;
+  exec(command: string, options?: { signal?: AbortSignal }): Promise<CommandResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * A shell over the docs: just-bash on a `DocsFs` whose tree comes from the shared cache, with
+ * `grep` narrowed by the store and a `search` command. Opening one costs a cache lookup and a few
+ * object allocations once the tree is cached; nothing is fetched until a command reads a page.
+ */
+export async function openDocsSession(options: DocsSessionOptions): Promise<DocsSession> {
+  const access: Access = { groups: [...(options.groups ?? [])] };
+  const treeCache = options.treeCache ?? treeCacheFor(options.store);
+  const index = treeCache.peek(access) ?? (await treeCache.index(access));
+  const pages = new PageSource(options.store, access, options.pageCacheBytes ?? PAGE_CACHE_MAX_BYTES);
+  const fs = new DocsFs({ index, pages });
+  const commands: CustomCommand[] = [createSearchCommand(options.store, access)];
+  if (options.accelerateGrep !== false) {
+    commands.push(...createGrepCommands({ store: options.store, access, index, pages, fs }));
+  }
+  const bash = new Bash({
+    fs,
+    cwd: options.cwd ?? "/",
+    env: { HOME: "/", USER: "docs", LANG: "C.UTF-8" },
+    customCommands: commands,
+    executionLimits: SESSION_EXECUTION_LIMITS,
+  });
+  let closed = false;
+  return {
+    bash,
+    fs,
+    access,
+    get pageFetches() {
+      return pages.fetches;
+    },
+    async exec(command, execOptions = {}) {
+      if (closed) throw new ClosedError("docs session");
+      try {
+        const result = await bash.exec(command, { signal: execOptions.signal });
+        return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+      } catch (error) {
+        // just-bash lets a failed output redirection escape exec; bash prints this and goes on.
+        if (isPosixError(error, "EROFS")) {
+          return { stdout: "", stderr: `bash: ${error.path}: Read-only file system\n`, exitCode: 1 };
+        }
+        throw error;
+      }
+    },
+    async close() {
+      closed = true;
+    },
+  };
+}

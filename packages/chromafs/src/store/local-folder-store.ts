@@ -1,0 +1,94 @@
+import { resolve } from "node:path";
+import { ConfigError } from "@atrium/spec";
+import { isVisible } from "../access/visibility.js";
+import { loadGroupRules } from "../ingest/access-groups.js";
+import { readPage } from "../ingest/read-page.js";
+import { walkDocs } from "../ingest/walk-docs.js";
+import { PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
+import type { Access, DocStore, SearchHit, TextFilter } from "./doc-store.js";
+import { rankSections, type Section, splitSections } from "./keyword-search.js";
+import { compileTextFilter } from "./text-filter-matcher.js";
+
+/**
+ * A `DocStore` over a plain directory of `.md`/`.mdx` pages (and `docs.json`), with the same tree
+ * and access rules as the Chroma store: pages are read with ingest's own walker and page reader
+ * (groups from front-matter `groups:` or a groups file). It proves the seam (the oracle suite
+ * runs on both) and serves small doc sets without a server. Only paths found by the scan are
+ * ever served, so no request can reach outside `root`.
+ */
+export class LocalFolderStore implements DocStore {
+  readonly root: string;
+  readonly description: string;
+  private readonly groupsFile: string | undefined;
+  private texts = new Map<string, string>();
+  private sections: Section[] | undefined;
+  private tree: PathTree | undefined;
+
+  /**
+   * @param root the docs folder
+   * @param groupsFile optional JSON mapping of globs to groups (front-matter `groups:` wins)
+   */
+  constructor(root: string, groupsFile?: string) {
+    this.root = resolve(root);
+    this.groupsFile = groupsFile;
+    this.description = `folder ${this.root}`;
+  }
+
+  async readTree(): Promise<PathTree> {
+    const docs = await walkDocs(this.root);
+    const rules = this.groupsFile ? await loadGroupRules(this.groupsFile) : undefined;
+    const pages = await Promise.all(docs.map((doc) => readPage(doc, rules)));
+    if (pages.length === 0) {
+      throw new ConfigError(`docs folder ${this.root} holds no .md/.mdx pages; point it at your docs`);
+    }
+    const files: Record<string, PathTreeFile> = {};
+    const texts = new Map<string, string>();
+    for (const { doc, text, entry } of pages) {
+      files[doc.page] = { ...entry, chunks: 1 };
+      texts.set(doc.page, text);
+    }
+    this.texts = texts;
+    this.sections = undefined;
+    this.tree = { version: PATH_TREE_VERSION, files };
+    return this.tree;
+  }
+
+  async readPages(paths: readonly string[], access: Access): Promise<Map<string, string>> {
+    const tree = await this.loadedTree();
+    const pages = new Map<string, string>();
+    for (const path of paths) {
+      const file = tree.files[path];
+      const text = this.texts.get(path);
+      if (file && text !== undefined && isVisible(file, access)) pages.set(path, text);
+    }
+    return pages;
+  }
+
+  async findPages(filter: TextFilter, access: Access, within?: readonly string[]): Promise<string[]> {
+    const tree = await this.loadedTree();
+    const matches = compileTextFilter(filter);
+    const paths = within ?? Object.keys(tree.files);
+    return paths.filter((path) => {
+      const file = tree.files[path];
+      const text = this.texts.get(path);
+      return file !== undefined && text !== undefined && isVisible(file, access) && matches(text);
+    });
+  }
+
+  async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
+    const tree = await this.loadedTree();
+    this.sections ??= splitSections(this.texts);
+    return rankSections(
+      query,
+      this.sections.filter((section) => {
+        const file = tree.files[section.path];
+        return file !== undefined && isVisible(file, access);
+      }),
+      limit,
+    );
+  }
+
+  private async loadedTree(): Promise<PathTree> {
+    return this.tree ?? (await this.readTree());
+  }
+}
