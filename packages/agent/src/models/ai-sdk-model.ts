@@ -59,7 +59,7 @@ export class AiSdkModel implements Model {
   constructor(languageModel: LanguageModel, options: AiSdkModelOptions = {}) {
     if (typeof languageModel === "string") {
       throw new ConfigError(
-        `fromAiSdk needs a LanguageModel object, not the string ${JSON.stringify(languageModel)}; use resolveModel("${languageModel}") for model strings`,
+        `fromAiSdk needs a LanguageModel object, not the string ${JSON.stringify(languageModel)}; for model strings use resolveModel, e.g. resolveModel("openai:gpt-4o-mini")`,
       );
     }
     this.#languageModel = languageModel;
@@ -113,10 +113,9 @@ export class AiSdkModel implements Model {
           case "error":
             throw part.error;
           case "abort":
-            throw (
-              options.signal?.reason ??
-              new DOMException(part.reason ?? "The stream was aborted", "AbortError")
-            );
+            // Only two things abort a stream: the caller's signal, or our own timeouts.
+            if (options.signal?.aborted) throw options.signal.reason;
+            throw new DOMException(part.reason ?? "the stream timed out", "TimeoutError");
           case "finish":
             yield {
               type: "finish",

@@ -87,7 +87,7 @@ describe("toModelError", () => {
     expect(timedOut).toBeInstanceOf(ModelError);
     expect(timedOut).toMatchObject({ isRetryable: true, status: undefined });
     expect(timedOut.message).toBe(
-      "m did not answer in time (Call timeout of 150ms exceeded); it will be retried, or raise the timeout",
+      "m did not answer in time (Call timeout of 150ms exceeded); if the model is just slow, raise timeoutMs / chunkTimeoutMs",
     );
   });
 });

@@ -48,7 +48,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Atrium
   if (isTimeout(error)) {
     return new ProviderError(
       context.modelId,
-      `${context.modelId} did not answer in time (${errorText(error)}); it will be retried, or raise the timeout`,
+      `${context.modelId} did not answer in time (${errorText(error)}); if the model is just slow, raise timeoutMs / chunkTimeoutMs`,
       { isRetryable: true, cause: error },
     );
   }

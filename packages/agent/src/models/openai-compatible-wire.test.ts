@@ -156,6 +156,21 @@ describe("AI SDK adapter over the wire (openai-compatible)", () => {
     expect(response.finishReason).toBe("tool-calls");
   });
 
+  it("streams the same malformed tool calls, then a finish equal to generate's response", async () => {
+    const { model } = await serve([
+      { fixture: "chat-completion-bad-tool-calls-stream.sse" },
+      { fixture: "chat-completion-bad-tool-calls.json" },
+    ]);
+    const parts = await collect(
+      model.stream([{ role: "user", content: "Weather?" }], { tools: [weatherTool] }),
+    );
+    const generated = await model.generate([{ role: "user", content: "Weather?" }], { tools: [weatherTool] });
+    expect(parts).toEqual([
+      ...(generated.message.toolCalls ?? []).map((toolCall) => ({ type: "tool-call", toolCall })),
+      { type: "finish", response: generated },
+    ]);
+  });
+
   it("streams a tool call whose arguments arrive in pieces", async () => {
     const { model } = await serve([{ fixture: "chat-completion-tool-calls-stream.sse" }]);
     const parts = await collect(
@@ -358,6 +373,45 @@ describe("AI SDK adapter over the wire (openai-compatible)", () => {
     const error = await pending;
     expect(error).toBeInstanceOf(AbortError);
     expect(performance.now() - started).toBeLessThan(500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("aborts mid-stream at once, after the first deltas", async () => {
+    const { server, model } = await serve([{ fixture: "chat-completion-stream.sse", stallAfterEvents: 3 }]);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const part of model.stream(question, { signal: controller.signal })) {
+        if (part.type !== "text-delta") continue;
+        seen.push(part.text);
+        if (seen.length === 2) setTimeout(() => controller.abort(), 20);
+      }
+    };
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(seen).toEqual(["The", " capital"]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("ends a stream that goes silent after chunkTimeoutMs, without retrying once deltas were seen", async () => {
+    const { server, model } = await serve(
+      [
+        { fixture: "chat-completion-stream.sse", stallAfterEvents: 3 },
+        { fixture: "chat-completion-stream.sse" },
+      ],
+      { chunkTimeoutMs: 100 },
+    );
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const part of model.stream(question)) if (part.type === "text-delta") seen.push(part.text);
+    };
+    const error = await run().catch((e: unknown) => e);
+    expect(seen).toEqual(["The", " capital"]);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ isRetryable: true, status: undefined });
+    expect((error as Error).message).toBe(
+      `openai-compatible:${server.baseURL}#gpt-4o-mini did not answer in time (Chunk timeout of 100ms exceeded); if the model is just slow, raise timeoutMs / chunkTimeoutMs`,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
