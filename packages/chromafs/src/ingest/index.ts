@@ -1,0 +1,14 @@
+export { type GroupRules, groupKey, loadGroupRules, PUBLIC_KEY, parseGroupRules } from "./access-groups.js";
+export { type ChunkOptions, chunkPage } from "./chunk-page.js";
+export { validateCollectionName } from "./collection-name.js";
+export { type ChromaTarget, EMBEDDING_METADATA_KEY, openDocsCollection } from "./docs-collection.js";
+export { IngestError } from "./errors.js";
+export {
+  type IngestOptions,
+  type IngestPhase,
+  type IngestProgress,
+  type IngestSummary,
+  ingestDocs,
+} from "./ingest-docs.js";
+export * as ingestLimits from "./limits.js";
+export { chunkId, pageRevision } from "./page-revision.js";
