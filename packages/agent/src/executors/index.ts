@@ -1,1 +1,3 @@
-export {};
+export { ExecutorBusyError } from "./executor-errors.js";
+export { QuickJsExecutor, type QuickJsExecutorOptions } from "./quickjs/quickjs-executor.js";
+export type { ToolCallEvent } from "./quickjs/tool-bridge.js";
