@@ -1,0 +1,111 @@
+import { parseArgs } from "node:util";
+import { type ChromaServer, startChromaServer } from "@atrium/chroma";
+import { isAtriumError } from "@atrium/spec";
+import { ingestDocs } from "../ingest/ingest-docs.js";
+import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
+
+export interface CommandIo {
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+}
+
+export const INGEST_USAGE = `Usage: atrium-docs ingest <dir> --collection <name> [--chroma-url URL | --path DIR] [options]
+
+Ingest a directory of .md/.mdx pages (and docs.json) into a Chroma collection.
+Re-running changes only what changed.
+
+  --collection <name>   collection to write (3-512 of letters, digits, . _ -)
+  --chroma-url <url>    a running Chroma server (default: $ATRIUM_CHROMA_URL)
+  --path <dir>          a data dir; starts (or reuses) an embedded server there
+                        (default: $ATRIUM_CHROMA_PATH)
+  --groups-file <file>  JSON of glob -> groups, e.g. {"internal/**": ["staff"]}
+  --rebuild             drop the collection and ingest everything anew
+  --json                print the summary as JSON
+  -q, --quiet           no progress output
+  -h, --help            show this help
+`;
+
+/** `atrium-docs ingest …`; `argv` is what follows `ingest`. Resolves with the exit code. */
+export async function runIngestCommand(
+  argv: string[],
+  io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
+  let parsed: ReturnType<typeof parseIngestArgs>;
+  try {
+    parsed = parseIngestArgs(argv);
+  } catch (error) {
+    io.stderr.write(`atrium-docs ingest: ${(error as Error).message}\n\n${INGEST_USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    io.stdout.write(INGEST_USAGE);
+    return 0;
+  }
+  let server: ChromaServer | undefined;
+  const reporter = progressReporter(io.stderr);
+  try {
+    const url = parsed.url ?? (server = await startChromaServer({ path: parsed.path as string })).url;
+    const summary = await ingestDocs({
+      dir: parsed.dir,
+      collection: parsed.collection,
+      url,
+      groupsFile: parsed.groupsFile,
+      rebuild: parsed.rebuild,
+      onProgress: parsed.quiet ? undefined : reporter.onProgress,
+    });
+    reporter.finish();
+    io.stdout.write(parsed.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
+    return 0;
+  } catch (error) {
+    reporter.finish();
+    const message = isAtriumError(error) || error instanceof Error ? error.message : String(error);
+    io.stderr.write(`atrium-docs ingest: ${message}\n`);
+    return 1;
+  } finally {
+    await server?.stop();
+  }
+}
+
+function parseIngestArgs(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      collection: { type: "string" },
+      "chroma-url": { type: "string" },
+      path: { type: "string" },
+      "groups-file": { type: "string" },
+      rebuild: { type: "boolean" },
+      json: { type: "boolean" },
+      quiet: { type: "boolean", short: "q" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const help = values.help === true;
+  if (help) return { help, dir: "", collection: "" };
+  if (positionals.length !== 1) {
+    throw new Error(
+      positionals.length === 0 ? "missing <dir>" : `expected one <dir>, got ${positionals.length}`,
+    );
+  }
+  if (!values.collection) throw new Error("missing --collection <name>");
+  if (values["chroma-url"] && values.path) throw new Error("pass either --chroma-url or --path, not both");
+  const url = values["chroma-url"] ?? (values.path ? undefined : process.env.ATRIUM_CHROMA_URL);
+  const path = values.path ?? (url ? undefined : process.env.ATRIUM_CHROMA_PATH);
+  if (!url && !path) {
+    throw new Error(
+      "say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH)",
+    );
+  }
+  return {
+    help,
+    dir: positionals[0] as string,
+    collection: values.collection,
+    url,
+    path,
+    groupsFile: values["groups-file"],
+    rebuild: values.rebuild === true,
+    json: values.json === true,
+    quiet: values.quiet === true,
+  };
+}
