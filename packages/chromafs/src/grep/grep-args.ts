@@ -20,6 +20,9 @@ export interface GrepArgs {
   /** Flags whose output the store cannot narrow (every file must be read). */
   needsEveryFile: boolean;
   excludeDirs: number;
+  /** `--include`/`--exclude` globs (matched against file base names). */
+  includes: string[];
+  excludes: string[];
   /** Something just-bash's grep would reject or treat specially (help, unknown flag). */
   unusual: boolean;
 }
@@ -44,6 +47,8 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
     noFilename: false,
     needsEveryFile: false,
     excludeDirs: 0,
+    includes: [],
+    excludes: [],
     unusual: false,
   };
   let extended = false;
@@ -53,6 +58,8 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
   const option = (...tokens: string[]) => {
     normalized.push(...tokens);
     options.push(...tokens);
+    const glob = /^--(include|exclude)=(.*)$/s.exec(tokens[0]!);
+    if (glob) (glob[1] === "include" ? parsed.includes : parsed.excludes).push(glob[2]!);
   };
 
   for (let i = 0; i < args.length; i++) {

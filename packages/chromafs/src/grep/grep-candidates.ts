@@ -48,3 +48,32 @@ function walk(index: TreeIndex, shown: string, path: string, into: GrepTarget[])
     else into.push({ shown: childShown, path: childPath });
   }
 }
+
+/**
+ * grep's `--include`/`--exclude` test on a base name, for globs of literals, `*` and `?` only
+ * (translated as just-bash's grep does, surrounding quotes stripped); null when a glob has a
+ * bracket expression, in which case grep alone applies the globs to a wider candidate list.
+ */
+export function baseNameFilter(
+  includes: readonly string[],
+  excludes: readonly string[],
+): ((name: string) => boolean) | null {
+  const compile = (glob: string): RegExp | null => {
+    const quoted = /^(["'])(.*)\1$/s.exec(glob);
+    const text = quoted ? quoted[2]! : glob;
+    if (text.includes("[")) return null;
+    let source = "^";
+    for (const char of text) {
+      if (char === "*") source += ".*";
+      else if (char === "?") source += ".";
+      else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    }
+    return new RegExp(`${source}$`);
+  };
+  const include = includes.map(compile);
+  const exclude = excludes.map(compile);
+  if (include.includes(null) || exclude.includes(null)) return null;
+  return (name) =>
+    !exclude.some((glob) => glob!.test(name)) &&
+    (include.length === 0 || include.some((glob) => glob!.test(name)));
+}

@@ -6,7 +6,7 @@ import type { PageSource } from "../fs/page-source.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 import { type GrepArgs, parseGrepArgs } from "./grep-args.js";
-import { grepTargets } from "./grep-candidates.js";
+import { baseNameFilter, grepTargets } from "./grep-candidates.js";
 import { patternToFilter } from "./pattern-filter.js";
 
 export interface GrepAcceleration {
@@ -52,9 +52,14 @@ export async function planGrep(
     return scratchEmpty && fs.isScratchMount(path) ? "empty-mount" : "scratch";
   });
   if (!targets) return fullScan("operand is not a plain docs path");
-  const within = [...new Set(targets.map((target) => target.path))];
+  const byName = baseNameFilter(parsed.includes, parsed.excludes);
+  const selected = byName
+    ? targets.filter((target) => byName(target.shown.split("/").pop() || target.shown))
+    : targets;
+  if (selected.length === 0) return { kind: "no-candidates" };
+  const within = [...new Set(selected.map((target) => target.path))];
   const matching = new Set(await acceleration.store.findPages(filter, acceleration.access, within));
-  const candidates = targets.filter((target) => matching.has(target.path));
+  const candidates = selected.filter((target) => matching.has(target.path));
   if (candidates.length === 0) return { kind: "no-candidates" };
   await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
   // Without -r, several files print their names; keep that when only one candidate is left.
@@ -82,12 +87,14 @@ function fullScanReason(parsed: GrepArgs): string | null {
 /**
  * `grep` (and `egrep`/`fgrep`) for a docs session: the store narrows the files, then just-bash's
  * own grep (`ctx.origCommand`) runs on the candidates only. A store failure falls back to the
- * full scan, so the answer is always grep's.
+ * full scan, so the answer is always grep's. With `acceleration` null it only adds the GNU
+ * `--include GLOB` spellings (the unaccelerated baseline the tests and benchmark compare with).
  */
-export function createGrepCommands(acceleration: GrepAcceleration): Command[] {
+export function createGrepCommands(acceleration: GrepAcceleration | null): Command[] {
   const grep = defineCommand("grep", async (args, ctx): Promise<ExecResult> => {
     const original = ctx.origCommand;
     if (!original) throw new Error("just-bash did not expose the bundled grep to the override");
+    if (!acceleration) return original(parseGrepArgs(args).normalized);
     let plan: GrepPlan;
     try {
       plan = await planGrep(args, ctx.cwd, acceleration);

@@ -50,10 +50,12 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
   const index = treeCache.peek(access) ?? (await treeCache.index(access));
   const pages = new PageSource(options.store, access, options.pageCacheBytes ?? PAGE_CACHE_MAX_BYTES);
   const fs = new DocsFs({ index, pages });
-  const commands: CustomCommand[] = [createSearchCommand(options.store, access)];
-  if (options.accelerateGrep !== false) {
-    commands.push(...createGrepCommands({ store: options.store, access, index, pages, fs }));
-  }
+  const acceleration =
+    options.accelerateGrep === false ? null : { store: options.store, access, index, pages, fs };
+  const commands: CustomCommand[] = [
+    createSearchCommand(options.store, access),
+    ...createGrepCommands(acceleration),
+  ];
   const bash = new Bash({
     fs,
     cwd: options.cwd ?? "/",

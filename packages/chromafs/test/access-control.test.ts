@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDocsSession } from "../src/session/docs-session.js";
+import { LocalFolderStore } from "../src/store/local-folder-store.js";
+import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
+
+describe("access control: a hidden page does not exist", () => {
+  let dir: SmallDocsDir;
+  let store: LocalFolderStore;
+
+  beforeAll(() => {
+    dir = writeSmallDocs();
+    store = new LocalFolderStore(dir.root);
+  });
+  afterAll(() => dir.remove());
+
+  for (const accelerateGrep of [true, false]) {
+    describe(`public session (grep acceleration ${accelerateGrep ? "on" : "off"})`, () => {
+      const run = async (command: string) =>
+        (await openDocsSession({ store, groups: [], accelerateGrep })).exec(command);
+
+      it("ls shows neither the page nor a directory holding only hidden pages", async () => {
+        expect(await run("ls /internal")).toEqual({ stdout: "welcome.md\n", stderr: "", exitCode: 0 });
+        expect(await run("ls /secret")).toEqual({
+          stdout: "",
+          stderr: "ls: /secret: No such file or directory\n",
+          exitCode: 2,
+        });
+        // Byte for byte what a directory that never existed gives.
+        expect(
+          (await run("ls /secret 2>&1; cat /secret/plans.md 2>&1")).stdout.replaceAll("secret", "never"),
+        ).toBe((await run("ls /never 2>&1; cat /never/plans.md 2>&1")).stdout);
+        expect((await run("ls /")).stdout).toBe("docs.json\nguides\nindex.mdx\ninternal\ntmp\nzh\n");
+      });
+
+      it("guessed paths are ENOENT for cat, stat, test, head and cd", async () => {
+        expect(await run("cat /internal/roadmap.md")).toEqual({
+          stdout: "",
+          stderr: "cat: /internal/roadmap.md: No such file or directory\n",
+          exitCode: 1,
+        });
+        expect(await run("stat /secret/plans.md")).toMatchObject({ stdout: "", exitCode: 1 });
+        expect(await run("test -e /internal/roadmap.md; echo $?")).toMatchObject({ stdout: "1\n" });
+        expect(await run("[ -d /secret ] && echo yes || echo no")).toMatchObject({ stdout: "no\n" });
+        expect(await run("head -1 /secret/../secret/plans.md")).toMatchObject({ stdout: "", exitCode: 1 });
+        expect(await run("cd /secret")).toMatchObject({ stdout: "", exitCode: 1 });
+      });
+
+      it("grep over hidden content finds nothing, find lists nothing hidden", async () => {
+        expect(await run("grep -rn Falcon /")).toEqual({ stdout: "", stderr: "", exitCode: 1 });
+        expect(await run("grep -rl 'API key' /")).toEqual({
+          stdout: "//guides/quickstart.md\n//index.mdx\n",
+          stderr: "",
+          exitCode: 0,
+        });
+        expect(await run("grep -c Falcon /internal/roadmap.md")).toMatchObject({ stdout: "", exitCode: 2 });
+        expect(await run("find / -type f | sort")).toEqual({
+          stdout:
+            "/docs.json\n/guides/deploy.md\n/guides/quickstart.md\n/index.mdx\n/internal/welcome.md\n/zh/指南.mdx\n",
+          stderr: "",
+          exitCode: 0,
+        });
+      });
+
+      it("search never returns a hidden page", async () => {
+        expect(await run("search Falcon")).toEqual({ stdout: "", stderr: "", exitCode: 1 });
+      });
+    });
+  }
+
+  it("a staff session sees staff pages but not admin ones", async () => {
+    const session = await openDocsSession({ store, groups: ["staff"] });
+    expect((await session.exec("grep -rn Falcon /")).stdout).toBe(
+      "//internal/roadmap.md:5:Project Falcon ships in Q3.\n",
+    );
+    expect((await session.exec("search Falcon")).stdout).toBe(
+      "/internal/roadmap.md: Project Falcon ships in Q3.\n",
+    );
+    expect((await session.exec("ls /secret")).exitCode).toBe(2);
+  });
+
+  it("an admin session sees the admin directory", async () => {
+    const session = await openDocsSession({ store, groups: ["admin"] });
+    expect(await session.exec("ls /secret && cat /secret/plans.md | tail -1")).toEqual({
+      stdout: "plans.md\nProject Falcon budget.\n",
+      stderr: "",
+      exitCode: 0,
+    });
+  });
+
+  it("the store itself filters every call, not only the tree", async () => {
+    const publicAccess = { groups: [] };
+    const pages = await store.readPages(["/internal/roadmap.md", "/index.mdx"], publicAccess);
+    expect([...pages.keys()]).toEqual(["/index.mdx"]);
+    expect(
+      await store.findPages({ kind: "contains", text: "Falcon", caseInsensitive: false }, publicAccess),
+    ).toEqual([]);
+    expect(
+      await store.findPages(
+        { kind: "contains", text: "falcon", caseInsensitive: true },
+        { groups: ["admin"] },
+      ),
+    ).toEqual(["/secret/plans.md"]);
+    expect(await store.search("Falcon", publicAccess, 10)).toEqual([]);
+  });
+});

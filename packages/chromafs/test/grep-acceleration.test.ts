@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planGrep } from "../src/grep/grep-command.js";
+import { type DocsSession, openDocsSession } from "../src/session/docs-session.js";
+import { LocalFolderStore } from "../src/store/local-folder-store.js";
+import { CORPUS_DIR } from "./oracle/disk-copy.js";
+
+/** Each command runs with acceleration on and off; stdout, stderr and exit code must be identical. */
+const SAME_OUTPUT: readonly string[] = [
+  "grep -rn Kubernetes /",
+  "grep -rn Kubernetes /deploy /api",
+  "cd /zh && grep -rn Mintlify ai",
+  "cd / && grep -rn 'Kubernetes' deploy/../deploy",
+  "grep -rn 'Kubernetes' /deploy/",
+  "cd /deploy && grep -rn 'Helm' .",
+  "grep -ril openapi /",
+  "grep -rl '接口' /zh",
+  "grep -rin 'mcp server' /",
+  "grep -rw API /api-playground",
+  "grep -rx -- '---' /ai",
+  "grep -rE '(OpenAPI|AsyncAPI) spec' /",
+  "grep -rn 'error\\|warning' /deploy",
+  "grep -rn 'a+b' /",
+  "grep -rn 'tab[sl]e' /components",
+  "grep -ro 'https://[a-z.]*mintlify.com' /",
+  "grep -rn --include='*.json' mintlify /",
+  "grep -rln --include '*.md' Mintlify /",
+  "grep -rl --exclude='*.mdx' docs /",
+  "grep -rl --exclude '*.mdx' --include '*.md' docs /",
+  "grep -rn -m 1 Mintlify /ai",
+  "grep -rn -A 1 -B 1 Kubernetes /deploy",
+  "grep -F -rn '[!NOTE]' /",
+  "grep -rn 'zzzz-not-present' /",
+  "grep -rq Kubernetes /; echo $?",
+  "grep -rh '^title:' /es/ai",
+  "grep -n Mintlify /index.mdx /quickstart.mdx /zh/index.mdx",
+  "grep Kubernetes /index.mdx /deploy/ci.mdx",
+  "grep -l Kubernetes /index.mdx /deploy/ci.mdx",
+  "grep -h Kubernetes /index.mdx /deploy/ci.mdx",
+  "grep Kubernetes /deploy/ci.mdx",
+  "grep -i 'MINTLIFY' /zh/quickstart.mdx",
+  "cd /ai && grep -n mcp *.mdx",
+  "grep -rEi '\\bhelm\\b' /deploy",
+  "grep -rn 'x\\{3\\}' /api",
+  "grep -rn '[[:digit:]]\\{4\\}-[[:digit:]]\\{2\\}' /changelog.mdx",
+  "grep -rn 'Mint.*CLI' /zh",
+  "grep -rc Kubernetes /deploy",
+  "grep -rv '^$' /ai/slack-bot.mdx",
+  "grep -rL Mintlify /es/ai",
+  "grep -r -e Kubernetes -e Helm /deploy",
+  "grep -rn Kubernetes /nope",
+  "grep -rn Kubernetes /index.mdx/",
+  "grep -n Kubernetes /deploy",
+  "grep -rn '\\(a\\)\\1' /ai",
+  "grep -r --exclude-dir=zh -l Kubernetes /",
+  "echo Kubernetes | grep -c Kube",
+  "grep -rn Kubernetes / | wc -l",
+  "egrep -rn 'Kube(rnetes)?' /deploy",
+  "fgrep -rn 'a+b' /",
+  "grep --help | head -1",
+  "grep -rZ x /ai",
+];
+
+describe("grep acceleration gives grep's own output", () => {
+  let store: LocalFolderStore;
+  let fast: DocsSession;
+  let plain: DocsSession;
+
+  beforeAll(async () => {
+    store = new LocalFolderStore(CORPUS_DIR);
+    fast = await openDocsSession({ store });
+    plain = await openDocsSession({ store, accelerateGrep: false });
+  }, 60_000);
+  afterAll(async () => {
+    await fast?.close();
+    await plain?.close();
+  });
+
+  it.each(SAME_OUTPUT)("%s", async (command) => {
+    const accelerated = await fast.exec(command);
+    const unaccelerated = await plain.exec(command);
+    expect(accelerated).toEqual(unaccelerated);
+  });
+
+  const plan = async (command: string, cwd = "/") => {
+    const index = await (await import("../src/tree/tree-cache.js")).treeCacheFor(store).index(fast.access);
+    const { PageSource } = await import("../src/fs/page-source.js");
+    return planGrep(command.split(" "), cwd, {
+      store,
+      access: fast.access,
+      index,
+      pages: new PageSource(store, fast.access, 1 << 20),
+      fs: fast.fs,
+    });
+  };
+
+  it("narrows to the files the store finds, spelled as grep prints them", async () => {
+    const kubernetes = ["//api/static-export/overview.mdx", "//deploy/ci.mdx", "//deploy/self-host.mdx"];
+    for (const language of ["es", "fr", "zh"])
+      kubernetes.push(`//${language}/deploy/ci.mdx`, `//${language}/deploy/self-host.mdx`);
+    expect(await plan("-rn Kubernetes /")).toEqual({
+      kind: "narrowed",
+      args: ["-rn", "--", "Kubernetes", ...kubernetes],
+      candidates: kubernetes,
+    });
+    expect(await plan("-rl --include *.json mintlify .")).toEqual({
+      kind: "narrowed",
+      args: ["-rl", "--include=*.json", "--", "mintlify", "docs.json"],
+      candidates: ["docs.json"],
+    });
+    expect(await plan("-rn zzzz-not-present /")).toEqual({ kind: "no-candidates" });
+  });
+
+  it("keeps file names when several files narrow down to one", async () => {
+    expect(await plan("Kubernetes /index.mdx /deploy/ci.mdx")).toMatchObject({
+      kind: "narrowed",
+      args: ["-r", "--", "Kubernetes", "/deploy/ci.mdx"],
+    });
+  });
+
+  it("falls back to the full scan for what the store cannot narrow", async () => {
+    for (const [command, reason] of [
+      ["-rv x /", "-v/-c/-L report on non-matching files"],
+      ["-rc x /", "-v/-c/-L report on non-matching files"],
+      ["-rL x /", "-v/-c/-L report on non-matching files"],
+      ["-r -e a -e b /", "several patterns"],
+      ["-r -f /docs.json /", "patterns from a file (-f)"],
+      ["-rP a /", "perl regex (-P)"],
+      ["-r \\(a\\)\\1 /", "pattern not translatable"],
+      ["-rn x", "reads standard input"],
+      ["-rZ x /", "unknown or special option"],
+      ["-r --exclude-dir zh x /", "--exclude-dir"],
+    ] as const) {
+      expect(await plan(command)).toMatchObject({ kind: "full-scan", reason });
+    }
+  });
+
+  it("reads far fewer pages than the full scan", async () => {
+    const a = await openDocsSession({ store });
+    const b = await openDocsSession({ store, accelerateGrep: false });
+    await a.exec("grep -rn Kubernetes /");
+    await b.exec("grep -rn Kubernetes /");
+    expect(a.pageFetches).toBe(1);
+    expect(b.pageFetches).toBe(1117);
+  });
+});
