@@ -2,11 +2,13 @@
 // calling close() takes its servers along, and a server dying mid-call is an observation.
 import { spawn } from "node:child_process";
 import { ToolError } from "@atrium/spec";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { connectMcpServers } from "../src/index.js";
-import { fixture, fixtureServer, isAlive, waitForExit } from "./servers.js";
+import { bundledFixture, fixture, fixtureServer, isAlive, removeBundles, waitForExit } from "./servers.js";
 
 const signal = () => new AbortController().signal;
+
+afterAll(removeBundles);
 
 describe("stdio child processes", () => {
   it("close() escalates to SIGKILL for a server that ignores EOF and SIGTERM", async () => {
@@ -35,13 +37,9 @@ describe("stdio child processes", () => {
   it.concurrent.each(["exit", "throw", "signal"])(
     "a host that ends by %s leaves no server behind",
     async (how) => {
-      const host = spawn(
-        process.execPath,
-        ["--conditions=source", "--import", "tsx", fixture("host-exits.ts"), how],
-        {
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
+      const host = spawn(process.execPath, [bundledFixture("host-exits.ts"), fixture("stubborn.mjs"), how], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       host.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
       const code = await new Promise<number | null>((resolve) =>

@@ -1,9 +1,12 @@
 // How the tests start the real servers they talk to.
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 import type { McpStdioServerConfig } from "../src/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -22,12 +25,50 @@ export const everythingStdio: McpStdioServerConfig = {
   args: [everythingEntry, "stdio"],
 };
 
-/** A fixture script as a stdio server; TypeScript ones run through tsx against sources. */
+let bundleDir: string | undefined;
+const bundles = new Map<string, string>();
+
+/**
+ * A TypeScript fixture bundled (against sources) into one plain ESM file, built once per test
+ * process: a child then starts in about 0.1 s instead of compiling through tsx for seconds.
+ */
+export function bundledFixture(name: string): string {
+  const cached = bundles.get(name);
+  if (cached) return cached;
+  if (!bundleDir) {
+    const dir = mkdtempSync(join(tmpdir(), "atrium-mcp-fixtures-"));
+    bundleDir = dir;
+  }
+  const outfile = join(bundleDir, `${basename(name, ".ts")}.mjs`);
+  buildSync({
+    entryPoints: [fixture(name)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: ["source"],
+    logLevel: "error",
+    // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
+    banner: {
+      js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);',
+    },
+  });
+  bundles.set(name, outfile);
+  return outfile;
+}
+
+/** Removes the bundles; call from afterAll in files that use them. */
+export function removeBundles(): void {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+  bundleDir = undefined;
+  bundles.clear();
+}
+
+/** A fixture script as a stdio server; TypeScript ones run from their bundle. */
 export function fixtureServer(name: string, env?: Record<string, string>): McpStdioServerConfig {
-  const args = name.endsWith(".ts")
-    ? ["--conditions=source", "--import", "tsx", fixture(name)]
-    : [fixture(name)];
-  return { command: process.execPath, args, ...(env ? { env } : {}) };
+  const script = name.endsWith(".ts") ? bundledFixture(name) : fixture(name);
+  return { command: process.execPath, args: [script], ...(env ? { env } : {}) };
 }
 
 export function isAlive(pid: number): boolean {

@@ -34,7 +34,9 @@ export async function connectMcpServers(
 ): Promise<McpConnection> {
   const errors: McpServerFailure[] = [];
   const clients: Record<string, McpClient> = {};
-  const listed: { client: McpClient; description: McpToolDescription; validator: InputValidator }[] = [];
+  type Listed = { client: McpClient; description: McpToolDescription; validator: InputValidator };
+  // Filled per server, flattened in config order so tool names do not depend on who answered first.
+  const listedByServer: Listed[][] = Object.keys(servers).map(() => []);
   const fail = (server: string, error: unknown) =>
     errors.push({
       server,
@@ -49,7 +51,7 @@ export async function connectMcpServers(
   };
 
   const outcomes = await Promise.allSettled(
-    Object.entries(servers).map(async ([server, config]) => {
+    Object.entries(servers).map(async ([server, config], index) => {
       const client = await McpClient.connect(server, config, options);
       clients[server] = client;
       let descriptions: McpToolDescription[];
@@ -65,7 +67,11 @@ export async function connectMcpServers(
       }
       for (const description of descriptions) {
         try {
-          listed.push({ client, description, validator: compileInputSchema(description.inputSchema) });
+          listedByServer[index]!.push({
+            client,
+            description,
+            validator: compileInputSchema(description.inputSchema),
+          });
         } catch (error) {
           fail(
             server,
@@ -94,6 +100,7 @@ export async function connectMcpServers(
     fail(server, outcome.reason);
   }
 
+  const listed = listedByServer.flat();
   const names = assignToolNames(
     listed.map(({ client, description }) => ({ server: client.name, mcpName: description.name })),
   );

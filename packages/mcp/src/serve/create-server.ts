@@ -1,4 +1,4 @@
-import { ConfigError, TOOL_NAME_PATTERN } from "@atrium/spec";
+import { ConfigError, TOOL_NAME_PATTERN, type ToolProgress } from "@atrium/spec";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -40,7 +40,7 @@ export function createMcpServer(options: ServeMcpOptions): Server {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as { type: "object" } } : {}),
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const entry = runners.get(request.params.name);
     if (!entry) {
       throw new McpError(
@@ -49,22 +49,23 @@ export function createMcpServer(options: ServeMcpOptions): Server {
       );
     }
     const progressToken = request.params._meta?.progressToken;
-    return entry.run(request.params.arguments, {
+    const sent: Promise<void>[] = [];
+    const onProgress = ({ progress, total, message }: ToolProgress) => {
+      if (progressToken === undefined) return;
+      const notification = {
+        method: "notifications/progress" as const,
+        params: { progressToken, progress, total, message },
+      };
+      sent.push(extra.sendNotification(notification).catch(() => {}));
+    };
+    const result = await entry.run(request.params.arguments, {
       signal: extra.signal,
       toolCallId: String(extra.requestId),
-      ...(progressToken === undefined
-        ? {}
-        : {
-            onProgress: ({ progress, total, message }) => {
-              extra
-                .sendNotification({
-                  method: "notifications/progress",
-                  params: { progressToken, progress, total, message },
-                })
-                .catch(() => {});
-            },
-          }),
+      ...(progressToken === undefined ? {} : { onProgress }),
     });
+    // Progress goes out before the result it belongs to.
+    await Promise.all(sent);
+    return result;
   });
   return server;
 }
