@@ -41,6 +41,9 @@ export const QUICKJS_MAX_TRANSFER_CHARS = 5_000_000;
 /** Time allowed, after a run stopped, for reading its error out of the sandbox (getters run there). */
 export const QUICKJS_CLEANUP_MS = 250;
 
+/** How long past a run's timeout the host waits for the sandbox worker before replacing it. */
+export const QUICKJS_WATCHDOG_GRACE_MS = 2_000;
+
 // ── Agent loop ────────────────────────────────────────────────────────────────────────────────
 
 /** Action steps per run before the closing "answer now" model call. */

@@ -1,23 +1,18 @@
-import type { ExecutionError, ImagePart } from "@atrium/spec";
+import type { ExecutionError } from "@atrium/spec";
 import type { QuickJSDeferredPromise } from "quickjs-emscripten";
 import { LogBuffer } from "./log-buffer.js";
+import type { ToolOutcome } from "./worker-protocol.js";
 
 /** Why a run must stop now, whatever the code does; the interrupt handler enforces it. */
 export type StopReason =
   | { type: "final"; json: string | undefined }
   | { type: "timeout" }
-  | { type: "abort" }
-  | { type: "closed" }
+  /** The host asked (abort, close, a fatal tool error); it knows why. */
+  | { type: "host" }
   /** A limit of the run (tool calls, output, jobs): the run ends with this error value. */
   | { type: "limit"; error: ExecutionError }
-  /** A fatal host error (from a tool): `run` rejects with it. */
-  | { type: "fatal"; error: unknown }
   /** The run is over; leftover jobs are being cut short. */
   | { type: "ended" };
-
-export type ToolOutcome =
-  | { ok: true; json: string | undefined }
-  | { ok: false; name: string; message: string };
 
 /** A tool call whose promise lives in the sandbox while the host works on it. */
 export interface PendingToolCall {
@@ -29,10 +24,7 @@ export interface PendingToolCall {
 
 /** Everything one `run` accumulates; dropped when the run ends. */
 export class RunState {
-  /** Aborted when the run ends for any reason; tools get it as `ToolContext.signal`. */
-  readonly controller = new AbortController();
   readonly logs: LogBuffer;
-  readonly images: ImagePart[] = [];
   readonly pending = new Set<PendingToolCall>();
   readonly settled: PendingToolCall[] = [];
   stop: StopReason | undefined;
@@ -42,7 +34,7 @@ export class RunState {
   private waiter: (() => void) | undefined;
 
   constructor(
-    readonly index: number,
+    readonly id: number,
     readonly fileName: string,
     readonly timeoutMs: number,
     public deadline: number,

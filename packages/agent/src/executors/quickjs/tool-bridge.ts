@@ -7,8 +7,9 @@ import {
   type ToolProgress,
   ValidationError,
 } from "@atrium/spec";
+import { describeThrown } from "./describe-thrown.js";
 import { toJsonText } from "./json-crossing.js";
-import type { PendingToolCall, RunState, ToolOutcome } from "./run-state.js";
+import type { ToolOutcome } from "./worker-protocol.js";
 
 /**
  * What the executor reports about tool calls made by the code, shaped like the matching
@@ -32,18 +33,26 @@ export interface ToolBridgeOptions {
   maxTransferChars: number;
 }
 
+/** The run a tool call belongs to, as the host sees it. */
+export interface ToolCallRun {
+  /** Aborted when the run ends or is stopped. */
+  signal: AbortSignal;
+  /** Images returned by tools; they go out with the run's result. */
+  images: ImagePart[];
+}
+
 /**
  * The host half of one tool call: validate, execute with the run's signal, collect images,
- * turn the value into JSON for the sandbox. Never throws: the outcome is settled on the run, or,
- * for a fatal error, the run is stopped with it.
+ * turn the value into JSON for the sandbox. Never throws: a fatal error comes back as `fatal`
+ * (the run must end with it), every other failure as an outcome the code sees as an exception.
  */
 export async function runToolCall(
   tool: Tool,
   input: unknown,
-  call: PendingToolCall,
-  run: RunState,
+  call: { id: string; name: string },
+  run: ToolCallRun,
   options: ToolBridgeOptions,
-): Promise<void> {
+): Promise<ToolOutcome | { fatal: unknown }> {
   const started = performance.now();
   const emit = (event: ToolCallEvent) => {
     try {
@@ -64,14 +73,14 @@ export async function runToolCall(
       value = checked.value;
     }
     const result = await tool.execute(value, {
-      signal: run.controller.signal,
+      signal: run.signal,
       toolCallId: id,
       onProgress: (progress) => emit({ type: "tool-progress", id, name, progress }),
     });
     const output = isRichToolResult(result) ? result.value : result;
     const images = isRichToolResult(result) ? (result.images ?? []) : [];
     outcome = { ok: true, json: resultJson(name, output, options.maxTransferChars) };
-    if (!run.controller.signal.aborted) run.images.push(...images);
+    if (!run.signal.aborted) run.images.push(...images);
     emit({
       type: "tool-result",
       id,
@@ -81,10 +90,7 @@ export async function runToolCall(
       durationMs: performance.now() - started,
     });
   } catch (error) {
-    if (isFatalError(error)) {
-      run.requestStop({ type: "fatal", error });
-      return;
-    }
+    if (isFatalError(error)) return { fatal: error };
     const failure = toolFailure(name, error);
     outcome = failure;
     emit({
@@ -96,7 +102,7 @@ export async function runToolCall(
       durationMs: performance.now() - started,
     });
   }
-  run.settle(call, outcome);
+  return outcome;
 }
 
 function resultJson(name: string, output: unknown, maxChars: number): string | undefined {
@@ -119,21 +125,4 @@ function resultJson(name: string, output: unknown, maxChars: number): string | u
 function toolFailure(name: string, error: unknown): ToolOutcome & { ok: false } {
   if (error instanceof ValidationError) return { ok: false, name: "ValidationError", message: error.message };
   return { ok: false, name: "ToolError", message: `Tool "${name}" failed: ${describeThrown(error)}` };
-}
-
-/** A message for anything a tool may throw, including values that are not Errors. */
-export function describeThrown(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.message || error.name || "Error";
-    if (typeof error === "string") return error;
-    if (error === null || error === undefined) return `it threw ${String(error)}`;
-    if (typeof error === "object") {
-      const message = (error as { message?: unknown }).message;
-      if (typeof message === "string") return message;
-      return `it threw a non-Error value: ${JSON.stringify(error) ?? String(error)}`;
-    }
-    return `it threw ${String(error)}`;
-  } catch {
-    return "it threw a value that cannot be read";
-  }
 }

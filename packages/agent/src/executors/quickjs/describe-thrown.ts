@@ -1,0 +1,16 @@
+/** A message for anything code may throw, including values that are not Errors (and hostile ones). */
+export function describeThrown(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message || error.name || "Error";
+    if (typeof error === "string") return error;
+    if (error === null || error === undefined) return `it threw ${String(error)}`;
+    if (typeof error === "object") {
+      const message = (error as { message?: unknown }).message;
+      if (typeof message === "string") return message;
+      return `it threw a non-Error value: ${JSON.stringify(error) ?? String(error)}`;
+    }
+    return `it threw ${String(error)}`;
+  } catch {
+    return "it threw a value that cannot be read";
+  }
+}

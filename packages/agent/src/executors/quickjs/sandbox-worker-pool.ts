@@ -1,0 +1,154 @@
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { HostToWorker, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
+import { STOP_FLAG } from "./worker-protocol.js";
+
+type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
+type Request = HostToWorker extends infer M ? (M extends { id: number } ? Omit<M, "id"> : never) : never;
+
+/** Idle workers kept for reuse; a new executor on one costs a message, not a thread start. */
+const MAX_IDLE_WORKERS = 4;
+/**
+ * Native stack of a worker, in MB. Kept at the size of Node's main-thread stack: QuickJS's own
+ * stack check (see QUICKJS_MAX_STACK_BYTES) was measured against it, and when a C path without
+ * that check recurses, Node's stack must overflow (a catchable RangeError the session recovers
+ * from) before the wasm shadow stack does.
+ */
+const WORKER_STACK_MB = 1;
+
+/** The worker died (or was terminated) while a request was waiting for it. */
+export class SandboxWorkerExit extends Error {
+  constructor(detail: string) {
+    super(`the sandbox worker exited: ${detail}`);
+    this.name = "SandboxWorkerExit";
+  }
+}
+
+/** A sandbox worker thread and its request/reply plumbing. */
+export class SandboxWorker {
+  /** Set by the executor that holds this worker. */
+  onToolCall: ((message: ToolCallMessage) => void) | undefined;
+  private readonly stopFlag: Int32Array;
+  private readonly replies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private exited: SandboxWorkerExit | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    stopBuffer: SharedArrayBuffer,
+  ) {
+    this.stopFlag = new Int32Array(stopBuffer);
+    worker.on("message", (message: WorkerToHost) => this.receive(message));
+    worker.on("error", (error) => this.fail(new SandboxWorkerExit(error.message)));
+    worker.on("exit", (code) => this.fail(new SandboxWorkerExit(`exit code ${code}`)));
+  }
+
+  static async spawn(): Promise<SandboxWorker> {
+    const stopBuffer = new SharedArrayBuffer(4);
+    const worker = startWorkerThread(stopBuffer);
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: WorkerToHost) => {
+        if (message.type !== "ready") return;
+        worker.off("error", reject);
+        worker.off("message", onMessage);
+        resolve();
+      };
+      worker.on("message", onMessage);
+      worker.once("error", reject);
+    });
+    return new SandboxWorker(worker, stopBuffer);
+  }
+
+  get healthy(): boolean {
+    return !this.exited;
+  }
+
+  request(message: Extract<Request, { type: "run" }>): Promise<SessionRunResult>;
+  request(message: Request): Promise<void>;
+  request(message: Request): Promise<unknown> {
+    if (this.exited) return Promise.reject(this.exited);
+    const id = this.nextId++;
+    if (this.replies.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.replies.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  post(message: Extract<HostToWorker, { type: "tool-result" | "stop" }>): void {
+    if (!this.exited) this.worker.postMessage(message);
+  }
+
+  /** Asks the running guest code to stop; the interrupt handler sees the flag at once. */
+  stop(runId: number): void {
+    Atomics.store(this.stopFlag, STOP_FLAG, 1);
+    this.post({ type: "stop", runId });
+  }
+
+  clearStop(): void {
+    Atomics.store(this.stopFlag, STOP_FLAG, 0);
+  }
+
+  async terminate(): Promise<void> {
+    this.fail(new SandboxWorkerExit("terminated"));
+    await this.worker.terminate();
+  }
+
+  private receive(message: WorkerToHost): void {
+    if (message.type === "tool-call") {
+      this.onToolCall?.(message);
+      return;
+    }
+    if (message.type !== "reply") return;
+    const waiter = this.replies.get(message.id);
+    if (!waiter) return;
+    this.replies.delete(message.id);
+    if (this.replies.size === 0) this.worker.unref();
+    if (message.ok) waiter.resolve(message.value);
+    else waiter.reject(Object.assign(new Error(message.error.message), { name: message.error.name }));
+  }
+
+  private fail(error: SandboxWorkerExit): void {
+    this.exited ??= error;
+    for (const waiter of this.replies.values()) waiter.reject(this.exited);
+    this.replies.clear();
+  }
+}
+
+const idle: SandboxWorker[] = [];
+
+/** A worker with no session yet: an idle one when there is one, else a new thread. */
+export async function acquireWorker(): Promise<SandboxWorker> {
+  for (let worker = idle.pop(); worker; worker = idle.pop()) {
+    if (worker.healthy) return worker;
+  }
+  return SandboxWorker.spawn();
+}
+
+/** Gives a worker back: its state is wiped (new wasm instance) and it waits for the next executor. */
+export async function releaseWorker(worker: SandboxWorker): Promise<void> {
+  worker.onToolCall = undefined;
+  worker.clearStop();
+  if (!worker.healthy || idle.length >= MAX_IDLE_WORKERS) {
+    await worker.terminate();
+    return;
+  }
+  try {
+    await worker.request({ type: "recycle" });
+    idle.push(worker);
+  } catch {
+    await worker.terminate();
+  }
+}
+
+function startWorkerThread(stopFlag: SharedArrayBuffer): Worker {
+  const here = import.meta.url;
+  const options = { workerData: { stopFlag }, resourceLimits: { stackSizeMb: WORKER_STACK_MB } };
+  if (!here.endsWith(".ts")) return new Worker(new URL("./sandbox-worker.js", here), options);
+  // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
+  const entry = new URL("./sandbox-worker.ts", here).href;
+  const tsxApi = new URL("./index.mjs", pathToFileURL(createRequire(here).resolve("tsx/esm/api"))).href;
+  const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(boot, { ...options, eval: true });
+}

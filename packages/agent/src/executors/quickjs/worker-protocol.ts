@@ -1,0 +1,56 @@
+import type { ExecutionError } from "@atrium/spec";
+
+/**
+ * Messages between `QuickJsExecutor` (main thread) and its sandbox worker. QuickJS runs in a
+ * worker thread so that synchronous guest code (an infinite loop) never blocks the host's event
+ * loop: aborts, timers and other agents keep running, and the host can always stop the guest
+ * through a shared flag the interrupt handler reads, or by terminating the worker.
+ */
+
+/** Limits the session in the worker enforces. */
+export interface SessionLimits {
+  memoryLimitBytes: number;
+  maxStackBytes: number;
+  maxOutputChars: number;
+  maxPrintedChars: number;
+  maxToolCalls: number;
+  maxJobs: number;
+  maxCodeChars: number;
+  maxTransferChars: number;
+}
+
+export type ToolOutcome =
+  | { ok: true; json: string | undefined }
+  | { ok: false; name: string; message: string };
+
+export type HostToWorker =
+  | { type: "init"; id: number; limits: SessionLimits }
+  | { type: "run"; id: number; runId: number; code: string; timeoutMs: number }
+  | { type: "set-tools"; id: number; names: string[] }
+  | { type: "set-variables"; id: number; entries: [name: string, json: string | undefined][] }
+  | { type: "reset"; id: number }
+  /** Drop every state and get ready to serve a new executor. */
+  | { type: "recycle"; id: number }
+  | { type: "tool-result"; runId: number; callId: string; outcome: ToolOutcome }
+  /** Stop the run now (also signalled through the shared flag while guest code is running). */
+  | { type: "stop"; runId: number };
+
+/** What a run produced, before the host adds images and maps host stops to exceptions. */
+export interface SessionRunResult {
+  outputJson: string | undefined;
+  isFinalAnswer: boolean;
+  logs: string;
+  error?: ExecutionError;
+  /** The host stopped the run (abort, close, a fatal tool error): the host knows why. */
+  stoppedByHost: boolean;
+  durationMs: number;
+}
+
+export type WorkerToHost =
+  | { type: "ready" }
+  | { type: "reply"; id: number; ok: true; value?: SessionRunResult }
+  | { type: "reply"; id: number; ok: false; error: { name: string; message: string } }
+  | { type: "tool-call"; runId: number; callId: string; name: string; json: string };
+
+/** `Int32Array` slot of the shared stop flag: non-zero = the host asks the current run to stop. */
+export const STOP_FLAG = 0;
