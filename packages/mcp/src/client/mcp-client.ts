@@ -236,9 +236,14 @@ export class McpClient {
     if (this.closed)
       throw callFailure(new McpError(ErrorCode.ConnectionClosed, "client closed"), site, toolName);
     if (options.signal?.aborted) throw new AbortError(`${what} on MCP server "${this.name}" was cancelled`);
+    // The SDK never removes the abort listener it adds to a request's signal, and an agent run
+    // passes one signal to every call: give the SDK a per-call signal and unlink it afterwards.
+    const call = new AbortController();
+    const forward = () => call.abort(options.signal?.reason);
+    options.signal?.addEventListener("abort", forward, { once: true });
     try {
       return await send({
-        signal: options.signal,
+        signal: call.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: Math.max(timeoutMs, CALL_MAX_TOTAL_TIMEOUT_MS),
@@ -246,6 +251,8 @@ export class McpClient {
       });
     } catch (error) {
       throw callFailure(error, site, toolName);
+    } finally {
+      options.signal?.removeEventListener("abort", forward);
     }
   }
 }

@@ -14,6 +14,11 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
   host?: string;
   /** Endpoint path; default "/mcp". */
   path?: string;
+  /**
+   * Answer each request with plain JSON instead of an SSE stream: about a third faster per
+   * call, but progress notifications of a call are then not delivered.
+   */
+  jsonResponse?: boolean;
 };
 
 export interface ServedMcpHttp {
@@ -60,6 +65,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     const server = createMcpServer(options);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      enableJsonResponse: options.jsonResponse ?? false,
       onsessioninitialized: (id) => void sessions.set(id, transport),
     });
     transport.onclose = () => {
