@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkPage, splitLines } from "./chunk-page.js";
 
-const markdown = { markdown: true };
+const markdown = { markdown: true, mergeBytes: 0 };
 
 describe("chunkPage", () => {
   it("cuts before each ATX heading and concatenates back byte for byte", () => {
@@ -31,10 +31,19 @@ describe("chunkPage", () => {
     expect(chunkPage(page, markdown)).toEqual(["# A\n```inline``` code\n", "# B\n"]);
   });
 
+  it("merges small neighbouring sections up to the merge size, still starting at headings", () => {
+    const page = "# A\naaaa\n# B\nbbbb\n# C\ncccc\n";
+    expect(chunkPage(page, { markdown: true, mergeBytes: 20 })).toEqual([
+      "# A\naaaa\n# B\nbbbb\n",
+      "# C\ncccc\n",
+    ]);
+    expect(chunkPage(page, { markdown: true })).toEqual([page]);
+  });
+
   it("splits big sections between lines, never inside one", () => {
     const line = "0123456789\n";
     const page = `# Big\n${line.repeat(10)}`;
-    const chunks = chunkPage(page, { markdown: true, maxBytes: 40 });
+    const chunks = chunkPage(page, { markdown: true, maxBytes: 40, mergeBytes: 0 });
     expect(chunks).toEqual([`# Big\n${line.repeat(3)}`, line.repeat(3), line.repeat(3), line]);
     expect(chunks.join("")).toBe(page);
   });

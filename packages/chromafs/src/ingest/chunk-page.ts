@@ -1,9 +1,11 @@
-import { CHUNK_MAX_BYTES } from "./limits.js";
+import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "./limits.js";
 
 export interface ChunkOptions {
   /** Split at Markdown ATX headings (for .md/.mdx); other files are split by size only. */
   markdown: boolean;
   maxBytes?: number;
+  /** Merge consecutive sections while the chunk stays under this size (0: one chunk per section). */
+  mergeBytes?: number;
 }
 
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|\r?$)/;
@@ -11,8 +13,8 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * Splits a page into chunks that concatenate back to it byte for byte. Markdown is cut before
- * each ATX heading outside fenced code and front-matter; any section over the size cap is cut
- * again between lines. A chunk always ends at a line end (or the end of the page), so a line —
+ * each ATX heading outside fenced code and front-matter, small neighbouring sections are merged
+ * again up to `mergeBytes`, and any section over the size cap is cut between lines. A chunk always ends at a line end (or the end of the page), so a line —
  * what grep matches — never straddles two chunks and the store can narrow grep chunk by chunk.
  */
 export function chunkPage(text: string, options: ChunkOptions): string[] {
@@ -20,22 +22,50 @@ export function chunkPage(text: string, options: ChunkOptions): string[] {
   const lines = splitLines(text);
   const sections = options.markdown ? splitAtHeadings(lines) : [lines];
   const maxBytes = options.maxBytes ?? CHUNK_MAX_BYTES;
+  const mergeBytes = Math.min(options.mergeBytes ?? CHUNK_MERGE_BYTES, maxBytes);
   const chunks: string[] = [];
+  let merged = "";
+  let mergedBytes = 0;
+  const flushMerged = () => {
+    if (merged !== "") chunks.push(merged);
+    merged = "";
+    mergedBytes = 0;
+  };
   for (const section of sections) {
-    let current = "";
-    let currentBytes = 0;
-    for (const line of section) {
-      const lineBytes = Buffer.byteLength(line, "utf8");
-      if (currentBytes > 0 && currentBytes + lineBytes > maxBytes) {
-        chunks.push(current);
-        current = "";
-        currentBytes = 0;
-      }
-      current += line;
-      currentBytes += lineBytes;
+    const text = section.join("");
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (bytes <= maxBytes && mergedBytes + bytes <= mergeBytes) {
+      merged += text;
+      mergedBytes += bytes;
+      continue;
     }
-    if (current !== "") chunks.push(current);
+    flushMerged();
+    if (bytes <= mergeBytes) {
+      merged = text;
+      mergedBytes = bytes;
+    } else {
+      chunks.push(...splitByLines(section, maxBytes));
+    }
   }
+  flushMerged();
+  return chunks;
+}
+
+function splitByLines(lines: string[], maxBytes: number): string[] {
+  const chunks: string[] = [];
+  let current = "";
+  let currentBytes = 0;
+  for (const line of lines) {
+    const lineBytes = Buffer.byteLength(line, "utf8");
+    if (currentBytes > 0 && currentBytes + lineBytes > maxBytes) {
+      chunks.push(current);
+      current = "";
+      currentBytes = 0;
+    }
+    current += line;
+    currentBytes += lineBytes;
+  }
+  if (current !== "") chunks.push(current);
   return chunks;
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { decodePathTree } from "../tree/path-tree-codec.js";
+import { chunkPage } from "./chunk-page.js";
 import { type IngestProgress, ingestDocs } from "./ingest-docs.js";
 import { chunkId, pageRevision } from "./page-revision.js";
 import {
@@ -79,12 +80,12 @@ describe("ingestDocs", () => {
     expect(tree.files["/index.mdx"]).toMatchObject({
       size: Buffer.byteLength(page("index.mdx")),
       title: "Welcome",
-      chunks: 2,
+      chunks: 1,
     });
     expect(tree.files["/index.mdx"]?.hash).toBe(sha256(page("index.mdx")));
     expect(tree.files["/index.mdx"]?.groups).toBeUndefined();
-    expect(tree.files["/guides/intro.md"]).toMatchObject({ title: "Getting started", chunks: 2 });
-    expect(tree.files["/guides/deploy.mdx"]).toMatchObject({ title: "Deploy", chunks: 2 });
+    expect(tree.files["/guides/intro.md"]).toMatchObject({ title: "Getting started", chunks: 1 });
+    expect(tree.files["/guides/deploy.mdx"]).toMatchObject({ title: "Deploy", chunks: 1 });
     expect(tree.files["/internal/roadmap.mdx"]?.groups).toEqual(["staff"]);
     expect(tree.files["/internal/handbook.mdx"]?.groups).toBeUndefined();
     expect(tree.files["/enterprise/sso.mdx"]?.groups).toEqual(["enterprise", "staff"]);
@@ -94,6 +95,10 @@ describe("ingestDocs", () => {
     });
     expect(tree.files["/docs.json"]).toMatchObject({ title: "docs.json", chunks: 1 });
     expect(tree.files["/big/spec.md"]?.lazy).toBe(true);
+    const bigChunks = chunkPage(page("big/spec.md"), { markdown: true });
+    expect(tree.files["/big/spec.md"]?.chunks).toBe(bigChunks.length);
+    expect(bigChunks.length).toBeGreaterThan(30);
+    expect(bigChunks.every((chunk) => chunk.endsWith("\n") && Buffer.byteLength(chunk) <= 8192)).toBe(true);
     expect(tree.files["/index.mdx"]?.lazy).toBeUndefined();
   });
 
@@ -101,7 +106,7 @@ describe("ingestDocs", () => {
     const metadatas = await chunkMetadatas(collection);
     const sso = metadatas.filter((metadata) => metadata.page === "/enterprise/sso.mdx");
     const index = metadatas.filter((metadata) => metadata.page === "/index.mdx");
-    expect(sso.map((metadata) => metadata.chunk_index).sort()).toEqual([0, 1]);
+    expect(sso.map((metadata) => metadata.chunk_index)).toEqual([0]);
     const ssoRevision = pageRevision({
       hash: sha256(FIXTURE_PAGES["enterprise/sso.mdx"] as string),
       groups: ["enterprise", "staff"],
@@ -133,7 +138,7 @@ describe("ingestDocs", () => {
     const summary = await ingestDocs({ dir, groupsFile, collection: "fixture", url: chroma.server.url });
     expect(summary.pages).toEqual({ added: 1, changed: 1, removed: 1, unchanged: 7, total: 9 });
     expect(summary.chunks.written).toBe(2);
-    expect(summary.chunks.deleted).toBe(2 + 2);
+    expect(summary.chunks.deleted).toBe(2);
 
     const tree = await storedTree(collection);
     expect(tree.files["/zh/指南.mdx"]).toBeUndefined();

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PathTreeFile } from "../tree/path-tree.js";
-import { CHUNK_MAX_BYTES } from "./limits.js";
+import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "./limits.js";
 
 /** Bump when the chunker's output for the same text changes. */
 const CHUNKER_VERSION = 1;
@@ -24,4 +24,11 @@ export function pageRevision(file: Pick<PathTreeFile, "hash" | "groups" | "title
 
 export function chunkId(page: string, revision: string, index: number): string {
   return `${page}#${revision}#${index}`;
+}
+
+/** The parts of a chunk id, or undefined for any other record (such as the path tree). */
+export function parseChunkId(id: string): { page: string; revision: string; index: number } | undefined {
+  const match = /^(\/.*)#([0-9a-f]{16})#(\d+)$/s.exec(id);
+  if (!match) return undefined;
+  return { page: match[1] as string, revision: match[2] as string, index: Number(match[3]) };
 }

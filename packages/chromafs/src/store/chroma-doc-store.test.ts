@@ -1,4 +1,6 @@
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { ChromaUnreachableError, type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDocs } from "../ingest/ingest-docs.js";
@@ -141,6 +143,34 @@ describe("ChromaDocStore", () => {
       "/internal/roadmap.mdx",
     ]);
     expect((await store.search(SECRET_LINE, STAFF, 1))[0]?.path).toBe("/internal/roadmap.mdx");
+  });
+});
+
+describe("ChromaDocStore after a re-ingest", () => {
+  let chroma: TestChroma;
+  beforeAll(async () => {
+    chroma = await startTestChroma("atrium-store-reingest-");
+  });
+  afterAll(async () => chroma?.close());
+
+  it("notices a page that became restricted, even with the old tree loaded", async () => {
+    const { dir } = await writeFixtureCorpus(chroma.root);
+    await ingestDocs({ dir, collection: "moving", url: chroma.server.url });
+    const store = await ChromaDocStore.open({ url: chroma.server.url, collection: "moving" });
+    const filter = { kind: "contains", text: "CNAME record", caseInsensitive: false } as const;
+    expect(await store.findPages(filter, PUBLIC)).toEqual(["/guides/deploy.mdx"]);
+
+    const groupsFile = join(chroma.root, "moving-groups.json");
+    await writeFile(groupsFile, JSON.stringify({ "guides/deploy.mdx": ["ops"] }));
+    await ingestDocs({ dir, collection: "moving", url: chroma.server.url, groupsFile });
+
+    expect(await store.findPages(filter, PUBLIC)).toEqual([]);
+    expect(await store.readPages(["/guides/deploy.mdx"], PUBLIC)).toEqual(new Map());
+    expect((await store.search("CNAME record", PUBLIC, 50)).map((hit) => hit.path)).not.toContain(
+      "/guides/deploy.mdx",
+    );
+    expect(await store.findPages(filter, { groups: ["ops"] })).toEqual(["/guides/deploy.mdx"]);
+    expect((await store.readTree()).files["/guides/deploy.mdx"]?.groups).toEqual(["ops"]);
   });
 });
 

@@ -7,9 +7,15 @@ import {
   openDocsCollection,
   resolveClient,
 } from "../ingest/docs-collection.js";
-import { SEARCH_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS, STORE_PAGES_PER_QUERY } from "../ingest/limits.js";
-import { pageRevision } from "../ingest/page-revision.js";
-import { PATH_TREE_ID, type PathTree } from "../tree/path-tree.js";
+import {
+  ACCESS_LIST_MAX_PATHS,
+  SEARCH_CANDIDATES,
+  SEARCH_SNIPPET_MAX_CHARS,
+  STORE_IDS_PER_QUERY,
+  STORE_PARALLEL_QUERIES,
+} from "../ingest/limits.js";
+import { chunkId, pageRevision, parseChunkId } from "../ingest/page-revision.js";
+import { PATH_TREE_ID, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
 import { decodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import type { Access, DocStore, SearchHit, TextFilter } from "./doc-store.js";
 
@@ -26,17 +32,36 @@ export class DocStoreError extends AtriumError {
   }
 }
 
+/** The tree as last read, with each page's chunk revision (which chunk ids are current). */
+interface TreeSnapshot {
+  tree: PathTree;
+  revisions: Map<string, string>;
+}
+
+interface ChunkRow {
+  page: string;
+  text: string;
+}
+
 const RRF_K = 60;
 const QUERY_WORD = /[\p{L}\p{N}_]{2,}/gu;
 
 /**
- * The DocStore over a Chroma collection written by `ingestDocs`. Every query carries the
- * caller's access filter, so a page the caller may not see never leaves the server — not its
- * text, not its path, not a search hit.
+ * The DocStore over a Chroma collection written by `ingestDocs`.
+ *
+ * Access is enforced twice. Every query carries a filter for the caller's groups, so hidden
+ * chunks never leave the server — page reads ask for the chunk ids of visible pages only, and
+ * text filters and searches carry the page list the tree hides (`page $nin [...]`, or
+ * `page $in [visible]` when that is shorter), because the pinned server evaluates those several
+ * times faster than the per-group boolean keys every chunk also carries (used beyond
+ * ACCESS_LIST_MAX_PATHS). And every chunk that comes back is checked against the tree: its page
+ * must be listed, visible, and at the chunk's revision. A revision the tree doesn't know means a
+ * re-ingest happened (possibly changing access), so the tree is re-read before answering.
  */
 export class ChromaDocStore implements DocStore {
   readonly description: string;
-  private revisions: Map<string, string> | undefined;
+  private snapshot: TreeSnapshot | undefined;
+  private loading: Promise<TreeSnapshot> | undefined;
 
   private constructor(
     private readonly collection: Collection,
@@ -54,6 +79,184 @@ export class ChromaDocStore implements DocStore {
   }
 
   async readTree(): Promise<PathTree> {
+    return (await this.reloadTree()).tree;
+  }
+
+  async readPages(paths: readonly string[], access: Access): Promise<Map<string, string>> {
+    const wanted = [...new Set(paths)];
+    let snapshot = await this.currentTree();
+    let pages = await this.fetchPages(snapshot, wanted, access);
+    const incomplete = wanted.filter((path) => pages.get(path) === null);
+    if (incomplete.length > 0) {
+      snapshot = await this.reloadTree();
+      const retried = await this.fetchPages(snapshot, incomplete, access);
+      pages = new Map([...pages, ...retried]);
+    }
+    const result = new Map<string, string>();
+    for (const [path, text] of pages) {
+      if (text === null) {
+        throw new DocStoreError(
+          `${this.description}: the chunks of ${path} are missing; re-run ingest for this collection`,
+        );
+      }
+      result.set(path, text);
+    }
+    return result;
+  }
+
+  async findPages(filter: TextFilter, access: Access, within?: readonly string[]): Promise<string[]> {
+    const snapshot = await this.currentTree();
+    const scope = within ? within.filter((path) => isVisibleIn(snapshot, path, access)) : undefined;
+    if (scope && scope.length === 0) return [];
+    const document = documentFilter(filter);
+    const everyVisible = () => (scope ? [...new Set(scope)] : visiblePaths(snapshot, access)).sort();
+    if (!document) return everyVisible();
+    let ids: string[];
+    try {
+      const where = scope ? pathListWhere("$in", [...new Set(scope)]) : this.accessFilter(snapshot, access);
+      ids = (await this.collection.get({ where, whereDocument: document, include: [] })).ids;
+    } catch (error) {
+      rethrowIfFatal(error);
+      // A pattern the server's regex engine rejects can't narrow anything: every visible page is
+      // a (correct) superset of the matches, and grep itself decides.
+      if (isRejectedFilter(error)) return everyVisible();
+      throw error;
+    }
+    const rows = ids.map((id) => ({ id, text: "" }));
+    const pages = new Set((await this.checkRows(rows, access)).map((row) => row.page));
+    return [...pages].sort();
+  }
+
+  async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
+    const wanted = Math.max(1, Math.min(Math.floor(limit), SEARCH_CANDIDATES));
+    const snapshot = await this.currentTree();
+    const where = this.accessFilter(snapshot, access);
+    const [vector] = await (this.embedding.generateForQueries ?? this.embedding.generate)([query]);
+    const semantic = await this.collection.query({
+      queryEmbeddings: vector ? [vector] : [],
+      nResults: SEARCH_CANDIDATES,
+      where,
+      include: ["documents"],
+    });
+    const semanticRows = (semantic.ids[0] ?? []).map((id, row) => ({
+      id,
+      text: semantic.documents[0]?.[row] ?? "",
+    }));
+    const ranked = [await this.checkRows(semanticRows, access)];
+    const words = [...new Set(query.toLowerCase().match(QUERY_WORD) ?? [])].slice(0, 8);
+    if (words.length > 0) ranked.push(await this.keywordPass(words, where, access));
+    return fuse(ranked, words, wanted);
+  }
+
+  /** Chunks containing any query word (case-insensitive), best first by distinct words present. */
+  private async keywordPass(words: string[], where: Where | undefined, access: Access): Promise<ChunkRow[]> {
+    const result = await this.collection.get({
+      where,
+      whereDocument: { $regex: `(?i)(?:${words.map(escapeRegex).join("|")})` },
+      include: ["documents"],
+      limit: SEARCH_CANDIDATES * 4,
+    });
+    const rows = await this.checkRows(
+      result.ids.map((id, row) => ({ id, text: result.documents[row] ?? "" })),
+      access,
+    );
+    const present = (row: ChunkRow) => {
+      const lower = row.text.toLowerCase();
+      return words.filter((word) => lower.includes(word)).length;
+    };
+    return rows
+      .map((row) => ({ row, score: present(row) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, SEARCH_CANDIDATES)
+      .map(({ row }) => row);
+  }
+
+  /**
+   * Keeps the rows whose chunk belongs to a visible page at the tree's revision. An unknown
+   * revision of a listed page means the tree changed since it was read: re-read it first.
+   */
+  private async checkRows(rows: { id: string; text: string }[], access: Access): Promise<ChunkRow[]> {
+    let snapshot = await this.currentTree();
+    const parsed = rows.map((row) => ({ chunk: parseChunkId(row.id), text: row.text }));
+    const stale = parsed.some(
+      ({ chunk }) =>
+        chunk && snapshot.revisions.has(chunk.page) && snapshot.revisions.get(chunk.page) !== chunk.revision,
+    );
+    if (stale) snapshot = await this.reloadTree();
+    const kept: ChunkRow[] = [];
+    for (const { chunk, text } of parsed) {
+      if (!chunk || snapshot.revisions.get(chunk.page) !== chunk.revision) continue;
+      if (!isVisibleIn(snapshot, chunk.page, access)) continue;
+      kept.push({ page: chunk.page, text });
+    }
+    return kept;
+  }
+
+  /** Texts of the visible pages among `paths`; null marks a page whose chunks are missing. */
+  private async fetchPages(
+    snapshot: TreeSnapshot,
+    paths: string[],
+    access: Access,
+  ): Promise<Map<string, string | null>> {
+    const visible = paths.filter((path) => isVisibleIn(snapshot, path, access));
+    const ids = visible.flatMap((path) => {
+      const file = snapshot.tree.files[path] as PathTreeFile;
+      const revision = snapshot.revisions.get(path) as string;
+      return Array.from({ length: file.chunks }, (_, index) => chunkId(path, revision, index));
+    });
+    // Only ids of pages the tree shows this caller are asked for: the request itself is the
+    // access filter (a `where` on top would double the cost of the biggest query there is).
+    const texts = new Map<string, string>();
+    const batches: string[][] = [];
+    for (let start = 0; start < ids.length; start += STORE_IDS_PER_QUERY) {
+      batches.push(ids.slice(start, start + STORE_IDS_PER_QUERY));
+    }
+    const worker = async () => {
+      for (let batch = batches.shift(); batch; batch = batches.shift()) {
+        const result = await this.collection.get({ ids: batch, include: ["documents"] });
+        result.ids.forEach((id, row) => texts.set(id, result.documents[row] ?? ""));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(STORE_PARALLEL_QUERIES, batches.length) }, worker));
+    const pages = new Map<string, string | null>();
+    for (const path of visible) {
+      const file = snapshot.tree.files[path] as PathTreeFile;
+      const revision = snapshot.revisions.get(path) as string;
+      const parts: string[] = [];
+      for (let index = 0; index < file.chunks; index++) {
+        const text = texts.get(chunkId(path, revision, index));
+        if (text === undefined) break;
+        parts.push(text);
+      }
+      pages.set(path, parts.length === file.chunks ? parts.join("") : null);
+    }
+    return pages;
+  }
+
+  private accessFilter(snapshot: TreeSnapshot, access: Access): Where | undefined {
+    const hidden: string[] = [];
+    for (const path of Object.keys(snapshot.tree.files)) {
+      if (!isVisibleIn(snapshot, path, access)) hidden.push(path);
+    }
+    if (hidden.length === 0) return undefined;
+    if (hidden.length <= ACCESS_LIST_MAX_PATHS) return pathListWhere("$nin", hidden);
+    const visible = visiblePaths(snapshot, access);
+    if (visible.length <= ACCESS_LIST_MAX_PATHS) return pathListWhere("$in", visible);
+    return accessWhere(access);
+  }
+
+  private currentTree(): Promise<TreeSnapshot> {
+    return this.snapshot ? Promise.resolve(this.snapshot) : this.reloadTree();
+  }
+
+  private reloadTree(): Promise<TreeSnapshot> {
+    this.loading ??= this.loadTree().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async loadTree(): Promise<TreeSnapshot> {
     const result = await this.collection.get({ ids: [PATH_TREE_ID], include: ["documents"] });
     if (result.ids.length === 0) {
       throw new PathTreeError(
@@ -63,131 +266,32 @@ export class ChromaDocStore implements DocStore {
       );
     }
     const tree = decodePathTree(result.documents[0], this.collection.name);
-    this.revisions = new Map(Object.entries(tree.files).map(([path, file]) => [path, pageRevision(file)]));
-    return tree;
-  }
-
-  async readPages(paths: readonly string[], access: Access): Promise<Map<string, string>> {
-    const pages = new Map<string, string>();
-    const unique = [...new Set(paths)];
-    for (let start = 0; start < unique.length; start += STORE_PAGES_PER_QUERY) {
-      const batch = unique.slice(start, start + STORE_PAGES_PER_QUERY);
-      const result = await this.collection.get({
-        where: and({ page: { $in: batch } }, accessWhere(access)),
-        include: ["documents", "metadatas"],
-      });
-      const byPage = new Map<string, { rev: string; index: number; text: string }[]>();
-      result.ids.forEach((_, row) => {
-        const metadata = result.metadatas[row];
-        const page = String(metadata?.page);
-        const list = byPage.get(page) ?? [];
-        list.push({
-          rev: String(metadata?.rev),
-          index: Number(metadata?.chunk_index),
-          text: result.documents[row] ?? "",
-        });
-        byPage.set(page, list);
-      });
-      for (const [page, chunks] of byPage) pages.set(page, await this.assemble(page, chunks));
-    }
-    return pages;
-  }
-
-  async findPages(filter: TextFilter, access: Access, within?: readonly string[]): Promise<string[]> {
-    if (within && within.length === 0) return [];
-    const document = documentFilter(filter);
-    const pages = new Set<string>();
-    const scopes = within ? chunked([...new Set(within)], STORE_PAGES_PER_QUERY) : [undefined];
-    for (const scope of scopes) {
-      const where = scope ? and({ page: { $in: scope } }, accessWhere(access)) : accessWhere(access);
-      const result = await this.getMetadatas(where, document);
-      for (const metadata of result) pages.add(String(metadata?.page));
-    }
-    return [...pages].sort();
-  }
-
-  async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
-    const wanted = Math.max(1, Math.min(Math.floor(limit), SEARCH_CANDIDATES));
-    const where = accessWhere(access);
-    const [vector] = await (this.embedding.generateForQueries ?? this.embedding.generate)([query]);
-    const semantic = await this.collection.query({
-      queryEmbeddings: vector ? [vector] : [],
-      nResults: SEARCH_CANDIDATES,
-      where,
-      include: ["documents", "metadatas"],
-    });
-    const ranked: { page: string; text: string }[][] = [
-      (semantic.ids[0] ?? []).map((_, row) => ({
-        page: String(semantic.metadatas[0]?.[row]?.page),
-        text: semantic.documents[0]?.[row] ?? "",
-      })),
-    ];
-    const words = [...new Set(query.toLowerCase().match(QUERY_WORD) ?? [])].slice(0, 8);
-    if (words.length > 0) ranked.push(await this.keywordPass(words, where));
-    return fuse(ranked, words, wanted);
-  }
-
-  /** Chunks containing any query word (case-insensitive), best first by distinct words present. */
-  private async keywordPass(words: string[], where: Where): Promise<{ page: string; text: string }[]> {
-    const result = await this.collection.get({
-      where,
-      whereDocument: { $regex: `(?i)(?:${words.map(escapeRegex).join("|")})` },
-      include: ["documents", "metadatas"],
-      limit: SEARCH_CANDIDATES * 4,
-    });
-    const scored = result.ids.map((_, row) => {
-      const text = result.documents[row] ?? "";
-      const lower = text.toLowerCase();
-      const present = words.filter((word) => lower.includes(word)).length;
-      return { page: String(result.metadatas[row]?.page), text, present };
-    });
-    return scored.sort((a, b) => b.present - a.present).slice(0, SEARCH_CANDIDATES);
-  }
-
-  private async getMetadatas(where: Where, document: WhereDocument | undefined) {
-    try {
-      const result = await this.collection.get({ where, whereDocument: document, include: ["metadatas"] });
-      return result.metadatas;
-    } catch (error) {
-      rethrowIfFatal(error);
-      // A pattern the server's regex engine rejects can't narrow anything; every visible page
-      // is then a (correct) superset of the matches, and grep itself decides.
-      if (document && isRejectedFilter(error)) {
-        return (await this.collection.get({ where, include: ["metadatas"] })).metadatas;
-      }
-      throw error;
-    }
-  }
-
-  private async assemble(
-    page: string,
-    chunks: { rev: string; index: number; text: string }[],
-  ): Promise<string> {
-    let expected = this.revisions?.get(page);
-    if (!expected || !chunks.some((chunk) => chunk.rev === expected)) {
-      await this.readTree();
-      expected = this.revisions?.get(page);
-    }
-    const current = chunks.filter((chunk) => chunk.rev === expected).sort((a, b) => a.index - b.index);
-    const complete = current.length > 0 && current.every((chunk, position) => chunk.index === position);
-    if (!complete) {
-      throw new DocStoreError(
-        `${this.description}: the chunks of ${page} are missing or incomplete; re-run ingest for this collection`,
-      );
-    }
-    return current.map((chunk) => chunk.text).join("");
+    const revisions = new Map(Object.entries(tree.files).map(([path, file]) => [path, pageRevision(file)]));
+    this.snapshot = { tree, revisions };
+    return this.snapshot;
   }
 }
 
-/** `{public: true}` or any of the caller's groups (a single clause can't be wrapped in `$or`). */
+function isVisibleIn(snapshot: TreeSnapshot, path: string, access: Access): boolean {
+  const file = snapshot.tree.files[path];
+  if (!file) return false;
+  const groups = file.groups;
+  return !groups || groups.length === 0 || groups.some((group) => access.groups.includes(group));
+}
+
+function visiblePaths(snapshot: TreeSnapshot, access: Access): string[] {
+  return Object.keys(snapshot.tree.files).filter((path) => isVisibleIn(snapshot, path, access));
+}
+
+function pathListWhere(operator: "$in" | "$nin", paths: string[]): Where {
+  return { page: { [operator]: paths } } as unknown as Where;
+}
+
+/** The boolean-key access filter: `{public: true}` or any of the caller's groups (a single clause can't be wrapped in `$or`). */
 export function accessWhere(access: Access): Where {
   const clauses: Where[] = [{ [PUBLIC_KEY]: true }];
   for (const group of new Set(access.groups)) clauses.push({ [groupKey(group)]: true });
   return clauses.length === 1 ? (clauses[0] as Where) : { $or: clauses };
-}
-
-function and(left: Where, right: Where): Where {
-  return { $and: [left, right] };
 }
 
 export function documentFilter(filter: TextFilter): WhereDocument | undefined {
@@ -211,14 +315,8 @@ function isRejectedFilter(error: unknown): boolean {
   return /regex|invalid|where document/i.test(message) && !/fetch failed|ECONNREFUSED/i.test(message);
 }
 
-function chunked<T>(items: T[], size: number): T[][] {
-  const batches: T[][] = [];
-  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
-  return batches;
-}
-
 /** Reciprocal-rank fusion of ranked chunk lists, one hit per page (its best chunk). */
-function fuse(lists: { page: string; text: string }[][], words: string[], limit: number): SearchHit[] {
+function fuse(lists: ChunkRow[][], words: string[], limit: number): SearchHit[] {
   const hits = new Map<string, { score: number; text: string; best: number }>();
   for (const list of lists) {
     const seen = new Set<string>();
