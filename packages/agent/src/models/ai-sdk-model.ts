@@ -159,7 +159,9 @@ export class AiSdkModel implements Model {
 function toToolSet(tools: ToolSpec[]): ToolSet {
   const set: ToolSet = {};
   for (const spec of tools) {
-    set[spec.name] = { description: spec.description, inputSchema: jsonSchema(spec.inputSchema) };
+    // zod's JSON Schema carries a "$schema" dialect URI that some OpenAI-compatible servers reject.
+    const { $schema: _dialect, ...inputSchema } = spec.inputSchema;
+    set[spec.name] = { description: spec.description, inputSchema: jsonSchema(inputSchema) };
   }
   return set;
 }

@@ -28,6 +28,7 @@ const weatherTool: ToolSpec = {
   name: "get_weather",
   description: "Current weather for a city",
   inputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
     properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
     required: ["city"],
@@ -105,7 +106,7 @@ describe("AI SDK adapter over the wire (openai-compatible)", () => {
     });
   });
 
-  it("returns native tool calls with ids, names and parsed input, sending tools as JSON Schema", async () => {
+  it("returns native tool calls with ids, names and parsed input, sending tools as JSON Schema without $schema", async () => {
     const { server, model } = await serve([{ fixture: "chat-completion-tool-calls.json" }]);
     const response = await model.generate([{ role: "user", content: "Weather in Paris and Lyon?" }], {
       tools: [weatherTool],
@@ -137,7 +138,15 @@ describe("AI SDK adapter over the wire (openai-compatible)", () => {
         function: {
           name: "get_weather",
           description: "Current weather for a city",
-          parameters: weatherTool.inputSchema,
+          parameters: {
+            type: "object",
+            properties: {
+              city: { type: "string" },
+              unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+            },
+            required: ["city"],
+            additionalProperties: false,
+          },
         },
       },
     ]);
