@@ -1,5 +1,5 @@
 import type { ExecutionError } from "@atrium/spec";
-import type { QuickJSHandle } from "quickjs-emscripten";
+import type { QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten";
 import { QUICKJS_CLEANUP_MS } from "../../limits.js";
 import { describeThrown } from "./describe-thrown.js";
 import { type DescribedError, describedToExecutionError, executionError } from "./execution-errors.js";
@@ -8,6 +8,12 @@ import { QuickJsSandbox, type SandboxHost } from "./quickjs-sandbox.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
 import { type PendingToolCall, RunState } from "./run-state.js";
 import { type SessionLimits, type SessionRunResult, STOP_FLAG, type ToolOutcome } from "./worker-protocol.js";
+
+/**
+ * A wasm instance whose linear memory grew past this is not handed to the next session (wasm
+ * memory never shrinks); a fresh one starts at 16 MiB.
+ */
+const MAX_REUSED_WASM_BYTES = 96 * 1024 * 1024;
 
 /** How the session asks the host to run a tool (the answer comes back via `deliverToolResult`). */
 export type ToolRequester = (runId: number, callId: string, name: string, json: string) => void;
@@ -38,18 +44,22 @@ export class SandboxSession {
   };
 
   private constructor(
-    private readonly limits: SessionLimits,
+    private limits: SessionLimits,
     private readonly requestTool: ToolRequester,
     private readonly stopFlag: Int32Array,
   ) {}
 
+  /** A session on `module` (a wasm instance a previous session released), or on a new one. */
   static async create(
     limits: SessionLimits,
     requestTool: ToolRequester,
     stopFlag: Int32Array,
+    module?: QuickJSWASMModule,
   ): Promise<SandboxSession> {
     const session = new SandboxSession(limits, requestTool, stopFlag);
-    session.sandbox = await QuickJsSandbox.create(limits, session.host);
+    session.sandbox = module
+      ? QuickJsSandbox.onModule(module, limits, session.host)
+      : await QuickJsSandbox.create(limits, session.host);
     return session;
   }
 
@@ -71,6 +81,13 @@ export class SandboxSession {
     }
   }
 
+  /** Applies an executor's limits (a session may be built ahead of time with others). */
+  configure(limits: SessionLimits): void {
+    this.limits = limits;
+    this.sandbox.runtime.setMemoryLimit(limits.memoryLimitBytes);
+    this.sandbox.runtime.setMaxStackSize(limits.maxStackBytes);
+  }
+
   setTools(names: readonly string[]): void {
     for (const name of this.toolNames) {
       if (!names.includes(name)) this.callHelperOrThrow("removeGlobal", `remove tool ${name}`, name);
@@ -88,11 +105,18 @@ export class SandboxSession {
     await this.renewContext();
   }
 
-  /** Drops all state and tools, on a new wasm instance, ready for another executor. */
-  async recycle(): Promise<void> {
-    this.toolNames.clear();
-    this.sandbox.dispose();
-    this.sandbox = await QuickJsSandbox.create(this.limits, this.host);
+  /**
+   * Frees the runtime and context and returns the wasm instance for the next session, unless
+   * it cannot be trusted (freeing failed) or its memory grew past `MAX_REUSED_WASM_BYTES`.
+   */
+  release(): QuickJSWASMModule | undefined {
+    const module = this.sandbox.module;
+    try {
+      this.sandbox.dispose();
+    } catch {
+      return undefined;
+    }
+    return module.getWasmMemory().buffer.byteLength <= MAX_REUSED_WASM_BYTES ? module : undefined;
   }
 
   deliverToolResult(runId: number, callId: string, outcome: ToolOutcome): void {

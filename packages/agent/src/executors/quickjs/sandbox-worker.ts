@@ -1,4 +1,15 @@
 import { parentPort, workerData } from "node:worker_threads";
+import type { QuickJSWASMModule } from "quickjs-emscripten";
+import {
+  QUICKJS_MAX_CODE_CHARS,
+  QUICKJS_MAX_JOBS,
+  QUICKJS_MAX_OUTPUT_CHARS,
+  QUICKJS_MAX_PRINTED_CHARS,
+  QUICKJS_MAX_STACK_BYTES,
+  QUICKJS_MAX_TOOL_CALLS,
+  QUICKJS_MAX_TRANSFER_CHARS,
+  QUICKJS_MEMORY_LIMIT_BYTES,
+} from "../../limits.js";
 import { SandboxSession } from "./sandbox-session.js";
 import type { HostToWorker, SessionLimits, WorkerToHost } from "./worker-protocol.js";
 
@@ -13,16 +24,46 @@ const stopFlag = new Int32Array((workerData as { stopFlag: SharedArrayBuffer }).
 
 const post = (message: WorkerToHost) => port.postMessage(message);
 let session: SandboxSession | undefined;
+/**
+ * The session for the next executor, built while the worker is idle (on the wasm instance the
+ * previous session released, when it could be reused), so `init` only applies limits.
+ */
+let next: Promise<SandboxSession> | undefined;
 let queue: Promise<void> = Promise.resolve();
+
+function prepareNext(spare?: QuickJSWASMModule): void {
+  const limits: SessionLimits = {
+    memoryLimitBytes: QUICKJS_MEMORY_LIMIT_BYTES,
+    maxStackBytes: QUICKJS_MAX_STACK_BYTES,
+    maxOutputChars: QUICKJS_MAX_OUTPUT_CHARS,
+    maxPrintedChars: QUICKJS_MAX_PRINTED_CHARS,
+    maxToolCalls: QUICKJS_MAX_TOOL_CALLS,
+    maxJobs: QUICKJS_MAX_JOBS,
+    maxCodeChars: QUICKJS_MAX_CODE_CHARS,
+    maxTransferChars: QUICKJS_MAX_TRANSFER_CHARS,
+  };
+  next = SandboxSession.create(limits, requestTool, stopFlag, spare);
+  // A failure surfaces at the next `init`, which then builds a session itself.
+  next.catch(() => undefined);
+}
+
+async function takeNext(): Promise<SandboxSession | undefined> {
+  const prepared = next;
+  next = undefined;
+  return prepared?.catch(() => undefined);
+}
 
 async function handle(message: HostToWorker & { id: number }): Promise<void> {
   try {
     switch (message.type) {
-      case "init":
-        session?.dispose();
+      case "init": {
+        const spare = session?.release();
         session = undefined;
-        session = await SandboxSession.create(message.limits, requestTool, stopFlag);
+        const prepared = await takeNext();
+        session = prepared ?? (await SandboxSession.create(message.limits, requestTool, stopFlag, spare));
+        session.configure(message.limits);
         return post({ type: "reply", id: message.id, ok: true });
+      }
       case "run":
         return post({
           type: "reply",
@@ -40,7 +81,10 @@ async function handle(message: HostToWorker & { id: number }): Promise<void> {
         await live().reset();
         return post({ type: "reply", id: message.id, ok: true });
       case "recycle":
-        await live().recycle();
+        // Built before answering: `close()` pays for the next executor's sandbox, `create()` is a message.
+        prepareNext(live().release());
+        session = undefined;
+        await next;
         return post({ type: "reply", id: message.id, ok: true });
     }
   } catch (error) {
@@ -65,6 +109,5 @@ port.on("message", (message: HostToWorker) => {
   queue = queue.then(() => handle(message));
 });
 
+prepareNext();
 post({ type: "ready" });
-
-export type { SessionLimits };

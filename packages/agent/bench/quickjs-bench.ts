@@ -1,0 +1,62 @@
+/**
+ * QuickJS executor figures, each measured against the same work in Node's `vm` module:
+ * creating a sandbox, a trivial step, and a step that awaits one tool. Medians.
+ */
+import { pathToFileURL } from "node:url";
+import vm from "node:vm";
+import type { Tool } from "@atrium/spec";
+import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
+import { QuickJsExecutor } from "../src/executors/index.js";
+
+const addTool: Tool<{ a: number; b: number }, number> = {
+  name: "add",
+  description: "Adds a and b.",
+  inputSchema: { type: "object" },
+  async execute({ a, b }) {
+    return a + b;
+  },
+};
+
+export async function benchQuickJs(): Promise<BenchRow[]> {
+  // Warm the worker pool and the compiled wasm module: the figures are for steady state.
+  await (await QuickJsExecutor.create()).close();
+
+  // Creation only: closing (which hands the worker back for reuse) is outside the timed part.
+  const createTimes: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const started = performance.now();
+    const executor = await QuickJsExecutor.create();
+    createTimes.push(performance.now() - started);
+    await executor.close();
+  }
+  const createMs = median(createTimes);
+  const vmCreateMs = await sampleMs(() => vm.createContext({}));
+
+  const executor = await QuickJsExecutor.create({ tools: [addTool] });
+  const stepMs = await sampleMs(() => executor.run("1 + 1"), { iterations: 200, warmup: 20 });
+  const toolStepMs = await sampleMs(() => executor.run("await add({ a: 1, b: 2 })"), {
+    iterations: 200,
+    warmup: 20,
+  });
+  await executor.close();
+
+  const context = vm.createContext({
+    add: (input: { a: number; b: number }) =>
+      addTool.execute(input, { signal: new AbortController().signal }),
+  });
+  const vmStepMs = await sampleMs(() => vm.runInContext("1 + 1", context), { iterations: 200, warmup: 20 });
+  const vmToolStepMs = await sampleMs(
+    () => vm.runInContext("(async () => await add({ a: 1, b: 2 }))()", context),
+    { iterations: 200, warmup: 20 },
+  );
+
+  return [
+    compared("quickjs.create_ms", createMs, "ms", "node:vm createContext", vmCreateMs),
+    compared("quickjs.step_ms", stepMs, "ms", "node:vm runInContext", vmStepMs),
+    compared("quickjs.tool_step_ms", toolStepMs, "ms", "node:vm runInContext + async tool", vmToolStepMs),
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  writeBenchResults("agent-quickjs", await benchQuickJs());
+}
