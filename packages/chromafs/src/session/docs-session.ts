@@ -7,6 +7,7 @@ import { createGrepCommands } from "../grep/grep-command.js";
 import { PAGE_CACHE_MAX_BYTES, SESSION_EXECUTION_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
 import type { Access, DocStore } from "../store/doc-store.js";
+import { trustedStore } from "../store/trusted-store.js";
 import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
 
 export interface DocsSessionOptions {
@@ -48,14 +49,11 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
   const access: Access = { groups: [...(options.groups ?? [])] };
   const treeCache = options.treeCache ?? treeCacheFor(options.store);
   const index = treeCache.peek(access) ?? (await treeCache.index(access));
-  const pages = new PageSource(options.store, access, options.pageCacheBytes ?? PAGE_CACHE_MAX_BYTES);
+  const store = trustedStore(options.store);
+  const pages = new PageSource(store, access, options.pageCacheBytes ?? PAGE_CACHE_MAX_BYTES);
   const fs = new DocsFs({ index, pages });
-  const acceleration =
-    options.accelerateGrep === false ? null : { store: options.store, access, index, pages, fs };
-  const commands: CustomCommand[] = [
-    createSearchCommand(options.store, access),
-    ...createGrepCommands(acceleration),
-  ];
+  const acceleration = options.accelerateGrep === false ? null : { store, access, index, pages, fs };
+  const commands: CustomCommand[] = [createSearchCommand(store, access), ...createGrepCommands(acceleration)];
   const bash = new Bash({
     fs,
     cwd: options.cwd ?? "/",

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ChromaServer, startChromaServer } from "@atrium/chroma";
+import { type IngestSummary, ingestDocs } from "../../src/ingest/ingest-docs.js";
+import { ChromaDocStore } from "../../src/store/chroma-doc-store.js";
+
+export interface ChromaCorpus {
+  server: ChromaServer;
+  store: ChromaDocStore;
+  summary: IngestSummary;
+  close(): Promise<void>;
+}
+
+/** A real Chroma server on a fresh data dir, with `dir` ingested into `collection`. */
+export async function startChromaCorpus(dir: string, collection = "mintlify-docs"): Promise<ChromaCorpus> {
+  const dataDir = mkdtempSync(join(tmpdir(), "chromafs-chroma-"));
+  const server = await startChromaServer({ path: dataDir });
+  try {
+    const summary = await ingestDocs({ dir, collection, url: server.url });
+    const store = await ChromaDocStore.open({ url: server.url, collection });
+    return {
+      server,
+      store,
+      summary,
+      async close() {
+        await store.close?.();
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
