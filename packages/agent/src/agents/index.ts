@@ -1,5 +1,6 @@
 export { ATTR, SPAN, TRACER_NAME } from "../observability/index.js";
 export { AgentMemory, type ToMessagesOptions } from "./agent-memory.js";
+export { CodeAgent, type CodeAgentOptions, type ExecutorFactory } from "./code-agent.js";
 export {
   type CodeBlockFormat,
   type CodeBlockStyle,

@@ -38,11 +38,11 @@ export async function loadImages(inputs: readonly ImageInput[] = []): Promise<St
 }
 
 async function loadImage(input: ImageInput): Promise<StoredImage> {
-  if (input instanceof Uint8Array) return fromBytes(input, "the image bytes");
+  if (input instanceof Uint8Array) return fromBytes(input, "image bytes");
   if (input instanceof URL) return fromUrl(input);
   if (typeof input === "object" && input !== null && (input as ImagePart).type === "image") {
     const part = input as ImagePart;
-    if (part.image instanceof Uint8Array && !part.mediaType) return fromBytes(part.image, "the image part");
+    if (part.image instanceof Uint8Array && !part.mediaType) return fromBytes(part.image, "image part");
     return storeImage(part);
   }
   if (typeof input !== "string" || input === "") {
@@ -67,7 +67,7 @@ async function fromFile(path: string): Promise<StoredImage> {
       cause: error,
     });
   });
-  if (!info.isFile()) throw new ConfigError(`image ${path} is not a file`);
+  if (!info.isFile()) throw new ConfigError(`image ${path}: not a file`);
   if (info.size > MAX_IMAGE_BYTES) {
     throw new ConfigError(
       `image ${path} is ${info.size} bytes; the limit is ${MAX_IMAGE_BYTES} (MAX_IMAGE_BYTES)`,
@@ -83,6 +83,6 @@ function fromBytes(bytes: Uint8Array, what: string): StoredImage {
     );
   }
   const mediaType = sniffImageType(bytes);
-  if (!mediaType) throw new ConfigError(`${what} is not a PNG, JPEG, GIF or WebP image`);
+  if (!mediaType) throw new ConfigError(`${what}: not a PNG, JPEG, GIF or WebP image`);
   return { type: "image", data: Buffer.from(bytes).toString("base64"), mediaType };
 }

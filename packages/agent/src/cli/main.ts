@@ -1,1 +1,105 @@
-export {};
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { AtriumError, type Tool } from "@atrium/spec";
+import { CodeAgent } from "../agents/code-agent.js";
+import { formatValue } from "../agents/observation.js";
+import type { RunResult } from "../agents/run-types.js";
+import { ToolCallingAgent } from "../agents/tool-calling-agent.js";
+import { resolveModel } from "../models/index.js";
+import { type CliArgs, parseCliArgs, USAGE } from "./cli-args.js";
+import { stepTracePrinter, wantsColor } from "./step-trace.js";
+
+/** Exit codes, documented in --help. */
+const EXIT = { ok: 0, failed: 1, usage: 2, maxSteps: 3, interrupted: 130 } as const;
+
+interface McpTools {
+  tools: Tool[];
+  close(): Promise<void>;
+}
+
+/** Connects the MCP servers named by --mcp-config / --mcp; failures of single servers are warnings. */
+async function connectMcp(args: CliArgs, warn: (text: string) => void): Promise<McpTools> {
+  if (!args.mcpConfig && args.mcp.length === 0) return { tools: [], close: async () => {} };
+  const mcp = await import("@atrium/mcp");
+  const servers = args.mcpConfig ? await mcp.loadMcpConfigFile(args.mcpConfig) : {};
+  for (const commandLine of args.mcp) {
+    const config = mcp.parseMcpCommandLine(commandLine);
+    const base = mcp.defaultServerName(config);
+    let name = base;
+    for (let i = 2; name in servers; i++) name = `${base}_${i}`;
+    servers[name] = config;
+  }
+  const connection = await mcp.connectMcpServers(servers);
+  for (const failure of connection.errors)
+    warn(`MCP server ${failure.server} skipped: ${failure.error.message}`);
+  return { tools: connection.tools, close: () => connection.close() };
+}
+
+function version(): string {
+  const url = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const stderr = (text: string) => process.stderr.write(text);
+  let args: CliArgs;
+  try {
+    args = parseCliArgs(argv);
+  } catch (error) {
+    stderr(`atrium-agent: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  if (args.command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (args.command === "version") {
+    process.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error("interrupted (Ctrl-C)"));
+  process.once("SIGINT", onSigint);
+  let mcp: McpTools | undefined;
+  let agent: CodeAgent | ToolCallingAgent | undefined;
+  try {
+    const model = resolveModel(args.model);
+    mcp = await connectMcp(args, (text) => stderr(`atrium-agent: warning: ${text}\n`));
+    const options = {
+      model,
+      tools: mcp.tools,
+      ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
+      ...(args.planningInterval ? { planningInterval: args.planningInterval } : {}),
+    };
+    agent = args.agent === "code" ? new CodeAgent(options) : new ToolCallingAgent(options);
+    const trace = args.quiet ? undefined : stepTracePrinter(stderr, wantsColor(process.stderr));
+    const result: RunResult = await agent.run(args.task, {
+      images: args.images,
+      signal: controller.signal,
+      throwOnError: false,
+      ...(trace ? { onEvent: trace } : {}),
+    });
+    if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else if (result.state === "success" || result.state === "max_steps") {
+      process.stdout.write(`${formatValue(result.output)}\n`);
+    }
+    if (result.state === "success") return EXIT.ok;
+    if (result.state === "max_steps") return EXIT.maxSteps;
+    if (!args.json)
+      stderr(
+        `atrium-agent: the run ${result.state === "aborted" ? "was interrupted" : "failed"}: ${result.error?.message}\n`,
+      );
+    return result.state === "aborted" ? EXIT.interrupted : EXIT.failed;
+  } catch (error) {
+    const configuration = error instanceof AtriumError && error.code === "CONFIG";
+    stderr(`atrium-agent: ${configuration ? "" : "error: "}${(error as Error).message}\n`);
+    return configuration ? EXIT.usage : EXIT.failed;
+  } finally {
+    process.off("SIGINT", onSigint);
+    await agent?.close();
+    await mcp?.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,102 @@
+/**
+ * The agent package's figures: H1's QuickJS rows (bench/quickjs-bench.ts), the model layer's
+ * rows (test/fixtures/models/models-bench.ts) when present, and the agent loop's own cost per
+ * step with a scripted model, model time excluded, against the bare executor step it wraps.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type {
+  CodeExecutor,
+  ExecutionResult,
+  GenerateOptions,
+  Message,
+  Model,
+  ModelResponse,
+} from "@atrium/spec";
+import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
+import { CodeAgent } from "../src/agents/index.js";
+import { QuickJsExecutor } from "../src/executors/index.js";
+import { ScriptedModel } from "../src/models/index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const STEPS = 10;
+const RUNS = 30;
+const STEP_CODE = "const v = [1, 2, 3].map((n) => n * 2);\nv.length";
+
+/** Adds up the time spent inside `inner`'s generate/stream. */
+class TimedModel implements Model {
+  readonly id = "timed";
+  spentMs = 0;
+  constructor(private readonly inner: Model) {}
+  async generate(messages: Message[], options?: GenerateOptions): Promise<ModelResponse> {
+    const start = performance.now();
+    try {
+      return await this.inner.generate(messages, options);
+    } finally {
+      this.spentMs += performance.now() - start;
+    }
+  }
+  stream(messages: Message[], options?: GenerateOptions) {
+    return this.inner.stream(messages, options);
+  }
+}
+
+/** Adds up the time spent inside the executor's `run`. */
+function timeRuns(executor: CodeExecutor, spent: { ms: number }): CodeExecutor {
+  const run = executor.run.bind(executor);
+  executor.run = async (code, options): Promise<ExecutionResult> => {
+    const start = performance.now();
+    try {
+      return await run(code, options);
+    } finally {
+      spent.ms += performance.now() - start;
+    }
+  };
+  return executor;
+}
+
+async function loopRows(): Promise<BenchRow[]> {
+  const reply = (call: number) =>
+    `Thought: go.\n\`\`\`js\n${call < STEPS - 1 ? STEP_CODE : "final_answer(v)"}\n\`\`\``;
+  const executorTime = { ms: 0 };
+  const executor = timeRuns(await QuickJsExecutor.create(), executorTime);
+  const perStep: number[] = [];
+  const overhead: number[] = [];
+  try {
+    for (let run = 0; run < RUNS + 3; run++) {
+      const model = new TimedModel(new ScriptedModel((_messages, _options, call) => reply(call)));
+      const agent = new CodeAgent({ model, executor, maxSteps: STEPS });
+      executorTime.ms = 0;
+      const start = performance.now();
+      const result = await agent.run("Double the numbers.");
+      const wall = performance.now() - start;
+      if (result.state !== "success" || result.stepCount !== STEPS)
+        throw new Error(`bench run ended ${result.state}`);
+      if (run < 3) continue; // warm-up
+      perStep.push((wall - model.spentMs) / STEPS);
+      overhead.push((wall - model.spentMs - executorTime.ms) / STEPS);
+    }
+    const bare = await sampleMs(() => executor.run(STEP_CODE), { iterations: 200, warmup: 20 });
+    return [
+      compared("agent.step_ms", median(perStep), "ms", "bare QuickJS executor.run of the step's code", bare),
+      { metric: "agent.loop_overhead_ms", value: median(overhead), unit: "ms" },
+    ];
+  } finally {
+    await executor.close();
+  }
+}
+
+const rows: BenchRow[] = [];
+const quickjsBench = join(here, "quickjs-bench.ts");
+if (existsSync(quickjsBench)) {
+  const { benchQuickJs } = (await import(quickjsBench)) as { benchQuickJs: () => Promise<BenchRow[]> };
+  rows.push(...(await benchQuickJs()));
+}
+rows.push(...(await loopRows()));
+const modelsBench = join(here, "../test/fixtures/models/models-bench.ts");
+if (existsSync(modelsBench)) {
+  const { measureModelRows } = (await import(modelsBench)) as { measureModelRows: () => Promise<BenchRow[]> };
+  rows.push(...(await measureModelRows()));
+}
+writeBenchResults("agent", rows);

@@ -1,0 +1,187 @@
+import {
+  type CodeExecutor,
+  ConfigError,
+  type ExecutionError,
+  ParseError,
+  type SerializedError,
+  serializeError,
+} from "@atrium/spec";
+import { QuickJsExecutor } from "../executors/index.js";
+import { DEFAULT_STEP_TIMEOUT_MS } from "../limits.js";
+import {
+  codeAgentSystemPrompt,
+  JAVASCRIPT_SANDBOX_CAPABILITIES,
+  PYTHON_SANDBOX_CAPABILITIES,
+} from "../prompts/code-agent-prompt.js";
+import { type CodeBlockFormat, type CodeBlockStyle, codeBlockFormat, extractCode } from "./code-blocks.js";
+import type { ActionStep } from "./memory-steps.js";
+import { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
+import { codeObservation } from "./observation.js";
+import type { AgentOptions } from "./run-types.js";
+import { storeImage } from "./stored-image.js";
+
+/** Makes a sandbox; called once per agent, and once per call when the agent is a managed agent. */
+export type ExecutorFactory = () => CodeExecutor | Promise<CodeExecutor>;
+
+export interface CodeAgentOptions extends AgentOptions {
+  /**
+   * Where the code runs: a factory (the default makes a `QuickJsExecutor`) or one executor
+   * instance. An instance cannot be copied, so an agent given one cannot be used with `asTool`.
+   */
+  executor?: CodeExecutor | ExecutorFactory;
+  /** How the model marks code: "markdown" (```js fences, the default), "xml" or custom tags. */
+  codeBlockTags?: CodeBlockStyle;
+  /** Wall-clock budget of one code step (default `DEFAULT_STEP_TIMEOUT_MS`). */
+  stepTimeoutMs?: number;
+  /** What the sandbox allows, shown to the model; defaults suit the executor's language. */
+  capabilities?: readonly string[];
+}
+
+/**
+ * An agent whose actions are code: each step the model writes a code block, the sandbox runs
+ * it (tools are async functions inside), and the logs, last value or error (with the failing
+ * line) come back as the observation. State persists between steps like a notebook.
+ */
+export class CodeAgent extends MultiStepAgent {
+  readonly #codeOptions: CodeAgentOptions;
+  readonly #stepTimeoutMs: number;
+  #executor: CodeExecutor | undefined;
+  #format: CodeBlockFormat | undefined;
+  #systemPrompt: string | undefined;
+
+  constructor(options: CodeAgentOptions) {
+    super(options);
+    this.#codeOptions = options;
+    this.#stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+    if (!(this.#stepTimeoutMs > 0))
+      throw new ConfigError(`stepTimeoutMs must be > 0, got ${options.stepTimeoutMs}`);
+    const executor = options.executor;
+    if (executor !== undefined && typeof executor !== "function" && typeof executor?.run !== "function") {
+      throw new ConfigError("executor must be a CodeExecutor or a function returning one");
+    }
+    if (options.codeBlockTags !== undefined) codeBlockFormat(options.codeBlockTags, "javascript");
+  }
+
+  /** The sandbox of this agent (created on first use). */
+  async executor(): Promise<CodeExecutor> {
+    if (this.#executor) return this.#executor;
+    const given = this.#codeOptions.executor;
+    const executor =
+      given === undefined
+        ? await QuickJsExecutor.create()
+        : typeof given === "function"
+          ? await given()
+          : given;
+    await executor.setTools(this.instrumentedTools);
+    this.#executor = executor;
+    this.#format = codeBlockFormat(this.#codeOptions.codeBlockTags ?? "markdown", executor.language);
+    return executor;
+  }
+
+  override async close(): Promise<void> {
+    const executor = this.#executor;
+    this.#executor = undefined;
+    this.#systemPrompt = undefined;
+    await executor?.close();
+  }
+
+  protected override fork(): CodeAgent {
+    if (this.#codeOptions.executor !== undefined && typeof this.#codeOptions.executor !== "function") {
+      throw new ConfigError(
+        "this CodeAgent was given one executor instance, which parallel managed-agent calls would share; pass a factory instead: executor: () => QuickJsExecutor.create()",
+      );
+    }
+    return new CodeAgent(this.#codeOptions);
+  }
+
+  protected override async prepareRun(variables: Record<string, unknown> | undefined): Promise<void> {
+    const executor = await this.executor();
+    if (variables && Object.keys(variables).length) await executor.setVariables(variables);
+  }
+
+  protected override async resetState(): Promise<void> {
+    await this.#executor?.reset();
+  }
+
+  protected override systemPrompt(): string {
+    if (this.#systemPrompt) return this.#systemPrompt;
+    const executor = this.#executor!;
+    const format = this.#format!;
+    this.#systemPrompt = codeAgentSystemPrompt({
+      language: executor.language,
+      tools: this.tools,
+      open: format.open,
+      close: format.close,
+      capabilities:
+        this.#codeOptions.capabilities ??
+        (executor.language === "python" ? PYTHON_SANDBOX_CAPABILITIES : JAVASCRIPT_SANDBOX_CAPABILITIES),
+      ...(this.instructions ? { instructions: this.instructions } : {}),
+    });
+    return this.#systemPrompt;
+  }
+
+  protected override async actionStep(run: RunContext): Promise<ActionStep> {
+    const startedAt = Date.now();
+    const started = performance.now();
+    const executor = this.#executor!;
+    const format = this.#format!;
+    const response = await this.callModel(run, this.messagesFor(this.systemPrompt()), {
+      stopSequences: format.stopSequences,
+    });
+    const usage = response.usage;
+    const text = response.message.content;
+    const timing = () => ({ startedAt, durationMs: performance.now() - started });
+    const extracted = extractCode(text, format);
+    if (!extracted) {
+      const error = new ParseError(
+        `your reply had no code block. Reply with "Thought:" and one code block, like this:\nThought: I will ...\n${format.open}\n// your code here\n${format.close}`,
+      );
+      return {
+        type: "action",
+        step: run.step,
+        modelOutput: text,
+        observation: `Error: ${error.message}`,
+        isFinalAnswer: false,
+        error: serializeError(error),
+        usage,
+        timing: timing(),
+      };
+    }
+    run.emit({ type: "code", step: run.step, language: executor.language, code: extracted.code });
+    const result = await executor.run(extracted.code, { signal: run.signal, timeoutMs: this.#stepTimeoutMs });
+    const failed = result.error !== undefined;
+    return {
+      type: "action",
+      step: run.step,
+      modelOutput: extracted.modelOutput,
+      code: extracted.code,
+      logs: result.logs,
+      observation: codeObservation(result, this.maxObservationChars),
+      ...(result.images?.length ? { images: result.images.map(storeImage) } : {}),
+      ...(result.output === undefined ? {} : { output: result.output }),
+      isFinalAnswer: result.isFinalAnswer && !failed,
+      ...(result.error ? { error: executionError(result.error) } : {}),
+      usage,
+      timing: timing(),
+    };
+  }
+}
+
+const ERROR_CODES: Partial<Record<ExecutionError["kind"], SerializedError["code"]>> = {
+  tool: "TOOL",
+  timeout: "TIMEOUT",
+  memory: "LIMIT_EXCEEDED",
+  "output-limit": "LIMIT_EXCEEDED",
+};
+
+/** A step error as memory keeps it; the observation already told the model the details. */
+function executionError(error: ExecutionError): SerializedError {
+  const line = error.line === undefined ? "" : ` (line ${error.line})`;
+  return {
+    name: error.name,
+    code: ERROR_CODES[error.kind] ?? "EXECUTION",
+    message: `${error.message}${line}`,
+    isRetryable: false,
+    isFatal: false,
+  };
+}

@@ -1,0 +1,180 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PIXEL_PNG } from "@atrium/spec/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RunResult } from "../src/agents/index.js";
+import { js } from "./support/agents.js";
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const tsx = join(packageDir, "node_modules/.bin/tsx");
+const dir = mkdtempSync(join(tmpdir(), "atrium-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Colour variables of the test runner must not leak into the child: it is not a TTY either.
+const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...plainEnv } = process.env;
+
+/** The trace with its timings and token counts (which vary) replaced by placeholders. */
+function normalise(trace: string): string {
+  return trace.replace(/\d+\.\d\d s/g, "T s").replace(/\d+ in \/ \d+ out tokens/g, "N in / N out tokens");
+}
+
+let files = 0;
+function script(replies: unknown[]): string {
+  const path = join(dir, `replies-${++files}.json`);
+  writeFileSync(path, JSON.stringify(replies));
+  return path;
+}
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, ["--conditions=source", "src/cli/main.ts", ...args], {
+      cwd: packageDir,
+      env: { ...plainEnv, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("atrium-agent CLI", () => {
+  it("prints a plain step trace on stderr (no colours when not a TTY) and the answer on stdout", async () => {
+    const replies = script([
+      js("const n = 6 * 7;\nconsole.log(n);", "Thought: multiply."),
+      js("final_answer(n)"),
+    ]);
+    const { code, stdout, stderr } = await cli([
+      "run",
+      "What is 6 times 7?",
+      "--model",
+      `scripted:${replies}`,
+    ]);
+    expect(stderr).not.toMatch(/\u001b\[/);
+    expect(normalise(stderr)).toBe(
+      [
+        "━━ Step 1 ━━",
+        "  Thought: multiply.",
+        "  ```js",
+        "  const n = 6 * 7;",
+        "  console.log(n);",
+        "  ```",
+        "▶ javascript",
+        "  const n = 6 * 7;",
+        "  console.log(n);",
+        "Observation",
+        "  Execution logs:",
+        "  42",
+        "  (T s, N in / N out tokens)",
+        "━━ Step 2 ━━",
+        "  Thought: next.",
+        "  ```js",
+        "  final_answer(n)",
+        "  ```",
+        "▶ javascript",
+        "  final_answer(n)",
+        "Observation",
+        "  final_answer was called with:",
+        "  42",
+        "  (T s, N in / N out tokens)",
+        "━━ Final answer ━━",
+        "success after 2 steps, N in / N out tokens, T s",
+        "",
+      ].join("\n"),
+    );
+    expect(stdout).toBe("42\n");
+    expect(code).toBe(0);
+  });
+
+  it("--json prints the RunResult, with the --image sent along", async () => {
+    const png = join(dir, "pixel.png");
+    writeFileSync(png, Buffer.from(PIXEL_PNG.image as string, "base64"));
+    const replies = script([js('final_answer({ seen: "one pixel" })')]);
+    const { code, stdout } = await cli([
+      "run",
+      "Describe.",
+      "--model",
+      `scripted:${replies}`,
+      "--image",
+      png,
+      "--json",
+      "--quiet",
+    ]);
+    const result = JSON.parse(stdout) as RunResult;
+    expect(code).toBe(0);
+    expect(result.state).toBe("success");
+    expect(result.output).toEqual({ seen: "one pixel" });
+    expect(result.steps[0]).toEqual({
+      type: "task",
+      task: "Describe.",
+      images: [{ type: "image", data: PIXEL_PNG.image, mediaType: "image/png" }],
+    });
+  });
+
+  it("exits 3 when the answer came from the closing call after --max-steps", async () => {
+    const replies = script([js("1"), "Probably 1."]);
+    const { code, stdout } = await cli([
+      "run",
+      "Loop.",
+      "--model",
+      `scripted:${replies}`,
+      "--max-steps",
+      "1",
+      "--quiet",
+    ]);
+    expect(stdout).toBe("Probably 1.\n");
+    expect(code).toBe(3);
+  });
+
+  it("exits 2 with a message that says what to fix on bad usage", async () => {
+    const noModel = await cli(["run", "Task."], { ATRIUM_MODEL: "" });
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toBe(
+      "atrium-agent: no model; pass --model (e.g. --model openai:gpt-4o-mini) or set ATRIUM_MODEL\n",
+    );
+    const badFlag = await cli(["run", "Task.", "--model", "scripted:x.json", "--max-steps", "zero"]);
+    expect(badFlag.stderr).toBe('atrium-agent: --max-steps must be a positive whole number, got "zero"\n');
+    expect(badFlag.code).toBe(2);
+  });
+
+  it("uses the tools of an MCP server given with --mcp", async () => {
+    const mcpRequire = createRequire(join(packageDir, "../mcp/package.json"));
+    const everything = join(
+      dirname(mcpRequire.resolve("@modelcontextprotocol/server-everything/package.json")),
+      "dist/index.js",
+    );
+    const replies = script([js('final_answer(await echo({ message: "hi" }))')]);
+    const { code, stdout, stderr } = await cli([
+      "run",
+      "Echo hi.",
+      "--model",
+      `scripted:${replies}`,
+      "--mcp",
+      `${process.execPath} ${everything} stdio`,
+    ]);
+    expect(stderr).toContain('→ echo({"message":"hi"})');
+    expect(stdout).toBe("Echo: hi\n");
+    expect(code).toBe(0);
+  });
+});

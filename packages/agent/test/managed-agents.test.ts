@@ -1,0 +1,82 @@
+import type { Message } from "@atrium/spec";
+import { textOf } from "@atrium/spec";
+import { describe, expect, it } from "vitest";
+import { CodeAgent, ToolCallingAgent } from "../src/agents/index.js";
+import { ScriptedModel } from "../src/models/index.js";
+import { managedAgentTask } from "../src/prompts/loop-prompts.js";
+import { js, track } from "./support/agents.js";
+
+/** The fruit named in the sub-agent's task message. */
+function fruitOf(messages: Message[]): string {
+  const task = textOf((messages[1] as { content: string }).content);
+  return /count (\w+)/.exec(task)![1]!;
+}
+
+describe("managed agents", () => {
+  it("run in parallel, each call on a fresh sandbox and memory", async () => {
+    // Step 1 records the fruit in a sandbox global, step 2 answers with everything recorded:
+    // a shared sandbox would list both fruits.
+    const workerModel = new ScriptedModel((messages) =>
+      messages.length === 2
+        ? js(
+            `globalThis.seen = (globalThis.seen ?? []).concat(${JSON.stringify(fruitOf(messages))});\nseen.length`,
+          )
+        : js(`final_answer("${fruitOf(messages)}: " + seen.join(","))`),
+    );
+    const worker = new CodeAgent({
+      model: workerModel,
+      name: "counter",
+      description: "Counts one kind of fruit.",
+    });
+    const manager = track(
+      new ToolCallingAgent({
+        model: new ScriptedModel([
+          {
+            content: "",
+            toolCalls: [
+              { name: "counter", input: { task: "count apples" } },
+              { name: "counter", input: { task: "count pears" } },
+            ],
+          },
+          { content: "", toolCalls: [{ name: "final_answer", input: { answer: "done" } }] },
+        ]),
+        tools: [worker.asTool()],
+      }),
+    );
+    const result = await manager.run("Count apples and pears at the same time.");
+
+    expect(result.output).toBe("done");
+    const [, step] = result.steps;
+    expect(step).toMatchObject({
+      type: "action",
+      toolCalls: [
+        { name: "counter", observation: "apples: apples", isError: false },
+        { name: "counter", observation: "pears: pears", isError: false },
+      ],
+    });
+    expect(workerModel.calls).toHaveLength(4);
+    const tasks = workerModel.calls
+      .filter((call) => call.messages.length === 2)
+      .map((call) => call.messages[1]);
+    expect(tasks).toEqual([
+      { role: "user", content: `New task:\n${managedAgentTask("counter", "count apples")}` },
+      { role: "user", content: `New task:\n${managedAgentTask("counter", "count pears")}` },
+    ]);
+    // The worker itself was never run: its own memory is untouched.
+    expect(worker.memory.steps).toEqual([]);
+  });
+
+  it("needs a name and a description, and an executor factory rather than an instance", async () => {
+    const model = new ScriptedModel([]);
+    expect(() => new CodeAgent({ model }).asTool()).toThrow("asTool() needs a name and a description");
+    const { QuickJsExecutor } = await import("../src/executors/index.js");
+    const executor = await QuickJsExecutor.create();
+    try {
+      expect(() => new CodeAgent({ model, executor, name: "a", description: "b" }).asTool()).toThrow(
+        "this CodeAgent was given one executor instance, which parallel managed-agent calls would share",
+      );
+    } finally {
+      await executor.close();
+    }
+  });
+});

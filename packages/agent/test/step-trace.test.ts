@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { stepTracePrinter, wantsColor } from "../src/cli/step-trace.js";
+
+describe("step trace", () => {
+  it("uses colours only on a terminal without NO_COLOR", () => {
+    expect(wantsColor({ isTTY: true }, {})).toBe(true);
+    expect(wantsColor({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+    expect(wantsColor({ isTTY: true }, { TERM: "dumb" })).toBe(false);
+    expect(wantsColor({ isTTY: false }, {})).toBe(false);
+    expect(wantsColor({}, {})).toBe(false);
+  });
+
+  it("styles lines with ANSI codes when colours are on, and prints plain text otherwise", () => {
+    let coloured = "";
+    let plain = "";
+    const event = { type: "tool-result", step: 1, id: "c1", name: "add", output: 3 } as const;
+    stepTracePrinter((text) => {
+      coloured += text;
+    }, true)(event);
+    stepTracePrinter((text) => {
+      plain += text;
+    }, false)(event);
+    expect(plain).toBe("← add: 3\n");
+    expect(coloured).toBe("\u001b[33m← add: 3\u001b[39m\n");
+  });
+});

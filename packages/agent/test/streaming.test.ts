@@ -1,0 +1,86 @@
+import type { AgentEvent } from "@atrium/spec";
+import { describe, expect, it } from "vitest";
+import { CodeAgent } from "../src/agents/index.js";
+import { ScriptedModel } from "../src/models/index.js";
+import { add, js, track } from "./support/agents.js";
+
+/** Event types in order, with each run of model-delta events folded into one. */
+function shape(events: AgentEvent[]): string[] {
+  return events
+    .map((event) => event.type)
+    .filter((type, i, types) => !(type === "model-delta" && types[i - 1] === "model-delta"));
+}
+
+const SCRIPT = [js("const s = await add({ a: 1, b: 2 });\nconsole.log(s);"), js("final_answer(s)")];
+
+describe("streaming", () => {
+  it("yields events in order, with model output as deltas that add up to the reply", async () => {
+    const agent = track(new CodeAgent({ model: new ScriptedModel(SCRIPT), tools: [add] }));
+    const events: AgentEvent[] = [];
+    for await (const event of agent.stream("Add 1 and 2.")) events.push(event);
+
+    expect(shape(events)).toEqual([
+      "run-start",
+      "step-start",
+      "model-delta",
+      "model-output",
+      "code",
+      "tool-call",
+      "tool-result",
+      "observation",
+      "step-end",
+      "step-start",
+      "model-delta",
+      "model-output",
+      "code",
+      "observation",
+      "step-end",
+      "final-answer",
+      "run-end",
+    ]);
+    const deltas = events
+      .filter((e) => e.type === "model-delta" && e.step === 1)
+      .map((e) => (e as { text: string }).text);
+    expect(deltas.join("")).toBe(SCRIPT[0]);
+    expect(events.find((e) => e.type === "code")).toEqual({
+      type: "code",
+      step: 1,
+      language: "javascript",
+      code: "const s = await add({ a: 1, b: 2 });\nconsole.log(s);",
+    });
+    expect(events.filter((e) => e.type === "tool-call" || e.type === "tool-result")).toEqual([
+      { type: "tool-call", step: 1, id: expect.any(String), name: "add", input: { a: 1, b: 2 } },
+      { type: "tool-result", step: 1, id: expect.any(String), name: "add", output: 3 },
+    ]);
+    expect(events.find((e) => e.type === "observation")).toEqual({
+      type: "observation",
+      step: 1,
+      text: "Execution logs:\n3",
+    });
+    expect(events.at(-2)).toEqual({ type: "final-answer", step: 2, output: 3 });
+    expect(events.at(-1)).toMatchObject({ type: "run-end", state: "success", output: 3, steps: 2 });
+  });
+
+  it("run() reports the same events through onEvent, without deltas", async () => {
+    const agent = track(new CodeAgent({ model: new ScriptedModel(SCRIPT), tools: [add] }));
+    const events: AgentEvent[] = [];
+    await agent.run("Add 1 and 2.", { onEvent: (event) => events.push(event) });
+    expect(events.some((event) => event.type === "model-delta")).toBe(false);
+    expect(shape(events)).toHaveLength(15);
+  });
+
+  it("stops the run when the consumer leaves the loop, and the agent can run again", async () => {
+    const model = new ScriptedModel((_messages, _options, call) =>
+      call === 0 ? SCRIPT[0]! : js("final_answer(9)"),
+    );
+    const agent = track(new CodeAgent({ model, tools: [add] }));
+    const seen: string[] = [];
+    for await (const event of agent.stream("Add.")) {
+      seen.push(event.type);
+      if (event.type === "code") break;
+    }
+    expect(seen.at(-1)).toBe("code");
+    expect(model.calls).toHaveLength(1);
+    expect((await agent.run("Again.")).output).toBe(9);
+  });
+});
