@@ -18,6 +18,15 @@ describe("fromAiSdk", () => {
     expect(fromAiSdk(languageModel, { retry: false })).toBeInstanceOf(AiSdkModel);
   });
 
+  it("refuses timeouts that are not positive", () => {
+    expect(() => fromAiSdk(languageModel, { timeoutMs: 0 })).toThrow(
+      new ConfigError("timeoutMs must be a positive number of milliseconds; got 0"),
+    );
+    expect(() => fromAiSdk(languageModel, { chunkTimeoutMs: Number.POSITIVE_INFINITY })).toThrow(
+      new ConfigError("chunkTimeoutMs must be a positive number of milliseconds; got Infinity"),
+    );
+  });
+
   it("refuses a model string, pointing at resolveModel", () => {
     expect(() => fromAiSdk("openai/gpt-4o-mini")).toThrow(
       new ConfigError(

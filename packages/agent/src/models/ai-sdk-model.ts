@@ -62,6 +62,12 @@ export class AiSdkModel implements Model {
         `fromAiSdk needs a LanguageModel object, not the string ${JSON.stringify(languageModel)}; for model strings use resolveModel, e.g. resolveModel("openai:gpt-4o-mini")`,
       );
     }
+    for (const name of ["timeoutMs", "chunkTimeoutMs"] as const) {
+      const value = options[name];
+      if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+        throw new ConfigError(`${name} must be a positive number of milliseconds; got ${value}`);
+      }
+    }
     this.#languageModel = languageModel;
     this.#options = options;
     this.id = options.id ?? `${languageModel.provider.split(".")[0]}:${languageModel.modelId}`;

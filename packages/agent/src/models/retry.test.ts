@@ -106,6 +106,21 @@ describe("withRetries", () => {
   });
 });
 
+describe("retry options", () => {
+  it("rejects nonsense with the option named", () => {
+    const model = new ScriptedModel([]);
+    expect(() => withRetries(model, { maxAttempts: 0 })).toThrow(
+      new ConfigError("retry.maxAttempts must be an integer of at least 1 (1 = no retries); got 0"),
+    );
+    expect(() => withRetries(model, { baseDelayMs: -1 })).toThrow(
+      new ConfigError("retry.baseDelayMs must be a finite number of milliseconds, 0 or more; got -1"),
+    );
+    expect(() => withRetries(model, { maxRetryAfterMs: Number.NaN })).toThrow(
+      "retry.maxRetryAfterMs must be a finite number of milliseconds, 0 or more; got NaN",
+    );
+  });
+});
+
 describe("retryDelayMs", () => {
   it("uses the defaults from limits.ts with equal jitter", () => {
     expect(retryDelayMs(1, status(500), { random: () => 0 })).toBe(MODEL_RETRY_BASE_DELAY_MS / 2);

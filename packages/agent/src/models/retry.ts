@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { GenerateOptions, Message, Model, ModelResponse, ModelStreamPart } from "@atrium/spec";
-import { AbortError, type AtriumError, ModelError } from "@atrium/spec";
+import { AbortError, type AtriumError, ConfigError, ModelError } from "@atrium/spec";
 import {
   MODEL_RETRY_BASE_DELAY_MS,
   MODEL_RETRY_MAX_AFTER_MS,
@@ -40,7 +40,22 @@ export interface RetryEvent {
  * attempt could contradict.
  */
 export function withRetries(model: Model, options: RetryOptions = {}): Model {
+  checkRetryOptions(options);
   return new RetryingModel(model, options);
+}
+
+function checkRetryOptions(options: RetryOptions): void {
+  const { maxAttempts, baseDelayMs, maxDelayMs, maxRetryAfterMs } = options;
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) {
+    throw new ConfigError(
+      `retry.maxAttempts must be an integer of at least 1 (1 = no retries); got ${maxAttempts}`,
+    );
+  }
+  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, maxRetryAfterMs })) {
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new ConfigError(`retry.${name} must be a finite number of milliseconds, 0 or more; got ${value}`);
+    }
+  }
 }
 
 class RetryingModel implements Model {
