@@ -15,6 +15,7 @@ export function pageRevision(file: Pick<PathTreeFile, "hash" | "groups" | "title
   const key = JSON.stringify([
     CHUNKER_VERSION,
     CHUNK_MAX_BYTES,
+    CHUNK_MERGE_BYTES,
     file.hash,
     file.groups ?? [],
     file.title ?? null,
