@@ -22,7 +22,7 @@ import {
   CALL_MAX_TOTAL_TIMEOUT_MS,
   CALL_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
-  MAX_TOOLS_PER_SERVER,
+  MAX_LISTED_ITEMS,
 } from "../limits.js";
 import { type CallSite, callFailure } from "./call-errors.js";
 import { ProgressOrderedTransport } from "./progress-ordered-transport.js";
@@ -49,6 +49,15 @@ export interface McpCallOptions {
 }
 
 export type McpTransportKind = "stdio" | "streamable-http" | "sse";
+
+/** What every request hands the SDK: bounded, cancellable, progress-aware. */
+interface SdkRequestOptions {
+  signal?: AbortSignal;
+  timeout: number;
+  resetTimeoutOnProgress: boolean;
+  maxTotalTimeout: number;
+  onprogress?: McpCallOptions["onProgress"];
+}
 
 const DEFAULT_CLIENT_INFO = { name: "atrium", version: "0.1.0" };
 
@@ -125,28 +134,12 @@ export class McpClient {
     return connectHttp(config, attempt, site);
   }
 
-  /** Every tool the server lists (all pages), up to `MAX_TOOLS_PER_SERVER`. */
+  /** Every tool the server lists (all pages), up to `MAX_LISTED_ITEMS`. */
   async listTools(options: McpCallOptions = {}): Promise<McpToolDescription[]> {
-    const tools: McpToolDescription[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.request("tools/list", options, (request) =>
-        this.sdk.listTools(cursor ? { cursor } : undefined, request),
-      );
-      tools.push(...page.tools);
-      if (tools.length > MAX_TOOLS_PER_SERVER) {
-        throw new McpServerError(
-          this.name,
-          "LIMIT_EXCEEDED",
-          `lists more than ${MAX_TOOLS_PER_SERVER} tools`,
-          {
-            isFatal: false,
-          },
-        );
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    return this.allPages("tools/list", options, async (params, request) => {
+      const page = await this.sdk.listTools(params, request);
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
   }
 
   /** Calls a tool by its MCP name. Protocol failures throw; a tool's own failure is `isError`. */
@@ -162,16 +155,10 @@ export class McpClient {
 
   async listResources(options: McpCallOptions = {}): Promise<Resource[]> {
     if (!this.sdk.getServerCapabilities()?.resources) return [];
-    const resources: Resource[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.request("resources/list", options, (request) =>
-        this.sdk.listResources(cursor ? { cursor } : undefined, request),
-      );
-      resources.push(...page.resources);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return resources;
+    return this.allPages("resources/list", options, async (params, request) => {
+      const page = await this.sdk.listResources(params, request);
+      return { items: page.resources, nextCursor: page.nextCursor };
+    });
   }
 
   async readResource(uri: string, options: McpCallOptions = {}): Promise<ReadResourceResult["contents"]> {
@@ -183,16 +170,10 @@ export class McpClient {
 
   async listPrompts(options: McpCallOptions = {}): Promise<Prompt[]> {
     if (!this.sdk.getServerCapabilities()?.prompts) return [];
-    const prompts: Prompt[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.request("prompts/list", options, (request) =>
-        this.sdk.listPrompts(cursor ? { cursor } : undefined, request),
-      );
-      prompts.push(...page.prompts);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return prompts;
+    return this.allPages("prompts/list", options, async (params, request) => {
+      const page = await this.sdk.listPrompts(params, request);
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    });
   }
 
   async getPrompt(
@@ -213,16 +194,41 @@ export class McpClient {
     await this.transport.close().catch(() => {});
   }
 
+  /** Follows `nextCursor` to the end; a server listing more than `MAX_LISTED_ITEMS` items is cut off. */
+  private async allPages<T>(
+    what: string,
+    options: McpCallOptions,
+    fetchPage: (
+      params: { cursor: string } | undefined,
+      request: SdkRequestOptions,
+    ) => Promise<{ items: T[]; nextCursor?: string }>,
+  ): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.request(what, options, (request) =>
+        fetchPage(cursor === undefined ? undefined : { cursor }, request),
+      );
+      items.push(...page.items);
+      if (items.length > MAX_LISTED_ITEMS) {
+        throw new McpServerError(
+          this.name,
+          "LIMIT_EXCEEDED",
+          `${what} returned more than ${MAX_LISTED_ITEMS} items`,
+          {
+            isFatal: false,
+          },
+        );
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return items;
+  }
+
   private async request<T>(
     what: string,
     options: McpCallOptions,
-    send: (request: {
-      signal?: AbortSignal;
-      timeout: number;
-      resetTimeoutOnProgress: boolean;
-      maxTotalTimeout: number;
-      onprogress?: McpCallOptions["onProgress"];
-    }) => Promise<T>,
+    send: (request: SdkRequestOptions) => Promise<T>,
     toolName?: string,
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.callTimeoutMs;

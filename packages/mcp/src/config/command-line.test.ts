@@ -50,7 +50,8 @@ describe("defaultServerName", () => {
     ["node ./build/weather-server.js", "weather"],
     ["docker run -i --rm github-mcp-server", "github"],
     ["https://mcp.example.com/mcp", "mcp.example.com"],
-    ["python3 server.py", "python3"],
+    ["python3 server.py", "server"],
+    ["uv run weather.py", "weather"],
   ])("%s → %s", (command, name) => {
     expect(defaultServerName(parseMcpCommandLine(command))).toBe(name);
   });

@@ -4,7 +4,11 @@ import { parse } from "shell-quote";
 import type { McpServerConfig } from "./server-config.js";
 
 const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
-const PACKAGE_RUNNERS = new Set(["npx", "bunx", "uvx", "pnpx", "pipx", "dlx", "exec", "run", "docker"]);
+/** Programs that start the real server named by a later word (`npx pkg`, `node server.js`). */
+const LAUNCHERS = new Set([
+  ...["npx", "bunx", "uvx", "pnpx", "pipx", "dlx", "exec", "run", "docker", "uv", "pnpm", "npm"],
+  ...["node", "deno", "bun", "python", "python3", "tsx"],
+]);
 
 /**
  * Turns a `--mcp` command line into a server config. Quotes and backslashes follow POSIX shell
@@ -57,10 +61,8 @@ export function parseMcpCommandLine(cmd: string, name?: string): McpServerConfig
 export function defaultServerName(config: McpServerConfig): string {
   if ("url" in config) return new URL(config.url).hostname.replace(/^www\./, "") || "server";
   const words = [config.command, ...(config.args ?? [])].map((word) => basename(word));
-  const program = words.find(
-    (word, i) => i > 0 && !word.startsWith("-") && !PACKAGE_RUNNERS.has(word) && word !== "node",
-  );
-  const chosen = PACKAGE_RUNNERS.has(words[0]!) || words[0] === "node" ? (program ?? words[0]!) : words[0]!;
+  const program = words.find((word, i) => i > 0 && !word.startsWith("-") && !LAUNCHERS.has(word));
+  const chosen = LAUNCHERS.has(words[0]!) ? (program ?? words[0]!) : words[0]!;
   return (
     chosen
       .replace(/@[^@/]*$/, "") // version suffix: pkg@1.2.3

@@ -1,0 +1,112 @@
+// What serveMcpHttp refuses before any MCP handling, and what createMcpServer refuses to serve.
+import { request } from "node:http";
+import { ConfigError } from "@atrium/spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpServer, type ServedMcpHttp, serveMcpHttp } from "../src/index.js";
+import { MAX_HTTP_BODY_BYTES } from "../src/limits.js";
+import { echo } from "./fixtures/sample-tools.js";
+
+let served: ServedMcpHttp;
+beforeAll(async () => {
+  served = await serveMcpHttp({ name: "guards", version: "1.0.0", tools: [echo] });
+});
+afterAll(async () => served?.close());
+
+function send(
+  method: string,
+  path: string,
+  { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
+  const url = new URL(served.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const rpcError = (message: string, code = -32000) =>
+  JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+
+describe("serveMcpHttp guards", () => {
+  it("listens on loopback at /mcp", () => {
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it("answers other paths with 404", async () => {
+    expect(await send("POST", "/other", { body: ping })).toEqual({
+      status: 404,
+      text: "not found; the MCP endpoint is /mcp",
+    });
+  });
+
+  it("refuses a non-loopback Host header (DNS rebinding)", async () => {
+    expect(await send("POST", "/mcp", { body: ping, headers: { host: "evil.example:80" } })).toEqual({
+      status: 403,
+      text: "Host header is not loopback",
+    });
+  });
+
+  it("asks for initialize first, and for a known session after", async () => {
+    expect(await send("POST", "/mcp", { body: ping })).toEqual({
+      status: 400,
+      text: rpcError("No session: the first request must be initialize"),
+    });
+    expect(await send("GET", "/mcp")).toEqual({
+      status: 400,
+      text: rpcError("Missing mcp-session-id header"),
+    });
+    expect(await send("POST", "/mcp", { body: ping, headers: { "mcp-session-id": "made-up" } })).toEqual({
+      status: 404,
+      text: rpcError("Session not found; initialize a new one"),
+    });
+  });
+
+  it("refuses bodies that are not JSON or too large", async () => {
+    expect(await send("POST", "/mcp", { body: "{nope" })).toEqual({
+      status: 400,
+      text: rpcError("Parse error: Expected property name or '}' in JSON at position 1", -32700),
+    });
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "ping",
+      params: { pad: "x".repeat(MAX_HTTP_BODY_BYTES) },
+    });
+    expect(await send("POST", "/mcp", { body: huge })).toEqual({
+      status: 413,
+      text: rpcError(`Request body over ${MAX_HTTP_BODY_BYTES} bytes`),
+    });
+  });
+});
+
+describe("createMcpServer", () => {
+  it("refuses tool names that are not identifiers, non-object schemas and duplicates", () => {
+    const serve = (tools: (typeof echo)[]) => () => createMcpServer({ name: "x", version: "1", tools });
+    expect(serve([{ ...echo, name: "get-sum" }])).toThrow(
+      new ConfigError('serveMcp: tool name "get-sum" must match /^[A-Za-z_][A-Za-z0-9_]{0,63}$/'),
+    );
+    expect(serve([{ ...echo, inputSchema: { type: "string" } }])).toThrow(
+      'serveMcp: tool "echo" needs an object input schema ({"type": "object", ...})',
+    );
+    expect(serve([echo, echo])).toThrow("serveMcp: two tools share one name");
+  });
+});
