@@ -87,6 +87,15 @@ describe("ChromaDocStore", () => {
       "/index.mdx",
     ]);
     expect(await store.findPages(filter, PUBLIC, [])).toEqual([]);
+    const many = [
+      ...Array.from({ length: 300 }, (_, index) => `/missing/${index}.md`),
+      "/index.mdx",
+      "/internal/roadmap.mdx",
+    ];
+    expect(await store.findPages(filter, PUBLIC, many)).toEqual(["/index.mdx"]);
+    expect(
+      await store.findPages({ kind: "contains", text: "launch plan", caseInsensitive: false }, PUBLIC, many),
+    ).toEqual([]);
     expect(await store.findPages({ kind: "contains", text: "", caseInsensitive: false }, PUBLIC)).toEqual(
       PUBLIC_PATHS,
     );

@@ -44,6 +44,8 @@ interface ChunkRow {
 }
 
 const RRF_K = 60;
+/** Above this many paths, `within` is applied to the answer rather than sent as a filter. */
+const WITHIN_AS_FILTER_MAX_PATHS = 200;
 const QUERY_WORD = /[\p{L}\p{N}_]{2,}/gu;
 
 /**
@@ -111,9 +113,13 @@ export class ChromaDocStore implements DocStore {
     const document = documentFilter(filter);
     const everyVisible = () => (scope ? [...new Set(scope)] : visiblePaths(snapshot, access)).sort();
     if (!document) return everyVisible();
+    // A short `within` list is the cheapest filter there is; a long one (grep -r over most of
+    // the tree) costs more than it saves, so the access filter runs and the scope is applied here.
+    const inScope = scope ? new Set(scope) : undefined;
+    const narrow = inScope && inScope.size <= WITHIN_AS_FILTER_MAX_PATHS;
     let ids: string[];
     try {
-      const where = scope ? pathListWhere("$in", [...new Set(scope)]) : this.accessFilter(snapshot, access);
+      const where = narrow ? pathListWhere("$in", [...inScope]) : this.accessFilter(snapshot, access);
       ids = (await this.collection.get({ where, whereDocument: document, include: [] })).ids;
     } catch (error) {
       rethrowIfFatal(error);
@@ -124,7 +130,7 @@ export class ChromaDocStore implements DocStore {
     }
     const rows = ids.map((id) => ({ id, text: "" }));
     const pages = new Set((await this.checkRows(rows, access)).map((row) => row.page));
-    return [...pages].sort();
+    return [...pages].filter((page) => !inScope || inScope.has(page)).sort();
   }
 
   async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
