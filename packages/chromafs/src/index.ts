@@ -1,11 +1,23 @@
 export { accessKey, isVisible, pruneTree } from "./access/visibility.js";
+export { boundOutput } from "./agent/bounded-output.js";
+export { DOCS_BASH_DESCRIPTION, type DocsBashToolOptions, docsBashTool } from "./agent/docs-bash-tool.js";
+export { docsSearchTool } from "./agent/docs-search-tool.js";
 export { DocsFs, type DocsFsOptions } from "./fs/docs-fs.js";
 export { PageCache } from "./fs/page-cache.js";
 export { PageSource } from "./fs/page-source.js";
 export { isPosixError, type PosixCode, PosixError } from "./fs/posix-error.js";
 export { createGrepCommands, type GrepAcceleration, type GrepPlan, planGrep } from "./grep/grep-command.js";
 export { type PatternMode, patternToFilter } from "./grep/pattern-filter.js";
+export { IngestError } from "./ingest/errors.js";
+export {
+  type IngestOptions,
+  type IngestPhase,
+  type IngestProgress,
+  type IngestSummary,
+  ingestDocs,
+} from "./ingest/ingest-docs.js";
 export * from "./limits.js";
+export { type DocsMcpOptions, docsMcpTools, serveDocsMcp, serveDocsMcpHttp } from "./mcp/docs-mcp-server.js";
 export { createSearchCommand, formatSearchHits } from "./search/search-command.js";
 export {
   type CommandResult,
@@ -13,9 +25,11 @@ export {
   type DocsSessionOptions,
   openDocsSession,
 } from "./session/docs-session.js";
+export { ChromaDocStore, type ChromaDocStoreOptions, DocStoreError } from "./store/chroma-doc-store.js";
 export type { Access, DocStore, SearchHit, TextFilter } from "./store/doc-store.js";
 export { LocalFolderStore } from "./store/local-folder-store.js";
 export { compileTextFilter } from "./store/text-filter-matcher.js";
 export { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "./tree/path-tree.js";
+export { PathTreeError } from "./tree/path-tree-codec.js";
 export { TreeCache, treeCacheFor } from "./tree/tree-cache.js";
 export { TreeIndex } from "./tree/tree-index.js";

@@ -36,7 +36,13 @@ export interface DocsSession {
   readonly access: Access;
   /** Store round trips for page content so far (cache misses), for tests and benchmarks. */
   readonly pageFetches: number;
-  exec(command: string, options?: { signal?: AbortSignal }): Promise<CommandResult>;
+  /**
+   * Runs one command line. The working directory carries over to the next call (as in a
+   * terminal); variables and functions do not (each call is a fresh just-bash script).
+   */
+  exec(command: string, options?: { signal?: AbortSignal; cwd?: string }): Promise<CommandResult>;
+  /** The directory the next command starts in. */
+  readonly cwd: string;
   close(): Promise<void>;
 }
 
@@ -62,6 +68,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
     executionLimits: SESSION_EXECUTION_LIMITS,
   });
   let closed = false;
+  let cwd = options.cwd ?? "/";
   return {
     bash,
     fs,
@@ -69,10 +76,15 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
     get pageFetches() {
       return pages.fetches;
     },
+    get cwd() {
+      return cwd;
+    },
     async exec(command, execOptions = {}) {
       if (closed) throw new ClosedError("docs session");
       try {
-        const result = await bash.exec(command, { signal: execOptions.signal });
+        const result = await bash.exec(command, { signal: execOptions.signal, cwd: execOptions.cwd ?? cwd });
+        const next = result.env.PWD;
+        if (next && (await fs.exists(next))) cwd = next;
         return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
       } catch (error) {
         // just-bash lets a failed output redirection escape exec; bash prints this and goes on.

@@ -24,7 +24,6 @@ export async function startChromaCorpus(dir: string, collection = "mintlify-docs
       store,
       summary,
       async close() {
-        await store.close?.();
         await server.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },

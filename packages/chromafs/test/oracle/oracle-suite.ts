@@ -57,7 +57,7 @@ export function describeOracle(name: string, openStore: () => Promise<OracleStor
     });
 
     it.each(ORACLE_COMMANDS)("$command", async ({ command, unordered }) => {
-      const ours = await session.exec(`R=; ${command}`);
+      const ours = await session.exec(`R=; ${command}`, { cwd: "/" });
       const gnu = runGnu(command, disk.root);
       expect({ stdout: canonical(ours.stdout, unordered), exitCode: ours.exitCode }).toEqual({
         stdout: canonical(gnu.stdout, unordered),

@@ -1,0 +1,59 @@
+import type { Tool } from "@atrium/spec";
+import { z } from "zod";
+import { COMMAND_TIMEOUT_MS, TOOL_OUTPUT_MAX_BYTES } from "../limits.js";
+import type { CommandResult, DocsSession } from "../session/docs-session.js";
+import { boundOutput } from "./bounded-output.js";
+import { toolInput } from "./tool-input.js";
+
+const Input = z.object({
+  command: z
+    .string()
+    .min(1)
+    .max(100_000)
+    .describe("A bash command line, e.g. `grep -rn 'API key' /api | head`"),
+});
+
+export const DOCS_BASH_DESCRIPTION =
+  "Run a bash command over the documentation, mounted read-only at / (one file per page). " +
+  'Use ls, cat, head, grep -rn, find, wc and pipes; `search "<query>"` ranks pages by meaning. ' +
+  "/tmp is writable scratch space. Returns stdout, stderr and the exit code; long output is cut.";
+
+export interface DocsBashToolOptions {
+  name?: string;
+  /** Bytes kept of stdout and of stderr (default TOOL_OUTPUT_MAX_BYTES). */
+  maxOutputBytes?: number;
+  /** Per-command wall-clock limit (default COMMAND_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/**
+ * The agent-facing `bash` tool. Given a session, every call runs in it (so /tmp persists);
+ * given a factory, every call gets a fresh session (what a server shared by clients wants).
+ * A failing command is a value (its stderr and exit code), never a thrown error.
+ */
+export function docsBashTool(
+  session: DocsSession | (() => Promise<DocsSession>),
+  options: DocsBashToolOptions = {},
+): Tool<{ command: string }, CommandResult> {
+  const maxBytes = options.maxOutputBytes ?? TOOL_OUTPUT_MAX_BYTES;
+  const timeoutMs = options.timeoutMs ?? COMMAND_TIMEOUT_MS;
+  return {
+    name: options.name ?? "bash",
+    description: DOCS_BASH_DESCRIPTION,
+    ...toolInput(Input),
+    async execute({ command }, context) {
+      const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
+      const target = typeof session === "function" ? await session() : session;
+      try {
+        const result = await target.exec(command, { signal });
+        return {
+          stdout: boundOutput(result.stdout, maxBytes),
+          stderr: boundOutput(result.stderr, maxBytes),
+          exitCode: result.exitCode,
+        };
+      } finally {
+        if (typeof session === "function") await target.close();
+      }
+    },
+  };
+}

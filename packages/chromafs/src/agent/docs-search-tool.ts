@@ -1,0 +1,26 @@
+import type { Tool } from "@atrium/spec";
+import { z } from "zod";
+import { SEARCH_DEFAULT_HITS, SEARCH_MAX_HITS } from "../limits.js";
+import { formatSearchHits } from "../search/search-command.js";
+import type { Access, DocStore } from "../store/doc-store.js";
+import { toolInput } from "./tool-input.js";
+
+const Input = z.object({
+  query: z.string().min(1).max(2_000).describe("What to look for, in words"),
+  limit: z.number().int().min(1).max(SEARCH_MAX_HITS).optional().describe("Most hits to return"),
+});
+
+/** Semantic/hybrid search over the pages `access` may see: one `path: snippet` line per hit. */
+export function docsSearchTool(store: DocStore, access: Access): Tool<z.infer<typeof Input>, string> {
+  return {
+    name: "search",
+    description:
+      "Rank documentation pages by meaning and keywords. Returns one `path: snippet` line per hit; " +
+      "read a hit with the bash tool (cat <path>).",
+    ...toolInput(Input),
+    async execute({ query, limit }) {
+      const hits = await store.search(query, access, limit ?? SEARCH_DEFAULT_HITS);
+      return hits.length ? formatSearchHits(hits) : "no matches\n";
+    },
+  };
+}

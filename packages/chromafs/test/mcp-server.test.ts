@@ -1,0 +1,69 @@
+import { fileURLToPath } from "node:url";
+import { McpClient } from "@atrium/mcp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
+import { LocalFolderStore } from "../src/store/local-folder-store.js";
+import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
+
+const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+describe("atrium-docs mcp", () => {
+  let dir: SmallDocsDir;
+  beforeAll(() => {
+    dir = writeSmallDocs();
+  });
+  afterAll(() => dir.remove());
+
+  it("serves bash and search over stdio to a real MCP client", async () => {
+    const client = await McpClient.connect("docs", {
+      command: process.execPath,
+      args: [
+        "--conditions=source",
+        "--import",
+        "tsx",
+        "src/cli/main.ts",
+        "mcp",
+        "--dir",
+        dir.root,
+        "--groups",
+        "staff",
+      ],
+      cwd: PACKAGE_DIR,
+    });
+    try {
+      expect((await client.listTools()).map((tool) => tool.name)).toEqual(["bash", "search"]);
+      const result = await client.callTool("bash", { command: "grep -rn Falcon / ; ls /secret" });
+      expect(result.structuredContent).toEqual({
+        stdout: "//internal/roadmap.md:5:Project Falcon ships in Q3.\n",
+        stderr: "ls: /secret: No such file or directory\n",
+        exitCode: 2,
+      });
+      expect(await client.callTool("search", { query: "Falcon" })).toMatchObject({
+        content: [{ type: "text", text: "/internal/roadmap.md: Project Falcon ships in Q3.\n" }],
+      });
+      expect(await client.callTool("bash", { command: "" })).toMatchObject({ isError: true });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("serves streamable HTTP, and clients never share /tmp", async () => {
+    const served = await serveDocsMcpHttp({ store: new LocalFolderStore(dir.root) });
+    const first = await McpClient.connect("a", { type: "http", url: served.url });
+    const second = await McpClient.connect("b", { type: "http", url: served.url });
+    try {
+      await first.callTool("bash", { command: "echo mine > /tmp/note" });
+      expect(
+        (await second.callTool("bash", { command: "ls /tmp; cat /internal/roadmap.md" })).structuredContent,
+      ).toEqual({
+        stdout: "",
+        stderr: "cat: /internal/roadmap.md: No such file or directory\n",
+        exitCode: 1,
+      });
+    } finally {
+      await first.close();
+      await second.close();
+      await served.close();
+    }
+  });
+});
