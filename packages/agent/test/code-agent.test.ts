@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type ActionStep, CodeAgent, type MemoryStep } from "../src/agents/index.js";
 import { ScriptedModel } from "../src/models/index.js";
 import { closingPrompt, END_PLAN, initialPlanPrompt, updatePlanPrompt } from "../src/prompts/loop-prompts.js";
-import { add, js, lastText, track } from "./support/agents.js";
+import { add, js, lastText, shape, track } from "./support/agents.js";
 
 const RETRY = "Fix the code and try again; do not repeat the same mistake.";
 
@@ -228,36 +228,45 @@ describe("CodeAgent with QuickJS", () => {
   });
 
   it("aborts a running step: run rejects with AbortError and stream ends in state aborted", async () => {
-    const model = new ScriptedModel(() => js("while (true) {}"));
+    const model = new ScriptedModel((_messages, _options, call) =>
+      call < 2 ? js("while (true) {}") : js("final_answer(1)"),
+    );
     // The step timeout only bounds a broken abort; the run must end long before it.
-    const agent = track(new CodeAgent({ model, stepTimeoutMs: 10_000, maxSteps: 1 }));
+    const agent = track(new CodeAgent({ model, stepTimeoutMs: 10_000 }));
+    const abortOnCode = (controller: AbortController) => (event: AgentEvent) => {
+      if (event.type === "code") setTimeout(() => controller.abort(), 50);
+    };
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
     const started = Date.now();
-    const error = await agent.run("Loop.", { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await agent
+      .run("Loop.", { signal: controller.signal, onEvent: abortOnCode(controller) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect(Date.now() - started).toBeLessThan(5_000);
+    expect(agent.memory.steps.map((step) => step.type)).toEqual(["task"]);
 
     const again = new AbortController();
     const events: AgentEvent[] = [];
-    setTimeout(() => again.abort(), 100);
-    for await (const event of agent.stream("Loop again.", { signal: again.signal })) events.push(event);
-    expect(events.map((event) => event.type)).toEqual([
+    for await (const event of agent.stream("Loop again.", {
+      signal: again.signal,
+      onEvent: abortOnCode(again),
+    })) {
+      events.push(event);
+    }
+    expect(shape(events)).toEqual([
       "run-start",
       "step-start",
-      "model-delta",
-      "model-delta",
       "model-delta",
       "model-output",
       "code",
       "error",
       "run-end",
     ]);
+    expect(events.at(-2)).toMatchObject({ type: "error", step: 1, error: { code: "ABORTED" } });
     expect(events.at(-1)).toMatchObject({ type: "run-end", state: "aborted", steps: 0 });
 
-    const after = new ScriptedModel([js("final_answer(1)")]);
-    const next = track(new CodeAgent({ model: after }));
-    expect((await next.run("Fine.")).output).toBe(1);
+    // The sandbox survived the interrupted loops.
+    expect((await agent.run("Fine.")).output).toBe(1);
   });
 
   it("calls step callbacks after every step with the memory so far", async () => {

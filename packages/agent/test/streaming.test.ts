@@ -2,14 +2,7 @@ import type { AgentEvent } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { CodeAgent } from "../src/agents/index.js";
 import { ScriptedModel } from "../src/models/index.js";
-import { add, js, track } from "./support/agents.js";
-
-/** Event types in order, with each run of model-delta events folded into one. */
-function shape(events: AgentEvent[]): string[] {
-  return events
-    .map((event) => event.type)
-    .filter((type, i, types) => !(type === "model-delta" && types[i - 1] === "model-delta"));
-}
+import { add, js, shape, track } from "./support/agents.js";
 
 const SCRIPT = [js("const s = await add({ a: 1, b: 2 });\nconsole.log(s);"), js("final_answer(s)")];
 

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "@atrium/spec";
+import { type AgentEvent, ModelError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type ActionStep, ToolCallingAgent } from "../src/agents/index.js";
@@ -152,5 +152,47 @@ describe("ToolCallingAgent", () => {
       },
     ]);
     expect(result.output).toBe(4);
+  });
+});
+
+describe("fatal errors", () => {
+  it("end the run: run() rejects with the error, or resolves with state error when asked not to throw", async () => {
+    const failure = new ModelError("provider said 400: bad request", { status: 400 });
+    const events: AgentEvent[] = [];
+    const agent = new ToolCallingAgent({ model: new ScriptedModel([failure, failure]) });
+    await expect(agent.run("Fail.")).rejects.toBe(failure);
+
+    const result = await agent.run("Fail again.", {
+      throwOnError: false,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.state).toBe("error");
+    expect(result.error).toEqual({
+      name: "ModelError",
+      code: "MODEL",
+      message: "provider said 400: bad request",
+      isRetryable: false,
+      isFatal: true,
+    });
+    expect(events.map((event) => event.type)).toEqual(["run-start", "step-start", "error", "run-end"]);
+    expect(result.steps.map((step) => step.type)).toEqual(["task"]);
+  });
+
+  it("refuses a second concurrent run of the same agent", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const model = new ScriptedModel(async () => {
+      await gate;
+      return { content: "", toolCalls: [{ name: "final_answer", input: { answer: 1 } }] };
+    });
+    const agent = new ToolCallingAgent({ model });
+    const first = agent.run("One.");
+    await expect(agent.run("Two.")).rejects.toThrow(
+      "this agent is already running; use agent.asTool() or create another agent for concurrent runs",
+    );
+    release();
+    expect((await first).output).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { Message, UserMessage } from "@atrium/spec";
+import type { AgentEvent, Message, UserMessage } from "@atrium/spec";
 import { afterEach } from "vitest";
 import { z } from "zod";
 import type { MultiStepAgent } from "../../src/agents/index.js";
@@ -35,4 +35,11 @@ export function lastText(messages: Message[]): string {
   return typeof last.content === "string"
     ? last.content
     : last.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+/** Event types in order, with each run of model-delta events folded into one. */
+export function shape(events: AgentEvent[]): string[] {
+  return events
+    .map((event) => event.type)
+    .filter((type, i, types) => !(type === "model-delta" && types[i - 1] === "model-delta"));
 }
