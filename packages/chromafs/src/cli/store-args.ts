@@ -63,8 +63,11 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
   }
   let server: ChromaServer | undefined;
   try {
-    const target = url ?? (server = await startChromaServer({ path: path as string })).url;
-    const store = await ChromaDocStore.open({ url: target, collection: args.collection });
+    if (!url) server = await startChromaServer({ path: path as string });
+    const store = await ChromaDocStore.open({
+      url: url ?? (server as ChromaServer).url,
+      collection: args.collection,
+    });
     return { store, close: async () => server?.stop() };
   } catch (error) {
     await server?.stop();
