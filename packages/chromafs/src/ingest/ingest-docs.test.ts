@@ -196,6 +196,53 @@ describe("ingestDocs", () => {
   });
 });
 
+describe("ingestDocs interrupted", () => {
+  let chroma: TestChroma;
+  beforeAll(async () => {
+    chroma = await startTestChroma("atrium-ingest-crash-");
+  });
+  afterAll(async () => chroma?.close());
+
+  it("a failure after the new chunks are written leaves the old tree reading the old pages", async () => {
+    const { dir } = await writeFixtureCorpus(chroma.root);
+    await ingestDocs({ dir, collection: "crashy", url: chroma.server.url });
+    await writeFile(join(dir, "index.mdx"), "# Rewritten\n");
+    const hashing = hashingEmbedding();
+    // Same vectors as the default, but it dies when ingest asks for the tree's vector, which
+    // happens after every chunk is written and before the tree is.
+    const dying = {
+      ...hashing,
+      generate: async (texts: string[]) => {
+        if (texts.length === 1 && texts[0] === "path tree") throw new Error("killed before the tree");
+        return hashing.generate(texts);
+      },
+    };
+    await expect(
+      ingestDocs({ dir, collection: "crashy", url: chroma.server.url, embedding: dying }),
+    ).rejects.toThrow("killed before the tree");
+    const store = await ChromaDocStore.open({ url: chroma.server.url, collection: "crashy" });
+    const pages = await store.readPages(["/index.mdx"], { groups: [] });
+    expect(pages.get("/index.mdx")).toBe(FIXTURE_PAGES["index.mdx"]);
+
+    const summary = await ingestDocs({ dir, collection: "crashy", url: chroma.server.url });
+    expect(summary.pages).toMatchObject({ changed: 1, unchanged: 8 });
+    expect(summary.chunks).toMatchObject({ written: 1, deleted: 1 });
+    expect((await store.readPages(["/index.mdx"], { groups: [] })).get("/index.mdx")).toBe("# Rewritten\n");
+  });
+
+  it("refuses an embedding that returns the wrong number of vectors", async () => {
+    const { dir } = await writeFixtureCorpus(chroma.root, "short");
+    const hashing = hashingEmbedding();
+    const short = {
+      ...hashing,
+      generate: async (texts: string[]) => (await hashing.generate(texts)).slice(1),
+    };
+    await expect(
+      ingestDocs({ dir, collection: "short", url: chroma.server.url, embedding: short }),
+    ).rejects.toThrow("Embedding hashing-v1-384 returned 44 vectors for 45 texts");
+  });
+});
+
 describe("ingestDocs input errors", () => {
   let chroma: TestChroma;
   beforeAll(async () => {

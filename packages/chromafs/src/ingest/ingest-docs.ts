@@ -6,10 +6,10 @@ import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups
 import { chunkPage } from "./chunk-page.js";
 import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
 import { IngestError } from "./errors.js";
-import { DELETE_BATCH, INGEST_MAX_PAGES, UPSERT_BATCH } from "./limits.js";
+import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "./limits.js";
 import { chunkId, pageRevision } from "./page-revision.js";
 import { type PreparedPage, readPage } from "./read-page.js";
-import { walkDocs } from "./walk-docs.js";
+import { type DocFile, walkDocs } from "./walk-docs.js";
 
 export type IngestPhase = "scan" | "write" | "cleanup";
 
@@ -141,13 +141,18 @@ async function readAllPages(
   rules: GroupRules | undefined,
   progress: (progress: IngestProgress) => void,
 ): Promise<PreparedPage[]> {
-  const pages: PreparedPage[] = [];
-  for (const doc of docs) {
-    pages.push(await readPage(doc, rules));
-    if (pages.length % 50 === 0 || pages.length === docs.length) {
-      progress({ phase: "scan", done: pages.length, total: docs.length });
+  const pages = new Array<PreparedPage>(docs.length);
+  let next = 0;
+  let done = 0;
+  // A few reads in flight overlap file I/O with parsing; order is kept by index.
+  const worker = async () => {
+    for (let index = next++; index < docs.length; index = next++) {
+      pages[index] = await readPage(docs[index] as DocFile, rules);
+      done++;
+      if (done % 50 === 0 || done === docs.length) progress({ phase: "scan", done, total: docs.length });
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(INGEST_READ_CONCURRENCY, docs.length) }, worker));
   return pages;
 }
 
@@ -176,6 +181,12 @@ async function writeChunks(
     const batch = chunks.slice(start, start + UPSERT_BATCH);
     // Embedding runs here while the previous batch is still being written by the server.
     const embeddings = await embedding.generate(batch.map((chunk) => chunk.text));
+    if (embeddings.length !== batch.length) {
+      await inFlight;
+      throw new IngestError(
+        `Embedding ${embedding.id} returned ${embeddings.length} vectors for ${batch.length} texts`,
+      );
+    }
     await inFlight;
     inFlight = collection
       .upsert({

@@ -19,6 +19,9 @@ export const INGEST_PAGE_MAX_BYTES = 32 * 1024 * 1024;
 /** Most pages one ingest accepts (the tree is fetched whole at session start). */
 export const INGEST_MAX_PAGES = 200_000;
 
+/** Pages read from disk at once during ingest. */
+export const INGEST_READ_CONCURRENCY = 8;
+
 /** Chunks sent per upsert; also capped by the server's own max batch size. */
 export const UPSERT_BATCH = 1_000;
 
