@@ -7,10 +7,18 @@ export function describeThrown(error: unknown): string {
     if (typeof error === "object") {
       const message = (error as { message?: unknown }).message;
       if (typeof message === "string") return message;
-      return `it threw a non-Error value: ${JSON.stringify(error) ?? String(error)}`;
+      return `it threw a non-Error value: ${jsonOrTag(error)}`;
     }
     return `it threw ${String(error)}`;
   } catch {
     return "it threw a value that cannot be read";
+  }
+}
+
+function jsonOrTag(value: object): string {
+  try {
+    return JSON.stringify(value) ?? Object.prototype.toString.call(value);
+  } catch {
+    return Object.prototype.toString.call(value);
   }
 }

@@ -33,7 +33,13 @@ import {
   SandboxWorkerExit,
 } from "./sandbox-worker-pool.js";
 import { runToolCall, type ToolCallEvent } from "./tool-bridge.js";
-import type { SessionLimits, SessionRunResult, ToolOutcome, WorkerToHost } from "./worker-protocol.js";
+import type {
+  SandboxMemory,
+  SessionLimits,
+  SessionRunResult,
+  ToolOutcome,
+  WorkerToHost,
+} from "./worker-protocol.js";
 
 export interface QuickJsExecutorOptions {
   /** Default wall-clock budget of one run (a run's `timeoutMs` overrides it). */
@@ -183,6 +189,12 @@ export class QuickJsExecutor implements CodeExecutor {
   async reset(): Promise<void> {
     this.assertIdle("reset()");
     await this.worker.request({ type: "reset" });
+  }
+
+  /** The sandbox's memory: bytes QuickJS has allocated, and the size of its wasm memory. */
+  async memoryUsage(): Promise<SandboxMemory> {
+    this.assertIdle("memoryUsage()");
+    return this.worker.request({ type: "memory" });
   }
 
   async close(): Promise<void> {

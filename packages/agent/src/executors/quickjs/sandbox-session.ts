@@ -7,7 +7,13 @@ import { NotebookSyntaxError, toNotebookScript } from "./notebook-script.js";
 import { QuickJsSandbox, type SandboxHost } from "./quickjs-sandbox.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
 import { type PendingToolCall, RunState } from "./run-state.js";
-import { type SessionLimits, type SessionRunResult, STOP_FLAG, type ToolOutcome } from "./worker-protocol.js";
+import {
+  type SandboxMemory,
+  type SessionLimits,
+  type SessionRunResult,
+  STOP_FLAG,
+  type ToolOutcome,
+} from "./worker-protocol.js";
 
 /**
  * A wasm instance whose linear memory grew past this is not handed to the next session (wasm
@@ -117,6 +123,17 @@ export class SandboxSession {
       return undefined;
     }
     return module.getWasmMemory().buffer.byteLength <= MAX_REUSED_WASM_BYTES ? module : undefined;
+  }
+
+  memory(): SandboxMemory {
+    const { runtime, context, module } = this.sandbox;
+    const usage = runtime.computeMemoryUsage();
+    try {
+      const { memory_used_size } = context.dump(usage) as { memory_used_size: number };
+      return { usedBytes: memory_used_size, wasmBytes: module.getWasmMemory().buffer.byteLength };
+    } finally {
+      if (usage.alive) usage.dispose();
+    }
   }
 
   deliverToolResult(runId: number, callId: string, outcome: ToolOutcome): void {

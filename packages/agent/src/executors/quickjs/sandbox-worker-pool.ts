@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { HostToWorker, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
+import type { HostToWorker, SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
 import { STOP_FLAG } from "./worker-protocol.js";
 
 type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
@@ -65,6 +65,7 @@ export class SandboxWorker {
   }
 
   request(message: Extract<Request, { type: "run" }>): Promise<SessionRunResult>;
+  request(message: Extract<Request, { type: "memory" }>): Promise<SandboxMemory>;
   request(message: Request): Promise<void>;
   request(message: Request): Promise<unknown> {
     if (this.exited) return Promise.reject(this.exited);

@@ -77,6 +77,8 @@ async function handle(message: HostToWorker & { id: number }): Promise<void> {
       case "set-variables":
         live().setVariables(message.entries);
         return post({ type: "reply", id: message.id, ok: true });
+      case "memory":
+        return post({ type: "reply", id: message.id, ok: true, value: live().memory() });
       case "reset":
         await live().reset();
         return post({ type: "reply", id: message.id, ok: true });

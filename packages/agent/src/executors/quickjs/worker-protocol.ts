@@ -29,11 +29,18 @@ export type HostToWorker =
   | { type: "set-tools"; id: number; names: string[] }
   | { type: "set-variables"; id: number; entries: [name: string, json: string | undefined][] }
   | { type: "reset"; id: number }
+  | { type: "memory"; id: number }
   /** Drop every state and get ready to serve a new executor. */
   | { type: "recycle"; id: number }
   | { type: "tool-result"; runId: number; callId: string; outcome: ToolOutcome }
   /** Stop the run now (also signalled through the shared flag while guest code is running). */
   | { type: "stop"; runId: number };
+
+/** Memory of a sandbox: what QuickJS has allocated, and the wasm instance's linear memory. */
+export interface SandboxMemory {
+  usedBytes: number;
+  wasmBytes: number;
+}
 
 /** What a run produced, before the host adds images and maps host stops to exceptions. */
 export interface SessionRunResult {
@@ -48,7 +55,7 @@ export interface SessionRunResult {
 
 export type WorkerToHost =
   | { type: "ready" }
-  | { type: "reply"; id: number; ok: true; value?: SessionRunResult }
+  | { type: "reply"; id: number; ok: true; value?: SessionRunResult | SandboxMemory }
   | { type: "reply"; id: number; ok: false; error: { name: string; message: string } }
   | { type: "tool-call"; runId: number; callId: string; name: string; json: string };
 
