@@ -7,7 +7,7 @@ import { chunkPage } from "./chunk-page.js";
 import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
 import { IngestError } from "./errors.js";
 import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "./limits.js";
-import { chunkId, pageRevision } from "./page-revision.js";
+import { chunkId, pageRevision, parseChunkId } from "./page-revision.js";
 import { type PreparedPage, readPage } from "./read-page.js";
 import { type DocFile, walkDocs } from "./walk-docs.js";
 
@@ -224,10 +224,11 @@ async function deleteStaleChunks(
 ): Promise<number> {
   const current = new Set<string>();
   for (const [path, file] of Object.entries(tree.files)) current.add(`${path}#${pageRevision(file)}`);
-  const all = await collection.get({ where: { kind: "chunk" }, include: ["metadatas"] });
-  const stale = all.ids.filter((_id, index) => {
-    const metadata = all.metadatas[index];
-    return !metadata || !current.has(`${String(metadata.page)}#${String(metadata.rev)}`);
+  // Ids alone say page and revision; records that aren't chunks (the tree) don't parse and stay.
+  const all = await collection.get({ include: [] });
+  const stale = all.ids.filter((id) => {
+    const chunk = parseChunkId(id);
+    return chunk !== undefined && !current.has(`${chunk.page}#${chunk.revision}`);
   });
   for (let start = 0; start < stale.length; start += DELETE_BATCH) {
     await collection.delete({ ids: stale.slice(start, start + DELETE_BATCH) });
