@@ -1,6 +1,7 @@
 import { AbortError, type AgentEvent } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { type ActionStep, CodeAgent, type MemoryStep } from "../src/agents/index.js";
+import { QuickJsExecutor } from "../src/executors/index.js";
 import { ScriptedModel } from "../src/models/index.js";
 import { closingPrompt, END_PLAN, initialPlanPrompt, updatePlanPrompt } from "../src/prompts/loop-prompts.js";
 import { add, js, lastText, shape, track } from "./support/agents.js";
@@ -267,6 +268,22 @@ describe("CodeAgent with QuickJS", () => {
 
     // The sandbox survived the interrupted loops.
     expect((await agent.run("Fine.")).output).toBe(1);
+  });
+
+  it("resets an executor instance it was given at the start of a run, and leaves it open on close", async () => {
+    const executor = await QuickJsExecutor.create();
+    try {
+      await executor.run("globalThis.leftover = 1");
+      const agent = new CodeAgent({
+        model: new ScriptedModel([js("final_answer(typeof leftover)")]),
+        executor,
+      });
+      expect((await agent.run("Check.")).output).toBe("undefined");
+      await agent.close();
+      expect((await executor.run("1 + 1")).output).toBe(2);
+    } finally {
+      await executor.close();
+    }
   });
 
   it("calls step callbacks after every step with the memory so far", async () => {

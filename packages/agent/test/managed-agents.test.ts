@@ -1,4 +1,4 @@
-import type { Message } from "@atrium/spec";
+import type { AgentEvent, Message } from "@atrium/spec";
 import { textOf } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { CodeAgent, ToolCallingAgent } from "../src/agents/index.js";
@@ -43,7 +43,10 @@ describe("managed agents", () => {
         tools: [worker.asTool()],
       }),
     );
-    const result = await manager.run("Count apples and pears at the same time.");
+    const events: AgentEvent[] = [];
+    const result = await manager.run("Count apples and pears at the same time.", {
+      onEvent: (event) => events.push(event),
+    });
 
     expect(result.output).toBe("done");
     const [, step] = result.steps;
@@ -64,6 +67,14 @@ describe("managed agents", () => {
       { role: "user", content: `New task:\n${managedAgentTask("counter", "count apples")}` },
       { role: "user", content: `New task:\n${managedAgentTask("counter", "count pears")}` },
     ]);
+    const progress = events.flatMap((event) => (event.type === "tool-progress" ? [event.progress] : []));
+    expect(progress.map((p) => p.message).sort()).toEqual([
+      "counter: step 1 done",
+      "counter: step 1 done",
+      "counter: step 2 done",
+      "counter: step 2 done",
+    ]);
+    expect(progress[0]!.total).toBe(20);
     // The worker itself was never run: its own memory is untouched.
     expect(worker.memory.steps).toEqual([]);
   });

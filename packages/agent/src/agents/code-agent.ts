@@ -46,6 +46,8 @@ export class CodeAgent extends MultiStepAgent {
   readonly #codeOptions: CodeAgentOptions;
   readonly #stepTimeoutMs: number;
   #executor: CodeExecutor | undefined;
+  /** Whether the sandbox may hold state from earlier runs (a fresh one needs no reset). */
+  #dirty = false;
   #format: CodeBlockFormat | undefined;
   #systemPrompt: string | undefined;
 
@@ -74,19 +76,27 @@ export class CodeAgent extends MultiStepAgent {
           : given;
     await executor.setTools(this.instrumentedTools);
     this.#executor = executor;
+    // An instance from the caller may carry state; one we just made is clean.
+    this.#dirty = !this.#ownsExecutor();
     this.#format = codeBlockFormat(this.#codeOptions.codeBlockTags ?? "markdown", executor.language);
     return executor;
   }
 
+  /** Closes the sandbox if the agent made it; an executor instance passed in stays open (it is yours). */
   override async close(): Promise<void> {
     const executor = this.#executor;
     this.#executor = undefined;
     this.#systemPrompt = undefined;
-    await executor?.close();
+    if (this.#ownsExecutor()) await executor?.close();
+  }
+
+  #ownsExecutor(): boolean {
+    const given = this.#codeOptions.executor;
+    return given === undefined || typeof given === "function";
   }
 
   protected override fork(): CodeAgent {
-    if (this.#codeOptions.executor !== undefined && typeof this.#codeOptions.executor !== "function") {
+    if (!this.#ownsExecutor()) {
       throw new ConfigError(
         "this CodeAgent was given one executor instance, which parallel managed-agent calls would share; pass a factory instead: executor: () => QuickJsExecutor.create()",
       );
@@ -96,11 +106,18 @@ export class CodeAgent extends MultiStepAgent {
 
   protected override async prepareRun(variables: Record<string, unknown> | undefined): Promise<void> {
     const executor = await this.executor();
-    if (variables && Object.keys(variables).length) await executor.setVariables(variables);
+    if (variables && Object.keys(variables).length) {
+      this.#dirty = true;
+      await executor.setVariables(variables);
+    }
   }
 
   protected override async resetState(): Promise<void> {
-    await this.#executor?.reset();
+    // A sandbox we have not made yet is clean; one passed in is adopted now so that it is reset too.
+    const executor = this.#executor ?? (this.#ownsExecutor() ? undefined : await this.executor());
+    if (!executor || !this.#dirty) return;
+    await executor.reset();
+    this.#dirty = false;
   }
 
   protected override systemPrompt(): string {
@@ -148,6 +165,7 @@ export class CodeAgent extends MultiStepAgent {
       };
     }
     run.emit({ type: "code", step: run.step, language: executor.language, code: extracted.code });
+    this.#dirty = true;
     const result = await executor.run(extracted.code, { signal: run.signal, timeoutMs: this.#stepTimeoutMs });
     const failed = result.error !== undefined;
     return {

@@ -203,6 +203,16 @@ export abstract class MultiStepAgent {
           const result = await worker.run(managedAgentTask(name, task), {
             signal: context.signal,
             ...(additional_args ? { variables: additional_args } : {}),
+            // The manager sees the worker's steps as progress of this tool call.
+            onEvent: (event) => {
+              if (event.type === "step-end") {
+                context.onProgress?.({
+                  progress: event.step,
+                  total: worker.maxSteps,
+                  message: `${name}: step ${event.step} done${event.error ? ` (${event.error.code})` : ""}`,
+                });
+              }
+            },
           });
           return result.output;
         } finally {
