@@ -10,6 +10,8 @@ export const CALL_TIMEOUT_MS = 60_000;
 /** A call that keeps reporting progress still ends here. */
 export const CALL_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
 
+/** close() of an HTTP client waits this long for the server to end the session. */
+export const SESSION_END_TIMEOUT_MS = 2_000;
 /** After stdin closes, how long a stdio server gets to exit before SIGTERM, then before SIGKILL. */
 export const STDIO_EXIT_GRACE_MS = 500;
 export const STDIO_TERM_GRACE_MS = 1_000;

@@ -23,6 +23,7 @@ import {
   CALL_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
   MAX_LISTED_ITEMS,
+  SESSION_END_TIMEOUT_MS,
 } from "../limits.js";
 import { type CallSite, callFailure } from "./call-errors.js";
 import { ProgressOrderedTransport } from "./progress-ordered-transport.js";
@@ -190,6 +191,12 @@ export class McpClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Streamable HTTP sessions live on the server until a DELETE ends them; the SDK's close()
+    // does not send one, so every short-lived client would leave a session behind.
+    const inner = this.transport instanceof ProgressOrderedTransport ? this.transport.inner : this.transport;
+    if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
+      await withDeadline(inner.terminateSession(), SESSION_END_TIMEOUT_MS).catch(() => {});
+    }
     await this.sdk.close().catch(() => {});
     await this.transport.close().catch(() => {});
   }
@@ -300,6 +307,14 @@ async function connectHttp(
       });
     }
   }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 function handshakeFailure(error: unknown, site: CallSite, exit?: string) {
