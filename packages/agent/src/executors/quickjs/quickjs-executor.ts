@@ -28,6 +28,7 @@ import { fromJsonText, toJsonText } from "./json-crossing.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
 import {
   acquireWorker,
+  prewarmWorkers,
   releaseWorker,
   type SandboxWorker,
   SandboxWorkerExit,
@@ -119,6 +120,14 @@ export class QuickJsExecutor implements CodeExecutor {
     await executor.attachWorker();
     if (options.tools) await executor.setTools(options.tools);
     return executor;
+  }
+
+  /**
+   * Boots sandbox workers ahead of need (at most 4 are kept idle): the first `create()` otherwise
+   * waits for a thread to start (tens of milliseconds; about a second from TypeScript sources).
+   */
+  static async prewarm(count = 1): Promise<void> {
+    await prewarmWorkers(count);
   }
 
   async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {

@@ -99,6 +99,24 @@ describe("QuickJsExecutor lifecycle", () => {
     }
   });
 
+  it("a time limit reached while a tool runs ends the step and aborts the tool", async () => {
+    const blocking = blockingTool();
+    const executor = await QuickJsExecutor.create({ tools: [blocking.tool] });
+    try {
+      const result = await executor.run("console.log('before');\nawait wait({})", { timeoutMs: 200 });
+      expect(result.error).toEqual({
+        kind: "timeout",
+        name: "TimeoutError",
+        message: "The code did not finish within 200 ms and was stopped",
+      });
+      expect(result.logs).toBe("before\n");
+      expect(blocking.signal()?.aborted).toBe(true);
+      expect((await executor.run("40 + 2")).output).toBe(42);
+    } finally {
+      await executor.close();
+    }
+  });
+
   it("a run while another runs is refused with ExecutorBusyError", async () => {
     const executor = await QuickJsExecutor.create({ timeoutMs: 200 });
     try {

@@ -216,7 +216,7 @@ export class SandboxSession {
   private async evaluate(script: string, run: RunState, code: string): Promise<Settlement> {
     const { context } = this.sandbox;
     const evaluated = context.evalCode(script, run.fileName, { type: "global" });
-    if (evaluated.error) return this.settleError(evaluated.error, run, code);
+    if (evaluated.error) return asSyntaxError(this.settleError(evaluated.error, run, code));
     const promise = evaluated.value;
     try {
       for (;;) {
@@ -561,4 +561,10 @@ const stopped: Settlement = { type: "error", error: { kind: "runtime", name: "Er
 
 function withStateLost(error: ExecutionError, stateLost: boolean): ExecutionError {
   return stateLost ? { ...error, stateLost: true } : error;
+}
+
+/** An error from compiling the script (acorn accepted what QuickJS does not) is a syntax error. */
+function asSyntaxError(settlement: Settlement): Settlement {
+  if (settlement.type !== "error" || settlement.error.name !== "SyntaxError") return settlement;
+  return { type: "error", error: { ...settlement.error, kind: "syntax" } };
 }

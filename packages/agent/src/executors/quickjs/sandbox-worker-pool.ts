@@ -1,6 +1,8 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { ConfigError } from "@atrium/spec";
 import type { HostToWorker, SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
 import { STOP_FLAG } from "./worker-protocol.js";
 
@@ -39,6 +41,8 @@ export class SandboxWorker {
     stopBuffer: SharedArrayBuffer,
   ) {
     this.stopFlag = new Int32Array(stopBuffer);
+    // Only a pending request keeps the process alive, never an idle worker.
+    worker.unref();
     worker.on("message", (message: WorkerToHost) => this.receive(message));
     worker.on("error", (error) => this.fail(new SandboxWorkerExit(error.message)));
     worker.on("exit", (code) => this.fail(new SandboxWorkerExit(`exit code ${code}`)));
@@ -119,6 +123,13 @@ export class SandboxWorker {
 
 const idle: SandboxWorker[] = [];
 
+/** Starts workers ahead of need, so the first executors do not wait for a thread to boot. */
+export async function prewarmWorkers(count: number): Promise<void> {
+  const missing = Math.max(0, Math.min(count, MAX_IDLE_WORKERS) - idle.length);
+  const started = await Promise.all(Array.from({ length: missing }, () => SandboxWorker.spawn()));
+  idle.push(...started);
+}
+
 /** A worker with no session yet: an idle one when there is one, else a new thread. */
 export async function acquireWorker(): Promise<SandboxWorker> {
   for (let worker = idle.pop(); worker; worker = idle.pop()) {
@@ -146,10 +157,25 @@ export async function releaseWorker(worker: SandboxWorker): Promise<void> {
 function startWorkerThread(stopFlag: SharedArrayBuffer): Worker {
   const here = import.meta.url;
   const options = { workerData: { stopFlag }, resourceLimits: { stackSizeMb: WORKER_STACK_MB } };
-  if (!here.endsWith(".ts")) return new Worker(new URL("./sandbox-worker.js", here), options);
+  if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
   // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
   const entry = new URL("./sandbox-worker.ts", here).href;
   const tsxApi = new URL("./index.mjs", pathToFileURL(createRequire(here).resolve("tsx/esm/api"))).href;
   const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(boot, { ...options, eval: true });
+}
+
+/**
+ * In a build, the worker is its own entry (`sandbox-worker.js`) at the root of `dist/`; the code
+ * asking for it sits in `dist/` (a chunk or `index.js`) or one folder down (`dist/cli/`).
+ */
+function builtWorkerEntry(here: string): URL {
+  const candidates = [new URL("./sandbox-worker.js", here), new URL("../sandbox-worker.js", here)];
+  const found = candidates.find((url) => existsSync(fileURLToPath(url)));
+  if (!found) {
+    throw new ConfigError(
+      `QuickJsExecutor: its worker entry is missing (looked for ${candidates.map((url) => fileURLToPath(url)).join(" and ")}); build src/executors/quickjs/sandbox-worker.ts as dist/sandbox-worker.js`,
+    );
+  }
+  return found;
 }
