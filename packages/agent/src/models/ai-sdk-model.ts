@@ -93,9 +93,16 @@ export class AiSdkModel implements Model {
   async *stream(messages: Message[], options: GenerateOptions = {}): AsyncIterable<ModelStreamPart> {
     let text = "";
     const toolCalls: ToolCall[] = [];
+    // Our own signal, so that a consumer who stops reading early (break, return) also ends the
+    // HTTP request instead of leaving it open until a timeout.
+    const request = new AbortController();
+    const forwardAbort = () => request.abort(options.signal?.reason);
+    if (options.signal?.aborted) forwardAbort();
+    options.signal?.addEventListener("abort", forwardAbort, { once: true });
     try {
       const result = streamText({
         ...this.#callSettings(messages, options),
+        abortSignal: request.signal,
         timeout: {
           totalMs: this.#options.timeoutMs ?? MODEL_REQUEST_TIMEOUT_MS,
           chunkMs: this.#options.chunkTimeoutMs ?? MODEL_STREAM_CHUNK_TIMEOUT_MS,
@@ -133,6 +140,9 @@ export class AiSdkModel implements Model {
       throw new Error("the stream ended without a finish part");
     } catch (error) {
       throw this.#error(error, options);
+    } finally {
+      options.signal?.removeEventListener("abort", forwardAbort);
+      request.abort();
     }
   }
 

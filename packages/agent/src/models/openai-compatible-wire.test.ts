@@ -402,6 +402,16 @@ describe("AI SDK adapter over the wire (openai-compatible)", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("ends the HTTP request when the consumer stops reading early", async () => {
+    const { server, model } = await serve([{ fixture: "chat-completion-stream.sse", stallAfterEvents: 3 }]);
+    for await (const part of model.stream(question)) {
+      expect(part).toEqual({ type: "text-delta", text: "The" });
+      break;
+    }
+    const stillOpen = new Promise((resolve) => setTimeout(resolve, 2_000, "still open"));
+    expect(await Promise.race([server.requests[0]?.ended, stillOpen])).toBe("abandoned");
+  });
+
   it("ends a stream that goes silent after chunkTimeoutMs, without retrying once deltas were seen", async () => {
     const { server, model } = await serve(
       [
