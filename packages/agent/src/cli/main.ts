@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { AtriumError, type Tool } from "@atrium/spec";
-import { CodeAgent } from "../agents/code-agent.js";
+import type { CodeAgent } from "../agents/code-agent.js";
 import { formatValue } from "../agents/observation.js";
 import type { RunResult } from "../agents/run-types.js";
-import { ToolCallingAgent } from "../agents/tool-calling-agent.js";
-import { resolveModel } from "../models/index.js";
+import type { ToolCallingAgent } from "../agents/tool-calling-agent.js";
 import { type CliArgs, parseCliArgs, USAGE } from "./cli-args.js";
 import { stepTracePrinter, wantsColor } from "./step-trace.js";
 
@@ -64,6 +63,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   let mcp: McpTools | undefined;
   let agent: CodeAgent | ToolCallingAgent | undefined;
   try {
+    // Loaded only for a run, so that --help and usage errors answer at once.
+    const [{ CodeAgent, ToolCallingAgent }, { resolveModel }] = await Promise.all([
+      import("../agents/index.js"),
+      import("../models/index.js"),
+    ]);
     const model = resolveModel(args.model);
     mcp = await connectMcp(args, (text) => stderr(`atrium-agent: warning: ${text}\n`));
     const options = {
