@@ -418,7 +418,7 @@ describe("AI SDK adapter over the wire (openai-compatible)", () => {
         { fixture: "chat-completion-stream.sse", stallAfterEvents: 3 },
         { fixture: "chat-completion-stream.sse" },
       ],
-      { chunkTimeoutMs: 100 },
+      { chunkTimeoutMs: 400 },
     );
     const seen: string[] = [];
     const run = async () => {
@@ -429,14 +429,14 @@ describe("AI SDK adapter over the wire (openai-compatible)", () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ isRetryable: true, status: undefined });
     expect((error as Error).message).toBe(
-      `openai-compatible:${server.baseURL}#gpt-4o-mini did not answer in time (Chunk timeout of 100ms exceeded); if the model is just slow, raise timeoutMs / chunkTimeoutMs`,
+      `openai-compatible:${server.baseURL}#gpt-4o-mini did not answer in time (Chunk timeout of 400ms exceeded); if the model is just slow, raise timeoutMs / chunkTimeoutMs`,
     );
     expect(server.requests).toHaveLength(1);
   });
 
   it("times out a silent server and retries the timeout", async () => {
     const { server, model } = await serve([{ hang: true }, { fixture: "chat-completion.json" }], {
-      timeoutMs: 150,
+      timeoutMs: 500,
       retry: { baseDelayMs: 1 },
     });
     expect((await model.generate(question)).message.content).toBe("The capital of France is Paris.");
