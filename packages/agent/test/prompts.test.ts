@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import {
+  codeAgentSystemPrompt,
+  JAVASCRIPT_SANDBOX_CAPABILITIES,
+  PYTHON_SANDBOX_CAPABILITIES,
+} from "../src/prompts/code-agent-prompt.js";
 import { javascriptSignature, pythonSignature } from "../src/prompts/tool-signatures.js";
 import { tool } from "../src/tools/index.js";
 
@@ -44,5 +49,62 @@ describe("tool signatures", () => {
         '    """',
       ].join("\n"),
     );
+  });
+});
+
+describe("code agent system prompt", () => {
+  const add = tool({
+    name: "add",
+    description: "Adds two numbers.",
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    outputSchema: z.number(),
+    execute: ({ a, b }) => a + b,
+  });
+
+  it("lists the tools as typed signatures, the sandbox's capabilities and examples in JavaScript", () => {
+    const prompt = codeAgentSystemPrompt({
+      language: "javascript",
+      tools: [add],
+      open: "```js",
+      close: "```",
+      capabilities: JAVASCRIPT_SANDBOX_CAPABILITIES,
+      instructions: "Answer in French.",
+    });
+    expect(prompt).toContain(
+      [
+        "Functions you can call:",
+        "```js",
+        "/**",
+        " * Adds two numbers.",
+        " */",
+        "async function add(input: { a: number; b: number }): Promise<number>;",
+        "",
+        "/** Ends the task with this answer (any JSON-compatible value). */",
+        "function final_answer(answer: unknown): never;",
+        "```",
+      ].join("\n"),
+    );
+    expect(prompt).toContain(
+      `The sandbox:\n${JAVASCRIPT_SANDBOX_CAPABILITIES.map((line) => `- ${line}`).join("\n")}`,
+    );
+    expect(prompt).toContain(
+      "Thought: I do not know what an order looks like; I will print one before using it.\n```js\nconst orders = await list_orders({ limit: 3 });\nconsole.log(orders[0]);\n```\nObservation:\nExecution logs:\n{ id: 'A17', total_cents: 4200 }",
+    );
+    expect(prompt.endsWith("Instructions from the developer:\nAnswer in French.")).toBe(true);
+  });
+
+  it("speaks Python to a Python sandbox", () => {
+    const prompt = codeAgentSystemPrompt({
+      language: "python",
+      tools: [add],
+      open: "```py",
+      close: "```",
+      capabilities: PYTHON_SANDBOX_CAPABILITIES,
+    });
+    expect(prompt).toContain(
+      'def add(a: float, b: float) -> float:\n    """\n    Adds two numbers.\n    """',
+    );
+    expect(prompt).toContain("```py\norders = list_orders(limit=3)\nprint(orders[0])\n```");
+    expect(prompt).toContain("Tools are functions taking keyword arguments: `r = tool_name(field=value)`.");
   });
 });

@@ -13,16 +13,17 @@ export interface CodeAgentPromptInput {
   instructions?: string;
 }
 
+type PromptLanguage = "javascript" | "python";
+
 interface LanguageWords {
   name: string;
   comment: string;
   print: string;
   persistence: string;
   toolCall: string;
-  example: (block: (code: string) => string) => string;
 }
 
-const WORDS: Record<"javascript" | "python", LanguageWords> = {
+const WORDS: Record<PromptLanguage, LanguageWords> = {
   javascript: {
     name: "JavaScript",
     comment: "//",
@@ -31,17 +32,6 @@ const WORDS: Record<"javascript" | "python", LanguageWords> = {
       "Variables, functions and classes you declare at the top level persist between steps, like cells of a notebook. Top-level `await` works.",
     toolCall:
       "Tools are async functions taking one object argument: `const r = await tool_name({ field: value })`.",
-    example: (block) =>
-      [
-        'Task: "What is the population of the largest city of France, times two?"',
-        "",
-        "Thought: I will look up the largest city first and print it, since I need it in the next step.",
-        block('const city = await search({ query: "largest city of France" });\nconsole.log(city);'),
-        "Observation:\nExecution logs:\nParis",
-        "",
-        "Thought: Now its population; then I can compute and answer.",
-        block('const population = await population_of({ city: "Paris" });\nfinal_answer(population * 2);'),
-      ].join("\n"),
   },
   python: {
     name: "Python",
@@ -50,19 +40,82 @@ const WORDS: Record<"javascript" | "python", LanguageWords> = {
     persistence:
       "Variables, functions and imports you define persist between steps, like cells of a notebook.",
     toolCall: "Tools are functions taking keyword arguments: `r = tool_name(field=value)`.",
-    example: (block) =>
-      [
-        'Task: "What is the population of the largest city of France, times two?"',
-        "",
-        "Thought: I will look up the largest city first and print it, since I need it in the next step.",
-        block('city = search(query="largest city of France")\nprint(city)'),
-        "Observation:\nExecution logs:\nParis",
-        "",
-        "Thought: Now its population; then I can compute and answer.",
-        block('population = population_of(city="Paris")\nfinal_answer(population * 2)'),
-      ].join("\n"),
   },
 };
+
+interface ExampleStep {
+  thought: string;
+  code: Record<PromptLanguage, string>;
+  /** What came back, as the model will see it; absent for the last step. */
+  observation?: string | Record<PromptLanguage, string>;
+}
+
+/** Worked examples: chaining through printed results, and inspecting data of unknown shape. */
+const EXAMPLES: { task: string; steps: ExampleStep[] }[] = [
+  {
+    task: "What is the population of the largest city of France, times two?",
+    steps: [
+      {
+        thought: "I will look up the largest city first and print it, since I need it in the next step.",
+        code: {
+          javascript: 'const city = await search({ query: "largest city of France" });\nconsole.log(city);',
+          python: 'city = search(query="largest city of France")\nprint(city)',
+        },
+        observation: "Execution logs:\nParis",
+      },
+      {
+        thought: "Now its population; then I can compute and answer.",
+        code: {
+          javascript:
+            'const population = await population_of({ city: "Paris" });\nfinal_answer(population * 2);',
+          python: 'population = population_of(city="Paris")\nfinal_answer(population * 2)',
+        },
+      },
+    ],
+  },
+  {
+    task: "Which of the three most recent orders cost the most?",
+    steps: [
+      {
+        thought: "I do not know what an order looks like; I will print one before using it.",
+        code: {
+          javascript: "const orders = await list_orders({ limit: 3 });\nconsole.log(orders[0]);",
+          python: "orders = list_orders(limit=3)\nprint(orders[0])",
+        },
+        observation: {
+          javascript: "Execution logs:\n{ id: 'A17', total_cents: 4200 }",
+          python: "Execution logs:\n{'id': 'A17', 'total_cents': 4200}",
+        },
+      },
+      {
+        thought: "Each order has total_cents; I pick the largest.",
+        code: {
+          javascript:
+            "const top = orders.reduce((a, b) => (b.total_cents > a.total_cents ? b : a));\nfinal_answer(top.id);",
+          python: 'top = max(orders, key=lambda o: o["total_cents"])\nfinal_answer(top["id"])',
+        },
+      },
+    ],
+  },
+];
+
+function renderExamples(language: PromptLanguage, block: (code: string) => string): string {
+  return EXAMPLES.map(({ task, steps }) =>
+    [
+      `Task: "${task}"`,
+      ...steps.flatMap((step) => [
+        "",
+        `Thought: ${step.thought}`,
+        block(step.code[language]),
+        ...(step.observation
+          ? [
+              `Observation:\n${typeof step.observation === "string" ? step.observation : step.observation[language]}`,
+            ]
+          : []),
+      ]),
+    ].join("\n"),
+  ).join("\n\n---\n\n");
+}
 
 /**
  * The system prompt of a code agent: how to act (thought, then one code block), the tools as
@@ -70,7 +123,8 @@ const WORDS: Record<"javascript" | "python", LanguageWords> = {
  * a worked example in the sandbox's language.
  */
 export function codeAgentSystemPrompt(input: CodeAgentPromptInput): string {
-  const words = WORDS[input.language === "python" ? "python" : "javascript"];
+  const language: PromptLanguage = input.language === "python" ? "python" : "javascript";
+  const words = WORDS[language];
   const block = (code: string) => `${input.open}\n${code}\n${input.close}`;
   const tools = input.tools.length
     ? input.tools.map((tool) => toolSignature(tool, input.language)).join("\n\n")
@@ -95,7 +149,7 @@ export function codeAgentSystemPrompt(input: CodeAgentPromptInput): string {
       "6. If a step fails, read the error and its line, fix that, and try something different rather than repeating it.",
       "7. Never give up: the task must be solved, and final_answer must be called with the answer.",
     ].join("\n"),
-    `Example:\n${words.example(block)}`,
+    `Examples (their tools are made up; use only the functions listed above):\n\n${renderExamples(language, block)}`,
   ];
   if (input.instructions?.trim())
     sections.push(`Instructions from the developer:\n${input.instructions.trim()}`);
