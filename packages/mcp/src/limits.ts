@@ -30,3 +30,5 @@ export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 /** Served over HTTP: request body size and concurrent sessions. */
 export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
 export const MAX_HTTP_SESSIONS = 100;
+/** A served HTTP session with no request for this long is closed (its client vanished). */
+export const HTTP_SESSION_IDLE_MS = 30 * 60_000;

@@ -2,7 +2,7 @@
 import { request } from "node:http";
 import { ConfigError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpServer, type ServedMcpHttp, serveMcpHttp } from "../src/index.js";
+import { connectMcpServers, createMcpServer, type ServedMcpHttp, serveMcpHttp } from "../src/index.js";
 import { MAX_HTTP_BODY_BYTES } from "../src/limits.js";
 import { echo } from "./fixtures/sample-tools.js";
 
@@ -95,6 +95,28 @@ describe("serveMcpHttp guards", () => {
       status: 413,
       text: rpcError(`Request body over ${MAX_HTTP_BODY_BYTES} bytes`),
     });
+  });
+});
+
+describe("idle sessions", () => {
+  it("are closed after sessionIdleMs without a request", async () => {
+    const server = await serveMcpHttp({ name: "idle", version: "1.0.0", tools: [echo], sessionIdleMs: 200 });
+    const connection = await connectMcpServers({ idle: { url: server.url } });
+    try {
+      expect(server.sessionCount).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(server.sessionCount).toBe(0);
+      const error = await connection.tools[0]!.execute(
+        { message: "late" },
+        { signal: new AbortController().signal },
+      ).catch((caught: unknown) => caught);
+      expect((error as Error).message).toBe(
+        `MCP server "idle" tool "echo" failed: Streamable HTTP error: Error POSTing to endpoint: ${rpcError("Session not found; initialize a new one")}`,
+      );
+    } finally {
+      await connection.close();
+      await server.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../limits.js";
+import { HTTP_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../limits.js";
 import { createMcpServer } from "./create-server.js";
 import type { ServeMcpOptions } from "./served-tools.js";
 
@@ -19,11 +19,15 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
    * call, but progress notifications of a call are then not delivered.
    */
   jsonResponse?: boolean;
+  /** A session with no request for this long is closed; default `HTTP_SESSION_IDLE_MS`. */
+  sessionIdleMs?: number;
 };
 
 export interface ServedMcpHttp {
   /** The endpoint, e.g. http://127.0.0.1:43123/mcp. */
   url: string;
+  /** Open MCP sessions (one per connected client). */
+  readonly sessionCount: number;
   close(): Promise<void>;
 }
 
@@ -38,7 +42,19 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   createMcpServer(options); // fail fast on a bad tool set, before listening
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
+  // Clients that vanish without ending their session would otherwise fill MAX_HTTP_SESSIONS.
+  const idleMs = options.sessionIdleMs ?? HTTP_SESSION_IDLE_MS;
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const { transport, lastSeen } of sessions.values()) {
+        if (lastSeen < cutoff) void transport.close().catch(() => {});
+      }
+    },
+    Math.max(10, Math.min(idleMs / 2, 60_000)),
+  );
+  sweep.unref();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -48,11 +64,12 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     }
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
-      const transport = sessions.get(sessionId);
-      if (!transport) return jsonRpcError(res, 404, "Session not found; initialize a new one");
+      const session = sessions.get(sessionId);
+      if (!session) return jsonRpcError(res, 404, "Session not found; initialize a new one");
+      session.lastSeen = Date.now();
       const body = req.method === "POST" ? await readJson(req, res) : undefined;
       if (body === INVALID) return;
-      return transport.handleRequest(req, res, body);
+      return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST") return jsonRpcError(res, 400, "Missing mcp-session-id header");
     const body = await readJson(req, res);
@@ -66,7 +83,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       enableJsonResponse: options.jsonResponse ?? false,
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: Date.now() }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -89,8 +106,12 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}${path}`,
+    get sessionCount() {
+      return sessions.size;
+    },
     async close() {
-      await Promise.all([...sessions.values()].map((transport) => transport.close().catch(() => {})));
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map(({ transport }) => transport.close().catch(() => {})));
       sessions.clear();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
