@@ -6,10 +6,11 @@ import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups
 import { chunkPage } from "./chunk-page.js";
 import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
 import { IngestError } from "./errors.js";
+import { inParallel } from "./in-parallel.js";
 import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "./limits.js";
 import { chunkId, pageRevision, parseChunkId } from "./page-revision.js";
 import { type PreparedPage, readPage } from "./read-page.js";
-import { type DocFile, walkDocs } from "./walk-docs.js";
+import { walkDocs } from "./walk-docs.js";
 
 export type IngestPhase = "scan" | "write" | "cleanup";
 
@@ -141,18 +142,14 @@ async function readAllPages(
   rules: GroupRules | undefined,
   progress: (progress: IngestProgress) => void,
 ): Promise<PreparedPage[]> {
-  const pages = new Array<PreparedPage>(docs.length);
-  let next = 0;
   let done = 0;
   // A few reads in flight overlap file I/O with parsing; order is kept by index.
-  const worker = async () => {
-    for (let index = next++; index < docs.length; index = next++) {
-      pages[index] = await readPage(docs[index] as DocFile, rules);
-      done++;
-      if (done % 50 === 0 || done === docs.length) progress({ phase: "scan", done, total: docs.length });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(INGEST_READ_CONCURRENCY, docs.length) }, worker));
+  const pages = await inParallel(docs, INGEST_READ_CONCURRENCY, async (doc) => {
+    const page = await readPage(doc, rules);
+    done++;
+    if (done % 50 === 0 || done === docs.length) progress({ phase: "scan", done, total: docs.length });
+    return page;
+  });
   return pages;
 }
 

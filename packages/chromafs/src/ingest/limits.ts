@@ -46,5 +46,8 @@ export const ACCESS_LIST_MAX_PATHS = 5_000;
 /** Candidates the store's search fetches from each of the vector and keyword passes before merging. */
 export const SEARCH_CANDIDATES = 50;
 
+/** Query words the keyword half of search looks up (one id-only query each). */
+export const SEARCH_MAX_QUERY_WORDS = 8;
+
 /** Characters of a chunk returned as a search snippet. */
 export const SEARCH_SNIPPET_MAX_CHARS = 600;

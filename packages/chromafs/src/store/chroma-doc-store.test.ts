@@ -14,7 +14,7 @@ import {
 } from "../ingest/test-fixtures.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { PathTreeError } from "../tree/path-tree-codec.js";
-import { accessWhere, ChromaDocStore, documentFilter, escapeRegex } from "./chroma-doc-store.js";
+import { accessWhere, ChromaDocStore, documentFilter, escapeRegex, queryWords } from "./chroma-doc-store.js";
 import type { Access } from "./doc-store.js";
 
 const PUBLIC: Access = { groups: [] };
@@ -252,5 +252,18 @@ describe("query building", () => {
     expect(documentFilter({ kind: "regex", pattern: "a|b", caseInsensitive: true })).toEqual({
       $regex: "(?i)a|b",
     });
+  });
+});
+
+describe("queryWords", () => {
+  it("drops function words, keeps content words once, and splits ideographic runs into bigrams", () => {
+    expect(queryWords("How do I configure a Custom domain, custom?")).toEqual([
+      "configure",
+      "custom",
+      "domain",
+    ]);
+    expect(queryWords("how to")).toEqual(["how", "to"]);
+    expect(queryWords("配置自定义域名")).toEqual(["配置", "置自", "自定", "定义", "义域", "域名"]);
+    expect(queryWords("域名 API")).toEqual(["域名", "api"]);
   });
 });

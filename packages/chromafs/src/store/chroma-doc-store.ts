@@ -7,9 +7,11 @@ import {
   openDocsCollection,
   resolveClient,
 } from "../ingest/docs-collection.js";
+import { inParallel } from "../ingest/in-parallel.js";
 import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_CANDIDATES,
+  SEARCH_MAX_QUERY_WORDS,
   SEARCH_SNIPPET_MAX_CHARS,
   STORE_IDS_PER_QUERY,
   STORE_PARALLEL_QUERIES,
@@ -47,6 +49,12 @@ const RRF_K = 60;
 /** Above this many paths, `within` is applied to the answer rather than sent as a filter. */
 const WITHIN_AS_FILTER_MAX_PATHS = 200;
 const QUERY_WORD = /[\p{L}\p{N}_]{2,}/gu;
+const IDEOGRAPHIC = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+$/u;
+const STOP_WORDS = new Set(
+  "a an and are as at be by can do does for from how i if in into is it me my of on or our so that the this to use using we what when where which who why with you your".split(
+    " ",
+  ),
+);
 
 /**
  * The DocStore over a Chroma collection written by `ingestDocs`.
@@ -62,6 +70,12 @@ const QUERY_WORD = /[\p{L}\p{N}_]{2,}/gu;
  */
 export class ChromaDocStore implements DocStore {
   readonly description: string;
+  /**
+   * Weight of the vector ranking against the keyword ranking (1) when fusing search results.
+   * The offline hashing embedding is lexical and weaker than IDF-weighted keywords, so it gets
+   * half; a neural embedding gets an equal say.
+   */
+  private readonly semanticWeight: number;
   private snapshot: TreeSnapshot | undefined;
   private loading: Promise<TreeSnapshot> | undefined;
 
@@ -71,6 +85,7 @@ export class ChromaDocStore implements DocStore {
     where: string,
   ) {
     this.description = `chroma ${where} collection ${collection.name}`;
+    this.semanticWeight = embedding.id.startsWith("hashing-") ? 0.5 : 1;
   }
 
   static async open(options: ChromaDocStoreOptions): Promise<ChromaDocStore> {
@@ -149,32 +164,61 @@ export class ChromaDocStore implements DocStore {
       text: semantic.documents[0]?.[row] ?? "",
     }));
     const ranked = [await this.checkRows(semanticRows, access)];
-    const words = [...new Set(query.toLowerCase().match(QUERY_WORD) ?? [])].slice(0, 8);
-    if (words.length > 0) ranked.push(await this.keywordPass(words, where, access));
-    return fuse(ranked, words, wanted);
+    const words = queryWords(query);
+    if (words.length > 0) ranked.push(await this.keywordPass(query, words, where, access));
+    return fuse(ranked, [this.semanticWeight, 1], words, wanted);
   }
 
-  /** Chunks containing any query word (case-insensitive), best first by distinct words present. */
-  private async keywordPass(words: string[], where: Where | undefined, access: Access): Promise<ChunkRow[]> {
-    const result = await this.collection.get({
-      where,
-      whereDocument: { $regex: `(?i)(?:${words.map(escapeRegex).join("|")})` },
-      include: ["documents"],
-      limit: SEARCH_CANDIDATES * 4,
-    });
-    const rows = await this.checkRows(
-      result.ids.map((id, row) => ({ id, text: result.documents[row] ?? "" })),
-      access,
+  /**
+   * Keyword ranking: one id-only query per query word (case-insensitive) gives each word's
+   * document frequency; the chunks holding the most (IDF-weighted) words are fetched and ranked
+   * by BM25 — term counts and chunk length — with a bonus for the whole query as a phrase.
+   */
+  private async keywordPass(
+    query: string,
+    words: string[],
+    where: Where | undefined,
+    access: Access,
+  ): Promise<ChunkRow[]> {
+    const snapshot = await this.currentTree();
+    const files = Object.values(snapshot.tree.files);
+    const total = Math.max(
+      1,
+      files.reduce((sum, file) => sum + file.chunks, 0),
     );
-    const present = (row: ChunkRow) => {
-      const lower = row.text.toLowerCase();
-      return words.filter((word) => lower.includes(word)).length;
-    };
-    return rows
-      .map((row) => ({ row, score: present(row) }))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, SEARCH_CANDIDATES)
-      .map(({ row }) => row);
+    const averageBytes = files.reduce((sum, file) => sum + file.size, 0) / total;
+    const idsPerWord = await inParallel(words, STORE_PARALLEL_QUERIES, async (word) => {
+      // Caseless scripts (Chinese, Japanese) need no case folding, and `$contains` is cheaper.
+      const caseless = word.toUpperCase() === word;
+      const whereDocument: WhereDocument = caseless
+        ? { $contains: word }
+        : { $regex: `(?i)${escapeRegex(word)}` };
+      const result = await this.collection.get({ where, whereDocument, include: [] });
+      return result.ids;
+    });
+    const idf = new Map<string, number>();
+    const coarse = new Map<string, number>();
+    idsPerWord.forEach((ids, index) => {
+      if (ids.length === 0) return;
+      const weight = Math.log(1 + total / ids.length);
+      idf.set(words[index] as string, weight);
+      for (const id of ids) coarse.set(id, (coarse.get(id) ?? 0) + weight);
+    });
+    const candidates = [...coarse]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, SEARCH_CANDIDATES * 2)
+      .map(([id]) => id);
+    if (candidates.length === 0) return [];
+    const result = await this.collection.get({ ids: candidates, include: ["documents"] });
+    const phrase = query.toLowerCase().replace(/\s+/g, " ").trim();
+    const ranked = result.ids
+      .map((id, row) => {
+        const text = result.documents[row] ?? "";
+        return { id, text, score: bm25(text, idf, averageBytes, words.length > 1 ? phrase : undefined) };
+      })
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, SEARCH_CANDIDATES);
+    return this.checkRows(ranked, access);
   }
 
   /**
@@ -217,13 +261,10 @@ export class ChromaDocStore implements DocStore {
     for (let start = 0; start < ids.length; start += STORE_IDS_PER_QUERY) {
       batches.push(ids.slice(start, start + STORE_IDS_PER_QUERY));
     }
-    const worker = async () => {
-      for (let batch = batches.shift(); batch; batch = batches.shift()) {
-        const result = await this.collection.get({ ids: batch, include: ["documents"] });
-        result.ids.forEach((id, row) => texts.set(id, result.documents[row] ?? ""));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(STORE_PARALLEL_QUERIES, batches.length) }, worker));
+    await inParallel(batches, STORE_PARALLEL_QUERIES, async (batch) => {
+      const result = await this.collection.get({ ids: batch, include: ["documents"] });
+      result.ids.forEach((id, row) => texts.set(id, result.documents[row] ?? ""));
+    });
     const pages = new Map<string, string | null>();
     for (const path of visible) {
       const file = snapshot.tree.files[path] as PathTreeFile;
@@ -278,6 +319,41 @@ export class ChromaDocStore implements DocStore {
   }
 }
 
+/** Distinct lowercased words of a query, common English function words dropped when others remain. */
+export function queryWords(query: string): string[] {
+  // Chinese and Japanese don't put spaces between words: their runs become overlapping bigrams.
+  const tokens = (query.toLowerCase().match(QUERY_WORD) ?? []).flatMap((token) =>
+    IDEOGRAPHIC.test(token) ? bigrams(token) : [token],
+  );
+  const all = [...new Set(tokens)];
+  const content = all.filter((word) => !STOP_WORDS.has(word));
+  return (content.length > 0 ? content : all).slice(0, SEARCH_MAX_QUERY_WORDS);
+}
+
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+const PHRASE_BONUS = 1.5;
+
+/** BM25 of one chunk for words with known IDF weights; times PHRASE_BONUS when `phrase` occurs. */
+function bm25(text: string, idf: ReadonlyMap<string, number>, averageBytes: number, phrase?: string): number {
+  const lower = text.toLowerCase();
+  const lengthRatio = Buffer.byteLength(text) / Math.max(1, averageBytes);
+  let score = 0;
+  for (const [word, weight] of idf) {
+    let count = 0;
+    for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + word.length)) count++;
+    if (count === 0) continue;
+    score += (weight * count * (BM25_K1 + 1)) / (count + BM25_K1 * (1 - BM25_B + BM25_B * lengthRatio));
+  }
+  return phrase && lower.includes(phrase) ? score * PHRASE_BONUS : score;
+}
+
+function bigrams(run: string): string[] {
+  const chars = [...run];
+  if (chars.length <= 2) return [run];
+  return chars.slice(0, -1).map((char, index) => char + chars[index + 1]);
+}
+
 function isVisibleIn(snapshot: TreeSnapshot, path: string, access: Access): boolean {
   const file = snapshot.tree.files[path];
   if (!file) return false;
@@ -322,14 +398,15 @@ function isRejectedFilter(error: unknown): boolean {
 }
 
 /** Reciprocal-rank fusion of ranked chunk lists, one hit per page (its best chunk). */
-function fuse(lists: ChunkRow[][], words: string[], limit: number): SearchHit[] {
+function fuse(lists: ChunkRow[][], weights: number[], words: string[], limit: number): SearchHit[] {
   const hits = new Map<string, { score: number; text: string; best: number }>();
-  for (const list of lists) {
+  lists.forEach((list, listIndex) => {
     const seen = new Set<string>();
+    const weight = weights[listIndex] ?? 1;
     list.forEach((item, rank) => {
       if (seen.has(item.page)) return;
       seen.add(item.page);
-      const contribution = 1 / (RRF_K + rank + 1);
+      const contribution = weight / (RRF_K + rank + 1);
       const hit = hits.get(item.page);
       if (!hit) hits.set(item.page, { score: contribution, text: item.text, best: contribution });
       else {
@@ -340,17 +417,24 @@ function fuse(lists: ChunkRow[][], words: string[], limit: number): SearchHit[] 
         }
       }
     });
-  }
+  });
   return [...hits]
     .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit)
     .map(([path, hit]) => ({ path, snippet: snippetOf(hit.text, words), score: hit.score }));
 }
 
+/** The chunk's line holding the most query words (the first line when none does), cut to size. */
 function snippetOf(text: string, words: string[]): string {
-  const lower = text.toLowerCase();
-  const positions = words.map((word) => lower.indexOf(word)).filter((position) => position >= 0);
-  const first = positions.length ? Math.min(...positions) : 0;
-  const lineStart = text.lastIndexOf("\n", first) + 1;
-  return text.slice(lineStart, lineStart + SEARCH_SNIPPET_MAX_CHARS);
+  let chosen = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
+  let most = 0;
+  for (const line of text.split("\n")) {
+    const lower = line.toLowerCase();
+    const hits = words.filter((word) => lower.includes(word)).length;
+    if (hits > most) {
+      chosen = line;
+      most = hits;
+    }
+  }
+  return chosen.slice(0, SEARCH_SNIPPET_MAX_CHARS);
 }
