@@ -8,7 +8,9 @@ export {
   toModelError,
 } from "./model-error.js";
 export {
+  DEFAULT_ANTHROPIC_BASE_URL,
   DEFAULT_OLLAMA_BASE_URL,
+  DEFAULT_OPENAI_BASE_URL,
   MODEL_STRING_FORMS,
   type ModelEnv,
   type ResolveModelOptions,

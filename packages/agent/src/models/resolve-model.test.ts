@@ -66,6 +66,13 @@ describe("resolveModel", () => {
     expect(configError(() => resolveModel("openai-compatible:localhost:8000#m", {})).message).toBe(
       'openai-compatible:localhost:8000#m: the base URL "localhost:8000" is not an http(s) URL; give one like http://127.0.0.1:8000/v1',
     );
+    expect(
+      configError(() =>
+        resolveModel("openai:gpt-4o", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "api.openai.com" }),
+      ).message,
+    ).toBe(
+      'openai:gpt-4o: the base URL "api.openai.com" (from OPENAI_BASE_URL) is not an http(s) URL; give one like http://127.0.0.1:8000/v1',
+    );
     expect(configError(() => resolveModel("ollama:llama3.2", { OLLAMA_BASE_URL: "11434" })).message).toBe(
       'ollama:llama3.2: the base URL "11434" (from OLLAMA_BASE_URL) is not an http(s) URL; give one like http://127.0.0.1:8000/v1',
     );

@@ -8,6 +8,8 @@ import { withRetries } from "./retry.js";
 import { scriptedModelFromFile } from "./scripted-model-file.js";
 
 export const DEFAULT_OLLAMA_BASE_URL = "http://127.0.0.1:11434/v1";
+export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
+export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1";
 
 export type ModelEnv = Record<string, string | undefined>;
 
@@ -41,13 +43,24 @@ export function resolveModel(
   switch (provider) {
     case "openai": {
       const apiKey = requireKey(env, "OPENAI_API_KEY", id);
-      const openai = createOpenAI({ apiKey, baseURL: optional(env.OPENAI_BASE_URL) });
+      // Base URLs are always passed: left undefined, the providers would read process.env, not `env`.
+      const baseURL = checkBaseUrl(
+        optional(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL,
+        id,
+        "OPENAI_BASE_URL",
+      );
+      const openai = createOpenAI({ apiKey, baseURL });
       // The chat completions API, not the responses API: it honours stop sequences, which code agents need.
       return fromAiSdk(openai.chat(rest), { ...options, id, apiKeyEnvVar: "OPENAI_API_KEY" });
     }
     case "anthropic": {
       const apiKey = requireKey(env, "ANTHROPIC_API_KEY", id);
-      const anthropic = createAnthropic({ apiKey, baseURL: optional(env.ANTHROPIC_BASE_URL) });
+      const baseURL = checkBaseUrl(
+        optional(env.ANTHROPIC_BASE_URL) ?? DEFAULT_ANTHROPIC_BASE_URL,
+        id,
+        "ANTHROPIC_BASE_URL",
+      );
+      const anthropic = createAnthropic({ apiKey, baseURL });
       return fromAiSdk(anthropic(rest), {
         ...options,
         id,
