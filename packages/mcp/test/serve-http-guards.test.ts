@@ -104,8 +104,12 @@ describe("idle sessions", () => {
     const connection = await connectMcpServers({ idle: { url: server.url } });
     try {
       expect(server.sessionCount).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      const started = Date.now();
+      while (server.sessionCount > 0 && Date.now() - started < 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       expect(server.sessionCount).toBe(0);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
       const error = await connection.tools[0]!.execute(
         { message: "late" },
         { signal: new AbortController().signal },
