@@ -147,6 +147,22 @@ describe("atrium-agent CLI", () => {
     expect(code).toBe(3);
   });
 
+  it("exits 1 and says why when the provider fails", async () => {
+    const replies = script([{ error: { message: "model not found", status: 404 } }]);
+    const { code, stdout, stderr } = await cli(["run", "Task.", "--model", `scripted:${replies}`]);
+    expect(stdout).toBe("");
+    expect(normalise(stderr)).toBe(
+      [
+        "━━ Step 1 ━━",
+        `✗ ProviderError: scripted:${replies} answered HTTP 404: model not found`,
+        "error after 0 steps, N in / N out tokens, T s",
+        `atrium-agent: the run failed: scripted:${replies} answered HTTP 404: model not found`,
+        "",
+      ].join("\n"),
+    );
+    expect(code).toBe(1);
+  });
+
   it("exits 2 with a message that says what to fix on bad usage", async () => {
     const noModel = await cli(["run", "Task."], { ATRIUM_MODEL: "" });
     expect(noModel.code).toBe(2);

@@ -94,7 +94,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       stderr(
         `atrium-agent: the run ${result.state === "aborted" ? "was interrupted" : "failed"}: ${result.error?.message}\n`,
       );
-    return result.state === "aborted" ? EXIT.interrupted : EXIT.failed;
+    if (result.state === "aborted") return EXIT.interrupted;
+    return result.error?.code === "CONFIG" ? EXIT.usage : EXIT.failed;
   } catch (error) {
     const configuration = error instanceof AtriumError && error.code === "CONFIG";
     stderr(`atrium-agent: ${configuration ? "" : "error: "}${(error as Error).message}\n`);
