@@ -22,6 +22,7 @@ const HELPER_NAMES = [
   "setGlobal",
   "defineTool",
   "removeGlobal",
+  "endStep",
   "markToolError",
   "describeError",
 ] as const;

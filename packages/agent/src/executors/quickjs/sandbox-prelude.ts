@@ -177,10 +177,29 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
     return join(parts, " ") + "\n";
   }
 
+  // Printed text is buffered here and handed to the host in chunks (a host call costs tens of
+  // microseconds); the host takes the rest when the step ends. After final_answer nothing is kept.
+  let buffered = [];
+  let bufferedChars = 0;
+  let ended = false;
+  function flushLogs() {
+    if (!buffered.length) return;
+    const text = join(buffered, "");
+    buffered = [];
+    bufferedChars = 0;
+    hostPrint(text);
+  }
+
   const console = {};
   for (const level of ["log", "info", "debug", "warn", "error"]) {
     defineProperty(console, level, {
-      value: { [level](...args) { hostPrint(format(args)); } }[level],
+      value: { [level](...args) {
+        if (ended) return;
+        const text = format(args);
+        push(buffered, text);
+        bufferedChars += text.length;
+        if (bufferedChars >= 8192) flushLogs();
+      } }[level],
       enumerable: true,
     });
   }
@@ -188,6 +207,7 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
 
   function final_answer(value) {
     hostFinal(toJson(value, "the final answer"));
+    ended = true;
     // The host has asked the interrupt handler to stop; spin until it does, so no later line,
     // catch or finally block runs.
     for (;;) {}
@@ -216,6 +236,9 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
       defineProperty(G, name, { value: makeTool(name), writable: false, configurable: true, enumerable: false });
     },
     removeGlobal(name) { delete G[name]; },
+    endStep() {
+      try { flushLogs(); } finally { buffered = []; bufferedChars = 0; ended = false; }
+    },
     markToolError(error) { toolErrors.add(error); },
     describeError(error) {
       const out = { isError: false, isToolError: isToolError(error), name: "Error", message: "", stack: "" };

@@ -42,6 +42,8 @@ export class SandboxSession {
   private toolNames = new Set<string>();
   private active: RunState | undefined;
   private activeCode = "";
+  /** Set while the host reads leftovers out of a stopped step: the deadline for that. */
+  private drainingUntil: number | undefined;
   private readonly host: SandboxHost = {
     shouldInterrupt: () => this.shouldInterrupt(),
     print: (text) => this.print(text),
@@ -168,6 +170,7 @@ export class SandboxSession {
     let stateLost = false;
     try {
       settlement = await this.evaluate(script, run, code);
+      this.endStep();
       stateLost = await this.cleanUp(run, settlement);
     } catch (crash) {
       // Only a failure of the wasm instance itself gets here (Node's stack overflowing inside
@@ -210,6 +213,20 @@ export class SandboxSession {
         return executionError("syntax", "SyntaxError", error.message, code, error.line);
       }
       throw error;
+    }
+  }
+
+  /**
+   * Takes the output the sandbox still buffers, even after a stop (the code's own limits no
+   * longer apply; a short budget does), and readies the prelude for the next step.
+   */
+  private endStep(): void {
+    this.drainingUntil = Date.now() + QUICKJS_CLEANUP_MS;
+    try {
+      const ended = this.sandbox.callHelper("endStep");
+      (ended.error ?? ended.value).dispose();
+    } finally {
+      this.drainingUntil = undefined;
     }
   }
 
@@ -486,6 +503,7 @@ export class SandboxSession {
   // ── host functions called by the sandbox ───────────────────────────────────────────────────
 
   private shouldInterrupt(): boolean {
+    if (this.drainingUntil !== undefined) return Date.now() > this.drainingUntil;
     const run = this.active;
     if (!run) return false;
     if (run.stop) return true;
@@ -502,7 +520,7 @@ export class SandboxSession {
 
   private print(text: string): void {
     const run = this.active;
-    if (!run || run.stop) return;
+    if (!run || (run.stop && this.drainingUntil === undefined)) return;
     run.logs.append(text);
     if (run.logs.printed > this.limits.maxPrintedChars) {
       run.requestStop({
