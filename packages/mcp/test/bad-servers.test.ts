@@ -23,6 +23,7 @@ describe("bad servers next to a good one", () => {
         crashes: fixtureServer("exits-at-start.mjs", { PID_FILE: pidFile("crashes") }),
         silent: fixtureServer("never-answers.mjs", { PID_FILE: pidFile("silent") }),
         schema: fixtureServer("invalid-schema.mjs", { PID_FILE: pidFile("schema") }),
+        noisy: fixtureServer("noisy-stdout.mjs"),
         missing: { command: "atrium-no-such-mcp-server" },
         refused: { url: `http://127.0.0.1:${closedPort}/mcp` },
       },
@@ -60,13 +61,15 @@ describe("bad servers next to a good one", () => {
       ]);
       const shout = connection.tools.find((tool) => tool.name === "shout")!;
       expect(await shout.execute({ word: "quiet" }, { signal: signal() })).toBe("QUIET");
+      const forecast = connection.tools.find((tool) => tool.name === "forecast")!;
+      expect(await forecast.execute({}, { signal: signal() })).toBe("sunny");
       const echo = connection.tools.find((tool) => tool.name === "echo")!;
       expect(await echo.execute({ message: "still here" }, { signal: signal() })).toBe("Echo: still here");
 
       // The servers that failed to connect are already gone.
       expect(isAlive(pidOf("crashes"))).toBe(false);
       expect(isAlive(pidOf("silent"))).toBe(false);
-      expect(Object.keys(connection.clients).sort()).toEqual(["everything", "schema"]);
+      expect(Object.keys(connection.clients).sort()).toEqual(["everything", "noisy", "schema"]);
     } finally {
       await connection.close();
     }

@@ -78,7 +78,16 @@ export class StdioProcessTransport implements Transport {
       });
       child.once("close", () => this.onclose?.());
       child.stdout?.on("data", (chunk: Buffer) => {
-        this.readBuffer.append(chunk);
+        try {
+          this.readBuffer.append(chunk);
+        } catch (error) {
+          // A line over the SDK's buffer limit (10 MB) without a newline: the server is broken.
+          this.onerror?.(
+            new McpServerError(this.server, "LIMIT_EXCEEDED", (error as Error).message, { isFatal: false }),
+          );
+          void this.close();
+          return;
+        }
         this.drain();
       });
       child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -96,6 +105,7 @@ export class StdioProcessTransport implements Transport {
       try {
         message = this.readBuffer.readMessage();
       } catch (error) {
+        // Servers that log to stdout: the line is skipped and the session goes on.
         this.onerror?.(
           new McpServerError(
             this.server,
