@@ -295,7 +295,17 @@ export class QuickJsExecutor implements CodeExecutor {
       reply({ ok: false, name: "ReferenceError", message: `${name} is not a tool` });
       return;
     }
-    const input = fromJsonText(message.json);
+    let input: unknown;
+    try {
+      input = fromJsonText(message.json);
+    } catch (error) {
+      reply({
+        ok: false,
+        name: "TypeError",
+        message: `the input of ${name} is not valid JSON: ${describeThrown(error)}`,
+      });
+      return;
+    }
     void runToolCall(
       tool,
       input,

@@ -364,6 +364,11 @@ describe("QuickJS sandbox: re-entrancy and final_answer abuse", () => {
     expect(result).toMatchObject({ isFinalAnswer: true, output: 1, logs: "" });
   });
 
+  it("32b. output printed before final_answer is kept, nothing after it", async () => {
+    const result = await attempt('console.log("kept");\nfinal_answer("done");\nconsole.log("dropped")');
+    expect(result).toMatchObject({ isFinalAnswer: true, output: "done", logs: "kept\n" });
+  });
+
   it("33. final_answer inside a promise chain still ends the step", async () => {
     const result = await attempt(
       'async function f() { final_answer("x") }\nf().catch(() => console.log("caught"));\nconsole.log("after")',
