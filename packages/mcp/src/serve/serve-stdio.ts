@@ -25,8 +25,10 @@ export async function serveMcp(options: ServeMcpOptions, streams: StdioStreams =
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
-  // The SDK transport does not notice EOF; a server whose client left must end.
-  stdin.once("end", () => void server.close());
+  // The SDK transport does not notice EOF; a server whose client left must end (on Windows a
+  // dying client sends no signal, so a closed stdin is the only sign).
+  const end = () => void server.close();
+  stdin.once("end", end).once("close", end).once("error", end);
   await server.connect(transport);
   return { close: () => server.close(), closed };
 }
