@@ -211,6 +211,37 @@ describe("serving an agent", () => {
   });
 });
 
+describe("cancellation of a served call", () => {
+  it("reaches the served agent's run() as an aborted signal", async () => {
+    let sawAbort: (reason: unknown) => void = () => {};
+    const aborted = new Promise((resolve) => {
+      sawAbort = resolve;
+    });
+    const agent = {
+      name: "waiter",
+      run: (_task: string, options?: { signal?: AbortSignal }) =>
+        new Promise<{ output: unknown }>((_resolve, reject) => {
+          options?.signal?.addEventListener("abort", () => {
+            sawAbort("aborted");
+            reject(new Error("stopped"));
+          });
+        }),
+    };
+    const served = await serveMcpHttp({ name: "waiting", version: "0.1.0", agent });
+    const connection = await connectMcpServers({ waiting: { url: served.url } });
+    try {
+      const controller = new AbortController();
+      const call = connection.tools[0]!.execute({ task: "wait" }, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 100);
+      await expect(call).rejects.toThrow('tool "waiter" on MCP server "waiting" was cancelled');
+      expect(await aborted).toBe("aborted");
+    } finally {
+      await connection.close();
+      await served.close();
+    }
+  });
+});
+
 describe("the MCP Inspector CLI as an independent client", () => {
   const require = createRequire(import.meta.url);
   const inspector = join(

@@ -47,7 +47,7 @@ export function bundledFixture(name: string): string {
     platform: "node",
     format: "esm",
     target: "node20",
-    conditions: ["source"],
+    conditions: ["@atrium/source"],
     logLevel: "error",
     // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
     banner: {
