@@ -1,8 +1,9 @@
 // Servers that fail in the ways real ones do: each failure names the server, the healthy
 // servers' tools keep working, and no process is left behind.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AbortError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectMcpServers, McpServerError } from "../src/index.js";
 import { everythingStdio, fixtureServer, freePort, isAlive } from "./servers.js";
@@ -74,5 +75,25 @@ describe("bad servers next to a good one", () => {
       await connection.close();
     }
     expect(isAlive(pidOf("schema"))).toBe(false);
+  });
+});
+
+describe("aborting connectMcpServers", () => {
+  it("throws AbortError and leaves no child behind", async () => {
+    const controller = new AbortController();
+    const connecting = connectMcpServers(
+      { slow: fixtureServer("never-answers.mjs", { PID_FILE: pidFile("aborted") }) },
+      { signal: controller.signal },
+    ).catch((caught: unknown) => caught);
+    // Abort once the server is really running (its PID file exists), mid-handshake.
+    for (let i = 0; i < 250 && !existsSync(pidFile("aborted")); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const error = await connecting;
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).message).toBe(
+      'the MCP handshake (stdio) on MCP server "slow" was cancelled',
+    );
+    expect(isAlive(pidOf("aborted"))).toBe(false);
   });
 });
