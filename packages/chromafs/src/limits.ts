@@ -3,8 +3,8 @@
  * sides (the docs themselves and the commands an agent types), so sizes and counts are bounded.
  */
 
-/** Bytes of page text a session keeps in its LRU cache before evicting the least recent pages. */
-export const PAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** Bytes of page text a store's shared LRU cache keeps (all sessions of one TreeCache). */
+export const SHARED_PAGE_CACHE_MAX_BYTES = 128 * 1024 * 1024;
 
 /** Pages fetched from the store in one `readPages` call (grep prefetches candidates in batches). */
 export const PAGE_FETCH_BATCH = 200;

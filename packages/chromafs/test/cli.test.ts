@@ -9,7 +9,7 @@ const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 function atriumDocs(args: string[], input?: string) {
   const result = spawnSync(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", "src/cli/main.ts", ...args],
+    ["--conditions=@atrium/source", "--import", "tsx", "src/cli/main.ts", ...args],
     {
       cwd: PACKAGE_DIR,
       input,

@@ -12,16 +12,16 @@ const SAME_OUTPUT: readonly string[] = [
   "cd / && grep -rn 'Kubernetes' deploy/../deploy",
   "grep -rn 'Kubernetes' /deploy/",
   "cd /deploy && grep -rn 'Helm' .",
-  "grep -ril openapi /",
+  "grep -ril openapi /api",
   "grep -rl '接口' /zh",
   "grep -rin 'mcp server' /",
   "grep -rw API /api-playground",
   "grep -rx -- '---' /ai",
-  "grep -rE '(OpenAPI|AsyncAPI) spec' /",
+  "grep -rE '(OpenAPI|AsyncAPI) spec' /api-playground",
   "grep -rn 'error\\|warning' /deploy",
   "grep -rn 'a+b' /",
   "grep -rn 'tab[sl]e' /components",
-  "grep -ro 'https://[a-z.]*mintlify.com' /",
+  "grep -ro 'https://[a-z.]*mintlify.com' /ai",
   "grep -rn --include='*.json' mintlify /",
   "grep -rln --include '*.md' Mintlify /",
   "grep -rl --exclude='*.mdx' docs /",
@@ -42,7 +42,7 @@ const SAME_OUTPUT: readonly string[] = [
   "grep -rEi '\\bhelm\\b' /deploy",
   "grep -rn 'x\\{3\\}' /api",
   "grep -rn '[[:digit:]]\\{4\\}-[[:digit:]]\\{2\\}' /changelog.mdx",
-  "grep -rn 'Mint.*CLI' /zh",
+  "grep -rn 'Mint.*CLI' /zh/ai",
   "grep -rc Kubernetes /deploy",
   "grep -rv '^$' /ai/slack-bot.mdx",
   "grep -rL Mintlify /es/ai",
@@ -84,11 +84,12 @@ describe("grep acceleration gives grep's own output", () => {
   const plan = async (command: string, cwd = "/") => {
     const index = await (await import("../src/tree/tree-cache.js")).treeCacheFor(store).index(fast.access);
     const { PageSource } = await import("../src/fs/page-source.js");
+    const { PageCache } = await import("../src/fs/page-cache.js");
     return planGrep(command.split(" "), cwd, {
       store,
       access: fast.access,
       index,
-      pages: new PageSource(store, fast.access, 1 << 20),
+      pages: new PageSource(store, fast.access, new PageCache(1 << 20)),
       fs: fast.fs,
     });
   };
@@ -135,8 +136,8 @@ describe("grep acceleration gives grep's own output", () => {
   });
 
   it("reads far fewer pages than the full scan", async () => {
-    const a = await openDocsSession({ store });
-    const b = await openDocsSession({ store, accelerateGrep: false });
+    const a = await openDocsSession({ store, pageCacheBytes: 1 << 26 });
+    const b = await openDocsSession({ store, accelerateGrep: false, pageCacheBytes: 1 << 26 });
     await a.exec("grep -rn Kubernetes /");
     await b.exec("grep -rn Kubernetes /");
     expect(a.pageFetches).toBe(1);

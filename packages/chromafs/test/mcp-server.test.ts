@@ -18,7 +18,7 @@ describe("atrium-docs mcp", () => {
     const client = await McpClient.connect("docs", {
       command: process.execPath,
       args: [
-        "--conditions=source",
+        "--conditions=@atrium/source",
         "--import",
         "tsx",
         "src/cli/main.ts",

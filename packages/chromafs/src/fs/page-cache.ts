@@ -1,8 +1,11 @@
 /**
- * A least-recently-used cache of page texts bounded by their UTF-8 size. A page larger than the
+ * A least-recently-used cache of page texts bounded by their UTF-8 size, plus the fetches in
+ * flight. A page larger than the
  * whole budget is never kept (it is returned to the reader and dropped).
  */
 export class PageCache {
+  /** Fetches under way, so concurrent readers of one page (any session) share one store call. */
+  readonly inflight = new Map<string, Promise<string | undefined>>();
   private readonly maxBytes: number;
   private readonly pages = new Map<string, { text: string; bytes: number }>();
   private usedBytes = 0;

@@ -1,10 +1,11 @@
 import { ClosedError } from "@atrium/spec";
 import { Bash, type CustomCommand } from "just-bash";
 import { DocsFs } from "../fs/docs-fs.js";
+import { PageCache } from "../fs/page-cache.js";
 import { PageSource } from "../fs/page-source.js";
 import { isPosixError } from "../fs/posix-error.js";
 import { createGrepCommands } from "../grep/grep-command.js";
-import { PAGE_CACHE_MAX_BYTES, SESSION_EXECUTION_LIMITS } from "../limits.js";
+import { SESSION_EXECUTION_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { trustedStore } from "../store/trusted-store.js";
@@ -20,7 +21,7 @@ export interface DocsSessionOptions {
   treeCache?: TreeCache;
   /** Narrow grep with the store (default true); false runs just-bash's grep over every file. */
   accelerateGrep?: boolean;
-  /** Bytes of page text this session caches (default PAGE_CACHE_MAX_BYTES). */
+  /** A private page cache of this many bytes instead of the tree cache's shared one. */
   pageCacheBytes?: number;
 }
 
@@ -56,7 +57,9 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
   const treeCache = options.treeCache ?? treeCacheFor(options.store);
   const index = treeCache.peek(access) ?? (await treeCache.index(access));
   const store = trustedStore(options.store);
-  const pages = new PageSource(store, access, options.pageCacheBytes ?? PAGE_CACHE_MAX_BYTES);
+  const pageCache =
+    options.pageCacheBytes === undefined ? treeCache.pages : new PageCache(options.pageCacheBytes);
+  const pages = new PageSource(store, access, pageCache);
   const fs = new DocsFs({ index, pages });
   const acceleration = options.accelerateGrep === false ? null : { store, access, index, pages, fs };
   const commands: CustomCommand[] = [createSearchCommand(store, access), ...createGrepCommands(acceleration)];

@@ -1,21 +1,33 @@
 import { accessKey, pruneTree } from "../access/visibility.js";
+import { PageCache } from "../fs/page-cache.js";
+import { SHARED_PAGE_CACHE_MAX_BYTES } from "../limits.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import type { PathTree } from "./path-tree.js";
 import { TreeIndex } from "./tree-index.js";
 
 /**
  * The tree is fetched once per store and shared by every session; each distinct set of groups
- * gets one pruned `TreeIndex`, built on first use. `refresh()` drops both after a re-ingest.
+ * gets one pruned `TreeIndex`, built on first use. `refresh()` drops all (tree, indexes, pages)
+ * after a re-ingest.
  * A failed fetch is not cached, so the next session retries instead of inheriting the error.
  */
 export class TreeCache {
   readonly store: DocStore;
+  /**
+   * Page texts shared by every session of this store. Safe across groups because a session only
+   * reads a page after its own pruned tree showed it; refreshed together with the tree.
+   */
+  pages: PageCache;
   private tree: Promise<PathTree> | undefined;
   private readonly indexes = new Map<string, TreeIndex>();
 
-  constructor(store: DocStore) {
+  constructor(store: DocStore, pageCacheBytes = SHARED_PAGE_CACHE_MAX_BYTES) {
     this.store = store;
+    this.pageCacheBytes = pageCacheBytes;
+    this.pages = new PageCache(pageCacheBytes);
   }
+
+  private readonly pageCacheBytes: number;
 
   /** The unpruned tree (fetched on first call). */
   fullTree(): Promise<PathTree> {
@@ -49,6 +61,7 @@ export class TreeCache {
   refresh(): void {
     this.tree = undefined;
     this.indexes.clear();
+    this.pages = new PageCache(this.pageCacheBytes);
   }
 }
 

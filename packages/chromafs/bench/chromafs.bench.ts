@@ -1,0 +1,140 @@
+/**
+ * The figures issue 5 names, measured in one run against a real Chroma server holding the
+ * Mintlify corpus, side by side with their baselines (unaccelerated just-bash grep over the same
+ * filesystem, GNU grep on a disk copy, a sandbox that copies the corpus before its first `ls`).
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startChromaServer } from "@atrium/chroma";
+import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
+import { ingestDocs } from "../src/ingest/ingest-docs.js";
+import { openDocsSession } from "../src/session/docs-session.js";
+import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import { TreeCache } from "../src/tree/tree-cache.js";
+import { CORPUS_DIR, writeDiskCopy } from "../test/oracle/disk-copy.js";
+
+const GREP_TERMS = ["Kubernetes", "webhook", "SAML", "OpenAPI", "analytics"];
+const CONCURRENT_SESSIONS = 50;
+
+const dataDir = mkdtempSync(join(tmpdir(), "chromafs-bench-"));
+const server = await startChromaServer({ path: dataDir });
+try {
+  const ingestStart = performance.now();
+  await ingestDocs({ dir: CORPUS_DIR, collection: "bench", url: server.url });
+  const ingestSeconds = (performance.now() - ingestStart) / 1000;
+
+  const store = await ChromaDocStore.open({ url: server.url, collection: "bench" });
+  const cache = new TreeCache(store);
+  await openDocsSession({ store, treeCache: cache });
+  const disk = await writeDiskCopy(store);
+
+  const warm = await sampleMs(() => openDocsSession({ store, treeCache: cache }), {
+    iterations: 200,
+    warmup: 20,
+  });
+  const cold = await sampleMs(() => openDocsSession({ store, treeCache: new TreeCache(store) }), {
+    iterations: 20,
+  });
+
+  /** A session over a tree cache whose tree is loaded but whose page cache is empty. */
+  const coldPagesSession = async (accelerateGrep = true) => {
+    const fresh = new TreeCache(store);
+    await fresh.index({ groups: [] });
+    return openDocsSession({ store, treeCache: fresh, accelerateGrep });
+  };
+  /** Median time of `command` run first thing in a session with no page cached. */
+  const coldCommandMs = async (commands: readonly string[], iterations: number, accelerateGrep = true) => {
+    const times: number[] = [];
+    for (const command of commands) {
+      for (let i = 0; i < iterations + 1; i++) {
+        const session = await coldPagesSession(accelerateGrep);
+        const start = performance.now();
+        const result = await session.exec(command);
+        if (i > 0) times.push(performance.now() - start);
+        if (result.exitCode !== 0) throw new Error(`${command} failed: ${result.stderr}`);
+      }
+    }
+    return median(times);
+  };
+  const grepMs = (accelerateGrep: boolean, iterations: number) =>
+    coldCommandMs(
+      GREP_TERMS.map((term) => `grep -rn ${term} /`),
+      iterations,
+      accelerateGrep,
+    );
+  const accelerated = await grepMs(true, 10);
+  const unaccelerated = await grepMs(false, 2);
+  const gnuTimes: number[] = [];
+  for (const term of GREP_TERMS) {
+    gnuTimes.push(
+      await sampleMs(() => spawnSync("grep", ["-rn", term, disk.root]), { iterations: 20, warmup: 3 }),
+    );
+  }
+  const gnu = median(gnuTimes);
+
+  const pages = ["/quickstart.mdx", "/zh/index.mdx", "/api-playground/overview.mdx", "/deploy/ci.mdx"];
+  const cat = await coldCommandMs(
+    pages.map((page) => `cat ${page}`),
+    5,
+  );
+
+  const sandbox = await sampleMs(
+    () => {
+      const copy = mkdtempSync(join(tmpdir(), "chromafs-sandbox-"));
+      cpSync(disk.root, copy, { recursive: true });
+      spawnSync("ls", [copy]);
+      rmSync(copy, { recursive: true, force: true });
+    },
+    { iterations: 5, warmup: 1 },
+  );
+
+  const mix = [
+    "ls /zh",
+    "cat /quickstart.mdx | head -20",
+    "grep -rn Kubernetes /deploy",
+    "grep -rl webhook / | wc -l",
+  ];
+  const concurrentStart = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENT_SESSIONS }, async () => {
+      const session = await openDocsSession({ store, treeCache: cache });
+      for (const command of mix) await session.exec(command);
+    }),
+  );
+  const commandsPerSecond =
+    (CONCURRENT_SESSIONS * mix.length) / ((performance.now() - concurrentStart) / 1000);
+
+  const rows: BenchRow[] = [
+    { metric: "session_start_warm_ms", value: warm, unit: "ms" },
+    { metric: "session_start_cold_ms", value: cold, unit: "ms" },
+    { metric: "grep_r_ms", value: accelerated, unit: "ms" },
+    { metric: "grep_r_unaccelerated_ms", value: unaccelerated, unit: "ms" },
+    { metric: "grep_r_gnu_disk_ms", value: gnu, unit: "ms" },
+    {
+      metric: "grep_r_speedup_vs_unaccelerated",
+      value: unaccelerated / accelerated,
+      unit: "×",
+      baseline: "grep_r_unaccelerated_ms",
+      baselineValue: unaccelerated,
+    },
+    compared("grep_r_ratio_vs_gnu_disk", accelerated / gnu, "×", "grep_r_gnu_disk_ms", gnu),
+    { metric: "cat_ms", value: cat, unit: "ms" },
+    { metric: "sandbox_copy_start_ms", value: sandbox, unit: "ms" },
+    {
+      metric: "session_start_speedup_vs_sandbox",
+      value: sandbox / warm,
+      unit: "×",
+      baseline: "sandbox_copy_start_ms",
+      baselineValue: sandbox,
+    },
+    { metric: "ingest_s", value: ingestSeconds, unit: "s" },
+    { metric: "concurrent_cmds_per_s", value: commandsPerSecond, unit: "cmd/s" },
+  ];
+  writeBenchResults("chromafs", rows);
+  disk.remove();
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
