@@ -44,6 +44,9 @@ export const QUICKJS_CLEANUP_MS = 250;
 /** How long past a run's timeout the host waits for the sandbox worker before replacing it. */
 export const QUICKJS_WATCHDOG_GRACE_MS = 2_000;
 
+/** How long after an abort or close the host waits for the sandbox worker before replacing it. */
+export const QUICKJS_STOP_GRACE_MS = 1_000;
+
 // ── Agent loop ────────────────────────────────────────────────────────────────────────────────
 
 /** Action steps per run before the closing "answer now" model call. */

@@ -19,6 +19,7 @@ import {
   QUICKJS_MAX_TOOL_CALLS,
   QUICKJS_MAX_TRANSFER_CHARS,
   QUICKJS_MEMORY_LIMIT_BYTES,
+  QUICKJS_STOP_GRACE_MS,
   QUICKJS_TIMEOUT_MS,
   QUICKJS_WATCHDOG_GRACE_MS,
 } from "../../limits.js";
@@ -75,6 +76,9 @@ interface ActiveRun {
   controller: AbortController;
   images: ImagePart[];
   stop?: HostStop;
+  /** Gives up on the worker (it does not answer); armed by the watchdog and by a stop. */
+  giveUp: () => void;
+  giveUpTimers: ReturnType<typeof setTimeout>[];
 }
 
 const VARIABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -135,7 +139,13 @@ export class QuickJsExecutor implements CodeExecutor {
     if (typeof code !== "string") throw new ConfigError("run(code): code must be a string");
     if (options.signal?.aborted) throw new AbortError("The run was aborted before it started");
     const timeoutMs = positive("timeoutMs", options.timeoutMs ?? this.timeoutMs);
-    const run: ActiveRun = { id: ++lastRunId, controller: new AbortController(), images: [] };
+    const run: ActiveRun = {
+      id: ++lastRunId,
+      controller: new AbortController(),
+      images: [],
+      giveUp: () => {},
+      giveUpTimers: [],
+    };
     this.active = run;
     const completion = this.execute(code, run, timeoutMs, options.signal);
     this.activeCompletion = completion.catch(() => undefined);
@@ -224,10 +234,10 @@ export class QuickJsExecutor implements CodeExecutor {
     const started = performance.now();
     const onAbort = () => this.stopRun(run, { type: "abort" });
     signal?.addEventListener("abort", onAbort, { once: true });
-    let watchdog: ReturnType<typeof setTimeout> | undefined;
     const hung = new Promise<"hung">((resolve) => {
-      watchdog = setTimeout(() => resolve("hung"), timeoutMs + QUICKJS_WATCHDOG_GRACE_MS);
+      run.giveUp = () => resolve("hung");
     });
+    run.giveUpTimers.push(setTimeout(run.giveUp, timeoutMs + QUICKJS_WATCHDOG_GRACE_MS));
     let outcome: SessionRunResult | "hung" | SandboxWorkerExit;
     try {
       this.worker.clearStop();
@@ -239,17 +249,25 @@ export class QuickJsExecutor implements CodeExecutor {
       if (!(error instanceof SandboxWorkerExit)) throw error;
       outcome = error;
     } finally {
-      clearTimeout(watchdog);
+      for (const timer of run.giveUpTimers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       run.controller.abort();
     }
-    if (run.stop?.type === "abort") throw new AbortError("The run was aborted");
+    const workerLost = outcome === "hung" || outcome instanceof SandboxWorkerExit;
+    // A worker that stopped answering (or died) is replaced; everything it held is gone.
+    if (workerLost && run.stop?.type === "closed") await this.worker.terminate();
+    else if (workerLost) await this.replaceWorker();
+    if (run.stop?.type === "abort") {
+      throw new AbortError(
+        workerLost
+          ? "The run was aborted; its sandbox did not stop in time and was restarted, so every variable is lost"
+          : "The run was aborted",
+      );
+    }
     if (run.stop?.type === "closed") throw new ClosedError("QuickJsExecutor");
     if (run.stop?.type === "fatal") throw run.stop.error;
     const base = { images: run.images, durationMs: performance.now() - started };
     if (outcome === "hung" || outcome instanceof SandboxWorkerExit) {
-      // The worker stopped answering (or died): replace it; everything it held is gone.
-      await this.replaceWorker();
       const error: ExecutionError =
         outcome === "hung"
           ? {
@@ -276,9 +294,13 @@ export class QuickJsExecutor implements CodeExecutor {
   }
 
   private stopRun(run: ActiveRun, stop: HostStop): void {
-    run.stop ??= stop;
+    if (run.stop) return;
+    run.stop = stop;
     run.controller.abort();
     this.worker.stop(run.id);
+    // Guest code stops within microseconds of the flag; a worker stuck in a long native call
+    // (some allocations near the memory limit) is given up on instead of waited for.
+    run.giveUpTimers.push(setTimeout(run.giveUp, QUICKJS_STOP_GRACE_MS));
   }
 
   private handleToolCall(message: Extract<WorkerToHost, { type: "tool-call" }>): void {

@@ -351,6 +351,46 @@ describe("QuickJsExecutor lifecycle", () => {
   });
 });
 
+describe("QuickJsExecutor watchdog", () => {
+  // Allocating 1 MiB typed arrays up to a 32 MiB limit spends seconds inside QuickJS's C code,
+  // where the interrupt handler is not consulted: the host must give up on the worker.
+  const stuck = "const big = [];\nfor (;;) big.push(new Uint8Array(1 << 20))";
+
+  it("a worker stuck past the time limit is replaced, with stateLost, and the executor stays usable", async () => {
+    const executor = await QuickJsExecutor.create({ timeoutMs: 300, memoryLimitBytes: 32 * 1024 * 1024 });
+    try {
+      await executor.run("const keep = 1");
+      const result = await executor.run(stuck);
+      expect(result.error).toEqual({
+        kind: "timeout",
+        name: "TimeoutError",
+        message:
+          "The code did not finish within 300 ms and its sandbox was restarted; every variable is lost",
+        stateLost: true,
+      });
+      expect((await executor.run("typeof keep")).output).toBe("undefined");
+    } finally {
+      await executor.close();
+    }
+  }, 30_000);
+
+  it("abort and close do not wait for a stuck worker", async () => {
+    const executor = await QuickJsExecutor.create({ memoryLimitBytes: 32 * 1024 * 1024 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await expect(executor.run(stuck, { signal: controller.signal })).rejects.toThrow(
+      "The run was aborted; its sandbox did not stop in time and was restarted, so every variable is lost",
+    );
+    expect((await executor.run("40 + 2")).output).toBe(42);
+    const running = executor.run(stuck).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = Date.now();
+    await executor.close();
+    expect(Date.now() - closing).toBeLessThan(5_000);
+    expect(await running).toBeInstanceOf(ClosedError);
+  }, 30_000);
+});
+
 describe("QuickJsExecutor memory", () => {
   it("1,000 runs keep memory flat", async () => {
     const executor = await QuickJsExecutor.create({
