@@ -44,7 +44,8 @@ export async function runIngestCommand(
   let server: ChromaServer | undefined;
   const reporter = progressReporter(io.stderr);
   try {
-    const url = parsed.url ?? (server = await startChromaServer({ path: parsed.path as string })).url;
+    if (!parsed.url) server = await startChromaServer({ path: parsed.path as string });
+    const url = parsed.url ?? (server as ChromaServer).url;
     const summary = await ingestDocs({
       dir: parsed.dir,
       collection: parsed.collection,

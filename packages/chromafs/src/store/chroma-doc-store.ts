@@ -263,7 +263,9 @@ export class ChromaDocStore implements DocStore {
     }
     await inParallel(batches, STORE_PARALLEL_QUERIES, async (batch) => {
       const result = await this.collection.get({ ids: batch, include: ["documents"] });
-      result.ids.forEach((id, row) => texts.set(id, result.documents[row] ?? ""));
+      result.ids.forEach((id, row) => {
+        texts.set(id, result.documents[row] ?? "");
+      });
     });
     const pages = new Map<string, string | null>();
     for (const path of visible) {
