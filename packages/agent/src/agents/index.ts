@@ -10,6 +10,12 @@ export {
   extractCode,
 } from "./code-blocks.js";
 export { type ImageInput, loadImages, sniffImageType } from "./load-images.js";
+export {
+  type ManagedAgentInput,
+  type ManagedAgentToolOptions,
+  type ManagedWorker,
+  managedAgentTool,
+} from "./managed-agent-tool.js";
 export type {
   ActionStep,
   FinalAnswerStep,
@@ -20,7 +26,7 @@ export type {
   TaskStep,
   ToolCallRecord,
 } from "./memory-steps.js";
-export { type ManagedAgentToolOptions, MultiStepAgent, type RunContext } from "./multi-step-agent.js";
+export { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
 export { codeObservation, formatExecutionError, formatValue } from "./observation.js";
 export type {
   AgentOptions,

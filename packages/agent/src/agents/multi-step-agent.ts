@@ -12,34 +12,31 @@ import {
   type ModelResponse,
   rethrowIfFatal,
   serializeError,
-  TOOL_NAME_PATTERN,
   type Tool,
   type Usage,
   ZERO_USAGE,
 } from "@atrium/spec";
 import type { Context } from "@opentelemetry/api";
-import { z } from "zod";
-import {
-  DEFAULT_KEEP_IMAGES_FOR_STEPS,
-  DEFAULT_MAX_STEPS,
-  MAX_OBSERVATION_CHARS,
-  VARIABLE_PREVIEW_CHARS,
-} from "../limits.js";
+import { DEFAULT_KEEP_IMAGES_FOR_STEPS, DEFAULT_MAX_STEPS, MAX_OBSERVATION_CHARS } from "../limits.js";
 import { ATTR, inSpan, SPAN } from "../observability/tracing.js";
 import {
   closingPrompt,
   END_PLAN,
   initialPlanPrompt,
-  managedAgentTask,
   rejectedAnswerNote,
   updatePlanPrompt,
-  variablesNote,
 } from "../prompts/loop-prompts.js";
-import { tool } from "../tools/tool.js";
 import { AgentMemory } from "./agent-memory.js";
+import { checkTools, describeVariables, nonNegativeInteger, positiveInteger } from "./agent-options.js";
 import { EventChannel } from "./event-channel.js";
 import { loadImages } from "./load-images.js";
+import {
+  type ManagedAgentInput,
+  type ManagedAgentToolOptions,
+  managedAgentTool,
+} from "./managed-agent-tool.js";
 import type { ActionStep, FinalAnswerStep, MemoryStep, PlanningStep } from "./memory-steps.js";
+import { isAbort, throwIfAborted } from "./run-abort.js";
 import type { AgentOptions, FinalAnswerCheck, RunOptions, RunResult, StepCallback } from "./run-types.js";
 import { imagePartOf } from "./stored-image.js";
 import { instrumentTool, type ToolScope } from "./tool-runner.js";
@@ -51,13 +48,6 @@ export interface RunContext extends ToolScope {
   readonly task: string;
   /** Stream model output as `model-delta` events (set by `stream`). */
   readonly streaming: boolean;
-}
-
-export interface ManagedAgentToolOptions {
-  /** The tool name the manager calls (default: the agent's `name`). */
-  name?: string;
-  /** What the manager reads to decide when to delegate (default: the agent's `description`). */
-  description?: string;
 }
 
 const NO_OP = () => {};
@@ -173,53 +163,12 @@ export abstract class MultiStepAgent {
    * Every call runs on a fresh copy (own memory, own sandbox), so parallel calls never share
    * state.
    */
-  asTool(
-    options: ManagedAgentToolOptions = {},
-  ): Tool<{ task: string; additional_args?: Record<string, unknown> }> {
-    const name = options.name ?? this.name;
-    const description = options.description ?? this.description;
-    if (!name || !description) {
-      throw new ConfigError(
-        "asTool() needs a name and a description (pass them here or to the agent's options): the manager model chooses tools by them",
-      );
-    }
+  asTool(options: ManagedAgentToolOptions = {}): Tool<ManagedAgentInput> {
     this.fork(); // fails now, not at the first call, if this agent cannot be copied
-    return tool({
-      name,
-      description,
-      inputSchema: z.object({
-        task: z
-          .string()
-          .min(1)
-          .describe("The task, with every detail the agent needs: it sees nothing else."),
-        additional_args: z
-          .record(z.string(), z.unknown())
-          .optional()
-          .describe("Optional data for the task, defined as variables for the agent."),
-      }),
-      execute: async ({ task, additional_args }, context) => {
-        const worker = this.fork();
-        try {
-          const result = await worker.run(managedAgentTask(name, task), {
-            signal: context.signal,
-            ...(additional_args ? { variables: additional_args } : {}),
-            // The manager sees the worker's steps as progress of this tool call.
-            onEvent: (event) => {
-              if (event.type === "step-end") {
-                context.onProgress?.({
-                  progress: event.step,
-                  total: worker.maxSteps,
-                  message: `${name}: step ${event.step} done${event.error ? ` (${event.error.code})` : ""}`,
-                });
-              }
-            },
-          });
-          return result.output;
-        } finally {
-          await worker.close();
-        }
-      },
-    });
+    return managedAgentTool(
+      { name: options.name ?? this.name, description: options.description ?? this.description },
+      () => this.fork(),
+    );
   }
 
   /** Calls the model for one purpose (action, planning, closing) inside a span, streaming when asked. */
@@ -495,72 +444,4 @@ export abstract class MultiStepAgent {
   async #callStepCallbacks(step: MemoryStep): Promise<void> {
     for (const callback of this.#stepCallbacks) await callback(step, this.memory);
   }
-}
-
-function describeVariables(variables: Record<string, unknown>): string {
-  if (typeof variables !== "object" || variables === null || Array.isArray(variables)) {
-    throw new ConfigError("variables must be an object mapping names to JSON-compatible values");
-  }
-  const names = Object.keys(variables);
-  if (names.length === 0) return "";
-  const previews = names.map((name) => {
-    let text: string;
-    try {
-      text = JSON.stringify(variables[name]) ?? String(variables[name]);
-    } catch {
-      text = String(variables[name]);
-    }
-    return truncateMiddle(text, VARIABLE_PREVIEW_CHARS);
-  });
-  return variablesNote(names, previews);
-}
-
-function checkTools(tools: readonly Tool[]): readonly Tool[] {
-  if (!Array.isArray(tools)) throw new ConfigError("tools must be an array of Tool (see tool())");
-  const seen = new Set<string>();
-  for (const each of tools) {
-    if (!each || typeof each.execute !== "function" || typeof each.name !== "string") {
-      throw new ConfigError(
-        "every tool needs a name and an execute function; define tools with tool({ ... })",
-      );
-    }
-    if (!TOOL_NAME_PATTERN.test(each.name)) {
-      throw new ConfigError(`tool name ${JSON.stringify(each.name)} is not a valid identifier`);
-    }
-    if (each.name === "final_answer") {
-      throw new ConfigError("a tool may not be called final_answer: every agent defines it already");
-    }
-    if (seen.has(each.name))
-      throw new ConfigError(`two tools are called ${each.name}; tool names must be unique`);
-    seen.add(each.name);
-  }
-  return [...tools];
-}
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1)
-    throw new ConfigError(`${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
-function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0)
-    throw new ConfigError(`${name} must be a whole number ≥ 0, got ${value}`);
-  return value;
-}
-
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw toAbortError(signal.reason);
-}
-
-function toAbortError(reason: unknown): AbortError {
-  if (reason instanceof AbortError) return reason;
-  return new AbortError(reason instanceof Error ? reason.message : "The run was aborted", { cause: reason });
-}
-
-function isAbort(error: unknown, signal: AbortSignal): boolean {
-  return (
-    (error instanceof AtriumError && error.code === "ABORTED") ||
-    (signal.aborted && error instanceof Error && error.name === "AbortError")
-  );
 }
