@@ -37,7 +37,7 @@ interface Outcome {
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ["--conditions=source", "src/cli/main.ts", ...args], {
+    const child = spawn(tsx, ["--conditions=@atrium/source", "src/cli/main.ts", ...args], {
       cwd: packageDir,
       env: { ...plainEnv, ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -35,7 +35,7 @@ export function spawnHost(dataDir: string) {
     [
       "--import",
       "tsx",
-      "--conditions=source",
+      "--conditions=@atrium/source",
       join(import.meta.dirname, "fixtures", "host-with-server.ts"),
       dataDir,
     ],
