@@ -38,6 +38,8 @@ export class DocStoreError extends AtriumError {
 interface TreeSnapshot {
   tree: PathTree;
   revisions: Map<string, string>;
+  /** `page#revision` of chunks seen that this tree doesn't point at. */
+  leftovers: Set<string>;
 }
 
 interface ChunkRow {
@@ -228,11 +230,20 @@ export class ChromaDocStore implements DocStore {
   private async checkRows(rows: { id: string; text: string }[], access: Access): Promise<ChunkRow[]> {
     let snapshot = await this.currentTree();
     const parsed = rows.map((row) => ({ chunk: parseChunkId(row.id), text: row.text }));
-    const stale = parsed.some(
-      ({ chunk }) =>
-        chunk && snapshot.revisions.has(chunk.page) && snapshot.revisions.get(chunk.page) !== chunk.revision,
-    );
-    if (stale) snapshot = await this.reloadTree();
+    const unknown = (tree: TreeSnapshot) =>
+      parsed.filter(
+        ({ chunk }) =>
+          chunk &&
+          tree.revisions.has(chunk.page) &&
+          tree.revisions.get(chunk.page) !== chunk.revision &&
+          !tree.leftovers.has(`${chunk.page}#${chunk.revision}`),
+      );
+    if (unknown(snapshot).length > 0) {
+      snapshot = await this.reloadTree();
+      // Revisions the fresh tree doesn't know either are leftovers (an ingest in progress, or one
+      // that crashed): remember them, so they don't cost a tree read on every query.
+      for (const { chunk } of unknown(snapshot)) snapshot.leftovers.add(`${chunk?.page}#${chunk?.revision}`);
+    }
     const kept: ChunkRow[] = [];
     for (const { chunk, text } of parsed) {
       if (!chunk || snapshot.revisions.get(chunk.page) !== chunk.revision) continue;
@@ -316,7 +327,7 @@ export class ChromaDocStore implements DocStore {
     }
     const tree = decodePathTree(result.documents[0], this.collection.name);
     const revisions = new Map(Object.entries(tree.files).map(([path, file]) => [path, pageRevision(file)]));
-    this.snapshot = { tree, revisions };
+    this.snapshot = { tree, revisions, leftovers: new Set() };
     return this.snapshot;
   }
 }
