@@ -186,6 +186,11 @@ describe("ingestDocs", () => {
     expect((await store.readPages(["/index.mdx"], { groups: [] })).get("/index.mdx")).toBe(
       FIXTURE_PAGES["index.mdx"],
     );
+    const leftover = { kind: "contains", text: "half-written new version", caseInsensitive: false } as const;
+    expect(await store.findPages(leftover, { groups: [] })).toEqual([]);
+    expect(await store.findPages(leftover, { groups: [] })).toEqual([]);
+    const hits = await store.search("half-written new version", { groups: [] }, 50);
+    expect(hits.every((hit) => !hit.snippet.includes("half-written"))).toBe(true);
     const summary = await ingestDocs({
       dir,
       groupsFile: otherGroups,
