@@ -8,15 +8,7 @@ export { PageSource } from "./fs/page-source.js";
 export { isPosixError, type PosixCode, PosixError } from "./fs/posix-error.js";
 export { createGrepCommands, type GrepAcceleration, type GrepPlan, planGrep } from "./grep/grep-command.js";
 export { type PatternMode, patternToFilter } from "./grep/pattern-filter.js";
-export { IngestError } from "./ingest/errors.js";
-export {
-  type IngestOptions,
-  type IngestPhase,
-  type IngestProgress,
-  type IngestSummary,
-  ingestDocs,
-} from "./ingest/ingest-docs.js";
-export * from "./limits.js";
+export * from "./ingest/index.js";
 export { type DocsMcpOptions, docsMcpTools, serveDocsMcp, serveDocsMcpHttp } from "./mcp/docs-mcp-server.js";
 export { createSearchCommand, formatSearchHits } from "./search/search-command.js";
 export {

@@ -1,7 +1,6 @@
-import { parseArgs } from "node:util";
 import { serveDocsMcp, serveDocsMcpHttp } from "../mcp/docs-mcp-server.js";
-import type { ShellIo } from "./sh-command.js";
-import { openStoreFromArgs, STORE_OPTIONS, STORE_USAGE, storeArgs } from "./store-args.js";
+import { STORE_USAGE } from "./store-args.js";
+import { prepareStoreCommand, type ShellIo } from "./store-command.js";
 
 export const MCP_USAGE = `Usage: atrium-docs mcp (--collection <name> [--chroma-url URL | --path DIR] | --dir <folder>) [--groups a,b] [--http [--port N] [--host H]]
 
@@ -18,41 +17,16 @@ ${STORE_USAGE}
 
 /** `atrium-docs mcp …`; resolves with the exit code once the server ends. */
 export async function runMcpCommand(argv: string[], io: ShellIo): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
+  const extra = { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" } } as const;
+  const prepared = await prepareStoreCommand("mcp", argv, MCP_USAGE, extra, io);
+  if ("exitCode" in prepared) return prepared.exitCode;
+  const { values, groups, opened } = prepared;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        ...STORE_OPTIONS,
-        groups: { type: "string" },
-        http: { type: "boolean" },
-        port: { type: "string" },
-        host: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    io.stderr.write(`atrium-docs mcp: ${(error as Error).message}\n\n${MCP_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout.write(MCP_USAGE);
-    return 0;
-  }
-  const port = typeof values.port === "string" ? Number(values.port) : 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.stderr.write(`atrium-docs mcp: --port must be a number from 0 to 65535, got ${values.port}\n`);
-    return 2;
-  }
-  const groups = typeof values.groups === "string" ? values.groups.split(",").filter(Boolean) : [];
-  let opened: Awaited<ReturnType<typeof openStoreFromArgs>>;
-  try {
-    opened = await openStoreFromArgs(storeArgs(values));
-  } catch (error) {
-    io.stderr.write(`atrium-docs mcp: ${(error as Error).message}\n`);
-    return 2;
-  }
-  try {
+    const port = typeof values.port === "string" ? Number(values.port) : 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      io.stderr.write(`atrium-docs mcp: --port must be a number from 0 to 65535, got ${values.port}\n`);
+      return 2;
+    }
     if (values.http) {
       const host = typeof values.host === "string" ? values.host : undefined;
       const served = await serveDocsMcpHttp({ store: opened.store, groups, port, host });

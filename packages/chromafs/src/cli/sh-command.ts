@@ -1,13 +1,7 @@
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
 import { openDocsSession } from "../session/docs-session.js";
-import { openStoreFromArgs, STORE_OPTIONS, STORE_USAGE, storeArgs } from "./store-args.js";
-
-export interface ShellIo {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: { write(chunk: string): unknown };
-  stderr: { write(chunk: string): unknown };
-}
+import { STORE_USAGE } from "./store-args.js";
+import { prepareStoreCommand, type ShellIo } from "./store-command.js";
 
 export const SH_USAGE = `Usage: atrium-docs sh (--collection <name> [--chroma-url URL | --path DIR] | --dir <folder>) [--groups a,b] [-c '<command>']
 
@@ -22,33 +16,15 @@ ${STORE_USAGE}
 
 /** `atrium-docs sh …`; resolves with the process exit code. */
 export async function runShCommand(argv: string[], io: ShellIo): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        ...STORE_OPTIONS,
-        groups: { type: "string" },
-        command: { type: "string", short: "c" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    io.stderr.write(`atrium-docs sh: ${(error as Error).message}\n\n${SH_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout.write(SH_USAGE);
-    return 0;
-  }
-  const groups = typeof values.groups === "string" ? values.groups.split(",").filter(Boolean) : [];
-  let opened: Awaited<ReturnType<typeof openStoreFromArgs>>;
-  try {
-    opened = await openStoreFromArgs(storeArgs(values));
-  } catch (error) {
-    io.stderr.write(`atrium-docs sh: ${(error as Error).message}\n`);
-    return 2;
-  }
+  const prepared = await prepareStoreCommand(
+    "sh",
+    argv,
+    SH_USAGE,
+    { command: { type: "string", short: "c" } },
+    io,
+  );
+  if ("exitCode" in prepared) return prepared.exitCode;
+  const { values, groups, opened } = prepared;
   try {
     const session = await openDocsSession({ store: opened.store, groups });
     if (typeof values.command === "string") {
