@@ -1,5 +1,5 @@
 // The client against the real reference server from npm, over every transport it speaks.
-import { AbortError, isRichToolResult, ToolError } from "@atrium/spec";
+import { AbortError, ClosedError, isRichToolResult, ToolError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcpServers, type McpConnection, type McpServerConfig } from "../src/index.js";
 import { everythingStdio, isAlive, type RunningServer, startEverythingHttp } from "./servers.js";
@@ -167,32 +167,31 @@ describe.each(transports)("server-everything over $label", ({ kind, start }) => 
       { role: "user", content: { type: "text", text: "What's weather in Oslo?" } },
     ]);
   });
-});
 
-describe("server-everything over stdio: limits and clean-up", () => {
   it("times a silent call out with an error naming the server and tool", async () => {
-    const connection = await connectMcpServers({ everything: everythingStdio }, { callTimeoutMs: 300 });
-    try {
-      const long = connection.tools.find((t) => t.name === "trigger_long_running_operation")!;
-      const error = await long
-        .execute({ duration: 3, steps: 1 }, { signal: signal() })
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ToolError);
-      expect((error as ToolError).message).toBe(
-        'MCP server "everything" did not answer tool "trigger-long-running-operation" within 300 ms',
-      );
-      expect((error as ToolError).isRetryable).toBe(true);
-    } finally {
-      await connection.close();
-    }
+    const error = await connection.clients
+      .everything!.callTool(
+        "trigger-long-running-operation",
+        { duration: 3, steps: 1 },
+        { timeoutMs: 300 },
+        "trigger_long_running_operation",
+      )
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).message).toBe(
+      'MCP server "everything" did not answer tool "trigger-long-running-operation" within 300 ms',
+    );
+    expect((error as ToolError).isRetryable).toBe(true);
   });
 
-  it("close() ends the server process", async () => {
-    const connection = await connectMcpServers({ everything: everythingStdio });
-    const pid = connection.clients.everything!.pid!;
-    expect(isAlive(pid)).toBe(true);
+  it("close() ends the session and a stdio server's process; later calls fail clearly", async () => {
+    const pid = connection.clients.everything!.pid;
+    expect(pid === undefined ? "no process" : isAlive(pid)).toBe(kind === "stdio" ? true : "no process");
     await connection.close();
-    expect(isAlive(pid)).toBe(false);
+    expect(pid === undefined ? "no process" : isAlive(pid)).toBe(kind === "stdio" ? false : "no process");
+    await expect(tool("echo").execute({ message: "late" }, { signal: signal() })).rejects.toThrow(
+      new ClosedError('MCP client "everything"'),
+    );
   });
 });
 

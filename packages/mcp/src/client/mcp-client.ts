@@ -1,4 +1,4 @@
-import { AbortError, rethrowIfFatal } from "@atrium/spec";
+import { AbortError, ClosedError, rethrowIfFatal } from "@atrium/spec";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
@@ -246,8 +246,7 @@ export class McpClient {
       signal: options.signal,
       exitReason: () => this.process?.describeExit(),
     };
-    if (this.closed)
-      throw callFailure(new McpError(ErrorCode.ConnectionClosed, "client closed"), site, toolName);
+    if (this.closed) throw new ClosedError(`MCP client "${this.name}"`);
     if (options.signal?.aborted) throw new AbortError(`${what} on MCP server "${this.name}" was cancelled`);
     // The SDK never removes the abort listener it adds to a request's signal, and an agent run
     // passes one signal to every call: give the SDK a per-call signal and unlink it afterwards.
