@@ -21,7 +21,7 @@ describe("start failure messages", () => {
     const message = describeStartFailure({ ...context, output: GLIBC_OUTPUT });
     expect(message).toContain("needs glibc 2.38, but this system has glibc");
     expect(message).toContain('"chromadb-js-bindings-linux-x64-gnu": "1.0.5"');
-    expect(message).toContain("Data dir: /data/docs.");
+    expect(message).toContain("Data dir: /data/docs, port 4000.");
   });
 
   it("recognises the pinned server's port message, which it prints without exiting", () => {

@@ -34,13 +34,13 @@ export function describeStartFailure(context: StartFailureContext): string {
         `The Chroma server binary needs glibc ${needed}, but this system has glibc ${systemGlibc()}. ` +
         "Builds of chromadb-js-bindings-linux-x64-gnu newer than 1.0.5 need glibc 2.38+: pin it with " +
         '`"overrides": { "chromadb-js-bindings-linux-x64-gnu": "1.0.5" }` (pnpm-workspace.yaml) and reinstall, ' +
-        `or run on a system with glibc 2.38+, or point at an existing server with a URL. Data dir: ${dataDir}.${shown}`
+        `or run on a system with glibc 2.38+, or point at an existing server with a URL. Data dir: ${dataDir}, port ${port}.${shown}`
       );
     }
     case "binding-missing":
       return (
         "The Chroma server binary (package chromadb-js-bindings-<platform>) is not installed. Install chromadb " +
-        `with its optional dependencies (pnpm install), or point at an existing server with a URL. Data dir: ${dataDir}.${shown}`
+        `with its optional dependencies (pnpm install), or point at an existing server with a URL. Data dir: ${dataDir}, port ${port}.${shown}`
       );
     case "port-in-use":
       return `Port ${port} is already in use, so the Chroma server for ${dataDir} could not listen on ${url}. Choose another port or leave it unset to pick a free one.${shown}`;
