@@ -6,14 +6,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type {
-  CodeExecutor,
-  ExecutionResult,
-  GenerateOptions,
-  Message,
-  Model,
-  ModelResponse,
-} from "@atrium/spec";
+import type { CodeExecutor, GenerateOptions, Message, Model, ModelResponse } from "@atrium/spec";
 import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
 import { CodeAgent } from "../src/agents/index.js";
 import { QuickJsExecutor } from "../src/executors/index.js";
@@ -42,17 +35,20 @@ class TimedModel implements Model {
   }
 }
 
-/** Adds up the time spent inside the executor's `run`. */
-function timeRuns(executor: CodeExecutor, spent: { ms: number }): CodeExecutor {
-  const run = executor.run.bind(executor);
-  executor.run = async (code, options): Promise<ExecutionResult> => {
-    const start = performance.now();
-    try {
-      return await run(code, options);
-    } finally {
-      spent.ms += performance.now() - start;
-    }
-  };
+/** Adds up the time spent inside the executor (`run`, and `reset` at the start of each run). */
+function timeExecutor(executor: CodeExecutor, spent: { ms: number }): CodeExecutor {
+  const timed =
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const start = performance.now();
+      try {
+        return await method(...args);
+      } finally {
+        spent.ms += performance.now() - start;
+      }
+    };
+  executor.run = timed(executor.run.bind(executor));
+  executor.reset = timed(executor.reset.bind(executor));
   return executor;
 }
 
@@ -60,7 +56,7 @@ async function loopRows(): Promise<BenchRow[]> {
   const reply = (call: number) =>
     `Thought: go.\n\`\`\`js\n${call < STEPS - 1 ? STEP_CODE : "final_answer(v)"}\n\`\`\``;
   const executorTime = { ms: 0 };
-  const executor = timeRuns(await QuickJsExecutor.create(), executorTime);
+  const executor = timeExecutor(await QuickJsExecutor.create(), executorTime);
   const perStep: number[] = [];
   const overhead: number[] = [];
   try {
