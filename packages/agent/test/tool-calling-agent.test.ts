@@ -1,4 +1,5 @@
-import { type AgentEvent, ModelError } from "@atrium/spec";
+import { type AgentEvent, ModelError, richToolResult } from "@atrium/spec";
+import { PIXEL_PNG } from "@atrium/spec/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type ActionStep, ToolCallingAgent } from "../src/agents/index.js";
@@ -194,5 +195,36 @@ describe("fatal errors", () => {
     );
     release();
     expect((await first).output).toBe(1);
+  });
+});
+
+describe("ToolCallingAgent images", () => {
+  it("sends images returned by a tool in a user message after the tool results", async () => {
+    const snap = tool({
+      name: "snap",
+      description: "Takes a picture.",
+      inputSchema: z.object({}),
+      execute: () => richToolResult("took one", [PIXEL_PNG]),
+    });
+    const model = new ScriptedModel([
+      { content: "", toolCalls: [{ name: "snap", input: {} }] },
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "a pixel" } }] },
+    ]);
+    await new ToolCallingAgent({ model, tools: [snap] }).run("What do you see?");
+    expect(model.calls[1]!.messages.slice(-2)).toEqual([
+      {
+        role: "tool",
+        toolCallId: "call_1_1",
+        toolName: "snap",
+        content: [{ type: "text", text: "took one" }],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Images returned by the tools:" },
+          { type: "image", image: PIXEL_PNG.image, mediaType: "image/png" },
+        ],
+      },
+    ]);
   });
 });
