@@ -110,11 +110,11 @@ describe("idle sessions", () => {
     try {
       expect(server.sessionCount).toBe(1);
       const started = Date.now();
-      while (server.sessionCount > 0 && Date.now() - started < 5_000) {
+      while (server.sessionCount > 0 && Date.now() - started < 10_000) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(server.sessionCount).toBe(0);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
       const error = await connection.tools[0]!.execute(
         { message: "late" },
         { signal: new AbortController().signal },

@@ -242,6 +242,9 @@ describe("cancellation of a served call", () => {
   });
 });
 
+// Each run starts the Inspector and (for stdio) a server: seconds each on a loaded 2-core box.
+const INSPECTOR_TIMEOUT_MS = 90_000;
+
 describe("the MCP Inspector CLI as an independent client", () => {
   const require = createRequire(import.meta.url);
   const inspector = join(
@@ -264,17 +267,21 @@ describe("the MCP Inspector CLI as an independent client", () => {
   const stdioTarget = ["node", bundledFixture("serve-sample-tools.ts")];
   const httpTarget = () => [http.url, "--transport", "http"];
 
-  it.concurrent("lists the tools over stdio", async () => {
+  it.concurrent("lists the tools over stdio", { timeout: INSPECTOR_TIMEOUT_MS }, async () => {
     expect(await inspect(stdioTarget, ["--method", "tools/list"])).toEqual({ tools: SAMPLE_LISTING });
   });
 
-  it.concurrent("calls a tool over stdio and over streamable HTTP", async () => {
-    const call = ["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=40"];
+  const call = ["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=40"];
+
+  it.concurrent("calls a tool over stdio", { timeout: INSPECTOR_TIMEOUT_MS }, async () => {
     expect(await inspect(stdioTarget, call)).toEqual({ content: [{ type: "text", text: "42" }] });
+  });
+
+  it.concurrent("calls a tool over streamable HTTP", { timeout: INSPECTOR_TIMEOUT_MS }, async () => {
     expect(await inspect(httpTarget(), call)).toEqual({ content: [{ type: "text", text: "42" }] });
   });
 
-  it.concurrent("sees tool errors as isError results", async () => {
+  it.concurrent("sees tool errors as isError results", { timeout: INSPECTOR_TIMEOUT_MS }, async () => {
     expect(await inspect(httpTarget(), ["--method", "tools/call", "--tool-name", "fail"])).toEqual({
       content: [{ type: "text", text: "the disk is full" }],
       isError: true,
