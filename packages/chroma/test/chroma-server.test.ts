@@ -63,6 +63,26 @@ describe("startChromaServer", () => {
   });
 });
 
+describe("concurrent starts", () => {
+  it("two simultaneous starts on one data dir make one server, the second reusing it", async () => {
+    const temp = await makeTempDir("atrium-chroma-race-");
+    try {
+      const [first, second] = await Promise.all([
+        startChromaServer({ path: temp.dir }),
+        startChromaServer({ path: temp.dir }),
+      ]);
+      expect([first.owned, second.owned].sort()).toEqual([false, true]);
+      expect(second.pid).toBe(first.pid);
+      expect(second.url).toBe(first.url);
+      const owner = first.owned ? first : second;
+      await owner.stop();
+      expect(await waitForExit(owner.pid, 8_000)).toBe(true);
+    } finally {
+      await temp.remove();
+    }
+  });
+});
+
 describe("startChromaServer failures", () => {
   it("names the port when an explicitly given port is taken", async () => {
     const temp = await makeTempDir("atrium-chroma-port-");
