@@ -24,3 +24,27 @@ describe("step trace", () => {
     expect(coloured).toBe("\u001b[33m← add: 3\u001b[39m\n");
   });
 });
+
+describe("step trace of a streamed reply", () => {
+  it("prints deltas as they come, indented, and ends the line at model-output", () => {
+    let out = "";
+    const print = stepTracePrinter((text) => {
+      out += text;
+    }, false);
+    print({ type: "model-delta", step: 1, text: "Thought: go.\n" });
+    print({ type: "model-delta", step: 1, text: "```js\nfinal_answer(1)" });
+    print({
+      type: "model-output",
+      step: 1,
+      text: "ignored when streamed",
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
+    print({
+      type: "model-output",
+      step: 2,
+      text: "Not streamed.",
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
+    expect(out).toBe("  Thought: go.\n  ```js\n  final_answer(1)\n  Not streamed.\n");
+  });
+});

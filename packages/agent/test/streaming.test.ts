@@ -54,12 +54,20 @@ describe("streaming", () => {
     expect(events.at(-1)).toMatchObject({ type: "run-end", state: "success", output: 3, steps: 2 });
   });
 
-  it("run() reports the same events through onEvent, without deltas", async () => {
+  it("run() reports the same events through onEvent: without deltas, or with them when streamModel is set", async () => {
+    const streamed: AgentEvent[] = [];
+    const streamer = track(new CodeAgent({ model: new ScriptedModel(SCRIPT), tools: [add] }));
+    for await (const event of streamer.stream("Add 1 and 2.")) streamed.push(event);
+
+    const plain: AgentEvent[] = [];
     const agent = track(new CodeAgent({ model: new ScriptedModel(SCRIPT), tools: [add] }));
-    const events: AgentEvent[] = [];
-    await agent.run("Add 1 and 2.", { onEvent: (event) => events.push(event) });
-    expect(events.some((event) => event.type === "model-delta")).toBe(false);
-    expect(shape(events)).toHaveLength(15);
+    await agent.run("Add 1 and 2.", { onEvent: (event) => plain.push(event) });
+    expect(shape(plain)).toEqual(shape(streamed).filter((type) => type !== "model-delta"));
+
+    const withDeltas: AgentEvent[] = [];
+    const again = track(new CodeAgent({ model: new ScriptedModel(SCRIPT), tools: [add] }));
+    await again.run("Add 1 and 2.", { streamModel: true, onEvent: (event) => withDeltas.push(event) });
+    expect(shape(withDeltas)).toEqual(shape(streamed));
   });
 
   it("stops the run when the consumer leaves the loop, and the agent can run again", async () => {

@@ -129,7 +129,8 @@ export abstract class MultiStepAgent {
 
   /** Runs the task to its end and returns the result. */
   async run(task: string, options: RunOptions = {}): Promise<RunResult> {
-    const { result, thrown } = await this.#execute(task, options, options.onEvent ?? NO_OP, false);
+    const emit = options.onEvent ?? NO_OP;
+    const { result, thrown } = await this.#execute(task, options, emit, options.streamModel === true);
     if (thrown !== undefined && options.throwOnError !== false) throw thrown;
     return result;
   }

@@ -68,6 +68,11 @@ export interface RunOptions {
   /** Receives every event, as `stream` would yield them. */
   onEvent?: (event: AgentEvent) => void;
   /**
+   * Call `model.stream` instead of `model.generate` and report the text as `model-delta` events
+   * (what `stream()` always does), e.g. to show a reply as it is written.
+   */
+  streamModel?: boolean;
+  /**
    * By default `run` rejects with the error when a run ends in `error` or `aborted`; `false`
    * resolves with a `RunResult` carrying that state and the serialised error instead.
    */

@@ -82,6 +82,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       images: args.images,
       signal: controller.signal,
       throwOnError: false,
+      // On a terminal the reply is shown as the model writes it.
+      streamModel: Boolean(trace) && process.stderr.isTTY === true,
       ...(trace ? { onEvent: trace } : {}),
     });
     if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

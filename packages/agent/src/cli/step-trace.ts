@@ -22,6 +22,7 @@ export function stepTracePrinter(write: (text: string) => void, color: boolean):
     color ? styleText(style, text, { validateStream: false }) : text;
   const indent = (text: string) => text.replace(/^/gm, "  ");
   const clip = (text: string) => (text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)} …` : text);
+  let streamed = false;
   return (event) => {
     switch (event.type) {
       case "step-start":
@@ -30,8 +31,15 @@ export function stepTracePrinter(write: (text: string) => void, color: boolean):
       case "planning":
         write(`${paint(["bold", "magenta"], "Plan")}\n${indent(event.plan)}\n`);
         break;
+      case "model-delta":
+        // Shown as it arrives; model-output then only ends the line.
+        write(paint("dim", `${streamed ? "" : "  "}${event.text.replace(/\n/g, "\n  ")}`));
+        streamed = true;
+        break;
       case "model-output":
-        if (event.text.trim()) write(`${paint("dim", indent(clip(event.text.trim())))}\n`);
+        if (streamed) write("\n");
+        else if (event.text.trim()) write(`${paint("dim", indent(clip(event.text.trim())))}\n`);
+        streamed = false;
         break;
       case "code":
         write(`${paint(["bold", "cyan"], `▶ ${event.language}`)}\n${paint("cyan", indent(event.code))}\n`);
