@@ -29,6 +29,12 @@ describe("stdio child processes", () => {
       expect((error as ToolError).message).toBe(
         'MCP server "stubborn" closed the connection during tool "crash" (the process exited with code 7; stderr: panic: index out of range)',
       );
+      const ping = connection.tools.find((tool) => tool.name === "ping")!;
+      const later = await ping.execute({}, { signal: signal() }).catch((caught: unknown) => caught);
+      expect(later).toBeInstanceOf(ToolError);
+      expect((later as ToolError).message).toBe(
+        'MCP server "stubborn" is no longer running, so tool "ping" cannot run (the process exited with code 7; stderr: panic: index out of range)',
+      );
     } finally {
       await connection.close();
     }

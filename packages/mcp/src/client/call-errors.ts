@@ -29,6 +29,9 @@ export function callFailure(error: unknown, site: CallSite, toolName?: string): 
   } else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     const exit = site.exitReason?.();
     message = `closed the connection during ${site.what}${exit ? ` (the process ${exit})` : ""}`;
+  } else if (site.exitReason?.()) {
+    // Later calls to a server that died: the SDK only says "Not connected".
+    message = `is no longer running, so ${site.what} cannot run (the process ${site.exitReason()})`;
   } else {
     message = `${site.what} failed: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -124,7 +124,10 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || this.exit) {
       const why = this.exit ? (this.describeExit() ?? "closed") : "not started";
-      return Promise.reject(new McpServerError(this.server, "CLOSED", `is not running (${why})`));
+      // Not fatal: one dead server must not end a run that has others.
+      return Promise.reject(
+        new McpServerError(this.server, "CLOSED", `is not running (${why})`, { isFatal: false }),
+      );
     }
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
