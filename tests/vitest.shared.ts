@@ -10,7 +10,10 @@ type TestOptions = NonNullable<ViteUserConfig["test"]>;
 export function atriumVitestConfig(test: TestOptions = {}) {
   // Vitest hands these to its workers as `node --conditions`; with "module" among them Node
   // loads @opentelemetry/api (under the AI SDK) from a build it cannot resolve, so it is left out.
-  const conditions = ["@atrium/source", ...defaultServerConditions.filter((condition) => condition !== "module")];
+  const conditions = [
+    "@atrium/source",
+    ...defaultServerConditions.filter((condition) => condition !== "module"),
+  ];
   return defineConfig({
     resolve: { conditions },
     ssr: { resolve: { conditions } },
