@@ -68,14 +68,26 @@ const DEFAULT_CLIENT_INFO = { name: "atrium", version: "0.1.0" };
  */
 export class McpClient {
   private closed = false;
+  #sdk: Client;
+  private transport: Transport;
+  #renewing: Promise<void> | undefined;
 
   private constructor(
     readonly name: string,
-    readonly sdk: Client,
     readonly transportKind: McpTransportKind,
-    private readonly transport: Transport,
+    session: Connected,
     private readonly callTimeoutMs: number,
-  ) {}
+    /** Opens a fresh streamable-HTTP session when the server has forgotten ours. */
+    private readonly reopen?: () => Promise<Connected>,
+  ) {
+    this.#sdk = session.sdk;
+    this.transport = session.transport;
+  }
+
+  /** The SDK client of the current session, for anything this wrapper does not cover. */
+  get sdk(): Client {
+    return this.#sdk;
+  }
 
   private get process(): StdioProcessTransport | undefined {
     const inner = this.transport instanceof ProgressOrderedTransport ? this.transport.inner : this.transport;
@@ -102,16 +114,21 @@ export class McpClient {
   ): Promise<McpClient> {
     const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    const attempt = async (kind: McpTransportKind, inner: Transport) => {
+    const open = async (inner: Transport, signal?: AbortSignal): Promise<Connected> => {
       const transport = new ProgressOrderedTransport(inner);
       const sdk = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} });
       try {
-        await sdk.connect(transport, { timeout: connectTimeoutMs, signal: options.signal });
-        return new McpClient(name, sdk, kind, transport, callTimeoutMs);
+        await sdk.connect(transport, { timeout: connectTimeoutMs, signal });
+        return { sdk, transport };
       } catch (error) {
         await transport.close().catch(() => {});
         throw error;
       }
+    };
+    const attempt: Attempt = async (kind, makeTransport) => {
+      const session = await open(makeTransport(), options.signal);
+      const reopen = kind === "streamable-http" ? () => open(makeTransport()) : undefined;
+      return new McpClient(name, kind, session, callTimeoutMs, reopen);
     };
     const site = (kind: McpTransportKind): CallSite => ({
       server: name,
@@ -127,7 +144,7 @@ export class McpClient {
         options.onStderr && ((chunk) => options.onStderr?.(name, chunk)),
       );
       try {
-        return await attempt("stdio", transport);
+        return await attempt("stdio", () => transport);
       } catch (error) {
         throw handshakeFailure(error, site("stdio"), transport.describeExit());
       }
@@ -232,6 +249,20 @@ export class McpClient {
     return items;
   }
 
+  /** One renewal for all the calls that found the session gone at once. */
+  private renewSession(): Promise<void> {
+    this.#renewing ??= (async () => {
+      const fresh = await this.reopen!();
+      const old = this.transport;
+      this.#sdk = fresh.sdk;
+      this.transport = fresh.transport;
+      await old.close().catch(() => {});
+    })().finally(() => {
+      this.#renewing = undefined;
+    });
+    return this.#renewing;
+  }
+
   private async request<T>(
     what: string,
     options: McpCallOptions,
@@ -253,14 +284,24 @@ export class McpClient {
     const call = new AbortController();
     const forward = () => call.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", forward, { once: true });
-    try {
-      return await send({
+    const sendOnce = () =>
+      send({
         signal: call.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: Math.max(timeoutMs, CALL_MAX_TOTAL_TIMEOUT_MS),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
+    try {
+      try {
+        return await sendOnce();
+      } catch (error) {
+        // The spec: a 404 for our session id means the server ended it (restart, idle expiry);
+        // start a new session and retry — the server never saw the request.
+        if (!(error instanceof StreamableHTTPError && error.code === 404 && this.reopen)) throw error;
+        await this.renewSession();
+        return await sendOnce();
+      }
     } catch (error) {
       throw callFailure(error, site, toolName);
     } finally {
@@ -269,7 +310,12 @@ export class McpClient {
   }
 }
 
-type Attempt = (kind: McpTransportKind, transport: Transport) => Promise<McpClient>;
+type Attempt = (kind: McpTransportKind, makeTransport: () => Transport) => Promise<McpClient>;
+
+interface Connected {
+  sdk: Client;
+  transport: Transport;
+}
 
 /**
  * Streamable HTTP first; when the server answers the initialize POST with 400/404/405 (an
@@ -283,7 +329,7 @@ async function connectHttp(
 ): Promise<McpClient> {
   const url = new URL(config.url);
   const requestInit = config.headers ? { headers: config.headers } : undefined;
-  const sse = () => attempt("sse", new SSEClientTransport(url, { requestInit }));
+  const sse = () => attempt("sse", () => new SSEClientTransport(url, { requestInit }));
   if (config.type === "sse") {
     try {
       return await sse();
@@ -292,7 +338,7 @@ async function connectHttp(
     }
   }
   try {
-    return await attempt("streamable-http", new StreamableHTTPClientTransport(url, { requestInit }));
+    return await attempt("streamable-http", () => new StreamableHTTPClientTransport(url, { requestInit }));
   } catch (error) {
     rethrowIfFatal(error);
     const legacy = error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
