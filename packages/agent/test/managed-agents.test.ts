@@ -79,6 +79,34 @@ describe("managed agents", () => {
     expect(worker.memory.steps).toEqual([]);
   });
 
+  it("can be called from a CodeAgent's code, in parallel with Promise.all", async () => {
+    const workerModel = new ScriptedModel((messages) =>
+      messages.length === 2
+        ? js(
+            `globalThis.seen = (globalThis.seen ?? []).concat(${JSON.stringify(fruitOf(messages))});\nseen.length`,
+          )
+        : js(`final_answer("${fruitOf(messages)}: " + seen.join(","))`),
+    );
+    const worker = new CodeAgent({
+      model: workerModel,
+      name: "counter",
+      description: "Counts one kind of fruit.",
+    });
+    const manager = track(
+      new CodeAgent({
+        model: new ScriptedModel([
+          js(
+            'const answers = await Promise.all([counter({ task: "count apples" }), counter({ task: "count pears" })]);\nfinal_answer(answers);',
+          ),
+        ]),
+        tools: [worker.asTool()],
+      }),
+    );
+    const result = await manager.run("Count apples and pears.");
+    expect(result.output).toEqual(["apples: apples", "pears: pears"]);
+    expect(manager.memory.steps[0]).toEqual({ type: "task", task: "Count apples and pears." });
+  });
+
   it("needs a name and a description, and an executor factory rather than an instance", async () => {
     const model = new ScriptedModel([]);
     expect(() => new CodeAgent({ model }).asTool()).toThrow("asTool() needs a name and a description");
