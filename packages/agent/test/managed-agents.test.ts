@@ -12,22 +12,29 @@ function fruitOf(messages: Message[]): string {
   return /count (\w+)/.exec(task)![1]!;
 }
 
+/**
+ * A managed agent whose step 1 records the fruit of its task in a sandbox global and whose step
+ * 2 answers with everything recorded: a sandbox shared between calls would list both fruits.
+ */
+function fruitCounter() {
+  const workerModel = new ScriptedModel((messages) =>
+    messages.length === 2
+      ? js(
+          `globalThis.seen = (globalThis.seen ?? []).concat(${JSON.stringify(fruitOf(messages))});\nseen.length`,
+        )
+      : js(`final_answer("${fruitOf(messages)}: " + seen.join(","))`),
+  );
+  const worker = new CodeAgent({
+    model: workerModel,
+    name: "counter",
+    description: "Counts one kind of fruit.",
+  });
+  return { worker, workerModel };
+}
+
 describe("managed agents", () => {
   it("run in parallel, each call on a fresh sandbox and memory", async () => {
-    // Step 1 records the fruit in a sandbox global, step 2 answers with everything recorded:
-    // a shared sandbox would list both fruits.
-    const workerModel = new ScriptedModel((messages) =>
-      messages.length === 2
-        ? js(
-            `globalThis.seen = (globalThis.seen ?? []).concat(${JSON.stringify(fruitOf(messages))});\nseen.length`,
-          )
-        : js(`final_answer("${fruitOf(messages)}: " + seen.join(","))`),
-    );
-    const worker = new CodeAgent({
-      model: workerModel,
-      name: "counter",
-      description: "Counts one kind of fruit.",
-    });
+    const { worker, workerModel } = fruitCounter();
     const manager = track(
       new ToolCallingAgent({
         model: new ScriptedModel([
@@ -80,18 +87,7 @@ describe("managed agents", () => {
   });
 
   it("can be called from a CodeAgent's code, in parallel with Promise.all", async () => {
-    const workerModel = new ScriptedModel((messages) =>
-      messages.length === 2
-        ? js(
-            `globalThis.seen = (globalThis.seen ?? []).concat(${JSON.stringify(fruitOf(messages))});\nseen.length`,
-          )
-        : js(`final_answer("${fruitOf(messages)}: " + seen.join(","))`),
-    );
-    const worker = new CodeAgent({
-      model: workerModel,
-      name: "counter",
-      description: "Counts one kind of fruit.",
-    });
+    const { worker } = fruitCounter();
     const manager = track(
       new CodeAgent({
         model: new ScriptedModel([
