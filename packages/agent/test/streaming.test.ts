@@ -85,3 +85,24 @@ describe("streaming", () => {
     expect((await agent.run("Again.")).output).toBe(9);
   });
 });
+
+describe("event observers", () => {
+  it("an exception thrown by onEvent stops the run and run() rejects with it", async () => {
+    const model = new ScriptedModel([js("1"), js("final_answer(2)")]);
+    const agent = track(new CodeAgent({ model }));
+    const broken = new Error("observer bug");
+    const seen: string[] = [];
+    const outcome = await agent
+      .run("Count.", {
+        onEvent: (event) => {
+          seen.push(event.type);
+          if (event.type === "step-end") throw broken;
+        },
+      })
+      .catch((error: unknown) => error);
+    expect(outcome).toBe(broken);
+    expect(seen.at(-1)).toBe("step-end");
+    expect(model.calls).toHaveLength(1);
+    expect((await agent.run("Again.", { onEvent: () => {} })).output).toBe(2);
+  });
+});

@@ -127,10 +127,33 @@ export abstract class MultiStepAgent {
   /** Frees what the agent holds (its sandbox). The agent can run again afterwards. */
   async close(): Promise<void> {}
 
-  /** Runs the task to its end and returns the result. */
+  /**
+   * Runs the task to its end and returns the result. An exception thrown by `onEvent` stops the
+   * run (as an abort) and `run` rejects with that exception.
+   */
   async run(task: string, options: RunOptions = {}): Promise<RunResult> {
-    const emit = options.onEvent ?? NO_OP;
-    const { result, thrown } = await this.#execute(task, options, emit, options.streamModel === true);
+    const { onEvent } = options;
+    const stop = new AbortController();
+    let observerFailure: { error: unknown } | undefined;
+    const emit = onEvent
+      ? (event: AgentEvent) => {
+          if (observerFailure) return;
+          try {
+            onEvent(event);
+          } catch (error) {
+            observerFailure = { error };
+            stop.abort(error);
+          }
+        }
+      : NO_OP;
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const { result, thrown } = await this.#execute(
+      task,
+      { ...options, signal },
+      emit,
+      options.streamModel === true,
+    );
+    if (observerFailure) throw observerFailure.error;
     if (thrown !== undefined && options.throwOnError !== false) throw thrown;
     return result;
   }
