@@ -58,6 +58,30 @@ const SAME_OUTPUT: readonly string[] = [
   "fgrep -rn 'a+b' /",
   "grep --help | head -1",
   "grep -rZ x /ai",
+  // rg: plain-string patterns over directories or several files are narrowed
+  "rg Kubernetes /deploy /api",
+  "rg Kubernetes /",
+  "cd /zh && rg Mintlify ai",
+  "cd /deploy && rg Helm",
+  "cd /deploy && rg Helm .",
+  "cd / && rg -l Kubernetes deploy/",
+  "rg -c Mintlify /ai",
+  "rg -i 'mcp server' /ai",
+  "rg -S kubernetes /deploy",
+  "rg -w API /api-playground",
+  "rg -o Kubernetes /deploy",
+  "rg -on Kubernetes /deploy",
+  "rg -N Kubernetes /deploy",
+  "rg -I Kubernetes /deploy",
+  "rg -m 1 Mintlify /ai",
+  "rg -A 1 Kubernetes /deploy",
+  "rg -F '[!NOTE]' /ai /deploy",
+  "rg Kubernetes /index.mdx /deploy/ci.mdx",
+  "rg -q Kubernetes /deploy; echo $?",
+  "rg zzzz-not-present /; echo $?",
+  "rg 'Kube.*tes' /deploy",
+  "rg --hidden Kubernetes /deploy",
+  "rg Kubernetes /deploy/ci.mdx",
 ];
 
 describe("grep acceleration gives grep's own output", () => {
@@ -133,6 +157,31 @@ describe("grep acceleration gives grep's own output", () => {
     ] as const) {
       expect(await plan(command)).toMatchObject({ kind: "full-scan", reason });
     }
+  });
+
+  it("narrows rg for plain strings, making its output switches explicit", async () => {
+    const index = await (await import("../src/tree/tree-cache.js")).treeCacheFor(store).index(fast.access);
+    const { PageSource } = await import("../src/fs/page-source.js");
+    const { PageCache } = await import("../src/fs/page-cache.js");
+    const { planRg } = await import("../src/grep/rg-command.js");
+    const acceleration = {
+      store,
+      access: fast.access,
+      index,
+      pages: new PageSource(store, fast.access, new PageCache(1 << 20)),
+      fs: fast.fs,
+    };
+    expect(await planRg(["-i", "Kubernetes", "/deploy", "/index.mdx"], "/", acceleration)).toEqual({
+      kind: "narrowed",
+      args: ["-i", "-H", "-n", "-e", "Kubernetes", "/deploy/ci.mdx", "/deploy/self-host.mdx"],
+    });
+    expect(await planRg(["Kube.*tes", "/deploy"], "/", acceleration)).toMatchObject({ kind: "full-scan" });
+    expect(await planRg(["Kubernetes", "/deploy/ci.mdx"], "/", acceleration)).toMatchObject({
+      kind: "full-scan",
+    });
+    expect(await planRg(["--hidden", "Kubernetes", "/"], "/", acceleration)).toMatchObject({
+      kind: "full-scan",
+    });
   });
 
   it("reads far fewer pages than the full scan", async () => {

@@ -5,6 +5,7 @@ import { PageCache } from "../fs/page-cache.js";
 import { PageSource } from "../fs/page-source.js";
 import { isPosixError } from "../fs/posix-error.js";
 import { createGrepCommands } from "../grep/grep-command.js";
+import { createRgCommand } from "../grep/rg-command.js";
 import { SESSION_EXECUTION_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
 import type { Access, DocStore } from "../store/doc-store.js";
@@ -63,6 +64,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
   const fs = new DocsFs({ index, pages });
   const acceleration = options.accelerateGrep === false ? null : { store, access, index, pages, fs };
   const commands: CustomCommand[] = [createSearchCommand(store, access), ...createGrepCommands(acceleration)];
+  if (acceleration) commands.push(createRgCommand(acceleration));
   const bash = new Bash({
     fs,
     cwd: options.cwd ?? "/",
