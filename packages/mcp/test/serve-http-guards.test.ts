@@ -1,6 +1,7 @@
 // What serveMcpHttp refuses before any MCP handling, and what createMcpServer refuses to serve.
 import { request } from "node:http";
 import { ConfigError } from "@atrium/spec";
+import { ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcpServers, createMcpServer, type ServedMcpHttp, serveMcpHttp } from "../src/index.js";
 import { MAX_HTTP_BODY_BYTES } from "../src/limits.js";
@@ -121,6 +122,38 @@ describe("idle sessions", () => {
         "late",
       );
       expect(server.sessionCount).toBe(1);
+    } finally {
+      await connection.close();
+      await server.close();
+    }
+  });
+});
+
+describe("extend", () => {
+  it("adds resources to every served session", async () => {
+    const server = await serveMcpHttp({
+      name: "docs",
+      version: "1.0.0",
+      tools: [echo],
+      extend: (mcp) => {
+        mcp.registerCapabilities({ resources: {} });
+        mcp.setRequestHandler(ListResourcesRequestSchema, () => ({
+          resources: [{ uri: "docs://readme", name: "README", mimeType: "text/markdown" }],
+        }));
+        mcp.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+          contents: [{ uri: request.params.uri, mimeType: "text/markdown", text: "# Docs" }],
+        }));
+      },
+    });
+    const connection = await connectMcpServers({ docs: { url: server.url } });
+    try {
+      const client = connection.clients.docs!;
+      expect(await client.listResources()).toEqual([
+        { uri: "docs://readme", name: "README", mimeType: "text/markdown" },
+      ]);
+      expect(await client.readResource("docs://readme")).toEqual([
+        { uri: "docs://readme", mimeType: "text/markdown", text: "# Docs" },
+      ]);
     } finally {
       await connection.close();
       await server.close();

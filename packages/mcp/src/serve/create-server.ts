@@ -1,4 +1,4 @@
-import { ConfigError, TOOL_NAME_PATTERN, type ToolProgress } from "@atrium/spec";
+import { ConfigError, TOOL_NAME_PATTERN, type Tool, type ToolProgress } from "@atrium/spec";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -9,14 +9,9 @@ import {
 import { toolRunner } from "./call-tool.js";
 import { type ServeMcpOptions, servedTools } from "./served-tools.js";
 
-/**
- * An SDK `Server` publishing Atrium tools, not yet connected to a transport. chromafs and
- * palace add their own resources or prompts to it before connecting; `serveMcp` and
- * `serveMcpHttp` connect it to stdio or HTTP.
- */
-export function createMcpServer(options: ServeMcpOptions): Server {
+/** The tools an options object publishes, refused with a ConfigError when they cannot be served. */
+export function checkServedTools(options: ServeMcpOptions): readonly Tool[] {
   const tools = servedTools(options);
-  const runners = new Map(tools.map((tool) => [tool.name, { tool, run: toolRunner(tool) }]));
   for (const tool of tools) {
     if (!TOOL_NAME_PATTERN.test(tool.name)) {
       throw new ConfigError(`serveMcp: tool name "${tool.name}" must match ${TOOL_NAME_PATTERN}`);
@@ -27,8 +22,20 @@ export function createMcpServer(options: ServeMcpOptions): Server {
       );
     }
   }
-  if (runners.size !== tools.length) throw new ConfigError("serveMcp: two tools share one name");
+  if (new Set(tools.map((tool) => tool.name)).size !== tools.length) {
+    throw new ConfigError("serveMcp: two tools share one name");
+  }
+  return tools;
+}
 
+/**
+ * An SDK `Server` publishing Atrium tools, not yet connected to a transport. chromafs and
+ * palace add their own resources or prompts to it before connecting; `serveMcp` and
+ * `serveMcpHttp` connect it to stdio or HTTP.
+ */
+export function createMcpServer(options: ServeMcpOptions): Server {
+  const tools = checkServedTools(options);
+  const runners = new Map(tools.map((tool) => [tool.name, { tool, run: toolRunner(tool) }]));
   const server = new Server(
     { name: options.name, version: options.version },
     { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
@@ -67,5 +74,6 @@ export function createMcpServer(options: ServeMcpOptions): Server {
     await Promise.all(sent);
     return result;
   });
+  options.extend?.(server);
   return server;
 }

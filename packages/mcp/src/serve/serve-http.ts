@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { HTTP_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../limits.js";
-import { createMcpServer } from "./create-server.js";
+import { checkServedTools, createMcpServer } from "./create-server.js";
 import type { ServeMcpOptions } from "./served-tools.js";
 
 export type ServeMcpHttpOptions = ServeMcpOptions & {
@@ -41,7 +41,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServedMcpHttp> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
-  createMcpServer(options); // fail fast on a bad tool set, before listening
+  checkServedTools(options); // fail fast on a bad tool set, before listening
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
   // Clients that vanish without ending their session would otherwise fill MAX_HTTP_SESSIONS.
   const idleMs = options.sessionIdleMs ?? HTTP_SESSION_IDLE_MS;

@@ -1,4 +1,5 @@
 import type { Tool } from "@atrium/spec";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { sanitizeToolName } from "../client/tool-names.js";
 
 /** What an MCP server built by `serveMcp` publishes: a tool set, or an agent as one tool. */
@@ -30,7 +31,13 @@ export interface ServeAgentOptions {
   instructions?: string;
 }
 
-export type ServeMcpOptions = ServeToolsOptions | ServeAgentOptions;
+export type ServeMcpOptions = (ServeToolsOptions | ServeAgentOptions) & {
+  /**
+   * Adds more to each server before it connects (once for stdio, once per HTTP session):
+   * resources, prompts, through `server.registerCapabilities` and `server.setRequestHandler`.
+   */
+  extend?: (server: Server) => void;
+};
 
 /** The tool set an options object stands for: its tools, or the agent wrapped as one tool. */
 export function servedTools(options: ServeMcpOptions): readonly Tool[] {
