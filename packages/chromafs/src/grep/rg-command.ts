@@ -113,7 +113,7 @@ export async function planRg(
 ): Promise<RgPlan> {
   const fullScan: RgPlan = { kind: "full-scan", args: [...args] };
   const parsed = parseRg(args);
-  if (!parsed || parsed.patterns.length !== 1) return fullScan;
+  if (parsed?.patterns.length !== 1) return fullScan;
   const pattern = parsed.patterns[0]!;
   if (pattern === "" || pattern.includes("\n")) return fullScan;
   if (!parsed.flags.has("fixed-strings") && REGEX_META.test(pattern)) return fullScan;
