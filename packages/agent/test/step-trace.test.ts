@@ -48,3 +48,19 @@ describe("step trace of a streamed reply", () => {
     expect(out).toBe("  Thought: go.\n  ```js\n  final_answer(1)\n  Not streamed.\n");
   });
 });
+
+describe("step trace of planning", () => {
+  it("prints a plan once, under its heading", () => {
+    let out = "";
+    const print = stepTracePrinter((text) => {
+      out += text;
+    }, false);
+    const usage = { inputTokens: 1, outputTokens: 1 };
+    print({ type: "model-output", step: 1, text: "1. Add.", usage });
+    print({ type: "planning", step: 1, plan: "1. Add." });
+    print({ type: "step-start", step: 1 });
+    print({ type: "model-output", step: 1, text: "Thought: add.", usage });
+    print({ type: "code", step: 1, language: "javascript", code: "1 + 1" });
+    expect(out).toBe("Plan\n  1. Add.\n━━ Step 1 ━━\n  Thought: add.\n▶ javascript\n  1 + 1\n");
+  });
+});

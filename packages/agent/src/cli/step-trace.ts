@@ -23,13 +23,27 @@ export function stepTracePrinter(write: (text: string) => void, color: boolean):
   const indent = (text: string) => text.replace(/^/gm, "  ");
   const clip = (text: string) => (text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)} …` : text);
   let streamed = false;
+  // A finished reply waits for the next event: if that is "planning", the reply was the plan and
+  // is printed once, under its heading.
+  let pending: string | undefined;
+  let pendingWasStreamed = false;
+  const flush = () => {
+    if (pending?.trim()) write(`${paint("dim", indent(clip(pending.trim())))}\n`);
+    pending = undefined;
+  };
   return (event) => {
+    if (event.type === "planning") {
+      const heading = paint(["bold", "magenta"], "Plan");
+      write(pendingWasStreamed ? `${heading} (above)\n` : `${heading}\n${indent(event.plan)}\n`);
+      pending = undefined;
+      pendingWasStreamed = false;
+      return;
+    }
+    flush();
+    pendingWasStreamed = false;
     switch (event.type) {
       case "step-start":
         write(`${paint("bold", `━━ Step ${event.step} ━━`)}\n`);
-        break;
-      case "planning":
-        write(`${paint(["bold", "magenta"], "Plan")}\n${indent(event.plan)}\n`);
         break;
       case "model-delta":
         // Shown as it arrives; model-output then only ends the line.
@@ -38,7 +52,8 @@ export function stepTracePrinter(write: (text: string) => void, color: boolean):
         break;
       case "model-output":
         if (streamed) write("\n");
-        else if (event.text.trim()) write(`${paint("dim", indent(clip(event.text.trim())))}\n`);
+        else pending = event.text;
+        pendingWasStreamed = streamed;
         streamed = false;
         break;
       case "code":
