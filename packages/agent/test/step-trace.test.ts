@@ -45,7 +45,8 @@ describe("step trace of a streamed reply", () => {
       text: "Not streamed.",
       usage: { inputTokens: 1, outputTokens: 1 },
     });
-    expect(out).toBe("  Thought: go.\n  ```js\n  final_answer(1)\n  Not streamed.\n");
+    print({ type: "code", step: 2, language: "javascript", code: "2" });
+    expect(out).toBe("  Thought: go.\n  ```js\n  final_answer(1)\n  Not streamed.\n▶ javascript\n  2\n");
   });
 });
 
