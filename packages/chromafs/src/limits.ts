@@ -6,8 +6,8 @@
 /** Bytes of page text a store's shared LRU cache keeps (all sessions of one TreeCache). */
 export const SHARED_PAGE_CACHE_MAX_BYTES = 128 * 1024 * 1024;
 
-/** Pages fetched from the store in one `readPages` call (grep prefetches candidates in batches). */
-export const PAGE_FETCH_BATCH = 200;
+/** Pages per `readPages` call when grep prefetches its candidates (batches run in parallel). */
+export const PAGE_FETCH_BATCH = 50;
 
 /** Pages at least this large are marked `lazy` in a LocalFolderStore tree (fetched on first read). */
 export const LAZY_PAGE_MIN_BYTES = 256 * 1024;
