@@ -22,6 +22,8 @@ export const STDERR_TAIL_CHARS = 2_000;
 export const MAX_RESULT_TEXT_CHARS = 200_000;
 /** Images of one tool result (base64 characters in total); further images are dropped with a note. */
 export const MAX_RESULT_IMAGE_CHARS = 10 * 1024 * 1024;
+/** A tool description from a server goes into every prompt; longer ones are cut with a note. */
+export const MAX_TOOL_DESCRIPTION_CHARS = 4_000;
 /** Tools (or resources, or prompts) one server may list; more is treated as a broken server. */
 export const MAX_LISTED_ITEMS = 1_000;
 /** Size of an mcpServers config file. */

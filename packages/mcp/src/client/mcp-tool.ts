@@ -1,5 +1,6 @@
 import type { JsonSchema, Tool, ToolContext, ValidationResult } from "@atrium/spec";
 import type { InputValidator } from "../json-schema-validator.js";
+import { MAX_TOOL_DESCRIPTION_CHARS } from "../limits.js";
 import { toToolResult } from "./call-result.js";
 import type { McpClient, McpToolDescription } from "./mcp-client.js";
 
@@ -19,8 +20,9 @@ export function mcpTool(
     name,
     server: client.name,
     mcpName: description.name,
-    description:
+    description: capDescription(
       description.description ?? description.title ?? `${description.name} (MCP server "${client.name}")`,
+    ),
     inputSchema: description.inputSchema as JsonSchema,
     ...(description.outputSchema ? { outputSchema: description.outputSchema as JsonSchema } : {}),
     validate: (input: unknown): ValidationResult<Record<string, unknown>> => validator(input ?? {}),
@@ -34,4 +36,9 @@ export function mcpTool(
       return toToolResult(name, result);
     },
   };
+}
+
+function capDescription(text: string): string {
+  if (text.length <= MAX_TOOL_DESCRIPTION_CHARS) return text;
+  return `${text.slice(0, MAX_TOOL_DESCRIPTION_CHARS)} [… description cut at ${MAX_TOOL_DESCRIPTION_CHARS} characters]`;
 }
