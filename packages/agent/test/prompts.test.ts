@@ -5,6 +5,7 @@ import {
   JAVASCRIPT_SANDBOX_CAPABILITIES,
   PYTHON_SANDBOX_CAPABILITIES,
 } from "../src/prompts/code-agent-prompt.js";
+import { toolCallingSystemPrompt } from "../src/prompts/tool-calling-prompt.js";
 import { javascriptSignature, pythonSignature } from "../src/prompts/tool-signatures.js";
 import { tool } from "../src/tools/index.js";
 
@@ -106,5 +107,17 @@ describe("code agent system prompt", () => {
     );
     expect(prompt).toContain("```py\norders = list_orders(limit=3)\nprint(orders[0])\n```");
     expect(prompt).toContain("Tools are functions taking keyword arguments: `r = tool_name(field=value)`.");
+  });
+});
+
+describe("tool-calling agent system prompt", () => {
+  it("lists each tool by name and the first line of its description, plus final_answer", () => {
+    const prompt = toolCallingSystemPrompt({ tools: [search] });
+    expect(prompt).toContain(
+      "Tools:\n- search: Searches the web.\n- final_answer: Ends the task with the answer.",
+    );
+    expect(prompt).toContain(
+      "3. When you have the answer, call final_answer alone, with the complete answer.",
+    );
   });
 });
