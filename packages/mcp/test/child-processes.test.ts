@@ -40,6 +40,20 @@ describe("stdio child processes", () => {
     }
   });
 
+  it("a server that answers with progress and exits at once still delivers both", async () => {
+    const connection = await connectMcpServers({ oneShot: fixtureServer("answers-and-exits.mjs") });
+    try {
+      const progress: unknown[] = [];
+      const once = connection.tools.find((tool) => tool.name === "once")!;
+      expect(
+        await once.execute({}, { signal: signal(), onProgress: (update) => progress.push(update) }),
+      ).toBe("done");
+      expect(progress).toEqual([{ progress: 1, total: 1 }]);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it.concurrent.each(["exit", "throw", "signal"])(
     "a host that ends by %s leaves no server behind",
     async (how) => {

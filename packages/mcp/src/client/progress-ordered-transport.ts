@@ -21,6 +21,7 @@ export class ProgressOrderedTransport implements Transport {
 
   private readonly queue: Delivery[] = [];
   private waiting = false;
+  private closedWhileWaiting = false;
 
   constructor(readonly inner: Transport) {}
 
@@ -38,7 +39,11 @@ export class ProgressOrderedTransport implements Transport {
       if (!this.waiting) this.flush();
     };
     this.inner.onerror = (error) => this.onerror?.(error);
-    this.inner.onclose = () => this.onclose?.();
+    // A server may answer and exit at once: deliver what it said before reporting the close.
+    this.inner.onclose = () => {
+      if (this.waiting) this.closedWhileWaiting = true;
+      else this.onclose?.();
+    };
     return this.inner.start();
   }
 
@@ -61,6 +66,10 @@ export class ProgressOrderedTransport implements Transport {
         });
         return;
       }
+    }
+    if (this.closedWhileWaiting) {
+      this.closedWhileWaiting = false;
+      this.onclose?.();
     }
   }
 }
