@@ -23,4 +23,10 @@ describe("LogRing", () => {
     const [line] = ring.snapshot();
     expect(line).toBe(`${"x".repeat(2_000)}…`);
   });
+
+  it("keeps the printed order when an endless line follows complete ones", () => {
+    const ring = new LogRing(3);
+    ring.push(`first\nsecond\n${"z".repeat(2_500)}`);
+    expect(ring.snapshot()).toEqual(["first", "second", `${"z".repeat(2_000)}…`]);
+  });
 });

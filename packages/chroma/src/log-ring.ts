@@ -14,11 +14,12 @@ export class LogRing {
   push(chunk: string): void {
     const parts = (this.partial + chunk).split("\n");
     this.partial = parts.pop() ?? "";
+    for (const line of parts) this.add(line);
+    // After the complete lines before it, so the ring keeps the order the server printed.
     if (this.partial.length > SERVER_LOG_LINE_MAX_CHARS) {
       this.add(this.partial);
       this.partial = "";
     }
-    for (const line of parts) this.add(line);
   }
 
   /** Kept lines, oldest first, including an unterminated last line. */
