@@ -25,7 +25,7 @@ import {
   writeServerInfo,
 } from "./server-info-file.js";
 import { SERVER_LAUNCHER_SOURCE } from "./server-launcher.js";
-import { classifyStartFailure, describeStartFailure } from "./start-failure.js";
+import { classifyStartFailure, describeStartFailure, describeStartTimeout } from "./start-failure.js";
 
 export interface StartChromaServerOptions {
   /** Data directory (created if missing). One server per directory: a second start reuses it. */
@@ -219,7 +219,7 @@ async function spawnOnPort(
       await terminate(child, exited);
       throw new ChromaStartError(
         dataDir,
-        `The Chroma server for ${dataDir} did not answer ${url}/api/v2/heartbeat within ${timeoutMs} ms. ${failure(null, null).message}`,
+        describeStartTimeout({ dataDir, url, timeoutMs, output: ring.text() }),
       );
     }
     await sleep(HEARTBEAT_POLL_INTERVAL_MS);

@@ -49,6 +49,21 @@ export function describeStartFailure(context: StartFailureContext): string {
   }
 }
 
+/** The server process ran but never answered its heartbeat in time (it has been stopped). */
+export function describeStartTimeout(context: {
+  dataDir: string;
+  url: string;
+  timeoutMs: number;
+  output: string;
+}): string {
+  const tail = lastLines(context.output, 15);
+  return (
+    `The Chroma server for data dir ${context.dataDir} did not answer ${context.url}/api/v2/heartbeat ` +
+    `within ${context.timeoutMs} ms, so it was stopped. On a slow or busy machine pass a larger startTimeoutMs.` +
+    (tail ? `\nLast server output:\n${tail}` : "")
+  );
+}
+
 function lastLines(text: string, count: number): string {
   return text.trim().split("\n").slice(-count).join("\n");
 }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -97,6 +97,27 @@ describe("startChromaServer failures", () => {
       expect((error as Error).message).toContain(temp.dir);
     } finally {
       blocker.close();
+      await temp.remove();
+    }
+  });
+
+  it("stops a server that does not answer in time and says so, leaving no record behind", async () => {
+    const temp = await makeTempDir("atrium-chroma-timeout-");
+    try {
+      // 1 ms is over before the first heartbeat probe returns: Node alone takes longer to start.
+      const error = await startChromaServer({ path: temp.dir, startTimeoutMs: 1 }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(ChromaStartError);
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^The Chroma server for data dir ${temp.dir} did not answer http://127\\.0\\.0\\.1:\\d+/api/v2/heartbeat within 1 ms, so it was stopped\\. On a slow or busy machine pass a larger startTimeoutMs\\.`,
+        ),
+      );
+      const left = await readdir(temp.dir);
+      expect(left).toContain("chroma-server.log");
+      expect(left.filter((name) => name.startsWith("atrium-chroma"))).toEqual([]);
+    } finally {
       await temp.remove();
     }
   });
