@@ -50,4 +50,13 @@ describe("toToolResult", () => {
       `${"x".repeat(MAX_RESULT_TEXT_CHARS)}\n[… 5 more characters cut]`,
     );
   });
+
+  it("gives the cut text instead of structured content past the limit", () => {
+    const big = { rows: "y".repeat(MAX_RESULT_TEXT_CHARS) };
+    const json = JSON.stringify(big);
+    const cut = `${json.slice(0, MAX_RESULT_TEXT_CHARS)}\n[… ${json.length - MAX_RESULT_TEXT_CHARS} more characters cut]`;
+    expect(toToolResult("t", { content: [{ type: "text", text: json }], structuredContent: big })).toBe(cut);
+    expect(toToolResult("t", { content: [], structuredContent: big })).toBe(cut);
+    expect(toToolResult("t", { content: [], structuredContent: { ok: true } })).toEqual({ ok: true });
+  });
 });

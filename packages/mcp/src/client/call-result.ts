@@ -43,8 +43,20 @@ export function toToolResult(toolName: string, result: CallToolResult): unknown 
   }
   const text = capText(texts.join("\n"));
   if (result.isError) throw new ToolError(toolName, text || `tool "${toolName}" failed without a message`);
-  const value = result.structuredContent ?? text;
+  const value = boundedValue(result.structuredContent, text);
   return images.length ? richToolResult(value, images) : value;
+}
+
+/**
+ * `structuredContent` as an object when it fits the text limit; a bigger one would reach the
+ * model whole, so the (cut) text parts stand in for it — the spec has servers put the same JSON
+ * there — or, without text, its JSON cut to the limit.
+ */
+function boundedValue(structured: Record<string, unknown> | undefined, text: string): unknown {
+  if (structured === undefined) return text;
+  const json = JSON.stringify(structured);
+  if (json.length <= MAX_RESULT_TEXT_CHARS) return structured;
+  return text || capText(json);
 }
 
 function capText(text: string): string {
