@@ -19,6 +19,7 @@ import {
   isProcessAlive,
   readServerInfo,
   removeServerInfo,
+  runsOnDataDir,
   SERVER_LOG_FILE,
   type ServerInfo,
   withStartLock,
@@ -100,7 +101,7 @@ async function ensureDirectory(dataDir: string): Promise<void> {
 async function findRunningServer(dataDir: string): Promise<ServerInfo | undefined> {
   const info = await readServerInfo(dataDir);
   if (!info) return undefined;
-  if (!isProcessAlive(info.pid)) {
+  if (!isProcessAlive(info.pid) || !(await runsOnDataDir(info.pid, dataDir))) {
     await removeServerInfo(dataDir, info.pid);
     return undefined;
   }

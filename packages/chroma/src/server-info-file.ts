@@ -32,6 +32,22 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether `pid` is a server started on `dataDir` (its command line names the dir). After a
+ * reboot a recorded PID may belong to an unrelated process; that record is stale, not a hung
+ * server. Where /proc is missing (not Linux), a live PID is taken at its word.
+ */
+export async function runsOnDataDir(pid: number, dataDir: string): Promise<boolean> {
+  let cmdline: string;
+  try {
+    cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return isProcessAlive(pid);
+  }
+  const args = cmdline.split("\0");
+  return args.some((arg, index) => arg === "--path" && args[index + 1] === dataDir);
+}
+
 export async function readServerInfo(dataDir: string): Promise<ServerInfo | undefined> {
   try {
     const parsed = JSON.parse(await readFile(join(dataDir, SERVER_INFO_FILE), "utf8")) as Partial<ServerInfo>;

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -10,6 +11,20 @@ import {
   startChromaServer,
 } from "../src/index.js";
 import { isAlive, makeTempDir, spawnHost, waitForExit } from "./server-helpers.js";
+
+async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+async function writeRecord(dataDir: string, pid: number, url: string): Promise<void> {
+  const port = Number(new URL(url).port);
+  const record = { pid, host: "127.0.0.1", port, url, ownerPid: pid, startedAt: new Date().toISOString() };
+  await writeFile(join(dataDir, "atrium-chroma.json"), JSON.stringify(record));
+}
 
 describe("startChromaServer", () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -118,6 +133,43 @@ describe("startChromaServer failures", () => {
       expect(left).toContain("chroma-server.log");
       expect(left.filter((name) => name.startsWith("atrium-chroma"))).toEqual([]);
     } finally {
+      await temp.remove();
+    }
+  });
+
+  it("replaces a record whose PID now belongs to an unrelated process (after a reboot)", async () => {
+    const temp = await makeTempDir("atrium-chroma-recycled-");
+    try {
+      // This test process is alive, but it is no Chroma server on that dir.
+      await writeRecord(temp.dir, process.pid, await closedPortUrl());
+      const server = await startChromaServer({ path: temp.dir });
+      try {
+        expect(server.owned).toBe(true);
+        expect(server.pid).not.toBe(process.pid);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await temp.remove();
+    }
+  });
+
+  it("refuses to start next to a live server process on the dir that does not answer", async () => {
+    const temp = await makeTempDir("atrium-chroma-hung-");
+    // Stands in for a hung server: a live process whose command line names the data dir.
+    const hung = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "--", "--path", temp.dir], {
+      stdio: "ignore",
+    });
+    try {
+      await new Promise((resolve) => hung.once("spawn", resolve));
+      const url = await closedPortUrl();
+      await writeRecord(temp.dir, hung.pid!, url);
+      await expect(startChromaServer({ path: temp.dir })).rejects.toThrow(
+        `Process ${hung.pid} is registered as the Chroma server for ${temp.dir} (${url}) but does not answer its heartbeat. ` +
+          "Starting a second server on the same files would corrupt them: stop that process, then try again.",
+      );
+    } finally {
+      hung.kill("SIGKILL");
       await temp.remove();
     }
   });
