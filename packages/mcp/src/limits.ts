@@ -26,6 +26,11 @@ export const MAX_RESULT_IMAGE_CHARS = 10 * 1024 * 1024;
 export const MAX_TOOL_DESCRIPTION_CHARS = 4_000;
 /** Tools (or resources, or prompts) one server may list; more is treated as a broken server. */
 export const MAX_LISTED_ITEMS = 1_000;
+/**
+ * One message from an HTTP server (a JSON body, or one SSE event); past it the connection is
+ * dropped. Stdio servers have the SDK's own 10 MB line limit. Room for a result's images.
+ */
+export const MAX_HTTP_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Size of an mcpServers config file. */
 export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 

@@ -8,7 +8,7 @@ export interface CallSite {
   what: string;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Why the server's process is gone, when it is a stdio server that exited. */
+  /** Why the server is gone: "the process exited with code 3; …", or why we dropped it. */
   exitReason?: () => string | undefined;
 }
 
@@ -28,10 +28,10 @@ export function callFailure(error: unknown, site: CallSite, toolName?: string): 
     isRetryable = true;
   } else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     const exit = site.exitReason?.();
-    message = `closed the connection during ${site.what}${exit ? ` (the process ${exit})` : ""}`;
+    message = `closed the connection during ${site.what}${exit ? ` (${exit})` : ""}`;
   } else if (site.exitReason?.()) {
     // Later calls to a server that died: the SDK only says "Not connected".
-    message = `is no longer running, so ${site.what} cannot run (the process ${site.exitReason()})`;
+    message = `is no longer running, so ${site.what} cannot run (${site.exitReason()})`;
   } else {
     message = `${site.what} failed: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -5,7 +5,7 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
   ErrorCode,
@@ -22,9 +22,11 @@ import {
   CALL_MAX_TOTAL_TIMEOUT_MS,
   CALL_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
+  MAX_HTTP_MESSAGE_BYTES,
   MAX_LISTED_ITEMS,
   SESSION_END_TIMEOUT_MS,
 } from "../limits.js";
+import { boundedFetch } from "./bounded-fetch.js";
 import { type CallSite, callFailure } from "./call-errors.js";
 import { ProgressOrderedTransport } from "./progress-ordered-transport.js";
 import { StdioProcessTransport } from "./stdio-transport.js";
@@ -79,6 +81,8 @@ export class McpClient {
     private readonly callTimeoutMs: number,
     /** Opens a fresh streamable-HTTP session when the server has forgotten ours. */
     private readonly reopen?: () => Promise<Connected>,
+    /** Why an HTTP connection was dropped by this side (a message over the size limit). */
+    private readonly dropReason?: () => string | undefined,
   ) {
     this.#sdk = session.sdk;
     this.transport = session.transport;
@@ -125,10 +129,10 @@ export class McpClient {
         throw error;
       }
     };
-    const attempt: Attempt = async (kind, makeTransport) => {
+    const attempt: Attempt = async (kind, makeTransport, dropReason) => {
       const session = await open(makeTransport(), options.signal);
       const reopen = kind === "streamable-http" ? () => open(makeTransport()) : undefined;
-      return new McpClient(name, kind, session, callTimeoutMs, reopen);
+      return new McpClient(name, kind, session, callTimeoutMs, reopen, dropReason);
     };
     const site = (kind: McpTransportKind): CallSite => ({
       server: name,
@@ -275,7 +279,10 @@ export class McpClient {
       what,
       timeoutMs,
       signal: options.signal,
-      exitReason: () => this.process?.describeExit(),
+      exitReason: () => {
+        const exit = this.process?.describeExit();
+        return exit ? `the process ${exit}` : this.dropReason?.();
+      },
     };
     if (this.closed) throw new ClosedError(`MCP client "${this.name}"`);
     if (options.signal?.aborted) throw new AbortError(`${what} on MCP server "${this.name}" was cancelled`);
@@ -310,7 +317,11 @@ export class McpClient {
   }
 }
 
-type Attempt = (kind: McpTransportKind, makeTransport: () => Transport) => Promise<McpClient>;
+type Attempt = (
+  kind: McpTransportKind,
+  makeTransport: () => Transport,
+  dropReason?: () => string | undefined,
+) => Promise<McpClient>;
 
 interface Connected {
   sdk: Client;
@@ -329,7 +340,27 @@ async function connectHttp(
 ): Promise<McpClient> {
   const url = new URL(config.url);
   const requestInit = config.headers ? { headers: config.headers } : undefined;
-  const sse = () => attempt("sse", () => new SSEClientTransport(url, { requestInit }));
+  // A message over the limit ends the connection (as on stdio): calls waiting on it fail at
+  // once, naming the reason, instead of the host buffering whatever the server sends.
+  let dropped: string | undefined;
+  const dropReason = () => dropped;
+  const bounded =
+    <T extends Transport>(make: (fetch: FetchLike) => T): (() => T) =>
+    () => {
+      const transport: T = make(
+        boundedFetch(MAX_HTTP_MESSAGE_BYTES, (error) => {
+          dropped = `it ${error.message}`;
+          void transport.close().catch(() => {});
+        }),
+      );
+      return transport;
+    };
+  const sse = () =>
+    attempt(
+      "sse",
+      bounded((fetch) => new SSEClientTransport(url, { requestInit, fetch })),
+      dropReason,
+    );
   if (config.type === "sse") {
     try {
       return await sse();
@@ -338,7 +369,11 @@ async function connectHttp(
     }
   }
   try {
-    return await attempt("streamable-http", () => new StreamableHTTPClientTransport(url, { requestInit }));
+    return await attempt(
+      "streamable-http",
+      bounded((fetch) => new StreamableHTTPClientTransport(url, { requestInit, fetch })),
+      dropReason,
+    );
   } catch (error) {
     rethrowIfFatal(error);
     const legacy = error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
