@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { CodeAgent, QuickJsExecutor, ScriptedModel, tool } from "@atrium/agent";
 import { connectMcpServers, type McpConnection, serveMcpHttp } from "@atrium/mcp";
-import type { Message } from "@atrium/spec";
+import { AbortError, type Message } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -62,6 +62,44 @@ describe("CodeAgent × MCP", () => {
     ]);
     const result = await agentWith(model).run("Weather in Los Angeles?");
     expect(result.output).toBe("Sunny / Clear, 73");
+  });
+
+  it("surfaces the MCP server's progress notifications as tool-progress events", async () => {
+    const model = new ScriptedModel([
+      js("final_answer(await trigger_long_running_operation({ duration: 0.2, steps: 2 }))"),
+    ]);
+    const progress: unknown[] = [];
+    const result = await agentWith(model).run("Run the long operation.", {
+      onEvent: (event) => {
+        if (event.type === "tool-progress") progress.push([event.name, event.progress]);
+      },
+    });
+    expect(result.output).toBe("Long running operation completed. Duration: 0.2 seconds, Steps: 2.");
+    expect(progress).toEqual([
+      ["trigger_long_running_operation", { progress: 1, total: 2 }],
+      ["trigger_long_running_operation", { progress: 2, total: 2 }],
+    ]);
+  });
+
+  it("aborting the run cancels the MCP call in flight, and the server stays usable", async () => {
+    const model = new ScriptedModel([
+      js("final_answer(await trigger_long_running_operation({ duration: 30, steps: 30 }))"),
+    ]);
+    const controller = new AbortController();
+    const started = Date.now();
+    const run = agentWith(model).run("Run the very long operation.", {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "tool-progress") controller.abort();
+      },
+    });
+    await expect(run).rejects.toThrow(new AbortError("The run was aborted"));
+    // The operation would take 30 s; the abort ends the run long before.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const echo = mcp.tools.find((tool) => tool.name === "echo")!;
+    expect(await echo.execute({ message: "after" }, { signal: new AbortController().signal })).toBe(
+      "Echo: after",
+    );
   });
 });
 
