@@ -10,7 +10,14 @@ import type { RunResult } from "../src/agents/index.js";
 import { js } from "./support/agents.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const tsx = join(packageDir, "node_modules/.bin/tsx");
+
+/**
+ * Each test starts the CLI from TypeScript sources (node, tsx's loader, a sandbox worker): about
+ * 3 s on an idle machine, over 15 s on 2 loaded cores. The budget is generous; the child is
+ * killed well before the test times out, so a hung CLI fails with its output, not a bare timeout.
+ */
+const CLI_KILL_MS = 100_000;
+const CLI_TEST_TIMEOUT_MS = 120_000;
 const dir = mkdtempSync(join(tmpdir(), "atrium-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -37,11 +44,16 @@ interface Outcome {
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ["--conditions=@atrium/source", "src/cli/main.ts", ...args], {
-      cwd: packageDir,
-      env: { ...plainEnv, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    // tsx as a loader of this node, not its CLI (which starts a second node process).
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--conditions=@atrium/source", "src/cli/main.ts", ...args],
+      {
+        cwd: packageDir,
+        env: { ...plainEnv, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -50,7 +62,10 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome>
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const timer = setTimeout(() => {
+      stderr += `\n[killed after ${CLI_KILL_MS} ms]`;
+      child.kill("SIGKILL");
+    }, CLI_KILL_MS);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
@@ -59,7 +74,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome>
   });
 }
 
-describe("atrium-agent CLI", () => {
+describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it("prints a plain step trace on stderr (no colours when not a TTY) and the answer on stdout", async () => {
     const replies = script([
       js("const n = 6 * 7;\nconsole.log(n);", "Thought: multiply."),
@@ -164,12 +179,14 @@ describe("atrium-agent CLI", () => {
   });
 
   it("exits 2 with a message that says what to fix on bad usage", async () => {
-    const noModel = await cli(["run", "Task."], { ATRIUM_MODEL: "" });
+    const [noModel, badFlag] = await Promise.all([
+      cli(["run", "Task."], { ATRIUM_MODEL: "" }),
+      cli(["run", "Task.", "--model", "scripted:x.json", "--max-steps", "zero"]),
+    ]);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toBe(
       "atrium-agent: no model; pass --model (e.g. --model openai:gpt-4o-mini) or set ATRIUM_MODEL\n",
     );
-    const badFlag = await cli(["run", "Task.", "--model", "scripted:x.json", "--max-steps", "zero"]);
     expect(badFlag.stderr).toBe('atrium-agent: --max-steps must be a positive whole number, got "zero"\n');
     expect(badFlag.code).toBe(2);
   });
