@@ -228,3 +228,39 @@ describe("ToolCallingAgent images", () => {
     ]);
   });
 });
+
+describe("ToolCallingAgent observations", () => {
+  it("cut a long tool error, and the results of one step together, at maxObservationChars", async () => {
+    const shout = tool({
+      name: "shout",
+      description: "Repeats a letter.",
+      inputSchema: z.object({ letter: z.string(), fail: z.boolean() }),
+      async execute({ letter, fail }) {
+        if (fail) throw new Error(letter.repeat(200));
+        return letter.repeat(200);
+      },
+    });
+    const model = new ScriptedModel([
+      { content: "", toolCalls: [{ name: "shout", input: { letter: "e", fail: true } }] },
+      {
+        content: "",
+        toolCalls: [
+          { name: "shout", input: { letter: "a", fail: false } },
+          { name: "shout", input: { letter: "b", fail: false } },
+        ],
+      },
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "done" } }] },
+    ]);
+    const agent = new ToolCallingAgent({ model, tools: [shout], maxObservationChars: 100 });
+    const result = await agent.run("Shout.");
+    const [, failed, both] = result.steps as ActionStep[];
+    const cut = (chars: number) =>
+      `\n[… ${chars} characters cut from the middle; print less, or slice what you need …]\n`;
+    expect(failed!.toolCalls![0]!.observation).toBe(`Error: ${"e".repeat(43)}${cut(107)}${"e".repeat(50)}`);
+    expect(both!.toolCalls!.map((call) => call.observation)).toEqual([
+      `${"a".repeat(50)}${cut(100)}${"a".repeat(50)}`,
+      `${"b".repeat(50)}${cut(100)}${"b".repeat(50)}`,
+    ]);
+    expect(both!.observation).toBe(`shout (call_2_1):\n${"a".repeat(32)}${cut(294)}${"b".repeat(50)}`);
+  });
+});

@@ -114,9 +114,11 @@ export class ToolCallingAgent extends MultiStepAgent {
     return {
       ...base,
       toolCalls: outcomes.map((outcome) => outcome.record),
-      observation: outcomes
-        .map(({ record }) => `${record.name} (${record.id}):\n${record.observation}`)
-        .join("\n\n"),
+      // Each result is cut on its own, and so is their sum: 16 calls must not make 16 times the limit.
+      observation: truncateMiddle(
+        outcomes.map(({ record }) => `${record.name} (${record.id}):\n${record.observation}`).join("\n\n"),
+        this.maxObservationChars,
+      ),
       ...(images.length ? { images } : {}),
       isFinalAnswer: false,
       ...(failures.length
@@ -152,8 +154,9 @@ export class ToolCallingAgent extends MultiStepAgent {
       };
     } catch (error) {
       rethrowIfFatal(error);
+      const message = error instanceof Error ? error.message : String(error);
       return {
-        record: record(call, `Error: ${error instanceof Error ? error.message : String(error)}`, true),
+        record: record(call, truncateMiddle(`Error: ${message}`, this.maxObservationChars), true),
         images: [],
       };
     }
