@@ -255,6 +255,9 @@ describe("the MCP Inspector CLI as an independent client", () => {
   async function inspect(target: string[], method: string[]): Promise<unknown> {
     const child = spawn(process.execPath, [inspector, "--cli", ...target, ...method], {
       stdio: ["ignore", "pipe", "pipe"],
+      // Never outlive the test: a hung Inspector is killed (its stdio server then sees EOF).
+      timeout: INSPECTOR_TIMEOUT_MS - 5_000,
+      killSignal: "SIGKILL",
     });
     let out = "";
     let err = "";
