@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { embedText, hashingEmbedding } from "./hashing-embedding.js";
+import { HASHING_MAX_TEXT_CHARS } from "./limits.js";
 
 const norm = (vector: number[]) => Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
 const cosine = (a: number[], b: number[]) =>
@@ -25,6 +26,13 @@ describe("hashingEmbedding", () => {
     expect(query).toEqual(first);
   });
 
+  it("keeps the vectors of hashing-v1 fixed (stored collections depend on them)", () => {
+    // Pinned once: a change to the hashing must come with a new id, never new vectors under v1.
+    expect(embedText("Chroma docs", 8)).toEqual([0.5, 0, 0.25, 0, 0.25, 0, -0.75, -0.25]);
+    const third = 1 / Math.sqrt(6);
+    expect(embedText("配置", 8)).toEqual([0, 2 * third, -third, third, 0, 0, 0, 0]);
+  });
+
   it("returns unit vectors, including for unicode and empty text", async () => {
     const vectors = await embedding.generate(["Hello world", "配置自定义域名", "Ünïcödé ✓", "", "  ... !!"]);
     for (const vector of vectors) expect(norm(vector)).toBeCloseTo(1, 12);
@@ -42,6 +50,12 @@ describe("hashingEmbedding", () => {
     const unrelated = cosine(domain as number[], pricing as number[]);
     expect(related).toBeGreaterThan(0.4);
     expect(unrelated).toBeLessThan(related / 2);
+  });
+
+  it("reads at most HASHING_MAX_TEXT_CHARS of a text", () => {
+    const head = `${"w".repeat(HASHING_MAX_TEXT_CHARS - 6)} `; // "zebra" ends exactly at the limit
+    expect(embedText(`${head}zebra and more`, 64)).toEqual(embedText(`${head}zebra`, 64));
+    expect(embedText(`${head}zebra`, 64)).not.toEqual(embedText(head, 64));
   });
 
   it("ignores case", () => {
