@@ -68,7 +68,7 @@ describe.each(STORES)("access control on %s: a hidden page does not exist", (_na
       it("grep over hidden content finds nothing, find lists nothing hidden", async () => {
         expect(await run("grep -rn Falcon /")).toEqual({ stdout: "", stderr: "", exitCode: 1 });
         expect(await run("grep -rl 'API key' /")).toEqual({
-          stdout: "//guides/quickstart.md\n//index.mdx\n",
+          stdout: "/guides/quickstart.md\n/index.mdx\n",
           stderr: "",
           exitCode: 0,
         });
@@ -96,7 +96,7 @@ describe.each(STORES)("access control on %s: a hidden page does not exist", (_na
   it("a staff session sees staff pages but not admin ones", async () => {
     const session = await openDocsSession({ store, groups: ["staff"] });
     expect((await session.exec("grep -rn Falcon /")).stdout).toBe(
-      "//internal/roadmap.md:5:Project Falcon ships in Q3.\n",
+      "/internal/roadmap.md:5:Project Falcon ships in Q3.\n",
     );
     const search = (await session.exec("search Falcon")).stdout.split("\n");
     expect(search[0]).toBe("/internal/roadmap.md: Project Falcon ships in Q3.");

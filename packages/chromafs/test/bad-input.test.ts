@@ -40,7 +40,7 @@ describe("bad input at the session level (real Chroma server)", () => {
     const store = await ChromaDocStore.open({ url: server.url, collection: "small" });
     const session = await openDocsSession({ store, groups: ["staff"], treeCache: new TreeCache(store) });
     expect(await session.exec("grep -rn Falcon / ; cat /zh/指南.mdx | tail -1")).toEqual({
-      stdout: "//internal/roadmap.md:5:Project Falcon ships in Q3.\nAPI 密钥在设置中。\n",
+      stdout: "/internal/roadmap.md:5:Project Falcon ships in Q3.\nAPI 密钥在设置中。\n",
       stderr: "",
       exitCode: 0,
     });

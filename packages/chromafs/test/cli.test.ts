@@ -40,7 +40,7 @@ describe("atrium-docs sh", () => {
         "grep -rl Falcon / ; cat /secret/plans.md",
       ]),
     ).toEqual({
-      stdout: "//internal/roadmap.md\n",
+      stdout: "/internal/roadmap.md\n",
       stderr: "cat: /secret/plans.md: No such file or directory\n",
       exitCode: 1,
     });

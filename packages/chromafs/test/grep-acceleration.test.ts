@@ -58,6 +58,12 @@ const SAME_OUTPUT: readonly string[] = [
   "fgrep -rn 'a+b' /",
   "grep --help | head -1",
   "grep -rZ x /ai",
+  // GNU's spelling of `/`, `.`, no operand and trailing slashes, in both paths
+  "cd / && grep -rl 'API key'",
+  "cd /deploy && grep -rn Helm ./",
+  "grep -rn Kubernetes //deploy//",
+  "cd /zh && grep -rl Mintlify . ../deploy/ | head",
+  "grep -rc Kubernetes /deploy/",
   // rg: plain-string patterns over directories or several files are narrowed
   "rg Kubernetes /deploy /api",
   "rg Kubernetes /",
@@ -119,9 +125,9 @@ describe("grep acceleration gives grep's own output", () => {
   };
 
   it("narrows to the files the store finds, spelled as grep prints them", async () => {
-    const kubernetes = ["//api/static-export/overview.mdx", "//deploy/ci.mdx", "//deploy/self-host.mdx"];
+    const kubernetes = ["/api/static-export/overview.mdx", "/deploy/ci.mdx", "/deploy/self-host.mdx"];
     for (const language of ["es", "fr", "zh"])
-      kubernetes.push(`//${language}/deploy/ci.mdx`, `//${language}/deploy/self-host.mdx`);
+      kubernetes.push(`/${language}/deploy/ci.mdx`, `/${language}/deploy/self-host.mdx`);
     expect(await plan("-rn Kubernetes /")).toEqual({
       kind: "narrowed",
       args: ["-rn", "--", "Kubernetes", ...kubernetes],
@@ -129,8 +135,12 @@ describe("grep acceleration gives grep's own output", () => {
     });
     expect(await plan("-rl --include *.json mintlify .")).toEqual({
       kind: "narrowed",
-      args: ["-rl", "--include=*.json", "--", "mintlify", "docs.json"],
-      candidates: ["docs.json"],
+      args: ["-rl", "--include=*.json", "--", "mintlify", "./docs.json"],
+      candidates: ["./docs.json"],
+    });
+    expect(await plan("-rl --include *.json mintlify")).toMatchObject({ candidates: ["docs.json"] });
+    expect(await plan("-rl Kubernetes /deploy//", "/")).toMatchObject({
+      candidates: ["/deploy/ci.mdx", "/deploy/self-host.mdx"],
     });
     expect(await plan("-rn zzzz-not-present /")).toEqual({ kind: "no-candidates" });
   });
@@ -151,7 +161,7 @@ describe("grep acceleration gives grep's own output", () => {
       ["-r -f /docs.json /", "patterns from a file (-f)"],
       ["-rP a /", "perl regex (-P)"],
       ["-r \\(a\\)\\1 /", "pattern not translatable"],
-      ["-rn x", "reads standard input"],
+      ["-n x", "reads standard input"],
       ["-rZ x /", "unknown or special option"],
       ["-r --exclude-dir zh x /", "--exclude-dir"],
     ] as const) {

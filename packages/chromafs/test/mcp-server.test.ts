@@ -34,7 +34,7 @@ describe("atrium-docs mcp", () => {
       expect((await client.listTools()).map((tool) => tool.name)).toEqual(["bash", "search"]);
       const result = await client.callTool("bash", { command: "grep -rn Falcon / ; ls /secret" });
       expect(result.structuredContent).toEqual({
-        stdout: "//internal/roadmap.md:5:Project Falcon ships in Q3.\n",
+        stdout: "/internal/roadmap.md:5:Project Falcon ships in Q3.\n",
         stderr: "ls: /secret: No such file or directory\n",
         exitCode: 2,
       });

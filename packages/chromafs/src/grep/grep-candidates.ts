@@ -10,7 +10,8 @@ export interface GrepTarget {
 
 /**
  * The files grep would read for `operands`, in grep's own order and spelled as grep prints them:
- * recursion joins `operand/name` (so `/` gives `//a.md`, as just-bash's grep does), skips
+ * recursion joins `operand/name` as just-bash's grep does (`planGrep` has already respelled `/`,
+ * `.` and trailing slashes GNU's way, so this join is GNU's too), skips
  * dot-entries, and visits children in readdir order. Returns null when an operand is something
  * this walk does not model (missing path, a directory without -r, a non-empty scratch area).
  */

@@ -1,12 +1,13 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
-import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { type Command, defineCommand, type ExecResult, type IFileSystem } from "just-bash";
 import type { DocsFs } from "../fs/docs-fs.js";
 import type { PageSource } from "../fs/page-source.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 import { type GrepArgs, parseGrepArgs } from "./grep-args.js";
 import { baseNameFilter, grepTargets } from "./grep-candidates.js";
+import { respellRecursiveOperands } from "./grep-operands.js";
 import { patternToFilter } from "./pattern-filter.js";
 
 export interface GrepAcceleration {
@@ -25,15 +26,18 @@ export type GrepPlan =
 
 /**
  * Plans one grep call: narrow the files with the store, or say why every file must be read.
- * The narrowed command line is the original options, `--`, the pattern operand and the candidate
- * files spelled as grep would print them, so just-bash's grep produces byte-identical output.
+ * Recursive operands are first spelled GNU's way (`/` → `/a.md`, not just-bash's `//a.md`). The
+ * narrowed command line is the options, `--`, the pattern operand and the candidate files spelled
+ * as grep would print them, so just-bash's grep produces byte-identical output.
  */
 export async function planGrep(
   args: readonly string[],
   cwd: string,
   acceleration: GrepAcceleration,
 ): Promise<GrepPlan> {
-  const parsed = parseGrepArgs(args);
+  const spelled = await respellArgs(args, cwd, acceleration.fs);
+  if (!spelled) return { kind: "no-candidates" };
+  const parsed = parseGrepArgs(spelled);
   const fullScan = (reason: string): GrepPlan => ({ kind: "full-scan", reason, args: parsed.normalized });
   const reason = fullScanReason(parsed);
   if (reason) return fullScan(reason);
@@ -85,6 +89,25 @@ function fullScanReason(parsed: GrepArgs): string | null {
 }
 
 /**
+ * The command line with recursive directory operands spelled GNU's way (see
+ * `respellRecursiveOperands`), for both the narrowed and the full-scan path; null when the
+ * operands expand to no file at all (an empty root: nothing to search, exit 1).
+ */
+async function respellArgs(
+  args: readonly string[],
+  cwd: string,
+  fs: IFileSystem,
+): Promise<readonly string[] | null> {
+  const parsed = parseGrepArgs(args);
+  if (!parsed.recursive || parsed.unusual || parsed.patterns.length === 0) return args;
+  const files = await respellRecursiveOperands(parsed.files, cwd, fs);
+  if (!files) return args;
+  if (files.length === 0) return null;
+  const pattern = parsed.positionalPattern === undefined ? [] : [parsed.positionalPattern];
+  return [...parsed.options, "--", ...pattern, ...files];
+}
+
+/**
  * `grep` (and `egrep`/`fgrep`) for a docs session: the store narrows the files, then just-bash's
  * own grep (`ctx.origCommand`) runs on the candidates only. A store failure falls back to the
  * full scan, so the answer is always grep's. With `acceleration` null it only adds the GNU
@@ -94,13 +117,18 @@ export function createGrepCommands(acceleration: GrepAcceleration | null): Comma
   const grep = defineCommand("grep", async (args, ctx): Promise<ExecResult> => {
     const original = ctx.origCommand;
     if (!original) throw new Error("just-bash did not expose the bundled grep to the override");
-    if (!acceleration) return original(parseGrepArgs(args).normalized);
+    if (!acceleration) {
+      const spelled = await respellArgs(args, ctx.cwd, ctx.fs);
+      return spelled ? original(parseGrepArgs(spelled).normalized) : { stdout: "", stderr: "", exitCode: 1 };
+    }
     let plan: GrepPlan;
     try {
       plan = await planGrep(args, ctx.cwd, acceleration);
     } catch (error) {
       rethrowIfFatal(error);
-      plan = { kind: "full-scan", reason: "store failed", args: parseGrepArgs(args).normalized };
+      const spelled = await respellArgs(args, ctx.cwd, ctx.fs);
+      if (!spelled) return { stdout: "", stderr: "", exitCode: 1 };
+      plan = { kind: "full-scan", reason: "store failed", args: parseGrepArgs(spelled).normalized };
     }
     if (plan.kind === "no-candidates") return { stdout: "", stderr: "", exitCode: 1 };
     return original(plan.args);

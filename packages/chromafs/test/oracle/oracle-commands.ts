@@ -91,6 +91,17 @@ export const ORACLE_COMMANDS: readonly OracleCommand[] = [
   ordered("grep -i 'MINTLIFY' $R/zh/quickstart.mdx | head -5"),
   ordered("grep -h 'title' $R/index.mdx $R/quickstart.mdx"),
   ordered("grep -l 'Mintlify' $R/index.mdx $R/quickstart.mdx $R/zh/index.mdx"),
+  // the root itself, `.`, no operand and trailing slashes as operands: GNU joins `/` + name as
+  // `/name`, keeps `./`, prints bare names for no operand and drops a trailing slash
+  unordered("grep -rl 'API key' $R/"),
+  unordered("grep -rn 'Kubernetes' $R/"),
+  unordered("grep -rn --include='*.md' Mintlify $R/"),
+  unordered("cd $R && grep -rl 'API key' ."),
+  unordered("cd $R && grep -rl 'API key'"),
+  unordered("cd $R/deploy && grep -rn Kubernetes"),
+  unordered("grep -rn 'Kubernetes' $R/deploy/"),
+  unordered("cd $R && grep -rc Kubernetes deploy/"),
+  unordered("find $R/ -name 'customize.mdx'"),
   // find
   unordered("find $R/ai -name '*.mdx'"),
   unordered("find $R/zh -path '*api*' -name '*.mdx'"),
