@@ -1,13 +1,16 @@
 import type { ChildProcess } from "node:child_process";
+import { onExit } from "signal-exit";
 
 /**
- * Children to stop when this process ends. `exit` handlers must be synchronous, so the children
- * get SIGTERM and shut down on their own; for SIGINT/SIGTERM/SIGHUP the signal is re-raised after
- * cleanup when nobody else handles it, so the host still dies the way it would have.
+ * Children to stop when this process ends: normally, by an uncaught error or by a signal.
+ * signal-exit runs the hook and, for a signal, re-raises it so the host still dies the way it
+ * would have — and it cooperates with every other signal-exit user in the process
+ * (@atrium/mcp's stdio servers, many npm tools), where hand-written signal handlers each wait
+ * for the others to re-raise and the host ends up ignoring SIGTERM. Exit hooks must be
+ * synchronous, so the children get SIGTERM and shut down on their own.
  */
 const children = new Set<ChildProcess>();
-const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-let installed = false;
+let removeHook: (() => void) | undefined;
 
 function terminateAll(): void {
   for (const child of children) {
@@ -16,33 +19,14 @@ function terminateAll(): void {
   children.clear();
 }
 
-function onSignal(signal: NodeJS.Signals): void {
-  terminateAll();
-  if (process.listenerCount(signal) === 1) {
-    uninstall();
-    process.kill(process.pid, signal);
-  }
-}
-
-function install(): void {
-  if (installed) return;
-  installed = true;
-  process.on("exit", terminateAll);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
-}
-
-function uninstall(): void {
-  if (!installed) return;
-  installed = false;
-  process.off("exit", terminateAll);
-  for (const signal of SIGNALS) process.off(signal, onSignal);
-}
-
 export function stopOnExit(child: ChildProcess): void {
   children.add(child);
-  install();
+  removeHook ??= onExit(terminateAll);
   child.once("exit", () => {
     children.delete(child);
-    if (children.size === 0) uninstall();
+    if (children.size === 0) {
+      removeHook?.();
+      removeHook = undefined;
+    }
   });
 }

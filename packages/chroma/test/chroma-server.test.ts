@@ -219,6 +219,21 @@ describe("no orphans", () => {
     }
   });
 
+  it("a host that also has signal-exit hooks (as with @atrium/mcp) still dies of SIGTERM, taking its server", async () => {
+    const temp = await makeTempDir("atrium-chroma-signal-exit-");
+    const { host, server } = spawnHost(temp.dir, "with-signal-exit");
+    try {
+      const { pid } = await server;
+      const hostExit = new Promise((resolve) => host.once("exit", (code, signal) => resolve(signal ?? code)));
+      host.kill("SIGTERM");
+      expect(await hostExit).toBe("SIGTERM");
+      expect(await waitForExit(pid, 8_000)).toBe(true);
+    } finally {
+      host.kill("SIGKILL");
+      await temp.remove();
+    }
+  });
+
   it("the server ends when its host gets SIGTERM, and a second host on the same dir reuses it meanwhile", async () => {
     const temp = await makeTempDir("atrium-chroma-sigterm-");
     try {

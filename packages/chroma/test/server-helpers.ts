@@ -29,7 +29,7 @@ export async function waitForExit(pid: number, timeoutMs: number): Promise<boole
 }
 
 /** Runs the fixture host in its own Node process and resolves with the server it started. */
-export function spawnHost(dataDir: string) {
+export function spawnHost(dataDir: string, ...extraArgs: string[]) {
   const host = spawn(
     process.execPath,
     [
@@ -38,6 +38,7 @@ export function spawnHost(dataDir: string) {
       "--conditions=@atrium/source",
       join(import.meta.dirname, "fixtures", "host-with-server.ts"),
       dataDir,
+      ...extraArgs,
     ],
     { stdio: ["ignore", "pipe", "pipe"], cwd: join(import.meta.dirname, "..") },
   );
