@@ -61,7 +61,10 @@ export const MAX_OBSERVATION_CHARS = 20_000;
 /** Images of action steps older than this many steps are replaced by a note in model requests. */
 export const DEFAULT_KEEP_IMAGES_FOR_STEPS = 2;
 
-/** Largest image file or byte array `run(task, { images })` accepts. */
+/** Images one action step may add (from tools or the sandbox); the rest are left out, with a note. */
+export const MAX_STEP_IMAGES = 8;
+
+/** Largest image file or byte array `run(task, { images })` accepts, and largest image a step keeps. */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** Images one run may be given up front. */

@@ -3,6 +3,7 @@ import { PIXEL_PNG } from "@atrium/spec/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type ActionStep, ToolCallingAgent } from "../src/agents/index.js";
+import { MAX_STEP_IMAGES } from "../src/limits.js";
 import { ScriptedModel } from "../src/models/index.js";
 import { tool } from "../src/tools/index.js";
 
@@ -262,5 +263,45 @@ describe("ToolCallingAgent observations", () => {
       `${"b".repeat(50)}${cut(100)}${"b".repeat(50)}`,
     ]);
     expect(both!.observation).toBe(`shout (call_2_1):\n${"a".repeat(32)}${cut(294)}${"b".repeat(50)}`);
+  });
+});
+
+describe("step images", () => {
+  it("keep at most MAX_STEP_IMAGES images of known type, and tell the model what was left out", async () => {
+    const odd = tool({
+      name: "odd",
+      description: "Returns bytes that are no image.",
+      inputSchema: z.object({}),
+      execute: () => richToolResult("took one", [{ type: "image", image: new Uint8Array([1, 2, 3]) }]),
+    });
+    const snap = tool({
+      name: "snap",
+      description: "Takes ten pictures.",
+      inputSchema: z.object({}),
+      execute: () =>
+        richToolResult(
+          "took ten",
+          Array.from({ length: 10 }, () => PIXEL_PNG),
+        ),
+    });
+    const model = new ScriptedModel([
+      {
+        content: "",
+        toolCalls: [
+          { name: "odd", input: {} },
+          { name: "snap", input: {} },
+        ],
+      },
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "pixels" } }] },
+    ]);
+    const result = await new ToolCallingAgent({ model, tools: [odd, snap] }).run("Look.");
+    const step = result.steps[1] as ActionStep;
+    expect(MAX_STEP_IMAGES).toBe(8);
+    expect(step.observation).toBe(
+      "odd (call_1_1):\ntook one\n\nsnap (call_1_2):\ntook ten\n[Images left out: an image without a media type; 3 images beyond the 8 a step may add.]",
+    );
+    expect(step.images).toEqual(
+      Array.from({ length: 7 }, () => ({ type: "image", data: PIXEL_PNG.image, mediaType: "image/png" })),
+    );
   });
 });

@@ -62,6 +62,27 @@ describe("vision", () => {
     });
   });
 
+  it("keeps at most MAX_STEP_IMAGES images of one code step and notes the rest", async () => {
+    const model = new ScriptedModel([
+      js("for (let i = 0; i < 10; i++) await screenshot({});\n'ten'"),
+      js("final_answer(10)"),
+    ]);
+    const agent = track(new CodeAgent({ model, tools: [screenshot] }));
+    const result = await agent.run("Look ten times.");
+    const pixel = { type: "image", image: base64, mediaType: "image/png" };
+    expect(model.calls[1]!.messages.at(-1)).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "text",
+          text: "Observation:\nLast output from code snippet:\nten\n[Images left out: 2 images beyond the 8 a step may add.]",
+        },
+        ...Array.from({ length: 8 }, () => pixel),
+      ],
+    });
+    expect((result.steps[1] as { images: unknown[] }).images).toHaveLength(8);
+  });
+
   it("refuses a missing file or non-image bytes with a clear error before calling the model", async () => {
     const model = new ScriptedModel([]);
     const agent = track(new CodeAgent({ model }));

@@ -18,7 +18,7 @@ import type { ActionStep } from "./memory-steps.js";
 import { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
 import { codeObservation } from "./observation.js";
 import type { AgentOptions } from "./run-types.js";
-import { storeImage } from "./stored-image.js";
+import { keepStepImages } from "./step-images.js";
 
 /** Makes a sandbox; called once per agent, and once per call when the agent is a managed agent. */
 export type ExecutorFactory = () => CodeExecutor | Promise<CodeExecutor>;
@@ -168,14 +168,16 @@ export class CodeAgent extends MultiStepAgent {
     this.#dirty = true;
     const result = await executor.run(extracted.code, { signal: run.signal, timeoutMs: this.#stepTimeoutMs });
     const failed = result.error !== undefined;
+    const kept = keepStepImages(result.images ?? []);
+    const observation = codeObservation(result, this.maxObservationChars);
     return {
       type: "action",
       step: run.step,
       modelOutput: extracted.modelOutput,
       code: extracted.code,
       logs: result.logs,
-      observation: codeObservation(result, this.maxObservationChars),
-      ...(result.images?.length ? { images: result.images.map(storeImage) } : {}),
+      observation: kept.note ? `${observation}\n${kept.note}` : observation,
+      ...(kept.images.length ? { images: kept.images } : {}),
       ...(result.output === undefined ? {} : { output: result.output }),
       isFinalAnswer: result.isFinalAnswer && !failed,
       ...(result.error ? { error: executionError(result.error) } : {}),

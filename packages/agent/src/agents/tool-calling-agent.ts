@@ -1,5 +1,6 @@
 import {
   AtriumError,
+  type ImagePart,
   isRichToolResult,
   ParseError,
   rethrowIfFatal,
@@ -12,7 +13,7 @@ import { toolCallingSystemPrompt } from "../prompts/tool-calling-prompt.js";
 import type { ActionStep, ToolCallRecord } from "./memory-steps.js";
 import { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
 import { formatValue } from "./observation.js";
-import { type StoredImage, storeImage } from "./stored-image.js";
+import { keepStepImages } from "./step-images.js";
 import { truncateMiddle } from "./truncate.js";
 
 const FINAL_ANSWER: ToolSpec = {
@@ -27,7 +28,7 @@ const FINAL_ANSWER: ToolSpec = {
 
 interface CallOutcome {
   record: ToolCallRecord;
-  images: StoredImage[];
+  images: ImagePart[];
 }
 
 /**
@@ -109,17 +110,20 @@ export class ToolCallingAgent extends MultiStepAgent {
     }
 
     const outcomes = await Promise.all(calls.map((call) => this.#call(run, call)));
-    const images = outcomes.flatMap((outcome) => outcome.images);
+    const kept = keepStepImages(outcomes.flatMap((outcome) => outcome.images));
     const failures = outcomes.filter((outcome) => outcome.record.isError);
     return {
       ...base,
       toolCalls: outcomes.map((outcome) => outcome.record),
       // Each result is cut on its own, and so is their sum: 16 calls must not make 16 times the limit.
-      observation: truncateMiddle(
-        outcomes.map(({ record }) => `${record.name} (${record.id}):\n${record.observation}`).join("\n\n"),
-        this.maxObservationChars,
-      ),
-      ...(images.length ? { images } : {}),
+      observation: [
+        truncateMiddle(
+          outcomes.map(({ record }) => `${record.name} (${record.id}):\n${record.observation}`).join("\n\n"),
+          this.maxObservationChars,
+        ),
+        ...(kept.note ? [kept.note] : []),
+      ].join("\n"),
+      ...(kept.images.length ? { images: kept.images } : {}),
       isFinalAnswer: false,
       ...(failures.length
         ? {
@@ -147,7 +151,7 @@ export class ToolCallingAgent extends MultiStepAgent {
     try {
       const output = await target.execute(call.input, { signal: run.signal, toolCallId: call.id });
       const value = isRichToolResult(output) ? output.value : output;
-      const images = isRichToolResult(output) ? (output.images ?? []).map(storeImage) : [];
+      const images = isRichToolResult(output) ? (output.images ?? []) : [];
       return {
         record: record(call, truncateMiddle(formatValue(value), this.maxObservationChars), false),
         images,

@@ -1,0 +1,44 @@
+import type { ImagePart } from "@atrium/spec";
+import { MAX_IMAGE_BYTES, MAX_STEP_IMAGES } from "../limits.js";
+import { sniffImageType } from "./load-images.js";
+import { type StoredImage, storeImage } from "./stored-image.js";
+
+export interface StepImages {
+  images: StoredImage[];
+  /** Says which images were left out and why; empty when all were kept. */
+  note: string;
+}
+
+/**
+ * The images of one action step as memory keeps them. Tools (MCP servers, managed agents) and
+ * sandbox code are not trusted to be small or well-formed: beyond `MAX_STEP_IMAGES`, an image
+ * over `MAX_IMAGE_BYTES`, or bytes that are no known image are left out, and the note tells the
+ * model, instead of the next request growing without bound or the run failing.
+ */
+export function keepStepImages(parts: readonly ImagePart[]): StepImages {
+  const images: StoredImage[] = [];
+  const reasons: string[] = [];
+  for (const part of parts.slice(0, MAX_STEP_IMAGES)) {
+    const typed =
+      part.image instanceof Uint8Array && !part.mediaType
+        ? { ...part, mediaType: sniffImageType(part.image) }
+        : part;
+    if (!typed.mediaType && (typed.image instanceof Uint8Array || !isUrlOrDataUrl(typed.image))) {
+      reasons.push("an image without a media type");
+      continue;
+    }
+    const stored = storeImage(typed);
+    const bytes = "data" in stored ? Math.floor((stored.data.length * 3) / 4) : 0;
+    if (bytes > MAX_IMAGE_BYTES) reasons.push(`an image of ${bytes} bytes (the limit is ${MAX_IMAGE_BYTES})`);
+    else images.push(stored);
+  }
+  if (parts.length > MAX_STEP_IMAGES) {
+    reasons.push(`${parts.length - MAX_STEP_IMAGES} images beyond the ${MAX_STEP_IMAGES} a step may add`);
+  }
+  const note = reasons.length ? `[Images left out: ${reasons.join("; ")}.]` : "";
+  return { images, note };
+}
+
+function isUrlOrDataUrl(image: string | URL): boolean {
+  return image instanceof URL || /^(https?:\/\/|data:[^;,]+;base64,)/i.test(image);
+}
