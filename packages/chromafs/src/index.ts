@@ -9,6 +9,7 @@ export { isPosixError, type PosixCode, PosixError } from "./fs/posix-error.js";
 export { createGrepCommands, type GrepAcceleration, type GrepPlan, planGrep } from "./grep/grep-command.js";
 export { type PatternMode, patternToFilter } from "./grep/pattern-filter.js";
 export * from "./ingest/index.js";
+export * as limits from "./limits.js";
 export { type DocsMcpOptions, docsMcpTools, serveDocsMcp, serveDocsMcpHttp } from "./mcp/docs-mcp-server.js";
 export { createSearchCommand, formatSearchHits } from "./search/search-command.js";
 export {

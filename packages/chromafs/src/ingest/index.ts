@@ -10,5 +10,4 @@ export {
   type IngestSummary,
   ingestDocs,
 } from "./ingest-docs.js";
-export * as ingestLimits from "./limits.js";
 export { chunkId, pageRevision } from "./page-revision.js";

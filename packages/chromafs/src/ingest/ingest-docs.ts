@@ -1,5 +1,6 @@
 import type { AtriumEmbedding, ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import { rethrowIfFatal } from "@atrium/spec";
+import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../limits.js";
 import { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree } from "../tree/path-tree.js";
 import { decodePathTree, encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups.js";
@@ -7,7 +8,6 @@ import { chunkPage } from "./chunk-page.js";
 import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
 import { IngestError } from "./errors.js";
 import { inParallel } from "./in-parallel.js";
-import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "./limits.js";
 import { chunkId, pageRevision, parseChunkId } from "./page-revision.js";
 import { type PreparedPage, readPage } from "./read-page.js";
 import { walkDocs } from "./walk-docs.js";

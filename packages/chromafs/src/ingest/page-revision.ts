@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "../limits.js";
 import type { PathTreeFile } from "../tree/path-tree.js";
-import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "./limits.js";
 
 /** Bump when the chunker's output for the same text changes. */
 const CHUNKER_VERSION = 1;

@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { LAZY_PAGE_MIN_BYTES } from "../limits.js";
+import { INGEST_PAGE_MAX_BYTES, LAZY_PAGE_MIN_BYTES } from "../limits.js";
 import type { PathTreeFile } from "../tree/path-tree.js";
 import { type GroupRules, validateGroups } from "./access-groups.js";
 import { frontMatterLineCount, splitLines } from "./chunk-page.js";
 import { IngestError } from "./errors.js";
 import { readFrontMatter } from "./front-matter.js";
-import { INGEST_PAGE_MAX_BYTES } from "./limits.js";
 import type { DocFile } from "./walk-docs.js";
 
 export interface PreparedPage {

@@ -8,6 +8,7 @@ import {
   resolveClient,
 } from "../ingest/docs-collection.js";
 import { inParallel } from "../ingest/in-parallel.js";
+import { chunkId, pageRevision, parseChunkId } from "../ingest/page-revision.js";
 import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_CANDIDATES,
@@ -15,8 +16,7 @@ import {
   SEARCH_SNIPPET_MAX_CHARS,
   STORE_IDS_PER_QUERY,
   STORE_PARALLEL_QUERIES,
-} from "../ingest/limits.js";
-import { chunkId, pageRevision, parseChunkId } from "../ingest/page-revision.js";
+} from "../limits.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
 import { decodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import type { Access, DocStore, SearchHit, TextFilter } from "./doc-store.js";

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { AtriumError } from "@atrium/spec";
-import { TREE_JSON_MAX_BYTES } from "../ingest/limits.js";
+import { TREE_JSON_MAX_BYTES } from "../limits.js";
 import { PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "./path-tree.js";
 
 /**
