@@ -17,7 +17,7 @@ for (const report of reports) rmSync(report, { force: true });
 
 const turbo = spawnSync(
   "pnpm",
-  ["exec", "turbo", "run", "test", "--concurrency=1", ...process.argv.slice(2)],
+  ["exec", "turbo", "run", "test", "--concurrency=1", "--continue", ...process.argv.slice(2)],
   {
     cwd: root,
     stdio: "inherit",
