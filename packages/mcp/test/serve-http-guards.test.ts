@@ -4,7 +4,7 @@ import { ConfigError } from "@atrium/spec";
 import { ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcpServers, createMcpServer, type ServedMcpHttp, serveMcpHttp } from "../src/index.js";
-import { MAX_HTTP_BODY_BYTES } from "../src/limits.js";
+import { MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../src/limits.js";
 import { echo } from "./fixtures/sample-tools.js";
 
 let served: ServedMcpHttp;
@@ -96,6 +96,53 @@ describe("serveMcpHttp guards", () => {
       status: 413,
       text: rpcError(`Request body over ${MAX_HTTP_BODY_BYTES} bytes`),
     });
+  });
+});
+
+describe("session limit", () => {
+  it(`refuses a session past MAX_HTTP_SESSIONS (${MAX_HTTP_SESSIONS}) with 503, and takes one again once a session ends`, async () => {
+    const server = await serveMcpHttp({ name: "full", version: "1.0.0", tools: [echo], jsonResponse: true });
+    const initialize = () =>
+      fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+      });
+    try {
+      const sessions: string[] = [];
+      for (let i = 0; i < MAX_HTTP_SESSIONS; i++) {
+        const response = await initialize();
+        expect(response.status).toBe(200);
+        await response.text();
+        sessions.push(response.headers.get("mcp-session-id")!);
+      }
+      expect(server.sessionCount).toBe(MAX_HTTP_SESSIONS);
+      const refused = await initialize();
+      expect({ status: refused.status, text: await refused.text() }).toEqual({
+        status: 503,
+        text: rpcError(`Too many sessions (${MAX_HTTP_SESSIONS}); close one and retry`),
+      });
+      const ended = await fetch(server.url, {
+        method: "DELETE",
+        headers: { "mcp-session-id": sessions[0]! },
+      });
+      expect(ended.status).toBe(200);
+      expect(server.sessionCount).toBe(MAX_HTTP_SESSIONS - 1);
+      const again = await initialize();
+      expect(again.status).toBe(200);
+      await again.text();
+    } finally {
+      await server.close();
+    }
   });
 });
 
