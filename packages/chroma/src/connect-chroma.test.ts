@@ -26,5 +26,8 @@ describe("connectChroma", () => {
   it("rejects what is not an http(s) URL", async () => {
     await expect(connectChroma("localhost:8000")).rejects.toThrow("the scheme must be http or https");
     await expect(connectChroma("not a url")).rejects.toThrow('Invalid Chroma URL "not a url"');
+    await expect(connectChroma("https://proxy.example/chroma")).rejects.toThrow(
+      "Invalid Chroma URL https://proxy.example/chroma: give the server's root (https://proxy.example); a path or query is not supported",
+    );
   });
 });

@@ -35,5 +35,12 @@ function parseChromaUrl(url: string): URL {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new ConfigError(`Invalid Chroma URL ${url}: the scheme must be http or https`);
   }
+  // The client and the heartbeat address the server's /api/v2 from the root: a base path
+  // (a proxy's /chroma) would be dropped silently and reach another service.
+  if (parsed.pathname !== "/" || parsed.search) {
+    throw new ConfigError(
+      `Invalid Chroma URL ${url}: give the server's root (${parsed.origin}); a path or query is not supported`,
+    );
+  }
   return parsed;
 }
