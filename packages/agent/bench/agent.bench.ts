@@ -1,18 +1,16 @@
 /**
- * The agent package's figures: H1's QuickJS rows (bench/quickjs-bench.ts), the model layer's
- * rows (test/fixtures/models/models-bench.ts) when present, and the agent loop's own cost per
- * step with a scripted model, model time excluded, against the same code run on the bare executor.
+ * The agent package's figures: the QuickJS rows (bench/quickjs-bench.ts), the model layer's rows
+ * (bench/models-bench.ts), and the agent loop's own cost per step with a scripted model, model
+ * time excluded, against the same code run on the bare executor.
  */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CodeExecutor, GenerateOptions, Message, Model, ModelResponse } from "@atrium/spec";
 import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
 import { CodeAgent } from "../src/agents/index.js";
 import { QuickJsExecutor } from "../src/executors/index.js";
 import { ScriptedModel } from "../src/models/index.js";
+import { measureModelRows } from "./models-bench.js";
+import { benchQuickJs } from "./quickjs-bench.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const STEPS = 10;
 const RUNS = 30;
 const STEP_CODE = "const v = [1, 2, 3].map((n) => n * 2);\nv.length";
@@ -97,16 +95,4 @@ async function loopRows(): Promise<BenchRow[]> {
   }
 }
 
-const rows: BenchRow[] = [];
-const quickjsBench = join(here, "quickjs-bench.ts");
-if (existsSync(quickjsBench)) {
-  const { benchQuickJs } = (await import(quickjsBench)) as { benchQuickJs: () => Promise<BenchRow[]> };
-  rows.push(...(await benchQuickJs()));
-}
-rows.push(...(await loopRows()));
-const modelsBench = join(here, "../test/fixtures/models/models-bench.ts");
-if (existsSync(modelsBench)) {
-  const { measureModelRows } = (await import(modelsBench)) as { measureModelRows: () => Promise<BenchRow[]> };
-  rows.push(...(await measureModelRows()));
-}
-writeBenchResults("agent", rows);
+writeBenchResults("agent", [...(await benchQuickJs()), ...(await loopRows()), ...(await measureModelRows())]);
