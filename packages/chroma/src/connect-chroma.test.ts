@@ -1,15 +1,7 @@
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { closedPortUrl } from "../test/server-helpers.js";
 import { connectChroma } from "./connect-chroma.js";
 import { ChromaUnreachableError } from "./errors.js";
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
 
 describe("connectChroma", () => {
   it("names the URL and how to start a server when nothing answers", async () => {

@@ -10,15 +10,7 @@ import {
   isChromaAlive,
   startChromaServer,
 } from "../src/index.js";
-import { isAlive, makeTempDir, spawnHost, waitForExit } from "./server-helpers.js";
-
-async function closedPortUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
+import { closedPortUrl, isAlive, makeTempDir, spawnHost, waitForExit } from "./server-helpers.js";
 
 async function writeRecord(dataDir: string, pid: number, url: string): Promise<void> {
   const port = Number(new URL(url).port);

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -56,4 +57,13 @@ export function spawnHost(dataDir: string, ...extraArgs: string[]) {
     host.once("exit", (code) => reject(new Error(`host exited with ${code}: ${stderr}`)));
   });
   return { host, server };
+}
+
+/** A loopback URL on which nothing listens (a port that was free a moment ago). */
+export async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }
