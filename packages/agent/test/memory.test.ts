@@ -60,5 +60,20 @@ describe("memory", () => {
     expect(() => AgentMemory.fromJSON({ steps: [] } as never)).toThrow(
       "saved memory must be { version: 1, steps: [...] }, as returned by memory.toJSON()",
     );
+    // V8's own wording of the parse error differs between Node versions.
+    const parseError = (() => {
+      try {
+        JSON.parse("{ version: 1");
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(() => AgentMemory.fromJSON("{ version: 1")).toThrow(
+      `saved memory is not valid JSON (${parseError}); pass JSON.stringify(agent.memory) or memory.toJSON()`,
+    );
+    const oddStep = { version: 1, steps: [{ type: "task", task: "x" }, { type: "thought" }] };
+    expect(() => AgentMemory.fromJSON(oddStep as never)).toThrow(
+      "saved memory: step 2 is not a task, planning, action or final-answer step; pass what memory.toJSON() returned",
+    );
   });
 });

@@ -19,7 +19,7 @@ export class AgentMemory {
   }
 
   static fromJSON(saved: SerializedMemory | string): AgentMemory {
-    const data = typeof saved === "string" ? (JSON.parse(saved) as unknown) : saved;
+    const data = typeof saved === "string" ? parseSaved(saved) : saved;
     if (
       typeof data !== "object" ||
       data === null ||
@@ -30,7 +30,17 @@ export class AgentMemory {
         "saved memory must be { version: 1, steps: [...] }, as returned by memory.toJSON()",
       );
     }
-    return new AgentMemory(structuredClone((data as SerializedMemory).steps));
+    const steps = (data as SerializedMemory).steps;
+    const bad = steps.findIndex(
+      (step: unknown) =>
+        typeof step !== "object" || step === null || !STEP_TYPES.has((step as { type?: unknown }).type),
+    );
+    if (bad !== -1) {
+      throw new ConfigError(
+        `saved memory: step ${bad + 1} is not a task, planning, action or final-answer step; pass what memory.toJSON() returned`,
+      );
+    }
+    return new AgentMemory(structuredClone(steps));
   }
 
   toJSON(): SerializedMemory {
@@ -71,6 +81,19 @@ export class AgentMemory {
       }
     }
     return messages;
+  }
+}
+
+const STEP_TYPES = new Set<unknown>(["task", "planning", "action", "final-answer"]);
+
+function parseSaved(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `saved memory is not valid JSON (${(error as Error).message}); pass JSON.stringify(agent.memory) or memory.toJSON()`,
+      { cause: error },
+    );
   }
 }
 
