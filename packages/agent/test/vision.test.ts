@@ -92,6 +92,10 @@ describe("vision", () => {
     await expect(agent.run("x", { images: [new Uint8Array([1, 2, 3])] })).rejects.toThrow(
       "image bytes: not a PNG, JPEG, GIF or WebP image",
     );
+    const hugeDataUrl = `data:image/png;base64,${"A".repeat(28_000_000)}`;
+    await expect(agent.run("x", { images: [hugeDataUrl] })).rejects.toThrow(
+      "image data URL is about 21000000 bytes; the limit is 20971520 (MAX_IMAGE_BYTES)",
+    );
     expect(model.calls).toHaveLength(0);
   });
 });

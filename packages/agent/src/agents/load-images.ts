@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { ConfigError, type ImagePart } from "@atrium/spec";
 import { MAX_IMAGE_BYTES, MAX_TASK_IMAGES } from "../limits.js";
-import { type StoredImage, storeImage } from "./stored-image.js";
+import { type StoredImage, storedBytes, storeImage } from "./stored-image.js";
 
 /** An image for `run(task, { images })`: a file path, an http(s)/data/file URL, bytes, or a part. */
 export type ImageInput = string | URL | Uint8Array | ImagePart;
@@ -43,7 +43,7 @@ async function loadImage(input: ImageInput): Promise<StoredImage> {
   if (typeof input === "object" && input !== null && (input as ImagePart).type === "image") {
     const part = input as ImagePart;
     if (part.image instanceof Uint8Array && !part.mediaType) return fromBytes(part.image, "image part");
-    return storeImage(part);
+    return withinSize(storeImage(part), "image part");
   }
   if (typeof input !== "string" || input === "") {
     throw new ConfigError(
@@ -56,7 +56,8 @@ async function loadImage(input: ImageInput): Promise<StoredImage> {
 
 async function fromUrl(url: URL): Promise<StoredImage> {
   if (url.protocol === "file:") return fromFile(fileURLToPath(url));
-  if (url.protocol === "data:") return storeImage({ type: "image", image: url.href });
+  if (url.protocol === "data:")
+    return withinSize(storeImage({ type: "image", image: url.href }), "image data URL");
   if (url.protocol === "http:" || url.protocol === "https:") return { type: "image", url: url.href };
   throw new ConfigError(`image URL ${url.href}: only http(s), data and file URLs are supported`);
 }
@@ -74,6 +75,17 @@ async function fromFile(path: string): Promise<StoredImage> {
     );
   }
   return fromBytes(await readFile(path), `image ${path}`);
+}
+
+/** Base64 given inline (a part or a data URL) is held to the same size limit as files. */
+function withinSize(image: StoredImage, what: string): StoredImage {
+  const bytes = storedBytes(image);
+  if (bytes > MAX_IMAGE_BYTES) {
+    throw new ConfigError(
+      `${what} is about ${bytes} bytes; the limit is ${MAX_IMAGE_BYTES} (MAX_IMAGE_BYTES)`,
+    );
+  }
+  return image;
 }
 
 function fromBytes(bytes: Uint8Array, what: string): StoredImage {

@@ -1,7 +1,7 @@
 import type { ImagePart } from "@atrium/spec";
 import { MAX_IMAGE_BYTES, MAX_STEP_IMAGES } from "../limits.js";
 import { sniffImageType } from "./load-images.js";
-import { type StoredImage, storeImage } from "./stored-image.js";
+import { type StoredImage, storedBytes, storeImage } from "./stored-image.js";
 
 export interface StepImages {
   images: StoredImage[];
@@ -28,7 +28,7 @@ export function keepStepImages(parts: readonly ImagePart[]): StepImages {
       continue;
     }
     const stored = storeImage(typed);
-    const bytes = "data" in stored ? Math.floor((stored.data.length * 3) / 4) : 0;
+    const bytes = storedBytes(stored);
     if (bytes > MAX_IMAGE_BYTES) reasons.push(`an image of ${bytes} bytes (the limit is ${MAX_IMAGE_BYTES})`);
     else images.push(stored);
   }

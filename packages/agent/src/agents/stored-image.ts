@@ -20,6 +20,11 @@ export function storeImage(part: ImagePart): StoredImage {
   return { type: "image", data: image, mediaType: requireType(mediaType) };
 }
 
+/** The decoded size of inline base64 data (0 for a URL the provider fetches). */
+export function storedBytes(image: StoredImage): number {
+  return "data" in image ? Math.floor((image.data.length * 3) / 4) : 0;
+}
+
 export function imagePartOf(stored: StoredImage): ImagePart {
   if ("url" in stored) return { type: "image", image: new URL(stored.url) };
   return { type: "image", image: stored.data, mediaType: stored.mediaType };
