@@ -49,7 +49,12 @@ export class PageSource {
         if (text !== undefined) this.cache.set(path, text, Buffer.byteLength(text));
         return text;
       });
-      one.finally(() => this.cache.inflight.delete(path)).catch(() => {});
+      // Only this fetch's own entry is removed: a later fetch of the same path may have replaced it.
+      one
+        .finally(() => {
+          if (this.cache.inflight.get(path) === one) this.cache.inflight.delete(path);
+        })
+        .catch(() => {});
       this.cache.inflight.set(path, one);
       result.set(path, one);
     }

@@ -275,7 +275,10 @@ export class ChromaDocStore implements DocStore {
     await inParallel(batches, STORE_PARALLEL_QUERIES, async (batch) => {
       const result = await this.collection.get({ ids: batch, include: ["documents"] });
       result.ids.forEach((id, row) => {
-        texts.set(id, result.documents[row] ?? "");
+        // A chunk served without its document is missing, not empty: the page is then retried
+        // after a tree re-read and reported, never assembled short.
+        const text = result.documents[row];
+        if (typeof text === "string") texts.set(id, text);
       });
     });
     const pages = new Map<string, string | null>();
