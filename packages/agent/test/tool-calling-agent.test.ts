@@ -250,7 +250,7 @@ describe("ToolCallingAgent observations", () => {
           { name: "shout", input: { letter: "b", fail: false } },
         ],
       },
-      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "done" } }] },
+      { content: "", toolCalls: [{ name: "final_answer", input: { answer: "z".repeat(200) } }] },
     ]);
     const agent = new ToolCallingAgent({ model, tools: [shout], maxObservationChars: 100 });
     const result = await agent.run("Shout.");
@@ -263,6 +263,11 @@ describe("ToolCallingAgent observations", () => {
       `${"b".repeat(50)}${cut(100)}${"b".repeat(50)}`,
     ]);
     expect(both!.observation).toBe(`shout (call_2_1):\n${"a".repeat(32)}${cut(294)}${"b".repeat(50)}`);
+    // The answer itself is the run's output, whole; only its observation is cut.
+    expect(result.output).toBe("z".repeat(200));
+    expect((result.steps[3] as ActionStep).observation).toBe(
+      `final_answer was called with:\n${"z".repeat(20)}${cut(130)}${"z".repeat(50)}`,
+    );
   });
 });
 

@@ -98,7 +98,10 @@ export class ToolCallingAgent extends MultiStepAgent {
           timing: timing(),
         };
       }
-      const observation = `final_answer was called with:\n${formatValue(input.answer)}`;
+      const observation = truncateMiddle(
+        `final_answer was called with:\n${formatValue(input.answer)}`,
+        this.maxObservationChars,
+      );
       return {
         ...base,
         toolCalls: [record(first, observation, false)],
