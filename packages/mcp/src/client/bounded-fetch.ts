@@ -47,7 +47,10 @@ export class MessageMeter {
 
   /** The largest message this chunk completes or extends, in bytes. */
   add(chunk: Uint8Array): number {
-    if (!this.eventStream) return (this.open += chunk.length);
+    if (!this.eventStream) {
+      this.open += chunk.length;
+      return this.open;
+    }
     let largest = 0;
     let start = 0;
     for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) {
