@@ -10,19 +10,7 @@ import {
   TOOL_NAME_PATTERN,
   type Tool,
 } from "@atrium/spec";
-import {
-  QUICKJS_MAX_CODE_CHARS,
-  QUICKJS_MAX_JOBS,
-  QUICKJS_MAX_OUTPUT_CHARS,
-  QUICKJS_MAX_PRINTED_CHARS,
-  QUICKJS_MAX_STACK_BYTES,
-  QUICKJS_MAX_TOOL_CALLS,
-  QUICKJS_MAX_TRANSFER_CHARS,
-  QUICKJS_MEMORY_LIMIT_BYTES,
-  QUICKJS_STOP_GRACE_MS,
-  QUICKJS_TIMEOUT_MS,
-  QUICKJS_WATCHDOG_GRACE_MS,
-} from "../../limits.js";
+import { QUICKJS_STOP_GRACE_MS, QUICKJS_TIMEOUT_MS, QUICKJS_WATCHDOG_GRACE_MS } from "../../limits.js";
 import { ExecutorBusyError } from "../executor-errors.js";
 import { describeThrown } from "./describe-thrown.js";
 import { fromJsonText, toJsonText } from "./json-crossing.js";
@@ -35,12 +23,13 @@ import {
   SandboxWorkerExit,
 } from "./sandbox-worker-pool.js";
 import { runToolCall, type ToolCallEvent } from "./tool-bridge.js";
-import type {
-  SandboxMemory,
-  SessionLimits,
-  SessionRunResult,
-  ToolOutcome,
-  WorkerToHost,
+import {
+  DEFAULT_SESSION_LIMITS,
+  type SandboxMemory,
+  type SessionLimits,
+  type SessionRunResult,
+  type ToolOutcome,
+  type WorkerToHost,
 } from "./worker-protocol.js";
 
 export interface QuickJsExecutorOptions {
@@ -106,14 +95,26 @@ export class QuickJsExecutor implements CodeExecutor {
   private constructor(options: QuickJsExecutorOptions) {
     this.timeoutMs = positive("timeoutMs", options.timeoutMs ?? QUICKJS_TIMEOUT_MS);
     this.limits = {
-      memoryLimitBytes: positive("memoryLimitBytes", options.memoryLimitBytes ?? QUICKJS_MEMORY_LIMIT_BYTES),
-      maxStackBytes: positive("maxStackBytes", options.maxStackBytes ?? QUICKJS_MAX_STACK_BYTES),
-      maxOutputChars: positive("maxOutputChars", options.maxOutputChars ?? QUICKJS_MAX_OUTPUT_CHARS),
-      maxPrintedChars: positive("maxPrintedChars", options.maxPrintedChars ?? QUICKJS_MAX_PRINTED_CHARS),
-      maxToolCalls: positive("maxToolCalls", options.maxToolCalls ?? QUICKJS_MAX_TOOL_CALLS),
-      maxJobs: positive("maxJobs", options.maxJobs ?? QUICKJS_MAX_JOBS),
-      maxCodeChars: positive("maxCodeChars", options.maxCodeChars ?? QUICKJS_MAX_CODE_CHARS),
-      maxTransferChars: positive("maxTransferChars", options.maxTransferChars ?? QUICKJS_MAX_TRANSFER_CHARS),
+      memoryLimitBytes: positive(
+        "memoryLimitBytes",
+        options.memoryLimitBytes ?? DEFAULT_SESSION_LIMITS.memoryLimitBytes,
+      ),
+      maxStackBytes: positive("maxStackBytes", options.maxStackBytes ?? DEFAULT_SESSION_LIMITS.maxStackBytes),
+      maxOutputChars: positive(
+        "maxOutputChars",
+        options.maxOutputChars ?? DEFAULT_SESSION_LIMITS.maxOutputChars,
+      ),
+      maxPrintedChars: positive(
+        "maxPrintedChars",
+        options.maxPrintedChars ?? DEFAULT_SESSION_LIMITS.maxPrintedChars,
+      ),
+      maxToolCalls: positive("maxToolCalls", options.maxToolCalls ?? DEFAULT_SESSION_LIMITS.maxToolCalls),
+      maxJobs: positive("maxJobs", options.maxJobs ?? DEFAULT_SESSION_LIMITS.maxJobs),
+      maxCodeChars: positive("maxCodeChars", options.maxCodeChars ?? DEFAULT_SESSION_LIMITS.maxCodeChars),
+      maxTransferChars: positive(
+        "maxTransferChars",
+        options.maxTransferChars ?? DEFAULT_SESSION_LIMITS.maxTransferChars,
+      ),
     };
     this.onToolCall = options.onToolCall;
   }

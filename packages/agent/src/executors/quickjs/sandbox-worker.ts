@@ -1,17 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
-import {
-  QUICKJS_MAX_CODE_CHARS,
-  QUICKJS_MAX_JOBS,
-  QUICKJS_MAX_OUTPUT_CHARS,
-  QUICKJS_MAX_PRINTED_CHARS,
-  QUICKJS_MAX_STACK_BYTES,
-  QUICKJS_MAX_TOOL_CALLS,
-  QUICKJS_MAX_TRANSFER_CHARS,
-  QUICKJS_MEMORY_LIMIT_BYTES,
-} from "../../limits.js";
 import { SandboxSession } from "./sandbox-session.js";
-import type { HostToWorker, SessionLimits, WorkerToHost } from "./worker-protocol.js";
+import { DEFAULT_SESSION_LIMITS, type HostToWorker, type WorkerToHost } from "./worker-protocol.js";
 
 /**
  * Entry point of a sandbox worker thread: one `SandboxSession` at a time, driven by messages
@@ -32,17 +22,7 @@ let next: Promise<SandboxSession> | undefined;
 let queue: Promise<void> = Promise.resolve();
 
 function prepareNext(spare?: QuickJSWASMModule): void {
-  const limits: SessionLimits = {
-    memoryLimitBytes: QUICKJS_MEMORY_LIMIT_BYTES,
-    maxStackBytes: QUICKJS_MAX_STACK_BYTES,
-    maxOutputChars: QUICKJS_MAX_OUTPUT_CHARS,
-    maxPrintedChars: QUICKJS_MAX_PRINTED_CHARS,
-    maxToolCalls: QUICKJS_MAX_TOOL_CALLS,
-    maxJobs: QUICKJS_MAX_JOBS,
-    maxCodeChars: QUICKJS_MAX_CODE_CHARS,
-    maxTransferChars: QUICKJS_MAX_TRANSFER_CHARS,
-  };
-  next = SandboxSession.create(limits, requestTool, stopFlag, spare);
+  next = SandboxSession.create({ ...DEFAULT_SESSION_LIMITS }, requestTool, stopFlag, spare);
   // A failure surfaces at the next `init`, which then builds a session itself.
   next.catch(() => undefined);
 }

@@ -1,4 +1,14 @@
 import type { ExecutionError } from "@atrium/spec";
+import {
+  QUICKJS_MAX_CODE_CHARS,
+  QUICKJS_MAX_JOBS,
+  QUICKJS_MAX_OUTPUT_CHARS,
+  QUICKJS_MAX_PRINTED_CHARS,
+  QUICKJS_MAX_STACK_BYTES,
+  QUICKJS_MAX_TOOL_CALLS,
+  QUICKJS_MAX_TRANSFER_CHARS,
+  QUICKJS_MEMORY_LIMIT_BYTES,
+} from "../../limits.js";
 
 /**
  * Messages between `QuickJsExecutor` (main thread) and its sandbox worker. QuickJS runs in a
@@ -18,6 +28,18 @@ export interface SessionLimits {
   maxCodeChars: number;
   maxTransferChars: number;
 }
+
+/** The limits of a sandbox no option changed (see limits.ts). */
+export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = Object.freeze({
+  memoryLimitBytes: QUICKJS_MEMORY_LIMIT_BYTES,
+  maxStackBytes: QUICKJS_MAX_STACK_BYTES,
+  maxOutputChars: QUICKJS_MAX_OUTPUT_CHARS,
+  maxPrintedChars: QUICKJS_MAX_PRINTED_CHARS,
+  maxToolCalls: QUICKJS_MAX_TOOL_CALLS,
+  maxJobs: QUICKJS_MAX_JOBS,
+  maxCodeChars: QUICKJS_MAX_CODE_CHARS,
+  maxTransferChars: QUICKJS_MAX_TRANSFER_CHARS,
+});
 
 export type ToolOutcome =
   | { ok: true; json: string | undefined }
