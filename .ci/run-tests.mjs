@@ -1,15 +1,12 @@
 // Runs every package's tests through turbo, then prints one closing line over all of them
 // ("Tests: N passed, N failed, N skipped") read from the JSON report each vitest run writes.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const workspaces = ["packages", "apps"].flatMap((dir) =>
-  spawnSync("ls", [join(root, dir)], { encoding: "utf8" })
-    .stdout.split("\n")
-    .filter(Boolean)
-    .map((name) => join(root, dir, name)),
+  readdirSync(join(root, dir)).map((name) => join(root, dir, name)),
 );
 workspaces.push(join(root, "tests"));
 const reports = workspaces.map((dir) => join(dir, ".vitest", "report.json"));
