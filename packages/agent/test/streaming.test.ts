@@ -4,6 +4,16 @@ import { CodeAgent } from "../src/agents/index.js";
 import { ScriptedModel } from "../src/models/index.js";
 import { add, js, shape, track } from "./support/agents.js";
 
+/** The events of SCRIPT's first step, up to its tool's result. */
+const UNTIL_TOOL_RESULT = [
+  "run-start",
+  "step-start",
+  "model-delta",
+  "model-output",
+  "code",
+  "tool-call",
+  "tool-result",
+];
 const SCRIPT = [js("const s = await add({ a: 1, b: 2 });\nconsole.log(s);"), js("final_answer(s)")];
 
 describe("streaming", () => {
@@ -13,13 +23,7 @@ describe("streaming", () => {
     for await (const event of agent.stream("Add 1 and 2.")) events.push(event);
 
     expect(shape(events)).toEqual([
-      "run-start",
-      "step-start",
-      "model-delta",
-      "model-output",
-      "code",
-      "tool-call",
-      "tool-result",
+      ...UNTIL_TOOL_RESULT,
       "observation",
       "step-end",
       "step-start",
@@ -104,5 +108,77 @@ describe("event observers", () => {
     expect(seen.at(-1)).toBe("step-end");
     expect(model.calls).toHaveLength(1);
     expect((await agent.run("Again.", { onEvent: () => {} })).output).toBe(2);
+  });
+
+  it("onEvent throwing during a tool call aborts the run; the model never sees it as a tool error", async () => {
+    const model = new ScriptedModel([SCRIPT[0]!, js("final_answer(7)")]);
+    const agent = track(new CodeAgent({ model, tools: [add] }));
+    const broken = new Error("observer bug");
+    const seen: string[] = [];
+    const outcome = await agent
+      .run("Add.", {
+        throwOnError: false,
+        onEvent: (event) => {
+          seen.push(event.type);
+          if (event.type === "tool-call") throw broken;
+        },
+      })
+      .catch((error: unknown) => error);
+    expect(outcome).toBe(broken);
+    expect(seen).toEqual(["run-start", "step-start", "model-output", "code", "tool-call"]);
+    expect(model.calls).toHaveLength(1);
+    expect(agent.memory.steps.map((step) => step.type)).toEqual(["task"]);
+    // The sandbox was interrupted cleanly: the same agent runs the next task.
+    expect((await agent.run("Again.")).output).toBe(7);
+  });
+
+  it("stream(): onEvent throwing yields the rest of the run, naming the callback, then throws its error", async () => {
+    const model = new ScriptedModel([SCRIPT[0]!, js("final_answer(7)")]);
+    const agent = track(new CodeAgent({ model, tools: [add] }));
+    const broken = new Error("observer bug");
+    let calls = 0;
+    const events: AgentEvent[] = [];
+    const outcome = await (async () => {
+      const onEvent = (event: AgentEvent) => {
+        calls++;
+        if (event.type === "tool-call") throw broken;
+      };
+      for await (const event of agent.stream("Add.", { onEvent })) events.push(event);
+    })().catch((error: unknown) => error);
+
+    expect(outcome).toBe(broken);
+    expect(shape(events)).toEqual([...UNTIL_TOOL_RESULT, "error", "run-end"]);
+    expect(calls).toBe(events.findIndex((event) => event.type === "tool-call") + 1);
+    expect(events.at(-2)).toEqual({
+      type: "error",
+      step: 1,
+      error: {
+        name: "AbortError",
+        code: "ABORTED",
+        message: "the onEvent callback threw on a tool-call event: observer bug",
+        isRetryable: false,
+        isFatal: true,
+      },
+    });
+    expect(events.at(-1)).toMatchObject({ type: "run-end", state: "aborted", steps: 0 });
+    expect(model.calls).toHaveLength(1);
+
+    const again: AgentEvent[] = [];
+    for await (const event of agent.stream("Again.")) again.push(event);
+    expect(again.at(-1)).toMatchObject({ type: "run-end", state: "success", output: 7 });
+  });
+
+  it("stream(): onEvent throwing on run-end still surfaces, after every event was yielded", async () => {
+    const agent = track(new CodeAgent({ model: new ScriptedModel([js("final_answer(1)")]) }));
+    const broken = new Error("late observer bug");
+    const types: string[] = [];
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === "run-end") throw broken;
+    };
+    const outcome = await (async () => {
+      for await (const event of agent.stream("One.", { onEvent })) types.push(event.type);
+    })().catch((error: unknown) => error);
+    expect(outcome).toBe(broken);
+    expect(types.slice(-2)).toEqual(["final-answer", "run-end"]);
   });
 });

@@ -29,6 +29,7 @@ import {
 import { AgentMemory } from "./agent-memory.js";
 import { checkTools, describeVariables, nonNegativeInteger, positiveInteger } from "./agent-options.js";
 import { EventChannel } from "./event-channel.js";
+import { guardObserver } from "./event-observer.js";
 import { loadImages } from "./load-images.js";
 import {
   type ManagedAgentInput,
@@ -50,7 +51,10 @@ export interface RunContext extends ToolScope {
   readonly streaming: boolean;
 }
 
-const NO_OP = () => {};
+/** The run's signal: the caller's, if any, combined with the agent's own. */
+function withSignal(given: AbortSignal | undefined, own: AbortSignal): AbortSignal {
+  return given ? AbortSignal.any([given, own]) : own;
+}
 
 /**
  * The loop every agent shares: task → optional planning → action steps until a final answer
@@ -129,49 +133,37 @@ export abstract class MultiStepAgent {
 
   /**
    * Runs the task to its end and returns the result. An exception thrown by `onEvent` stops the
-   * run (as an abort) and `run` rejects with that exception.
+   * run (as an abort) and `run` rejects with that exception, whatever `throwOnError` says.
    */
   async run(task: string, options: RunOptions = {}): Promise<RunResult> {
-    const { onEvent } = options;
-    const stop = new AbortController();
-    let observerFailure: { error: unknown } | undefined;
-    const emit = onEvent
-      ? (event: AgentEvent) => {
-          if (observerFailure) return;
-          try {
-            onEvent(event);
-          } catch (error) {
-            observerFailure = { error };
-            stop.abort(error);
-          }
-        }
-      : NO_OP;
-    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const observer = guardObserver(options.onEvent);
     const { result, thrown } = await this.#execute(
       task,
-      { ...options, signal },
-      emit,
+      { ...options, signal: withSignal(options.signal, observer.signal) },
+      observer.emit,
       options.streamModel === true,
     );
-    if (observerFailure) throw observerFailure.error;
+    if (observer.failure) throw observer.failure.error;
     if (thrown !== undefined && options.throwOnError !== false) throw thrown;
     return result;
   }
 
   /**
    * Runs the task and yields its events as they happen, model output token by token. Leaving
-   * the loop early (`break`) aborts the run.
+   * the loop early (`break`) aborts the run. An exception thrown by `onEvent` stops the run (as
+   * an abort): the stream yields the remaining events (`error`, `run-end`) and then throws it.
    */
   async *stream(task: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     const channel = new EventChannel<AgentEvent>();
+    const observer = guardObserver(options.onEvent);
     const controller = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const signal = withSignal(options.signal, AbortSignal.any([controller.signal, observer.signal]));
     const emit = (event: AgentEvent) => {
-      options.onEvent?.(event);
       channel.push(event);
+      observer.emit(event);
     };
     const done = this.#execute(task, { ...options, signal }, emit, true).then(
-      () => channel.close(),
+      () => channel.close(observer.failure?.error),
       (error: unknown) => channel.close(error),
     );
     try {
@@ -342,9 +334,11 @@ export abstract class MultiStepAgent {
             emit({ type: "final-answer", step: run.step, output });
           }
         } catch (error) {
-          thrown = error;
-          state = isAbort(error, signal) ? "aborted" : "error";
-          emit({ type: "error", ...(run.step ? { step: run.step } : {}), error: serializeError(error) });
+          const aborted = isAbort(error, signal);
+          // An abort with an AbortError as its reason (e.g. onEvent threw) is reported by that reason.
+          thrown = aborted && signal.reason instanceof AbortError ? signal.reason : error;
+          state = aborted ? "aborted" : "error";
+          emit({ type: "error", ...(run.step ? { step: run.step } : {}), error: serializeError(thrown) });
         }
         span.setAttributes({
           [ATTR.runState]: state,

@@ -13,28 +13,38 @@ import {
 } from "@atrium/spec";
 import { z } from "zod";
 
-export interface ToolDefinition<Input extends z.ZodType, Output> {
+/**
+ * `Returned` is what `execute` returns; `Output` is what the caller (the sandbox code, the model)
+ * gets: the same, or with an `outputSchema`, `Returned` parsed by it (defaults and transforms
+ * applied).
+ */
+export interface ToolDefinition<Input extends z.ZodType, Returned, Output = Returned> {
   /** An identifier (letters, digits, `_`): the function name inside the sandbox. */
   name: string;
   /** What the tool does, when to use it, what it returns: the model reads this. */
   description: string;
   /** A zod 4 object schema; `.describe()` on fields becomes per-field documentation. */
   inputSchema: Input;
-  /** When given, results are checked against it and it documents the return type. */
-  outputSchema?: z.ZodType<Output>;
+  /**
+   * When given, it documents the return type and every result is parsed by it: the caller gets
+   * the parsed value (defaults and transforms applied), and a mismatch is a `ToolError` naming
+   * the tool and the field.
+   */
+  outputSchema?: z.ZodType<Output, Returned>;
   execute(
     input: z.output<Input>,
     context: ToolContext,
-  ): Output | RichToolResult<Output> | Promise<Output | RichToolResult<Output>>;
+  ): Returned | RichToolResult<Returned> | Promise<Returned | RichToolResult<Returned>>;
 }
 
 /**
  * Defines a tool from a zod schema: the JSON Schema the model sees is generated from it and
  * every call is validated against it, so a wrong argument comes back to the model as an
- * observation naming the field instead of reaching `execute`.
+ * observation naming the field instead of reaching `execute`. With an `outputSchema`, results
+ * are parsed by it before they reach the caller.
  */
-export function tool<Input extends z.ZodType, Output = unknown>(
-  definition: ToolDefinition<Input, Output>,
+export function tool<Input extends z.ZodType, Returned = unknown, Output = Returned>(
+  definition: ToolDefinition<Input, Returned, Output>,
 ): Tool<z.output<Input>, Output> {
   const { name, description, inputSchema, outputSchema, execute } = definition;
   if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
@@ -65,19 +75,20 @@ export function tool<Input extends z.ZodType, Output = unknown>(
     description,
     inputSchema: inputJsonSchema,
     ...(outputJsonSchema ? { outputSchema: outputJsonSchema } : {}),
-    validate: (input: unknown) => validateWith(inputSchema, input) as ValidationResult<z.output<Input>>,
+    validate: (input: unknown) =>
+      validateWith(inputSchema, input) as Promise<ValidationResult<z.output<Input>>>,
     async execute(input, context) {
       const result = await execute(input, context);
-      if (!outputSchema) return result;
-      const value = isRichToolResult(result) ? result.value : result;
-      const checked = outputSchema.safeParse(value);
-      if (!checked.success) {
+      if (!outputSchema) return result as Output | RichToolResult<Output>;
+      const rich = isRichToolResult(result);
+      const parsed = await outputSchema.safeParseAsync(rich ? result.value : result);
+      if (!parsed.success) {
         throw new ToolError(
           name,
-          `tool ${name} returned a value that does not match its outputSchema: ${formatIssues(toIssues(checked.error.issues))}`,
+          `tool ${name} returned a value that does not match its outputSchema: ${formatIssues(toIssues(parsed.error.issues))}`,
         );
       }
-      return result;
+      return rich ? { ...result, value: parsed.data } : parsed.data;
     },
   };
 }
@@ -94,8 +105,9 @@ function toJsonSchema(name: string, which: string, schema: z.ZodType, io: "input
   }
 }
 
-function validateWith<T>(schema: z.ZodType<T>, input: unknown): ValidationResult<T> {
-  const parsed = schema.safeParse(input);
+/** Async, so schemas with async refinements or transforms work too. */
+async function validateWith<T>(schema: z.ZodType<T>, input: unknown): Promise<ValidationResult<T>> {
+  const parsed = await schema.safeParseAsync(input);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, issues: toIssues(parsed.error.issues) };
 }
