@@ -62,6 +62,25 @@ describe("DocsFs through just-bash", () => {
     expect((await run("cat /index.mdx | head -2")).stdout).toBe("---\ntitle: Home\n");
   });
 
+  it("has a /dev/null that swallows writes and reads empty, without showing in ls /", async () => {
+    expect(
+      await run("echo hidden > /dev/null; echo x >> /dev/null; ls /nope 2>/dev/null; echo rc=$?"),
+    ).toEqual({
+      stdout: "rc=2\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(
+      await run("cat /dev/null | wc -c; test -e /dev/null && test ! -f /dev/null && echo device"),
+    ).toEqual({
+      stdout: "0\ndevice\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect((await run("ls /")).stdout).toBe("docs.json\nguides\nindex.mdx\ninternal\ntmp\nzh\n");
+    expect(await run("echo x > /dev/other")).toMatchObject({ exitCode: 1 });
+  });
+
   it("keeps a private writable /tmp per session", async () => {
     expect(
       await run("echo draft > /tmp/note && cp /guides/deploy.md /tmp/ && cat /tmp/note && ls /tmp"),

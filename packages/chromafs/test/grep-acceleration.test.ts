@@ -132,17 +132,62 @@ describe("grep acceleration gives grep's own output", () => {
       kind: "narrowed",
       args: ["-rn", "--", "Kubernetes", ...kubernetes],
       candidates: kubernetes,
+      views: expect.any(Map),
     });
     expect(await plan("-rl --include *.json mintlify .")).toEqual({
       kind: "narrowed",
       args: ["-rl", "--include=*.json", "--", "mintlify", "./docs.json"],
       candidates: ["./docs.json"],
+      views: expect.any(Map),
     });
     expect(await plan("-rl --include *.json mintlify")).toMatchObject({ candidates: ["docs.json"] });
     expect(await plan("-rl Kubernetes /deploy//", "/")).toMatchObject({
       candidates: ["/deploy/ci.mdx", "/deploy/self-host.mdx"],
     });
     expect(await plan("-rn zzzz-not-present /")).toEqual({ kind: "no-candidates" });
+  });
+
+  it("lets grep read only the matching chunks, every other line left empty in place", async () => {
+    const narrowed = await plan("-rn Kubernetes /");
+    if (narrowed.kind !== "narrowed") throw new Error(`expected a narrowed plan, got ${narrowed.kind}`);
+    expect([...narrowed.views.keys()]).toEqual(narrowed.candidates);
+    const pages = await store.readPages(narrowed.candidates, fast.access);
+    let blanked = 0;
+    for (const [path, view] of narrowed.views) {
+      const lines = (pages.get(path) as string).split("\n");
+      const viewLines = view.split("\n");
+      expect(viewLines.length).toBeLessThanOrEqual(lines.length);
+      viewLines.forEach((line, index) => {
+        if (line === "" && lines[index] !== "") blanked++;
+        else expect(line).toBe(lines[index]);
+      });
+      expect(viewLines.some((line) => line.includes("Kubernetes"))).toBe(true);
+    }
+    // The self-hosting page is several chunks, only some of which mention Kubernetes.
+    expect(blanked).toBeGreaterThan(0);
+    // Context lines need whole pages: no sparse views then.
+    expect(await plan("-rn -C 1 Kubernetes /")).toMatchObject({ kind: "narrowed", views: new Map() });
+    expect(await plan("-rn -A1 Kubernetes /")).toMatchObject({ kind: "narrowed", views: new Map() });
+    // So does a pattern that could match the empty lines standing in for the chunks left out.
+    expect(await plan("-rn x* /")).toMatchObject({ kind: "narrowed", views: new Map() });
+    expect(await plan("-rEn Kube|x? /")).toMatchObject({ kind: "narrowed", views: new Map() });
+  });
+
+  it("shows sparse pages to that grep call only, not to other commands running meanwhile", async () => {
+    const session = await openDocsSession({ store });
+    const page = (await store.readPages(["/deploy/self-host.mdx"], session.access)).get(
+      "/deploy/self-host.mdx",
+    );
+    const [grep, cat] = await Promise.all([
+      session.exec("grep -rn Kubernetes /deploy"),
+      session.exec("cat /deploy/self-host.mdx"),
+    ]);
+    expect(grep).toEqual(await plain.exec("grep -rn Kubernetes /deploy"));
+    expect(cat.stdout).toBe(page);
+    expect(
+      (await session.exec("grep -l Kubernetes /deploy/self-host.mdx; cat /deploy/self-host.mdx")).stdout,
+    ).toBe(`/deploy/self-host.mdx\n${page}`);
+    await session.close();
   });
 
   it("keeps file names when several files narrow down to one", async () => {
@@ -199,7 +244,11 @@ describe("grep acceleration gives grep's own output", () => {
     const b = await openDocsSession({ store, accelerateGrep: false, pageCacheBytes: 1 << 26 });
     await a.exec("grep -rn Kubernetes /");
     await b.exec("grep -rn Kubernetes /");
-    expect(a.pageFetches).toBe(1);
+    // Matching chunks come with the filter's answer: no whole page is read.
+    expect(a.pageFetches).toBe(0);
     expect(b.pageFetches).toBe(1117);
+    // Context lines need the whole candidate pages: one batched read.
+    await a.exec("grep -rn -C1 Kubernetes /");
+    expect(a.pageFetches).toBe(1);
   });
 });

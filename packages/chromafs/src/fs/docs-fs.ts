@@ -12,6 +12,7 @@ import {
 } from "just-bash";
 import type { TreeDirent, TreeIndex } from "../tree/tree-index.js";
 import type { PageSource } from "./page-source.js";
+import { pageView } from "./page-views.js";
 import { PosixError } from "./posix-error.js";
 
 type DirentEntry = Awaited<ReturnType<NonNullable<IFileSystem["readdirWithFileTypes"]>>>[number];
@@ -19,6 +20,9 @@ type ReadFileOptions = Parameters<IFileSystem["readFile"]>[1];
 type WriteFileOptions = Parameters<IFileSystem["writeFile"]>[2];
 
 const FILE_MODE = 0o100644;
+/** `/dev/null`, which scripts redirect to (`2>/dev/null`): reads as empty, swallows writes. */
+const NULL_DEVICE = "/dev/null";
+const NULL_DEVICE_MODE = 0o20666;
 const DIRECTORY_MODE = 0o40755;
 /** What `stat` reports as a directory's size, as ext4 does for small directories. */
 const DIRECTORY_SIZE = 4096;
@@ -90,6 +94,16 @@ export class DocsFs implements IFileSystem {
   async stat(path: string): Promise<FsStat> {
     const target = this.locate(path, "stat");
     if (target.scratch) return target.scratch.stat(target.path);
+    if (this.isNullDevice(target.path)) {
+      return {
+        isFile: false,
+        isDirectory: false,
+        isSymbolicLink: false,
+        mode: NULL_DEVICE_MODE,
+        size: 0,
+        mtime: new Date(0),
+      };
+    }
     const file = this.index.files.get(target.path);
     if (file) {
       if (target.trailingSlash) throw new PosixError("ENOTDIR", "stat", path);
@@ -167,10 +181,12 @@ export class DocsFs implements IFileSystem {
   // ---- writes: EROFS outside the scratch mount ----------------------------------------------
 
   async writeFile(path: string, content: FileContent, options?: WriteFileOptions) {
+    if (this.isNullDevice(this.normal(path))) return;
     return this.writable(path, "write").writeFile(this.normal(path), content, options);
   }
 
   async appendFile(path: string, content: FileContent, options?: WriteFileOptions) {
+    if (this.isNullDevice(this.normal(path))) return;
     return this.writable(path, "append").appendFile(this.normal(path), content, options);
   }
 
@@ -246,7 +262,8 @@ export class DocsFs implements IFileSystem {
   // ---- internals -----------------------------------------------------------------------------
 
   private async readPage(normalPath: string, asked: string): Promise<string> {
-    if (this.index.files.has(normalPath)) return this.pages.read(normalPath);
+    if (this.index.files.has(normalPath)) return pageView(normalPath) ?? this.pages.read(normalPath);
+    if (this.isNullDevice(normalPath)) return "";
     if (this.index.directories.has(normalPath)) throw new PosixError("EISDIR", "read", asked);
     throw new PosixError("ENOENT", "open", asked);
   }
@@ -267,6 +284,11 @@ export class DocsFs implements IFileSystem {
   private normal(path: string): string {
     if (path === "" || path.includes("\0")) throw new PosixError("ENOENT", "open", path);
     return posix.resolve("/", path);
+  }
+
+  /** `/dev/null`, unless the docs themselves have a `/dev` (they win: paths never change meaning). */
+  private isNullDevice(normalPath: string): boolean {
+    return normalPath === NULL_DEVICE && !this.index.directories.has("/dev") && !this.index.files.has("/dev");
   }
 
   private isScratch(normalPath: string): boolean {

@@ -19,6 +19,8 @@ export interface GrepArgs {
   noFilename: boolean;
   /** Flags whose output the store cannot narrow (every file must be read). */
   needsEveryFile: boolean;
+  /** `-A`/`-B`/`-C`: lines around a match are printed too, so grep needs whole pages. */
+  context: boolean;
   excludeDirs: number;
   /** `--include`/`--exclude` globs (matched against file base names). */
   includes: string[];
@@ -46,6 +48,7 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
     recursive: false,
     noFilename: false,
     needsEveryFile: false,
+    context: false,
     excludeDirs: 0,
     includes: [],
     excludes: [],
@@ -100,10 +103,12 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
       continue;
     }
     if (/^-[ABC]\d+$/.test(arg)) {
+      parsed.context = true;
       option(arg);
       continue;
     }
     if ((arg === "-m" || arg === "-A" || arg === "-B" || arg === "-C") && i + 1 < args.length) {
+      if (arg !== "-m") parsed.context = true;
       option(arg, args[++i]!);
       continue;
     }

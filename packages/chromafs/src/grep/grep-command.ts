@@ -3,7 +3,9 @@ import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type IFileSystem } from "just-bash";
 import type { DocsFs } from "../fs/docs-fs.js";
 import type { PageSource } from "../fs/page-source.js";
-import type { Access, DocStore } from "../store/doc-store.js";
+import { sparsePage, withPageViews } from "../fs/page-views.js";
+import type { Access, DocStore, TextFilter } from "../store/doc-store.js";
+import { compileTextFilter } from "../store/text-filter-matcher.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 import { type GrepArgs, parseGrepArgs } from "./grep-args.js";
 import { baseNameFilter, grepTargets } from "./grep-candidates.js";
@@ -21,7 +23,13 @@ export interface GrepAcceleration {
 /** What the accelerator decided for one command line (exposed for tests). */
 export type GrepPlan =
   | { kind: "full-scan"; reason: string; args: string[] }
-  | { kind: "narrowed"; args: string[]; candidates: string[] }
+  | {
+      kind: "narrowed";
+      args: string[];
+      candidates: string[];
+      /** Sparse pages grep reads instead of the whole ones (see `sparsePage`); may be empty. */
+      views: Map<string, string>;
+    }
   | { kind: "no-candidates" };
 
 /**
@@ -62,10 +70,15 @@ export async function planGrep(
     : targets;
   if (selected.length === 0) return { kind: "no-candidates" };
   const within = [...new Set(selected.map((target) => target.path))];
-  const matching = new Set(await acceleration.store.findPages(filter, acceleration.access, within));
+  const views = readsMatchingLinesOnly(parsed, filter)
+    ? await sparseViews(acceleration, filter, within)
+    : null;
+  const matching = views
+    ? new Set(views.keys())
+    : new Set(await acceleration.store.findPages(filter, acceleration.access, within));
   const candidates = selected.filter((target) => matching.has(target.path));
   if (candidates.length === 0) return { kind: "no-candidates" };
-  await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
+  if (!views) await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
   // Without -r, several files print their names; keep that when only one candidate is left.
   const forceNames = !parsed.recursive && parsed.files.length > 1 && !parsed.noFilename ? ["-r"] : [];
   const pattern = parsed.positionalPattern === undefined ? [] : [parsed.positionalPattern];
@@ -73,7 +86,46 @@ export async function planGrep(
     kind: "narrowed",
     args: [...parsed.options, ...forceNames, "--", ...pattern, ...candidates.map((target) => target.shown)],
     candidates: candidates.map((target) => target.shown),
+    views: views ?? new Map(),
   };
+}
+
+/**
+ * Whether grep's output depends only on the lines that match, so it can read sparse pages:
+ * no context lines around matches, and a pattern that cannot match the empty lines standing in
+ * for the chunks left out (a wider filter that matches "" rules itself out, as does any regex
+ * ECMAScript can't compile).
+ */
+function readsMatchingLinesOnly(parsed: GrepArgs, filter: TextFilter): boolean {
+  if (parsed.context) return false;
+  if (filter.kind === "contains") return filter.text !== "";
+  try {
+    const regex = new RegExp(filter.pattern, filter.caseInsensitive ? "iu" : "u");
+    return !regex.test("") && !regex.test("\n");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sparse pages for the candidates among `within`, keyed by tree path, from the chunks the store
+ * finds; null when the store can't place chunks (no `findChunks`, or an older collection).
+ */
+async function sparseViews(
+  acceleration: GrepAcceleration,
+  filter: TextFilter,
+  within: readonly string[],
+): Promise<Map<string, string> | null> {
+  const found = await acceleration.store.findChunks?.(filter, acceleration.access, within);
+  if (!found) return null;
+  const views = new Map<string, string>();
+  const mayMatch = compileTextFilter(filter);
+  for (const [path, chunks] of found) {
+    const view = sparsePage(chunks, mayMatch);
+    if (view === null) return null;
+    views.set(path, view);
+  }
+  return views;
 }
 
 function fullScanReason(parsed: GrepArgs): string | null {
@@ -131,6 +183,10 @@ export function createGrepCommands(acceleration: GrepAcceleration | null): Comma
       plan = { kind: "full-scan", reason: "store failed", args: parseGrepArgs(spelled).normalized };
     }
     if (plan.kind === "no-candidates") return { stdout: "", stderr: "", exitCode: 1 };
+    if (plan.kind === "narrowed" && plan.views.size > 0) {
+      const { args: narrowed, views } = plan;
+      return withPageViews(views, () => original(narrowed));
+    }
     return original(plan.args);
   });
   const egrep = defineCommand("egrep", (args, ctx) => grep.execute(["-E", ...args], ctx));

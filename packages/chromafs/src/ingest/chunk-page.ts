@@ -51,6 +51,23 @@ export function chunkPage(text: string, options: ChunkOptions): string[] {
   return chunks;
 }
 
+/** The line number (1-based) each chunk's first line has in the page the chunks concatenate to. */
+export function chunkStartLines(chunks: readonly string[]): number[] {
+  const starts: number[] = [];
+  let line = 1;
+  for (const chunk of chunks) {
+    starts.push(line);
+    line += countNewlines(chunk);
+  }
+  return starts;
+}
+
+export function countNewlines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
 function splitByLines(lines: string[], maxBytes: number): string[] {
   const chunks: string[] = [];
   let current = "";

@@ -98,6 +98,20 @@ describe("ingestDocs", () => {
     const bigChunks = chunkPage(page("big/spec.md"), { markdown: true });
     expect(tree.files["/big/spec.md"]?.chunks).toBe(bigChunks.length);
     expect(bigChunks.length).toBeGreaterThan(30);
+    const bigLines = (await chunkMetadatas(collection))
+      .filter((metadata) => metadata.page === "/big/spec.md")
+      .sort((a, b) => (a.chunk_index as number) - (b.chunk_index as number))
+      .map((metadata) => metadata.line);
+    // Each chunk's `line` is where its text starts in the page.
+    const pageLines = page("big/spec.md").split("\n");
+    expect(bigLines).toHaveLength(bigChunks.length);
+    bigChunks.forEach((chunk, index) => {
+      const line = bigLines[index] as number;
+      expect(pageLines.slice(line - 1, line - 1 + chunk.split("\n").length - 1).join("\n")).toBe(
+        chunk.slice(0, -1),
+      );
+    });
+    expect(bigLines[0]).toBe(1);
     expect(bigChunks.every((chunk) => chunk.endsWith("\n") && Buffer.byteLength(chunk) <= 8192)).toBe(true);
     expect(tree.files["/index.mdx"]?.lazy).toBeUndefined();
   });
@@ -114,7 +128,8 @@ describe("ingestDocs", () => {
     });
     expect(sso[0]).toEqual({
       page: "/enterprise/sso.mdx",
-      chunk_index: sso[0]?.chunk_index,
+      chunk_index: 0,
+      line: 1,
       kind: "chunk",
       rev: ssoRevision,
       title: "SSO",

@@ -4,7 +4,7 @@ import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH }
 import { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree } from "../tree/path-tree.js";
 import { decodePathTree, encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups.js";
-import { chunkPage } from "./chunk-page.js";
+import { chunkPage, chunkStartLines } from "./chunk-page.js";
 import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
 import { IngestError } from "./errors.js";
 import { inParallel } from "./in-parallel.js";
@@ -91,11 +91,12 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
     }
     if (before) counts.changed++;
     else counts.added++;
+    const lines = chunkStartLines(chunks);
     chunks.forEach((text, index) => {
       pending.push({
         id: chunkId(path, revision, index),
         text,
-        metadata: chunkMetadata(page, index, revision),
+        metadata: chunkMetadata(page, index, lines[index] as number, revision),
       });
     });
   }
@@ -153,10 +154,12 @@ async function readAllPages(
   return pages;
 }
 
-function chunkMetadata(page: PreparedPage, index: number, revision: string): Metadata {
+function chunkMetadata(page: PreparedPage, index: number, line: number, revision: string): Metadata {
   const metadata: Metadata = {
     page: page.doc.page,
     chunk_index: index,
+    // Where the chunk starts in the page, so grep can read only the chunks that match.
+    line,
     kind: "chunk",
     rev: revision,
     ...accessMetadata(page.entry.groups ?? []),

@@ -2,8 +2,11 @@ import { createHash } from "node:crypto";
 import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "../limits.js";
 import type { PathTreeFile } from "../tree/path-tree.js";
 
-/** Bump when the chunker's output for the same text changes. */
-const CHUNKER_VERSION = 1;
+/**
+ * Bump when the chunker's output for the same text, or what a chunk's metadata holds, changes:
+ * every page then gets a new revision and the next ingest rewrites it. (2: chunks carry `line`.)
+ */
+const CHUNKER_VERSION = 2;
 
 /**
  * Identifies one stored version of a page's chunks: its text hash plus everything else written

@@ -1,4 +1,11 @@
-import type { AtriumEmbedding, ChromaClient, Collection, Where, WhereDocument } from "@atrium/chroma";
+import type {
+  AtriumEmbedding,
+  ChromaClient,
+  Collection,
+  Metadata,
+  Where,
+  WhereDocument,
+} from "@atrium/chroma";
 import { AtriumError, rethrowIfFatal } from "@atrium/spec";
 import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
 import {
@@ -19,7 +26,7 @@ import {
 } from "../limits.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
 import { decodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
-import type { Access, DocStore, SearchHit, TextFilter } from "./doc-store.js";
+import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
   collection: string;
@@ -44,7 +51,9 @@ interface TreeSnapshot {
 
 interface ChunkRow {
   page: string;
+  index: number;
   text: string;
+  metadata?: Metadata;
 }
 
 const RRF_K = 60;
@@ -124,20 +133,61 @@ export class ChromaDocStore implements DocStore {
   }
 
   async findPages(filter: TextFilter, access: Access, within?: readonly string[]): Promise<string[]> {
+    const found = await this.matchingChunks(filter, access, within, false);
+    if ("everyVisible" in found) return found.everyVisible;
+    return [...new Set(found.rows.map((row) => row.page))].sort();
+  }
+
+  async findChunks(
+    filter: TextFilter,
+    access: Access,
+    within?: readonly string[],
+  ): Promise<Map<string, PageChunk[]> | null> {
+    const found = await this.matchingChunks(filter, access, within, true);
+    if ("everyVisible" in found) return null;
+    const pages = new Map<string, PageChunk[]>();
+    for (const row of found.rows) {
+      const line = row.metadata?.line;
+      // Chunks written before they carried `line` can't be placed in their page.
+      if (typeof line !== "number" || !Number.isSafeInteger(line) || line < 1) return null;
+      const chunks = pages.get(row.page) ?? [];
+      chunks.push({ index: row.index, line, text: row.text });
+      pages.set(row.page, chunks);
+    }
+    for (const chunks of pages.values()) chunks.sort((a, b) => a.index - b.index);
+    return new Map([...pages].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+
+  /**
+   * The current, visible chunks that may match `filter` (with their texts and metadata when
+   * `withTexts`), or every visible page in scope when the filter can't narrow anything.
+   */
+  private async matchingChunks(
+    filter: TextFilter,
+    access: Access,
+    within: readonly string[] | undefined,
+    withTexts: boolean,
+  ): Promise<{ everyVisible: string[] } | { rows: ChunkRow[] }> {
     const snapshot = await this.currentTree();
     const scope = within ? within.filter((path) => isVisibleIn(snapshot, path, access)) : undefined;
-    if (scope && scope.length === 0) return [];
+    if (scope && scope.length === 0) return { rows: [] };
     const document = documentFilter(filter);
-    const everyVisible = () => (scope ? [...new Set(scope)] : visiblePaths(snapshot, access)).sort();
+    const everyVisible = () => ({
+      everyVisible: (scope ? [...new Set(scope)] : visiblePaths(snapshot, access)).sort(),
+    });
     if (!document) return everyVisible();
     // A short `within` list is the cheapest filter there is; a long one (grep -r over most of
     // the tree) costs more than it saves, so the access filter runs and the scope is applied here.
     const inScope = scope ? new Set(scope) : undefined;
     const narrow = inScope && inScope.size <= WITHIN_AS_FILTER_MAX_PATHS;
-    let ids: string[];
+    let result: { ids: string[]; documents: (string | null)[]; metadatas: (Metadata | null)[] };
     try {
       const where = narrow ? pathListWhere("$in", [...inScope]) : this.accessFilter(snapshot, access);
-      ids = (await this.collection.get({ where, whereDocument: document, include: [] })).ids;
+      result = await this.collection.get({
+        where,
+        whereDocument: document,
+        include: withTexts ? ["documents", "metadatas"] : [],
+      });
     } catch (error) {
       rethrowIfFatal(error);
       // A pattern the server's regex engine rejects can't narrow anything: every visible page is
@@ -145,9 +195,13 @@ export class ChromaDocStore implements DocStore {
       if (isRejectedFilter(error)) return everyVisible();
       throw error;
     }
-    const rows = ids.map((id) => ({ id, text: "" }));
-    const pages = new Set((await this.checkRows(rows, access)).map((row) => row.page));
-    return [...pages].filter((page) => !inScope || inScope.has(page)).sort();
+    const rows = result.ids.map((id, row) => ({
+      id,
+      text: result.documents[row] ?? "",
+      metadata: result.metadatas[row] ?? undefined,
+    }));
+    const checked = await this.checkRows(rows, access);
+    return { rows: inScope ? checked.filter((row) => inScope.has(row.page)) : checked };
   }
 
   async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
@@ -227,9 +281,16 @@ export class ChromaDocStore implements DocStore {
    * Keeps the rows whose chunk belongs to a visible page at the tree's revision. An unknown
    * revision of a listed page means the tree changed since it was read: re-read it first.
    */
-  private async checkRows(rows: { id: string; text: string }[], access: Access): Promise<ChunkRow[]> {
+  private async checkRows(
+    rows: { id: string; text: string; metadata?: Metadata }[],
+    access: Access,
+  ): Promise<ChunkRow[]> {
     let snapshot = await this.currentTree();
-    const parsed = rows.map((row) => ({ chunk: parseChunkId(row.id), text: row.text }));
+    const parsed = rows.map((row) => ({
+      chunk: parseChunkId(row.id),
+      text: row.text,
+      metadata: row.metadata,
+    }));
     const unknown = (tree: TreeSnapshot) =>
       parsed.filter(
         ({ chunk }) =>
@@ -245,10 +306,10 @@ export class ChromaDocStore implements DocStore {
       for (const { chunk } of unknown(snapshot)) snapshot.leftovers.add(`${chunk?.page}#${chunk?.revision}`);
     }
     const kept: ChunkRow[] = [];
-    for (const { chunk, text } of parsed) {
+    for (const { chunk, text, metadata } of parsed) {
       if (!chunk || snapshot.revisions.get(chunk.page) !== chunk.revision) continue;
       if (!isVisibleIn(snapshot, chunk.page, access)) continue;
-      kept.push({ page: chunk.page, text });
+      kept.push({ page: chunk.page, index: chunk.index, text, metadata });
     }
     return kept;
   }

@@ -19,6 +19,13 @@ export type TextFilter =
   | { kind: "contains"; text: string; caseInsensitive: boolean }
   | { kind: "regex"; pattern: string; caseInsensitive: boolean };
 
+/** One stored chunk of a page: its text and the line number (1-based) its first line has in the page. */
+export interface PageChunk {
+  index: number;
+  line: number;
+  text: string;
+}
+
 export interface SearchHit {
   path: string;
   /** The matching chunk's text (or a window of it). */
@@ -43,6 +50,16 @@ export interface DocStore {
    * allowed, a missing match is not). `within` restricts the answer to those paths.
    */
   findPages(filter: TextFilter, access: Access, within?: readonly string[]): Promise<string[]>;
+  /**
+   * Like `findPages`, but answers with the chunks that may match (in index order, per page), so
+   * grep can read those instead of whole pages. Optional; returns null when the store can't say
+   * where its chunks start (a collection ingested before chunks carried line numbers).
+   */
+  findChunks?(
+    filter: TextFilter,
+    access: Access,
+    within?: readonly string[],
+  ): Promise<Map<string, PageChunk[]> | null>;
   /** Semantic (or hybrid) search over visible pages. */
   search(query: string, access: Access, limit: number): Promise<SearchHit[]>;
   close?(): Promise<void>;

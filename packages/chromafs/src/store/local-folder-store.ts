@@ -2,10 +2,11 @@ import { resolve } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { isVisible } from "../access/visibility.js";
 import { loadGroupRules } from "../ingest/access-groups.js";
+import { chunkPage, chunkStartLines } from "../ingest/chunk-page.js";
 import { readPage } from "../ingest/read-page.js";
 import { walkDocs } from "../ingest/walk-docs.js";
 import { PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
-import type { Access, DocStore, SearchHit, TextFilter } from "./doc-store.js";
+import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 import { rankSections, type Section, splitSections } from "./keyword-search.js";
 import { compileTextFilter } from "./text-filter-matcher.js";
 
@@ -21,6 +22,8 @@ export class LocalFolderStore implements DocStore {
   readonly description: string;
   private readonly groupsFile: string | undefined;
   private texts = new Map<string, string>();
+  private markdown = new Set<string>();
+  private chunks = new Map<string, PageChunk[]>();
   private sections: Section[] | undefined;
   private tree: PathTree | undefined;
 
@@ -43,11 +46,15 @@ export class LocalFolderStore implements DocStore {
     }
     const files: Record<string, PathTreeFile> = {};
     const texts = new Map<string, string>();
+    const markdown = new Set<string>();
     for (const { doc, text, entry } of pages) {
       files[doc.page] = { ...entry, chunks: 1 };
       texts.set(doc.page, text);
+      if (doc.kind === "markdown") markdown.add(doc.page);
     }
     this.texts = texts;
+    this.markdown = markdown;
+    this.chunks.clear();
     this.sections = undefined;
     this.tree = { version: PATH_TREE_VERSION, files };
     return this.tree;
@@ -73,6 +80,35 @@ export class LocalFolderStore implements DocStore {
       const text = this.texts.get(path);
       return file !== undefined && text !== undefined && isVisible(file, access) && matches(text);
     });
+  }
+
+  /** The chunks ingest would store for each page (cut on demand), so grep's sparse reads run here too. */
+  async findChunks(
+    filter: TextFilter,
+    access: Access,
+    within?: readonly string[],
+  ): Promise<Map<string, PageChunk[]>> {
+    const tree = await this.loadedTree();
+    const matches = compileTextFilter(filter);
+    const found = new Map<string, PageChunk[]>();
+    for (const path of within ?? Object.keys(tree.files).sort()) {
+      const file = tree.files[path];
+      if (file === undefined || !isVisible(file, access)) continue;
+      const hits = this.chunksOf(path).filter((chunk) => matches(chunk.text));
+      if (hits.length > 0) found.set(path, hits);
+    }
+    return found;
+  }
+
+  private chunksOf(path: string): PageChunk[] {
+    let chunks = this.chunks.get(path);
+    if (!chunks) {
+      const texts = chunkPage(this.texts.get(path) ?? "", { markdown: this.markdown.has(path) });
+      const lines = chunkStartLines(texts);
+      chunks = texts.map((text, index) => ({ index, line: lines[index] as number, text }));
+      this.chunks.set(path, chunks);
+    }
+    return chunks;
   }
 
   async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {

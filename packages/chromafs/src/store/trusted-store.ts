@@ -8,12 +8,17 @@ import type { DocStore } from "./doc-store.js";
  * reach this: it only wraps our own DocStore methods.
  */
 export function trustedStore(store: DocStore): DocStore {
+  const findChunks = store.findChunks?.bind(store);
   return {
     description: store.description,
     readTree: () => DefenseInDepthBox.runTrustedAsync(() => store.readTree()),
     readPages: (paths, access) => DefenseInDepthBox.runTrustedAsync(() => store.readPages(paths, access)),
     findPages: (filter, access, within) =>
       DefenseInDepthBox.runTrustedAsync(() => store.findPages(filter, access, within)),
+    ...(findChunks && {
+      findChunks: (filter, access, within) =>
+        DefenseInDepthBox.runTrustedAsync(() => findChunks(filter, access, within)),
+    }),
     search: (query, access, limit) =>
       DefenseInDepthBox.runTrustedAsync(() => store.search(query, access, limit)),
   };

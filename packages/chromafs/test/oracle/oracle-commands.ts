@@ -122,4 +122,15 @@ export const ORACLE_COMMANDS: readonly OracleCommand[] = [
   ordered("ls $R/ | wc -l"),
   ordered("cut -d: -f1 $R/zh/index.mdx | head -5"),
   ordered("head -1 $R/zh/ai/*.mdx | wc -l"),
+  // /dev/null, which scripts redirect to
+  ordered("ls $R/nope 2>/dev/null; echo exit=$?"),
+  ordered("grep -rq Kubernetes $R/deploy >/dev/null && echo found"),
+  ordered("cat $R/missing.mdx 2>/dev/null | wc -c"),
+  ordered("cat /dev/null | wc -c"),
+  // grep reading only matching chunks of long, many-chunk pages (line numbers must be the page's)
+  unordered("grep -rn 'OpenAPI' $R/api-playground"),
+  unordered("grep -rno 'webhook[a-z]*' $R/"),
+  unordered("grep -rin 'saml' $R/"),
+  unordered("grep -rwn -m 2 'analytics' $R/"),
+  unordered("grep -rxn 'title: .*' $R/zh"),
 ];
