@@ -96,8 +96,15 @@ describe("DocsFs through just-bash", () => {
     );
   });
 
-  it("treats odd paths as just-bash does over any filesystem", async () => {
-    expect(await run("cat /guides/../index.mdx//  | wc -l")).toMatchObject({ stdout: "6\n" });
+  it("treats odd paths as bash does", async () => {
+    expect(await run("cat /guides/../index.mdx  | wc -l")).toMatchObject({ stdout: "6\n" });
+    // A file is not a directory: a trailing slash (or `/.`) after it fails, as in bash.
+    for (const path of ["/guides/../index.mdx//", "/index.mdx/", "/index.mdx/."]) {
+      expect(await run(`cat ${path} | wc -l; test -e ${path} || echo absent`)).toMatchObject({
+        stdout: "0\nabsent\n",
+      });
+      expect(await run(`ls ${path}`)).toMatchObject({ stdout: "", exitCode: 2 });
+    }
     expect(await run("cat /guides")).toEqual({
       stdout: "",
       stderr: "cat: /guides: No such file or directory\n",

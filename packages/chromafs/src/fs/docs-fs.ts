@@ -154,8 +154,14 @@ export class DocsFs implements IFileSystem {
     }));
   }
 
+  /**
+   * Normalised like any just-bash filesystem, except that a trailing slash survives: commands
+   * hand the result back to `stat`/`readFile`, and `cat /page.mdx/` must fail with ENOTDIR as
+   * in bash, not read the page.
+   */
   resolvePath(base: string, path: string): string {
-    return posix.resolve(base || "/", path);
+    const resolved = posix.resolve(base || "/", path);
+    return resolved !== "/" && /\/\.?$/.test(path) ? `${resolved}/` : resolved;
   }
 
   getAllPaths(): string[] {
@@ -262,7 +268,10 @@ export class DocsFs implements IFileSystem {
   // ---- internals -----------------------------------------------------------------------------
 
   private async readPage(normalPath: string, asked: string): Promise<string> {
-    if (this.index.files.has(normalPath)) return pageView(normalPath) ?? this.pages.read(normalPath);
+    if (this.index.files.has(normalPath)) {
+      if (asked.length > 1 && asked.endsWith("/")) throw new PosixError("ENOTDIR", "open", asked);
+      return pageView(normalPath) ?? this.pages.read(normalPath);
+    }
     if (this.isNullDevice(normalPath)) return "";
     if (this.index.directories.has(normalPath)) throw new PosixError("EISDIR", "read", asked);
     throw new PosixError("ENOENT", "open", asked);
