@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -9,12 +9,16 @@ import {
   startChromaServer,
 } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docsBashTool } from "../src/agent/docs-bash-tool.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
+import { INGEST_PAGE_MAX_BYTES, TOOL_OUTPUT_MAX_BYTES } from "../src/limits.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
 import { PATH_TREE_ID } from "../src/tree/path-tree.js";
 import { TreeCache } from "../src/tree/tree-cache.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
+
+const TOOL_CONTEXT = { signal: new AbortController().signal };
 
 describe("bad input at the session level (real Chroma server)", () => {
   let dir: SmallDocsDir;
@@ -44,6 +48,47 @@ describe("bad input at the session level (real Chroma server)", () => {
       stderr: "",
       exitCode: 0,
     });
+  });
+
+  it("serves a huge page whole to the session, bounded to agents, and refuses an over-limit page", async () => {
+    const line = `${"x".repeat(99)}\n`;
+    const huge = writeSmallDocs({ "big/huge.md": line.repeat(30_000) });
+    try {
+      await ingestDocs({ dir: huge.root, collection: "huge", url: server.url });
+      const store = await ChromaDocStore.open({ url: server.url, collection: "huge" });
+      const session = await openDocsSession({ store, treeCache: new TreeCache(store) });
+      expect(await session.exec("stat -c %s /big/huge.md; ls -l /big | wc -l")).toEqual({
+        stdout: "3000000\n2\n",
+        stderr: "",
+        exitCode: 0,
+      });
+      expect(session.pageFetches).toBe(0);
+      expect((await session.exec("cat /big/huge.md | wc -c; grep -c x /big/huge.md")).stdout).toBe(
+        "3000000\n30000\n",
+      );
+      const bash = docsBashTool(session);
+      const result = (await bash.execute({ command: "cat /big/huge.md" }, TOOL_CONTEXT)) as {
+        stdout: string;
+      };
+      expect(result.stdout).toBe(
+        `${line.repeat(30_000).slice(0, TOOL_OUTPUT_MAX_BYTES)}\n[output truncated: 3000000 bytes, showing the first ${TOOL_OUTPUT_MAX_BYTES}; narrow the command (head, grep -m, wc)]\n`,
+      );
+
+      // A page over the ingest limit is refused before anything is written: the collection
+      // keeps serving what it had.
+      const chunksBefore = (await (await connectChroma(server.url)).getCollection({ name: "huge" })).count();
+      const over = join(huge.root, "big", "over.md");
+      writeFileSync(over, "y".repeat(INGEST_PAGE_MAX_BYTES + 1));
+      await expect(ingestDocs({ dir: huge.root, collection: "huge", url: server.url })).rejects.toThrow(
+        `${over} is ${INGEST_PAGE_MAX_BYTES + 1} bytes, over the ${INGEST_PAGE_MAX_BYTES}-byte page limit; split it or leave it out`,
+      );
+      const after = await (await connectChroma(server.url)).getCollection({ name: "huge" });
+      expect(await after.count()).toBe(await chunksBefore);
+      const again = await openDocsSession({ store, treeCache: new TreeCache(store) });
+      expect((await again.exec("ls /big")).stdout).toBe("huge.md\n");
+    } finally {
+      huge.remove();
+    }
   });
 
   it("a corrupt tree fails the session with the store's error, and a repaired one works again", async () => {
