@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDocsSession } from "../src/session/docs-session.js";
 import type { DocStore } from "../src/store/doc-store.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
-import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
+import { SMALL_DOCS, type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 import { startChromaCorpus } from "./oracle/chroma-corpus.js";
 
 const PUBLIC_PAGES = [
@@ -126,6 +126,14 @@ describe.each(STORES)("access control on %s: a hidden page does not exist", (_na
         { groups: ["admin"] },
       ),
     ).toEqual(["/secret/plans.md"]);
+    const falcon = { kind: "contains", text: "Falcon", caseInsensitive: false } as const;
+    expect(await store.findChunks?.(falcon, publicAccess)).toEqual(new Map());
+    expect(
+      await store.findChunks?.(falcon, publicAccess, ["/internal/roadmap.md", "/secret/plans.md"]),
+    ).toEqual(new Map());
+    expect(await store.findChunks?.(falcon, { groups: ["staff"] })).toEqual(
+      new Map([["/internal/roadmap.md", [{ index: 0, line: 1, text: SMALL_DOCS["internal/roadmap.md"] }]]]),
+    );
     const hits = await store.search("Falcon", publicAccess, 10);
     expect(hits.map((hit) => hit.path).filter((path) => !PUBLIC_PAGES.includes(path))).toEqual([]);
   });
