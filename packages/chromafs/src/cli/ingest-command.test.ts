@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IngestSummary } from "../ingest/ingest-docs.js";
-import { writeFixtureCorpus } from "../ingest/test-fixtures.js";
+import { FIXTURE_PAGES, startTestChroma, writeFixtureCorpus } from "../ingest/test-fixtures.js";
 import { INGEST_USAGE, runIngestCommand } from "./ingest-command.js";
+import { runShCommand } from "./sh-command.js";
 
 function capture(isTTY = false) {
   let text = "";
@@ -61,9 +62,71 @@ describe("atrium-docs ingest", () => {
     expect(again.stderr).toBe("");
     expect(again.stdout).toMatch(
       new RegExp(
-        `^Ingested 9 pages into cli-docs in \\d+\\.\\d s: 0 added, 0 changed, 0 removed, 9 unchanged; ${chunks} chunks \\(0 written, 0 deleted\\), \\d+\\.\\d KiB\\n$`,
+        `^Ingested 9 pages into cli-docs in \\d+\\.\\d s: 0 added, 0 changed, 0 removed, 9 unchanged; ${chunks} chunks \\(0 written, 0 deleted\\), \\d+\\.\\d KiB\\n` +
+          "groups: mapping from the groups file \\(1 rule\\), stored with the collection; 2 of 9 pages restricted\\n$",
       ),
     );
+  });
+
+  it("a re-ingest without --groups-file keeps the stored mapping; --clear-groups drops it", async () => {
+    // One server for the eight commands, as a deployment would have (--path starts one each).
+    const chroma = await startTestChroma("atrium-ingest-cli-acl-");
+    const server = ["--collection", "acl", "--chroma-url", chroma.server.url];
+    const target = [...server, "-q"];
+    try {
+      const summaryOf = async (argv: string[]) => {
+        const result = await run(argv);
+        expect(result).toMatchObject({ code: 0, stderr: "" });
+        return result.stdout.split("\n").slice(1);
+      };
+      const catRoadmap = async () => {
+        const out = capture();
+        const err = capture();
+        const io = { stdin: process.stdin, stdout: out.stream, stderr: err.stream };
+        const code = await runShCommand([...server, "-c", "cat /internal/roadmap.mdx"], io);
+        return { code, stdout: out.text(), stderr: err.text() };
+      };
+      const hidden = {
+        code: 1,
+        stdout: "",
+        stderr: "cat: /internal/roadmap.mdx: No such file or directory\n",
+      };
+
+      expect(await summaryOf([dir, ...target, "--groups-file", groupsFile])).toEqual([
+        "groups: mapping from the groups file (1 rule), stored with the collection; 2 of 9 pages restricted",
+        "",
+      ]);
+      expect(await catRoadmap()).toEqual(hidden);
+      expect(await summaryOf([dir, ...target])).toEqual([
+        "groups: mapping stored with the collection (1 rule); 2 of 9 pages restricted",
+        "",
+      ]);
+      expect(await catRoadmap()).toEqual(hidden);
+      expect(await summaryOf([dir, ...target, "--rebuild"])).toEqual([
+        "groups: mapping stored with the collection (1 rule); 2 of 9 pages restricted",
+        "",
+      ]);
+      expect(await catRoadmap()).toEqual(hidden);
+
+      const both = await run([dir, ...target, "--groups-file", groupsFile, "--clear-groups"]);
+      expect(both).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `atrium-docs ingest: pass either --groups-file or --clear-groups, not both\n\n${INGEST_USAGE}`,
+      });
+      expect(await summaryOf([dir, ...target, "--clear-groups"])).toEqual([
+        "groups: mapping cleared; only front-matter groups restrict pages; 1 of 9 pages restricted",
+        "",
+      ]);
+      expect(await catRoadmap()).toEqual({
+        code: 0,
+        stdout: FIXTURE_PAGES["internal/roadmap.mdx"],
+        stderr: "",
+      });
+      expect(await summaryOf([dir, ...target])).toEqual(["groups: no mapping; 1 of 9 pages restricted", ""]);
+    } finally {
+      await chroma.close();
+    }
   });
 
   it("draws a bar in place on a terminal and clears it at the end", async () => {

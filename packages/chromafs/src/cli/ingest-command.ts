@@ -18,7 +18,11 @@ Re-running changes only what changed.
   --chroma-url <url>    a running Chroma server (default: $ATRIUM_CHROMA_URL)
   --path <dir>          a data dir; starts (or reuses) an embedded server there
                         (default: $ATRIUM_CHROMA_PATH)
-  --groups-file <file>  JSON of glob -> groups, e.g. {"internal/**": ["staff"]}
+  --groups-file <file>  JSON of glob -> groups, e.g. {"internal/**": ["staff"]};
+                        stored with the collection and applied again by later
+                        ingests without --groups-file; a new file replaces it
+  --clear-groups        drop the stored groups mapping (as a file holding {} does);
+                        only front-matter groups: then restrict pages
   --rebuild             drop the collection and ingest everything anew
   --json                print the summary as JSON
   -q, --quiet           no progress output
@@ -51,6 +55,7 @@ export async function runIngestCommand(
       collection: parsed.collection,
       url,
       groupsFile: parsed.groupsFile,
+      clearGroups: parsed.clearGroups,
       rebuild: parsed.rebuild,
       onProgress: parsed.quiet ? undefined : reporter.onProgress,
     });
@@ -76,6 +81,7 @@ function parseIngestArgs(argv: string[]) {
       "chroma-url": { type: "string" },
       path: { type: "string" },
       "groups-file": { type: "string" },
+      "clear-groups": { type: "boolean" },
       rebuild: { type: "boolean" },
       json: { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
@@ -90,6 +96,9 @@ function parseIngestArgs(argv: string[]) {
     );
   }
   if (!values.collection) throw new Error("missing --collection <name>");
+  if (values["groups-file"] !== undefined && values["clear-groups"]) {
+    throw new Error("pass either --groups-file or --clear-groups, not both");
+  }
   if (values["chroma-url"] && values.path) throw new Error("pass either --chroma-url or --path, not both");
   const url = values["chroma-url"] ?? (values.path ? undefined : process.env.ATRIUM_CHROMA_URL);
   const path = values.path ?? (url ? undefined : process.env.ATRIUM_CHROMA_PATH);
@@ -105,6 +114,7 @@ function parseIngestArgs(argv: string[]) {
     url,
     path,
     groupsFile: values["groups-file"],
+    clearGroups: values["clear-groups"] === true,
     rebuild: values.rebuild === true,
     json: values.json === true,
     quiet: values.quiet === true,

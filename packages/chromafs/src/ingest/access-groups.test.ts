@@ -15,6 +15,16 @@ describe("groups file rules", () => {
     expect(rules.groupsFor("guides/intro.mdx")).toEqual([]);
   });
 
+  it("keeps the mapping normalized, globs as written, for storing with the collection", () => {
+    expect(rules.mapping).toEqual({
+      "internal/**": ["staff"],
+      "/internal/secret/*.mdx": ["ops", "staff"],
+      "**/.draft.md": ["editors"],
+    });
+    expect(parseGroupRules({ "a/**": ["b", "a", "b"] }, "g.json").mapping).toEqual({ "a/**": ["a", "b"] });
+    expect(parseGroupRules({}, "g.json").mapping).toEqual({});
+  });
+
   it("names the file and the bad entry", () => {
     expect(() => parseGroupRules([], "g.json")).toThrow("Groups file g.json must be a JSON object");
     expect(() => parseGroupRules({ "a/**": [1] }, "g.json")).toThrow(

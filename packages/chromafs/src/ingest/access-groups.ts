@@ -31,7 +31,12 @@ export function accessMetadata(groups: readonly string[]): Record<string, boolea
   return Object.fromEntries(groups.map((group) => [groupKey(group), true]));
 }
 
+/** A groups mapping, normalized: glob as written → sorted, distinct, validated group names. */
+export type GroupMapping = Record<string, string[]>;
+
 export interface GroupRules {
+  /** The normalized mapping, as ingest stores it with the collection (see `PathTree.groupRules`). */
+  mapping: GroupMapping;
   /** Groups for a page path relative to the docs root ("guides/intro.mdx"); [] when no rule matches. */
   groupsFor(relativePath: string): string[];
 }
@@ -68,11 +73,13 @@ export function parseGroupRules(data: unknown, source: string): GroupRules {
       );
     }
     return {
+      glob,
       matches: picomatch(glob.replace(/^\/+/, ""), { dot: true }),
       groups: validateGroups(list as string[], `Groups file ${source}`),
     };
   });
   return {
+    mapping: Object.fromEntries(rules.map((rule) => [rule.glob, rule.groups])),
     groupsFor(relativePath) {
       const groups = new Set<string>();
       for (const rule of rules)

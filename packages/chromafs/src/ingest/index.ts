@@ -1,4 +1,11 @@
-export { type GroupRules, groupKey, loadGroupRules, PUBLIC_KEY, parseGroupRules } from "./access-groups.js";
+export {
+  type GroupMapping,
+  type GroupRules,
+  groupKey,
+  loadGroupRules,
+  PUBLIC_KEY,
+  parseGroupRules,
+} from "./access-groups.js";
 export { type ChunkOptions, chunkPage } from "./chunk-page.js";
 export { validateCollectionName } from "./collection-name.js";
 export { type ChromaTarget, EMBEDDING_METADATA_KEY, openDocsCollection } from "./docs-collection.js";
@@ -11,3 +18,4 @@ export {
   ingestDocs,
 } from "./ingest-docs.js";
 export { chunkId, pageRevision } from "./page-revision.js";
+export type { GroupsMappingSource, GroupsSummary } from "./stored-groups.js";

@@ -5,11 +5,13 @@ import { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree } from "../tree/path-tre
 import { decodePathTree, encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups.js";
 import { chunkPage, chunkStartLines } from "./chunk-page.js";
+import { validateCollectionName } from "./collection-name.js";
 import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
 import { IngestError } from "./errors.js";
 import { inParallel } from "./in-parallel.js";
 import { chunkId, pageRevision, parseChunkId } from "./page-revision.js";
 import { type PreparedPage, readPage } from "./read-page.js";
+import { chooseGroupRules, type GroupsSummary, refuseLegacyUnrestrict } from "./stored-groups.js";
 import { walkDocs } from "./walk-docs.js";
 
 export type IngestPhase = "scan" | "write" | "cleanup";
@@ -25,8 +27,13 @@ export type IngestOptions = ChromaTarget & {
   /** The docs directory (.md/.mdx pages, optional docs.json). */
   dir: string;
   collection: string;
-  /** JSON file of glob → groups (see README "Access"). */
+  /**
+   * JSON file of glob → groups (see README "Access control"). It replaces the mapping stored with
+   * the collection; without it the stored mapping keeps applying. A file holding `{}` drops it.
+   */
   groupsFile?: string;
+  /** Drop the mapping stored with the collection: only front-matter `groups:` restricts pages. */
+  clearGroups?: boolean;
   /** Default: the offline hashing embedding (384 dimensions). */
   embedding?: AtriumEmbedding;
   /** Delete the collection first and ingest everything anew. */
@@ -40,6 +47,8 @@ export interface IngestSummary {
   chunks: { written: number; deleted: number; total: number };
   /** UTF-8 bytes of all pages now in the collection. */
   bytes: number;
+  /** Which groups mapping applied and how many pages are restricted. */
+  groups: GroupsSummary;
   seconds: number;
 }
 
@@ -58,30 +67,54 @@ interface PendingChunk {
 export async function ingestDocs(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
   const embedding = options.embedding ?? defaultEmbedding();
-  const rules = options.groupsFile ? await loadGroupRules(options.groupsFile) : undefined;
+  if (options.groupsFile !== undefined && options.clearGroups) {
+    throw new IngestError("Pass either a groups file or clearGroups, not both");
+  }
+  const fileRules = options.groupsFile ? await loadGroupRules(options.groupsFile) : undefined;
   const docs = await walkDocs(options.dir);
   if (docs.length === 0) throw new IngestError(`No .md or .mdx pages found in ${options.dir}`);
   if (docs.length > INGEST_MAX_PAGES) {
     throw new IngestError(`${options.dir} has ${docs.length} pages, over the limit of ${INGEST_MAX_PAGES}`);
   }
   const client = await resolveClient(options);
-  if (options.rebuild) await dropCollection(client, options.collection);
-  const collection = await openDocsCollection(client, options.collection, embedding, { create: true });
-  const previous = await readPreviousTree(collection, options.collection);
+  const keepsStoredGroups = fileRules === undefined && !options.clearGroups;
+  // A rebuild drops the collection, but not the groups mapping stored with it.
+  const beforeRebuild =
+    options.rebuild && keepsStoredGroups
+      ? await readTreeBeforeRebuild(client, options.collection)
+      : undefined;
+  const collection = options.rebuild
+    ? undefined
+    : await openDocsCollection(client, options.collection, embedding, { create: true });
+  const previous = collection ? await readPreviousTree(collection, options.collection) : undefined;
+  const prior = beforeRebuild ?? previous;
+  const chosen = chooseGroupRules({
+    fileRules,
+    clear: options.clearGroups === true,
+    prior,
+    collection: options.collection,
+  });
 
   const progress = options.onProgress ?? (() => {});
-  const pages = await readAllPages(docs, rules, progress);
-  const tree: PathTree = { version: PATH_TREE_VERSION, files: {} };
+  // Every page is read (and refused if broken) before a rebuild drops anything.
+  const pages = await readAllPages(docs, chosen.rules, progress);
+  refuseLegacyUnrestrict(prior, chosen, pages, options.collection);
+  if (options.rebuild) await dropCollection(client, options.collection);
+  const target =
+    collection ?? (await openDocsCollection(client, options.collection, embedding, { create: true }));
+  const tree: PathTree = { version: PATH_TREE_VERSION, files: {}, groupRules: chosen.rules?.mapping ?? {} };
   const pending: PendingChunk[] = [];
   const counts = { added: 0, changed: 0, removed: 0, unchanged: 0, total: pages.length };
   let bytes = 0;
   let totalChunks = 0;
+  let restricted = 0;
   for (const page of pages) {
     const path = page.doc.page;
     const chunks = chunkPage(page.text, { markdown: page.doc.kind === "markdown" });
     page.entry.chunks = chunks.length;
     tree.files[path] = page.entry;
     bytes += page.entry.size;
+    if (page.entry.groups) restricted++;
     totalChunks += chunks.length;
     const before = previous?.files[path];
     const revision = pageRevision(page.entry);
@@ -102,14 +135,15 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
   }
   if (previous) counts.removed = Object.keys(previous.files).filter((path) => !(path in tree.files)).length;
 
-  await writeChunks(collection, embedding, pending, progress);
-  await writeTree(collection, embedding, tree);
-  const deleted = await deleteStaleChunks(collection, tree, progress);
+  await writeChunks(target, embedding, pending, progress);
+  await writeTree(target, embedding, tree);
+  const deleted = await deleteStaleChunks(target, tree, progress);
   return {
     collection: options.collection,
     pages: counts,
     chunks: { written: pending.length, deleted, total: totalChunks },
     bytes,
+    groups: { mapping: chosen.source, rules: Object.keys(chosen.rules?.mapping ?? {}).length, restricted },
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -123,19 +157,42 @@ async function dropCollection(client: ChromaClient, name: string): Promise<void>
   }
 }
 
-async function readPreviousTree(collection: Collection, name: string): Promise<PathTree | undefined> {
+async function readPreviousTree(
+  collection: Collection,
+  name: string,
+  ifCorrupt = "Ingest can't tell what changed; run it with --rebuild",
+): Promise<PathTree | undefined> {
   const result = await collection.get({ ids: [PATH_TREE_ID], include: ["documents"] });
   if (result.ids.length === 0) return undefined;
   try {
     return decodePathTree(result.documents[0], name);
   } catch (error) {
     if (error instanceof PathTreeError) {
-      throw new IngestError(`${error.message}. Ingest can't tell what changed; run it with --rebuild`, {
-        cause: error,
-      });
+      throw new IngestError(`${error.message}. ${ifCorrupt}`, { cause: error });
     }
     throw error;
   }
+}
+
+/**
+ * The tree of a collection about to be rebuilt, for its groups mapping; undefined when the
+ * collection doesn't exist. Opened without the embedding check: a rebuild may switch embeddings.
+ */
+async function readTreeBeforeRebuild(client: ChromaClient, name: string): Promise<PathTree | undefined> {
+  validateCollectionName(name);
+  let collection: Collection;
+  try {
+    collection = await client.getCollection({ name });
+  } catch (error) {
+    rethrowIfFatal(error);
+    return undefined;
+  }
+  return readPreviousTree(
+    collection,
+    name,
+    "Its groups mapping can't be read, and a rebuild without one could make restricted pages public; " +
+      "pass --groups-file <file> with --rebuild (or --clear-groups if no mapping should apply)",
+  );
 }
 
 async function readAllPages(

@@ -1,4 +1,5 @@
 import type { IngestPhase, IngestProgress, IngestSummary } from "./ingest-docs.js";
+import { describeGroups } from "./stored-groups.js";
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -54,7 +55,8 @@ export function formatSummary(summary: IngestSummary): string {
   return (
     `Ingested ${pages.total} pages into ${summary.collection} in ${summary.seconds.toFixed(1)} s: ` +
     `${pages.added} added, ${pages.changed} changed, ${pages.removed} removed, ${pages.unchanged} unchanged; ` +
-    `${chunks.total} chunks (${chunks.written} written, ${chunks.deleted} deleted), ${formatBytes(summary.bytes)}\n`
+    `${chunks.total} chunks (${chunks.written} written, ${chunks.deleted} deleted), ${formatBytes(summary.bytes)}\n` +
+    `${describeGroups(summary.groups, pages.total)}\n`
   );
 }
 

@@ -13,6 +13,8 @@ export interface PreparedPage {
   doc: DocFile;
   text: string;
   entry: PathTreeFile;
+  /** The page's groups come from its front-matter `groups:` (which overrides any mapping). */
+  frontMatterGroups: boolean;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -47,7 +49,7 @@ export async function readPage(doc: DocFile, rules: GroupRules | undefined): Pro
   };
   if (groups.length > 0) entry.groups = groups;
   if (bytes.length >= LAZY_PAGE_MIN_BYTES) entry.lazy = true;
-  return { doc, text, entry };
+  return { doc, text, entry, frontMatterGroups: front.groups !== undefined };
 }
 
 function firstHeading(text: string): string | undefined {

@@ -28,6 +28,13 @@ describe("path tree codec", () => {
     expect(decodePathTree(text, "docs")).toEqual(tree);
   });
 
+  it("round-trips the stored groups mapping, and trees without one (older ingests) still decode", () => {
+    const withRules: PathTree = { ...tree, groupRules: { "internal/**": ["staff"], "a/*.md": [] } };
+    expect(decodePathTree(encodePathTree(withRules), "docs")).toEqual(withRules);
+    expect(decodePathTree(encodeJson({ version: 1, files: tree.files }), "docs").groupRules).toBeUndefined();
+    expect(decodePathTree(encodePathTree({ ...tree, groupRules: {} }), "docs").groupRules).toEqual({});
+  });
+
   it.each([
     ["", "the tree document is empty"],
     ["%%%", "not gzip+base64"],
@@ -54,6 +61,15 @@ describe("path tree codec", () => {
     [
       encodeJson({ version: 1, files: { "/a.md": { ...tree.files["/index.mdx"], groups: [1] } } }),
       "groups is not a list",
+    ],
+    [encodeJson({ version: 1, files: {}, groupRules: [] }), "`groupRules` is not an object"],
+    [
+      encodeJson({ version: 1, files: {}, groupRules: { "internal/**": "staff" } }),
+      'groupRules "internal/**": not a list of group names',
+    ],
+    [
+      encodeJson({ version: 1, files: {}, groupRules: { "internal/**": [""] } }),
+      'groupRules "internal/**": not a list of group names',
     ],
   ])("rejects a corrupt tree (%#) with an error naming the collection", (text, reason) => {
     const error = (() => {

@@ -61,6 +61,12 @@ export function findTreeProblem(value: unknown): string | undefined {
     const fileProblem = findFileProblem(file);
     if (fileProblem) return `${path}: ${fileProblem}`;
   }
+  if (value.groupRules !== undefined) {
+    if (!isRecord(value.groupRules)) return "`groupRules` is not an object";
+    for (const [glob, groups] of Object.entries(value.groupRules)) {
+      if (!isNameList(groups)) return `groupRules ${JSON.stringify(glob)}: not a list of group names`;
+    }
+  }
   return undefined;
 }
 
@@ -82,17 +88,14 @@ function findFileProblem(file: unknown): string | undefined {
   if (!isCount(entry.chunks)) return "chunks is not a non-negative integer";
   if (typeof entry.hash !== "string" || !/^[0-9a-f]{64}$/.test(entry.hash))
     return "hash is not a sha-256 hex string";
-  if (entry.groups !== undefined) {
-    if (
-      !Array.isArray(entry.groups) ||
-      entry.groups.some((group) => typeof group !== "string" || group === "")
-    ) {
-      return "groups is not a list of names";
-    }
-  }
+  if (entry.groups !== undefined && !isNameList(entry.groups)) return "groups is not a list of names";
   if (entry.lazy !== undefined && typeof entry.lazy !== "boolean") return "lazy is not a boolean";
   if (entry.title !== undefined && typeof entry.title !== "string") return "title is not a string";
   return undefined;
+}
+
+function isNameList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((name) => typeof name === "string" && name !== "");
 }
 
 function isCount(value: unknown): boolean {

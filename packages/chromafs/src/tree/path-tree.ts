@@ -27,4 +27,10 @@ export interface PathTree {
   version: typeof PATH_TREE_VERSION;
   /** Absolute POSIX paths ("/guides/intro.mdx") to their entries. */
   files: Record<string, PathTreeFile>;
+  /**
+   * The groups mapping (glob → groups) the last ingest applied, remembered with the collection
+   * so an ingest without a groups file keeps applying it. Absent: no mapping (older trees too).
+   * Only ingest reads it; sessions see pruned trees, which never carry it.
+   */
+  groupRules?: Record<string, string[]>;
 }
