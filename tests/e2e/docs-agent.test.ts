@@ -16,21 +16,13 @@ import {
   openDocsSession,
 } from "@atrium/chromafs";
 import { connectMcpServers, type McpConnection } from "@atrium/mcp";
-import type { Message } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { js, lastText } from "./scripted-steps.js";
 
 const CORPUS = fileURLToPath(new URL("../../../shared/corpora/mintlify-docs", import.meta.url));
 const CHROMAFS_DIR = fileURLToPath(new URL("../../packages/chromafs", import.meta.url));
 const PAGES = ["index.mdx", "deploy/ci.mdx", "deploy/self-host.mdx", "zh/index.mdx"];
 const SECRET = "---\ngroups: [staff]\n---\n# Incident runbook\nPage the Kubernetes on-call.\n";
-
-const js = (code: string) => `Thought: next.\n\`\`\`js\n${code}\n\`\`\``;
-const lastText = (messages: Message[]) => {
-  const last = messages.at(-1)!;
-  return typeof last.content === "string"
-    ? last.content
-    : last.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-};
 
 describe("CodeAgent × ChromaFs", () => {
   let docsDir: string;

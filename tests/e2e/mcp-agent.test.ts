@@ -5,23 +5,16 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { CodeAgent, QuickJsExecutor, ScriptedModel, tool } from "@atrium/agent";
 import { connectMcpServers, type McpConnection, serveMcpHttp } from "@atrium/mcp";
-import { AbortError, type Message } from "@atrium/spec";
+import { AbortError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { js, lastText } from "./scripted-steps.js";
 
 const require = createRequire(import.meta.url);
 const everything = join(
   dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
   "dist/index.js",
 );
-
-const js = (code: string) => `Thought: next.\n\`\`\`js\n${code}\n\`\`\``;
-const lastText = (messages: Message[]) => {
-  const last = messages.at(-1)!;
-  return typeof last.content === "string"
-    ? last.content
-    : last.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-};
 
 describe("CodeAgent × MCP", () => {
   let mcp: McpConnection;
