@@ -54,6 +54,67 @@ describe("atrium-docs sh", () => {
     });
   });
 
+  it("exit N ends the shell with N before the next line runs; a bare exit uses the last status", () => {
+    expect(atriumDocs(["sh", "--dir", dir.root], "exit 3\necho after\n")).toEqual({
+      stdout: "",
+      stderr: "",
+      exitCode: 3,
+    });
+    expect(atriumDocs(["sh", "--dir", dir.root], "cat /nope.md\nexit\necho after\n")).toEqual({
+      stdout: "",
+      stderr: "cat: /nope.md: No such file or directory\n",
+      exitCode: 1,
+    });
+  });
+
+  it("reads a command over several lines, as bash does, keeping directory and variables", () => {
+    const input = [
+      "for f in deploy quickstart",
+      "do head -1 /guides/$f.md",
+      "done",
+      "cd /guides; n=2",
+      "ls |",
+      "  wc -l",
+      "cat <<EOF",
+      "$n in $PWD",
+      "EOF",
+      "false",
+      'echo "status $?"',
+      "",
+    ].join("\n");
+    expect(atriumDocs(["sh", "--dir", dir.root], input)).toEqual({
+      stdout: "# Deploy\n# Quickstart\n2\n2 in /guides\nstatus 1\n",
+      stderr: "",
+      exitCode: 0,
+    });
+  });
+
+  it("a command stopped at an execution limit does not end the shell", () => {
+    expect(atriumDocs(["sh", "--dir", dir.root], "while :; do :; done\necho after $?\n")).toEqual({
+      stdout: "after 126\n",
+      stderr: "bash: too many commands executed (>10000), increase executionLimits.maxCommandCount\n",
+      exitCode: 0,
+    });
+  });
+
+  it("input ending inside a command is a syntax error (exit 2)", () => {
+    expect(atriumDocs(["sh", "--dir", dir.root], "echo before\nfor f in a\n")).toEqual({
+      stdout: "before\n",
+      stderr: "bash: syntax error: Parse error at 1:11: Expected DO, got EOF\n",
+      exitCode: 2,
+    });
+  });
+
+  it("trims --groups and ignores empty entries", () => {
+    expect(
+      atriumDocs(["sh", "--dir", dir.root, "--groups", " staff , ,ops,", "-c", "grep -rl Falcon /"]),
+    ).toEqual({
+      stdout: "/internal/roadmap.md\n",
+      stderr: "",
+      exitCode: 0,
+    });
+  });
+
   it("names an unreachable Chroma URL and a missing location", () => {
     const unreachable = atriumDocs([
       "sh",
@@ -73,5 +134,33 @@ describe("atrium-docs sh", () => {
         "atrium-docs sh: say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH)\n",
       exitCode: 2,
     });
+  });
+});
+
+describe("atrium-docs usage errors exit 2", () => {
+  it("no command, an unknown option, a bad --port, a missing ingest <dir>", () => {
+    const none = atriumDocs([]);
+    expect([none.stdout, none.stderr.split("\n").slice(0, 3), none.exitCode]).toEqual([
+      "",
+      ["atrium-docs: missing command", "", "Usage: atrium-docs <command> [options]"],
+      2,
+    ]);
+    const unknown = atriumDocs(["sh", "--bogus"]);
+    expect([unknown.stdout, unknown.stderr.split("\n")[0], unknown.exitCode]).toEqual([
+      "",
+      "atrium-docs sh: Unknown option '--bogus'",
+      2,
+    ]);
+    expect(atriumDocs(["mcp", "--dir", "/nonexistent", "--port", "http"])).toEqual({
+      stdout: "",
+      stderr: "atrium-docs mcp: --port must be a number from 0 to 65535, got http\n",
+      exitCode: 2,
+    });
+    const ingest = atriumDocs(["ingest", "--collection", "docs"]);
+    expect([ingest.stdout, ingest.stderr.split("\n")[0], ingest.exitCode]).toEqual([
+      "",
+      "atrium-docs ingest: missing <dir>",
+      2,
+    ]);
   });
 });

@@ -24,11 +24,13 @@ async function main(argv: string[]): Promise<number> {
       return runShCommand(rest, io);
     case "mcp":
       return runMcpCommand(rest, io);
-    case undefined:
     case "-h":
     case "--help":
       process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
+      return 0;
+    case undefined:
+      process.stderr.write(`atrium-docs: missing command\n\n${USAGE}`);
+      return 2;
     default:
       process.stderr.write(`atrium-docs: unknown command '${command}'\n\n${USAGE}`);
       return 2;

@@ -18,15 +18,13 @@ ${STORE_USAGE}
 /** `atrium-docs mcp …`; resolves with the exit code once the server ends. */
 export async function runMcpCommand(argv: string[], io: ShellIo): Promise<number> {
   const extra = { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" } } as const;
-  const prepared = await prepareStoreCommand("mcp", argv, MCP_USAGE, extra, io);
+  const prepared = await prepareStoreCommand("mcp", argv, MCP_USAGE, extra, io, (values) =>
+    portOf(values) === undefined ? `--port must be a number from 0 to 65535, got ${values.port}` : undefined,
+  );
   if ("exitCode" in prepared) return prepared.exitCode;
   const { values, groups, opened } = prepared;
   try {
-    const port = typeof values.port === "string" ? Number(values.port) : 0;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      io.stderr.write(`atrium-docs mcp: --port must be a number from 0 to 65535, got ${values.port}\n`);
-      return 2;
-    }
+    const port = portOf(values) as number;
     if (values.http) {
       const host = typeof values.host === "string" ? values.host : undefined;
       const served = await serveDocsMcpHttp({ store: opened.store, groups, port, host });
@@ -47,4 +45,10 @@ export async function runMcpCommand(argv: string[], io: ShellIo): Promise<number
   } finally {
     await opened.close();
   }
+}
+
+function portOf(values: Record<string, string | boolean | undefined>): number | undefined {
+  const port =
+    typeof values.port !== "string" ? 0 : values.port.trim() === "" ? Number.NaN : Number(values.port);
+  return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : undefined;
 }

@@ -1,12 +1,15 @@
 import { createInterface } from "node:readline";
-import { openDocsSession } from "../session/docs-session.js";
+import { parse } from "just-bash";
+import { isPosixError } from "../fs/posix-error.js";
+import { type DocsSession, openDocsSession } from "../session/docs-session.js";
 import { STORE_USAGE } from "./store-args.js";
 import { prepareStoreCommand, type ShellIo } from "./store-command.js";
 
 export const SH_USAGE = `Usage: atrium-docs sh (--collection <name> [--chroma-url URL | --path DIR] | --dir <folder>) [--groups a,b] [-c '<command>']
 
 A bash shell over the docs (read-only, writable /tmp). With -c, runs one command, prints exactly
-what it prints and exits with its exit code; otherwise reads commands line by line from stdin.
+what it prints and exits with its exit code; otherwise reads commands from stdin as bash does
+(a command may span lines; the directory and variables carry over; \`exit [N]\` ends it).
 
 ${STORE_USAGE}
   --groups a,b          the user's groups (pages of other groups do not exist)
@@ -33,26 +36,162 @@ export async function runShCommand(argv: string[], io: ShellIo): Promise<number>
       io.stderr.write(result.stderr);
       return result.exitCode;
     }
-    const interactive = io.stdin.isTTY === true;
-    const lines = createInterface({ input: io.stdin, terminal: false });
-    const prompt = () => interactive && io.stderr.write(`docs:${session.cwd}$ `);
-    let exitCode = 0;
-    prompt();
-    for await (const line of lines) {
-      if (line.trim() === "exit") break;
-      if (line.trim() !== "") {
-        const result = await session.exec(line);
-        io.stdout.write(result.stdout);
-        io.stderr.write(result.stderr);
-        exitCode = result.exitCode;
-      }
-      prompt();
-    }
-    return exitCode;
+    return await readCommands(session, io);
   } catch (error) {
     io.stderr.write(`atrium-docs sh: ${(error as Error).message}\n`);
     return 2;
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * The read loop: lines are gathered until they form a complete command (as bash's own parser
+ * would wait for `done`, a closing quote or a heredoc's end), which then runs. `exit` ends the
+ * loop with its status; end of input ends it with the last command's status.
+ */
+async function readCommands(session: DocsSession, io: ShellIo): Promise<number> {
+  const interactive = io.stdin.isTTY === true;
+  const shell = new ShellState(session);
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  let pending: string[] = [];
+  const prompt = () => interactive && io.stderr.write(pending.length > 0 ? "> " : `docs:${shell.cwd}$ `);
+  prompt();
+  for await (const line of lines) {
+    pending.push(line);
+    const source = pending.join("\n");
+    if (source.trim() !== "" && isIncomplete(source)) {
+      prompt();
+      continue;
+    }
+    pending = [];
+    if (source.trim() !== "") {
+      const result = await shell.run(source);
+      io.stdout.write(result.stdout);
+      io.stderr.write(result.stderr);
+      // bash reading a script ends at a syntax error (exit 2); at a terminal it goes on.
+      if (result.exited && !(interactive && result.syntaxError)) return result.exitCode;
+    }
+    prompt();
+  }
+  if (pending.length === 0) return shell.status;
+  // Input ended inside a command: the parser reports what is missing, as bash does.
+  const result = await shell.run(pending.join("\n"), { last: true });
+  io.stdout.write(result.stdout);
+  io.stderr.write(result.stderr);
+  return result.exitCode;
+}
+
+/** Set by a line appended to each command: absent afterwards when the command ran `exit`. */
+const STATUS_MARK = "__ATRIUM_SH_STATUS";
+/** How just-bash ends a message about a command it stopped at a limit (loop count, output size...). */
+const EXECUTION_LIMIT = /increase executionLimits\.\w+\n$/;
+
+/**
+ * One interactive shell over a session: each command is a just-bash script started with the
+ * previous one's variables (exported or not), directory and `$?`.
+ */
+class ShellState {
+  status = 0;
+  private env: Record<string, string> | undefined;
+
+  constructor(private readonly session: DocsSession) {}
+
+  get cwd(): string {
+    return this.env?.PWD ?? this.session.cwd;
+  }
+
+  /** Runs one complete command; `last` (input ended) runs it as it is, without the status line. */
+  async run(source: string, { last = false } = {}): Promise<ShellResult> {
+    // `(exit N)` restores `$?` (so a bare `exit` or `echo $?` sees the last status) on the
+    // command's own first line, keeping bash's line numbers in messages.
+    const restore = this.status === 0 ? "" : `(exit ${this.status}); `;
+    const script = `${restore}${source}${last ? "" : `\n${STATUS_MARK}=$?`}`;
+    const options = this.env ? { env: this.env, replaceEnv: true, cwd: this.cwd } : { cwd: this.cwd };
+    let result: Awaited<ReturnType<DocsSession["bash"]["exec"]>>;
+    try {
+      result = await this.session.bash.exec(script, options);
+    } catch (error) {
+      // just-bash lets a failed output redirection escape exec; bash prints this and goes on.
+      if (!isPosixError(error, "EROFS")) throw error;
+      this.status = 1;
+      const stderr = `bash: ${error.path}: Read-only file system\n`;
+      return { stdout: "", stderr, exitCode: 1, exited: false, syntaxError: false };
+    }
+    const env: Record<string, string> = { ...result.env };
+    const mark = env[STATUS_MARK];
+    if (mark === undefined) {
+      this.status = result.exitCode;
+      // A command stopped by an execution limit did not ask to exit: the shell goes on.
+      const exited = !EXECUTION_LIMIT.test(result.stderr);
+      return { ...output(result), exitCode: result.exitCode, exited, syntaxError: !parses(source) };
+    }
+    delete env[STATUS_MARK];
+    delete env["?"];
+    if (env.PWD && !(await this.session.fs.exists(env.PWD))) env.PWD = this.cwd;
+    this.env = env;
+    this.status = Number(mark);
+    return { ...output(result), exitCode: this.status, exited: false, syntaxError: false };
+  }
+}
+
+interface ShellResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** The command ended the shell: `exit`, `set -e` and a failure, a fatal expansion error, or a syntax error. */
+  exited: boolean;
+  syntaxError: boolean;
+}
+
+function parses(source: string): boolean {
+  try {
+    parse(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function output(result: { stdout: string; stderr: string }) {
+  return { stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Whether bash would read another line before running `source`: the parser stops at the end of
+ * the input (an open `for`/`if`/`{`/quote/`$(`), the last line ends in `|`, `&&`, `||` or a
+ * backslash, or a here-document has not reached its delimiter.
+ */
+export function isIncomplete(source: string): boolean {
+  try {
+    parse(source);
+  } catch (error) {
+    return /\bEOF\b/.test((error as Error).message) || errorAtEnd(source, error);
+  }
+  if (/(\|\||&&|\||(?<!\\)(?:\\\\)*\\)\s*$/.test(source.replace(/\s+#[^\n'"]*$/, ""))) return true;
+  return openHeredoc(source);
+}
+
+function errorAtEnd(source: string, error: unknown): boolean {
+  const { line, column } = error as { line?: number; column?: number };
+  const lines = source.split("\n");
+  return line === lines.length && column !== undefined && column > (lines.at(-1) as string).length;
+}
+
+const HEREDOC = /(?<!<)<<(?!<)(-?)[ \t]*(["']?)([\w.-]+)\2/g;
+
+function openHeredoc(source: string): boolean {
+  const lines = source.split("\n");
+  const wanted: { delimiter: string; stripTabs: boolean }[] = [];
+  for (const line of lines) {
+    const next = wanted[0];
+    if (next) {
+      if ((next.stripTabs ? line.replace(/^\t+/, "") : line) === next.delimiter) wanted.shift();
+      continue;
+    }
+    for (const match of line.matchAll(HEREDOC)) {
+      wanted.push({ delimiter: match[3] as string, stripTabs: match[1] === "-" });
+    }
+  }
+  return wanted.length > 0;
 }

@@ -15,8 +15,9 @@ export type PreparedStoreCommand =
 
 /**
  * The start every docs command shares: parse the store options, `--groups` and `--help` (plus
- * the command's own), print usage on a bad argument (exit 2), open the store (exit 2 with the
- * store's message, e.g. an unreachable URL, when that fails).
+ * the command's own), print usage on a bad argument or a failed `check` (exit 2, before any
+ * store is opened or server started), open the store (exit 2 with the store's message, e.g. an
+ * unreachable URL, when that fails).
  */
 export async function prepareStoreCommand(
   name: string,
@@ -24,6 +25,8 @@ export async function prepareStoreCommand(
   usage: string,
   extra: ExtraOptions,
   io: ShellIo,
+  /** The command's own checks of its options: a message is a usage error (exit 2). */
+  check?: (values: Record<string, string | boolean | undefined>) => string | undefined,
 ): Promise<PreparedStoreCommand> {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -44,11 +47,21 @@ export async function prepareStoreCommand(
     io.stdout.write(usage);
     return { exitCode: 0 };
   }
-  const groups = typeof values.groups === "string" ? values.groups.split(",").filter(Boolean) : [];
+  const problem = check?.(values);
+  if (problem !== undefined) {
+    io.stderr.write(`atrium-docs ${name}: ${problem}\n`);
+    return { exitCode: 2 };
+  }
+  const groups = typeof values.groups === "string" ? parseGroups(values.groups) : [];
   try {
     return { values, groups, opened: await openStoreFromArgs(storeArgs(values)) };
   } catch (error) {
     io.stderr.write(`atrium-docs ${name}: ${(error as Error).message}\n`);
     return { exitCode: 2 };
   }
+}
+
+/** `--groups ' staff , ops,'` → `["staff", "ops"]`: names trimmed, empty entries ignored. */
+export function parseGroups(list: string): string[] {
+  return [...new Set(list.split(",").map((group) => group.trim()))].filter(Boolean);
 }

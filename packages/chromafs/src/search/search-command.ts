@@ -1,20 +1,23 @@
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
 import { SEARCH_DEFAULT_HITS, SEARCH_MAX_HITS, SEARCH_SNIPPET_CHARS } from "../limits.js";
+import { queryWords } from "../store/chroma-doc-store.js";
 import type { Access, DocStore, SearchHit } from "../store/doc-store.js";
+import { windowAround } from "./snippet.js";
 
 const USAGE = 'usage: search [-n COUNT] "<query>"\n';
 
-/** One line per hit: `path: snippet`, whitespace collapsed and cut to SEARCH_SNIPPET_CHARS. */
-export function formatSearchHits(hits: readonly SearchHit[]): string {
+/**
+ * One line per hit: `path: snippet`, whitespace collapsed and cut to SEARCH_SNIPPET_CHARS around
+ * the first word of `query` it holds (from the start without a query). Hits with a score of 0
+ * (a store's nearest neighbours that hold no query word, there only to fill the limit) are left
+ * out: they are no evidence.
+ */
+export function formatSearchHits(hits: readonly SearchHit[], query = ""): string {
+  const terms = queryWords(query);
   return hits
-    .map((hit) => {
-      const flat = hit.snippet.replace(/\s+/g, " ").trim();
-      const chars = [...flat];
-      const snippet =
-        chars.length > SEARCH_SNIPPET_CHARS ? `${chars.slice(0, SEARCH_SNIPPET_CHARS - 1).join("")}…` : flat;
-      return `${hit.path}: ${snippet}\n`;
-    })
+    .filter((hit) => hit.score > 0)
+    .map((hit) => `${hit.path}: ${windowAround(hit.snippet, terms, SEARCH_SNIPPET_CHARS)}\n`)
     .join("");
 }
 
@@ -48,6 +51,7 @@ export function createSearchCommand(store: DocStore, access: Access): Command {
       const message = error instanceof Error ? error.message : String(error);
       return { stdout: "", stderr: `search: ${message}\n`, exitCode: 2 };
     }
-    return { stdout: formatSearchHits(hits.slice(0, limit)), stderr: "", exitCode: hits.length ? 0 : 1 };
+    const stdout = formatSearchHits(hits.slice(0, limit), query);
+    return { stdout, stderr: "", exitCode: stdout ? 0 : 1 };
   });
 }

@@ -24,6 +24,7 @@ import {
   STORE_IDS_PER_QUERY,
   STORE_PARALLEL_QUERIES,
 } from "../limits.js";
+import { bestSnippet, termsIn } from "../search/snippet.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
 import { decodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
@@ -213,16 +214,28 @@ export class ChromaDocStore implements DocStore {
       queryEmbeddings: vector ? [vector] : [],
       nResults: SEARCH_CANDIDATES,
       where,
-      include: ["documents"],
+      include: ["documents", "distances"],
     });
     const semanticRows = (semantic.ids[0] ?? []).map((id, row) => ({
       id,
       text: semantic.documents[0]?.[row] ?? "",
     }));
+    // Chunks this close to the query count as evidence even without a query word (a neural
+    // embedding's paraphrase); the offline hashing embedding is lexical, so it rarely gets here.
+    const close = new Set<string>();
+    (semantic.ids[0] ?? []).forEach((id, row) => {
+      const distance = semantic.distances?.[0]?.[row];
+      const chunk = parseChunkId(id);
+      if (chunk && typeof distance === "number" && distance <= SEARCH_EVIDENCE_MAX_DISTANCE) {
+        close.add(`${chunk.page}#${chunk.index}`);
+      }
+    });
     const ranked = [await this.checkRows(semanticRows, access)];
     const words = queryWords(query);
     if (words.length > 0) ranked.push(await this.keywordPass(query, words, where, access));
-    return fuse(ranked, [this.semanticWeight, 1], words, wanted);
+    return fuse(ranked, [this.semanticWeight, 1], words, wanted, (row) =>
+      close.has(`${row.page}#${row.index}`),
+    );
   }
 
   /**
@@ -474,9 +487,31 @@ function isRejectedFilter(error: unknown): boolean {
   return /regex|invalid|where document/i.test(message) && !/fetch failed|ECONNREFUSED/i.test(message);
 }
 
-/** Reciprocal-rank fusion of ranked chunk lists, one hit per page (its best chunk). */
-function fuse(lists: ChunkRow[][], weights: number[], words: string[], limit: number): SearchHit[] {
-  const hits = new Map<string, { score: number; text: string; best: number }>();
+/**
+ * Cosine distance within which a vector hit counts as evidence without holding a query word
+ * (similarity 0.5 or more: a strong match for a neural embedding; nonsense queries over the
+ * hashing embedding land at 0.75 and beyond).
+ */
+const SEARCH_EVIDENCE_MAX_DISTANCE = 0.5;
+
+/**
+ * Reciprocal-rank fusion of ranked chunk lists, one hit per page. A page carries evidence when
+ * one of its chunks holds a query word or is semantically `close`; pages without evidence (the
+ * vector pass always answers with its nearest chunks, even for nonsense) come after all others
+ * with score 0, so printers can leave them out. The snippet comes from the page's chunk holding
+ * the most query words (the best-ranked one on a tie).
+ */
+function fuse(
+  lists: ChunkRow[][],
+  weights: number[],
+  words: string[],
+  limit: number,
+  close: (row: ChunkRow) => boolean,
+): SearchHit[] {
+  const hits = new Map<
+    string,
+    { score: number; text: string; best: number; found: number; evidence: boolean }
+  >();
   lists.forEach((list, listIndex) => {
     const seen = new Set<string>();
     const weight = weights[listIndex] ?? 1;
@@ -484,34 +519,31 @@ function fuse(lists: ChunkRow[][], weights: number[], words: string[], limit: nu
       if (seen.has(item.page)) return;
       seen.add(item.page);
       const contribution = weight / (RRF_K + rank + 1);
+      const found = termsIn(item.text, words);
+      const evidence = found > 0 || close(item);
       const hit = hits.get(item.page);
-      if (!hit) hits.set(item.page, { score: contribution, text: item.text, best: contribution });
-      else {
-        hit.score += contribution;
-        if (contribution > hit.best) {
-          hit.best = contribution;
-          hit.text = item.text;
-        }
+      if (!hit) {
+        hits.set(item.page, { score: contribution, text: item.text, best: contribution, found, evidence });
+        return;
+      }
+      hit.score += contribution;
+      hit.evidence ||= evidence;
+      if (found > hit.found || (found === hit.found && contribution > hit.best)) {
+        hit.best = contribution;
+        hit.found = found;
+        hit.text = item.text;
       }
     });
   });
   return [...hits]
-    .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
+    .sort(
+      (a, b) =>
+        Number(b[1].evidence) - Number(a[1].evidence) || b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1),
+    )
     .slice(0, limit)
-    .map(([path, hit]) => ({ path, snippet: snippetOf(hit.text, words), score: hit.score }));
-}
-
-/** The chunk's line holding the most query words (the first line when none does), cut to size. */
-function snippetOf(text: string, words: string[]): string {
-  let chosen = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
-  let most = 0;
-  for (const line of text.split("\n")) {
-    const lower = line.toLowerCase();
-    const hits = words.filter((word) => lower.includes(word)).length;
-    if (hits > most) {
-      chosen = line;
-      most = hits;
-    }
-  }
-  return chosen.slice(0, SEARCH_SNIPPET_MAX_CHARS);
+    .map(([path, hit]) => ({
+      path,
+      snippet: bestSnippet(hit.text, words, SEARCH_SNIPPET_MAX_CHARS),
+      score: hit.evidence ? hit.score : 0,
+    }));
 }

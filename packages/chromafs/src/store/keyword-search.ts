@@ -1,3 +1,6 @@
+import { SEARCH_SNIPPET_MAX_CHARS } from "../limits.js";
+import { bestSnippet } from "../search/snippet.js";
+import { queryWords } from "./chroma-doc-store.js";
 import type { SearchHit } from "./doc-store.js";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -38,45 +41,43 @@ export function splitSections(pages: Iterable<[string, string]>): Section[] {
   return sections;
 }
 
+const K1 = 1.2;
+const B = 0.75;
+/** A term in the section's heading (or the page's title) counts this many times more. */
+const HEADING_WEIGHT = 2;
+/** A section's heading: its `#` line, or the `title:` of the front-matter opening a page. */
+const HEADING_LINE = /^(?:#{1,6}\s|title:|sidebartitle:).*$/m;
+
 /**
- * Keyword ranking over pages split at headings: each section scores by term frequency weighted
- * by how rare the term is across sections (a small BM25-like score), one hit per page (its best
- * section), snippet = the section's line with most query terms.
+ * Keyword ranking over pages split at headings: BM25 over sections (term counts saturating, long
+ * sections normalised, rare terms weighing more), terms in the section's heading (or title) counted
+ * HEADING_WEIGHT more times, and common English words dropped as in the Chroma store's
+ * `queryWords`. One hit per page (its best section); snippet = `bestSnippet` of that section.
  */
 export function rankSections(query: string, sections: readonly Section[], limit: number): SearchHit[] {
-  const terms = queryTerms(query);
-  if (terms.length === 0 || limit <= 0) return [];
-  const documentFrequency = new Map<string, number>();
+  const terms = queryWords(query);
+  if (terms.length === 0 || limit <= 0 || sections.length === 0) return [];
+  const idf = new Map<string, number>();
   for (const term of terms) {
-    documentFrequency.set(term, sections.filter((s) => s.lower.includes(term)).length);
+    const frequency = sections.filter((s) => s.lower.includes(term)).length;
+    if (frequency > 0) idf.set(term, Math.log(1 + (sections.length - frequency + 0.5) / (frequency + 0.5)));
   }
+  const averageLength = sections.reduce((sum, s) => sum + s.lower.length, 0) / sections.length;
   const best = new Map<string, SearchHit>();
   for (const section of sections) {
+    const heading = HEADING_LINE.exec(section.lower)?.[0] ?? "";
+    const norm = K1 * (1 - B + (B * section.lower.length) / averageLength);
     let score = 0;
-    for (const term of terms) {
-      const frequency = countOccurrences(section.lower, term);
-      if (frequency === 0) continue;
-      const rarity = Math.log(1 + sections.length / (documentFrequency.get(term) ?? 1));
-      score += rarity * (frequency / (frequency + 1.2));
+    for (const [term, weight] of idf) {
+      const frequency =
+        countOccurrences(section.lower, term) + HEADING_WEIGHT * countOccurrences(heading, term);
+      if (frequency > 0) score += (weight * frequency * (K1 + 1)) / (frequency + norm);
     }
     if (score === 0) continue;
     const previous = best.get(section.path);
     if (previous && previous.score >= score) continue;
-    best.set(section.path, { path: section.path, snippet: bestLine(section.text, terms), score });
+    const snippet = bestSnippet(section.text, terms, SEARCH_SNIPPET_MAX_CHARS);
+    best.set(section.path, { path: section.path, snippet, score });
   }
   return [...best.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit);
-}
-
-function bestLine(text: string, terms: readonly string[]): string {
-  let chosen = "";
-  let chosenHits = 0;
-  for (const line of text.split("\n")) {
-    const lower = line.toLowerCase();
-    const hits = terms.filter((term) => lower.includes(term)).length;
-    if (hits > chosenHits) {
-      chosen = line;
-      chosenHits = hits;
-    }
-  }
-  return chosen.trim();
 }

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ingestDocs } from "../src/ingest/ingest-docs.js";
+import { startTestChroma, type TestChroma, writeFixtureCorpus } from "../src/ingest/test-fixtures.js";
+import { bestSnippet, windowAround } from "../src/search/snippet.js";
+import { openDocsSession } from "../src/session/docs-session.js";
+import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import type { DocStore } from "../src/store/doc-store.js";
+import { LocalFolderStore } from "../src/store/local-folder-store.js";
+import { startChromaCorpus } from "./oracle/chroma-corpus.js";
+import { CORPUS_DIR } from "./oracle/disk-copy.js";
+
+const NO_HITS = { stdout: "", stderr: "", exitCode: 1 };
+
+describe("search snippets", () => {
+  it("never shows a front-matter fence, a bare tag or a bare heading", () => {
+    const chunk =
+      '---\ntitle: "Audit logs"\nicon: "list"\n---\n\n<Note>\n\n## Export\n\nExport the logs as CSV.\n';
+    expect(bestSnippet(chunk, ["xyzzy"], 600)).toBe("Export the logs as CSV.");
+    expect(bestSnippet(chunk, ["export"], 600)).toBe("Export the logs as CSV.");
+    expect(bestSnippet(chunk, ["audit"], 600)).toBe("Audit logs");
+    expect(bestSnippet('---\ntitle: "SSO"\ndescription: "Set up SAML."\n---\n', ["sso"], 600)).toBe(
+      "SSO: Set up SAML.",
+    );
+    expect(bestSnippet("## Limits\n\nAt most 5 requests.\n", ["limits"], 600)).toBe(
+      "Limits: At most 5 requests.",
+    );
+    expect(bestSnippet("---\n\n```\n</div>\n| --- |\n", ["x"], 600)).toBe("");
+  });
+
+  it("cuts a long line to a window around its first matching word", () => {
+    const line = `${"lorem ipsum ".repeat(20)}the launch window opens ${"dolor sit ".repeat(20)}`;
+    expect(windowAround(line, ["launch"], 40)).toBe("…ipsum the launch window opens dolor si…");
+    expect(windowAround(line, ["nothing"], 20)).toBe("lorem ipsum lorem i…");
+    expect(windowAround("short  line\n", ["x"], 20)).toBe("short line");
+  });
+});
+
+describe("search on the fixture corpus in Chroma", () => {
+  let chroma: TestChroma;
+  let store: ChromaDocStore;
+  const run = async (command: string, groups: string[] = []) =>
+    (await openDocsSession({ store, groups })).exec(command);
+
+  beforeAll(async () => {
+    chroma = await startTestChroma("atrium-search-");
+    const { dir, groupsFile } = await writeFixtureCorpus(chroma.root);
+    await ingestDocs({ dir, groupsFile, collection: "fixture", url: chroma.server.url });
+    store = await ChromaDocStore.open({ url: chroma.server.url, collection: "fixture" });
+  });
+  afterAll(async () => chroma?.close());
+
+  it("prints no nearest neighbours that hold none of the query's words", async () => {
+    expect(await run('search "launch codes"')).toEqual(NO_HITS);
+    expect(await run("search xyzzy")).toEqual(NO_HITS);
+    expect(await run('search "configure a custom domain"')).toEqual({
+      stdout: "/guides/deploy.mdx: Configure a custom domain in the dashboard.\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await run('search "launch codes"', ["staff"])).toEqual({
+      stdout: "/internal/roadmap.mdx: SECRET-PHRASE-7431: the launch plan for Q3\n",
+      stderr: "",
+      exitCode: 0,
+    });
+  });
+
+  it("the store ranks evidence first and scores the padding 0", async () => {
+    const hits = await store.search("configure a custom domain", { groups: [] }, 4);
+    expect(hits.map((hit) => [hit.path, hit.score > 0])).toEqual([
+      ["/guides/deploy.mdx", true],
+      [hits[1]?.path, false],
+      [hits[2]?.path, false],
+      [hits[3]?.path, false],
+    ]);
+    for (const hit of hits) expect(hit.snippet).not.toMatch(/^(---|#.*|)$/);
+  });
+});
+
+const MINTLIFY: [string, () => Promise<{ store: DocStore; close(): Promise<void> }>][] = [
+  ["LocalFolderStore", async () => ({ store: new LocalFolderStore(CORPUS_DIR), close: async () => {} })],
+  ["ChromaDocStore", () => startChromaCorpus(CORPUS_DIR, "mintlify-search")],
+];
+
+describe.each(MINTLIFY)("search on the Mintlify corpus (%s)", (_name, openStore) => {
+  let store: DocStore;
+  let close: () => Promise<void>;
+  const run = async (command: string) => (await openDocsSession({ store })).exec(command);
+
+  beforeAll(async () => {
+    ({ store, close } = await openStore());
+  }, 120_000);
+  afterAll(async () => close?.());
+
+  it("a nonsense query prints nothing and exits 1", async () => {
+    expect(await run('search "xyzzy plugh"')).toEqual(NO_HITS);
+    expect(await run("search qwertyuiop")).toEqual(NO_HITS);
+  });
+
+  it("a real query puts the right page first, with a snippet that shows why", async () => {
+    const result = await run('search -n 3 "set up single sign-on"');
+    expect({ ...result, stdout: result.stdout.split("\n")[0] }).toEqual({
+      stdout:
+        "/dashboard/sso.mdx: Set up single sign-on with SAML or OIDC identity providers like Okta, Azure AD, and Google Workspace for secure team authentication.",
+      stderr: "",
+      exitCode: 0,
+    });
+    for (const line of result.stdout.trimEnd().split("\n")) expect(line).not.toMatch(/: (---|#.*|)$/);
+  });
+});
