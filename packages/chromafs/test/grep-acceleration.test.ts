@@ -88,6 +88,27 @@ const SAME_OUTPUT: readonly string[] = [
   "rg 'Kube.*tes' /deploy",
   "rg --hidden Kubernetes /deploy",
   "rg Kubernetes /deploy/ci.mdx",
+  // several patterns, GNU BRE operators, missing operands, --color
+  "grep -c -e Helm -e Kubernetes /deploy/self-host.mdx",
+  "grep -rn -e Kubernetes -e Helm /",
+  "grep -rn $'Helm\\nOpenShift' /deploy",
+  "grep -rno -e Kube -e Kubernetes /deploy",
+  "grep -rnoF -e Kube -e Kubernetes /",
+  "grep -rl -e 'API key' -e webhook -e '[0-9]\\+ ms' /",
+  "grep -rn -e '\\<Helm\\>' -e 'Kube\\+' /deploy",
+  "egrep -rn -e 'Kube(rnetes)?' -e 'He+lm' /deploy",
+  "fgrep -rn -e Helm -e Kube /deploy",
+  "grep -rn '[0-9]\\+ ms' /",
+  "grep -rn 'https\\?://[a-z.]*mintlify' /zh/ai",
+  "grep -rnE '[0-9]{4}-[0-9]{2}' /changelog.mdx",
+  "grep -r x /nope; echo $?",
+  "grep -r Kubernetes /deploy/ci.mdx /nope; echo $?",
+  "grep -rs x /nope; echo $?",
+  "grep -rq Kubernetes /nope /deploy; echo $?",
+  "grep -q Kubernetes /deploy /deploy/ci.mdx; echo $?",
+  "grep -s Kubernetes /deploy /deploy/ci.mdx; echo $?",
+  "grep --color=never -rn Kubernetes /deploy",
+  "grep --colour=auto -c Kubernetes /deploy/ci.mdx",
 ];
 
 describe("grep acceleration gives grep's own output", () => {
@@ -190,6 +211,29 @@ describe("grep acceleration gives grep's own output", () => {
     await session.close();
   });
 
+  it("narrows several patterns and GNU BRE by the union of their filters", async () => {
+    expect(await plan("-rn -e Helm -e Kubernetes /deploy")).toEqual({
+      kind: "narrowed",
+      args: ["-rn", "-E", "-e", "Kubernetes|Helm", "--", "/deploy/ci.mdx", "/deploy/self-host.mdx"],
+      candidates: ["/deploy/ci.mdx", "/deploy/self-host.mdx"],
+      views: expect.any(Map),
+    });
+    expect(await plan("-rlF -e Helm -e Kube /deploy")).toMatchObject({
+      kind: "narrowed",
+      args: ["-rlF", "-e", "Helm\nKube", "--", "/deploy/ci.mdx", "/deploy/self-host.mdx"],
+    });
+    expect(await plan("-rn Ku\\+bernetes /deploy")).toMatchObject({
+      kind: "narrowed",
+      args: ["-rn", "-E", "-e", "Ku+bernetes", "--", "/deploy/ci.mdx", "/deploy/self-host.mdx"],
+    });
+    // An untranslatable pattern: still every pattern, one per line (just-bash combines those).
+    expect(await plan("-rn -e \\(a\\)\\1 -e b /deploy")).toEqual({
+      kind: "full-scan",
+      reason: "pattern not translatable",
+      args: ["-rn", "-e", "\\(a\\)\\1\nb", "--", "/deploy"],
+    });
+  });
+
   it("keeps file names when several files narrow down to one", async () => {
     expect(await plan("Kubernetes /index.mdx /deploy/ci.mdx")).toMatchObject({
       kind: "narrowed",
@@ -202,7 +246,6 @@ describe("grep acceleration gives grep's own output", () => {
       ["-rv x /", "-v/-c/-L report on non-matching files"],
       ["-rc x /", "-v/-c/-L report on non-matching files"],
       ["-rL x /", "-v/-c/-L report on non-matching files"],
-      ["-r -e a -e b /", "several patterns"],
       ["-r -f /docs.json /", "patterns from a file (-f)"],
       ["-rP a /", "perl regex (-P)"],
       ["-r \\(a\\)\\1 /", "pattern not translatable"],

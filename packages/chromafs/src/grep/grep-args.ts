@@ -1,22 +1,32 @@
+import { type PatternRewrite, rewritePatterns, splitPatterns } from "./grep-patterns.js";
+
 /**
  * grep's command line, parsed with the same grammar as just-bash's grep (so the accelerator and
- * the real grep agree on what is a flag, a pattern and a file), plus the GNU spellings just-bash
- * lacks: `--include GLOB`, `--exclude GLOB`, `--exclude-dir DIR` are rewritten to `--opt=GLOB`.
+ * the real grep agree on what is a flag, a pattern and a file), and rewritten where just-bash
+ * reads GNU's meaning wrong: `--include GLOB`, `--exclude GLOB`, `--exclude-dir DIR` become
+ * `--opt=GLOB`; several patterns or a BRE just-bash misreads become one ERE (see
+ * `rewritePatterns`); `-G`, `--color=never|auto`, and `-s` (which the command applies itself)
+ * are taken out.
  */
 export interface GrepArgs {
-  /** The command line with the separate-argument forms rewritten; what just-bash's grep gets. */
-  normalized: string[];
-  /** Option tokens (with their values) in order, without the pattern operand and the files. */
+  /** Option tokens (with their values) for just-bash's grep, without the pattern operand and files. */
   options: string[];
-  /** The pattern when given as the first operand (not through `-e`). */
+  /** The pattern operand for just-bash's grep (undefined when it comes through `-e`). */
   positionalPattern: string | undefined;
+  /** GNU's patterns, one per line of every `-e` or the pattern operand (what the store narrows by). */
   patterns: string[];
   files: string[];
+  /** How many file operands the command line had (GNU prints names when more than one). */
+  operandCount: number;
   patternFiles: number;
+  /** GNU's mode of `patterns` (just-bash may get `-E` and a translation instead). */
   mode: "basic" | "extended" | "fixed" | "perl";
   ignoreCase: boolean;
   recursive: boolean;
   noFilename: boolean;
+  quiet: boolean;
+  /** `-s`: no messages about missing or unreadable files. */
+  noMessages: boolean;
   /** Flags whose output the store cannot narrow (every file must be read). */
   needsEveryFile: boolean;
   /** `-A`/`-B`/`-C`: lines around a match are printed too, so grep needs whole pages. */
@@ -30,23 +40,42 @@ export interface GrepArgs {
 }
 
 const SEPARATE_VALUE_OPTIONS = new Set(["--include", "--exclude", "--exclude-dir"]);
+/** GNU's colour switches that print plain text when standard output is not a terminal. */
+const PLAIN_COLOR = /^--colou?r(=(never|auto|none|no|tty|if-tty))?$/;
+const MODE_FLAGS = new Set(["E", "G", "--extended-regexp", "--basic-regexp"]);
 
-export function parseGrepArgs(args: readonly string[]): GrepArgs {
-  const normalized: string[] = [];
-  const options: string[] = [];
+/** One option as given: plain tokens, or a flag bundle rebuilt once the pattern rewrite is known. */
+type OptionItem = { tokens: string[] } | { flags: string[] };
+
+/** The command line for just-bash's grep: options, `--`, the pattern operand, the files. */
+export function grepCommandLine(parsed: GrepArgs, files: readonly string[] = parsed.files): string[] {
+  const pattern = parsed.positionalPattern === undefined ? [] : [parsed.positionalPattern];
+  return [...parsed.options, "--", ...pattern, ...files];
+}
+
+/**
+ * Parses (and rewrites) a grep command line; `dropRecursion` takes `-r` out, for a single file
+ * operand, which GNU prints without its name where just-bash's `-r` names it.
+ */
+export function parseGrepArgs(args: readonly string[], dropRecursion = false): GrepArgs {
+  const items: OptionItem[] = [];
   const operands: string[] = [];
-  const patterns: string[] = [];
+  /** Every `-e` value, and where its `-e` item is (so a rewrite can take it out). */
+  const sources: string[] = [];
+  const sourceItems = new Set<OptionItem>();
   const parsed: GrepArgs = {
-    normalized,
-    options,
+    options: [],
     positionalPattern: undefined,
-    patterns,
+    patterns: [],
     files: [],
+    operandCount: 0,
     patternFiles: 0,
     mode: "basic",
     ignoreCase: false,
     recursive: false,
     noFilename: false,
+    quiet: false,
+    noMessages: false,
     needsEveryFile: false,
     context: false,
     excludeDirs: 0,
@@ -59,8 +88,7 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
   let perl = false;
   let parseOptions = true;
   const option = (...tokens: string[]) => {
-    normalized.push(...tokens);
-    options.push(...tokens);
+    items.push({ tokens });
     const glob = /^--(include|exclude)=(.*)$/s.exec(tokens[0]!);
     if (glob) (glob[1] === "include" ? parsed.includes : parsed.excludes).push(glob[2]!);
   };
@@ -69,11 +97,9 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
     const arg = args[i]!;
     if (parseOptions && arg === "--") {
       parseOptions = false;
-      normalized.push(arg);
       continue;
     }
     if (!parseOptions || !arg.startsWith("-") || arg === "-") {
-      normalized.push(arg);
       operands.push(arg);
       continue;
     }
@@ -84,10 +110,12 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
       continue;
     }
     if (arg === "-e" && i + 1 < args.length) {
-      patterns.push(args[++i]!);
-      option(arg, patterns[patterns.length - 1]!);
+      sources.push(args[++i]!);
+      option(arg, sources[sources.length - 1]!);
+      sourceItems.add(items[items.length - 1]!);
       continue;
     }
+    if (PLAIN_COLOR.test(arg)) continue;
     if (/^--(include|exclude)=/.test(arg) || /^--max-count=/.test(arg) || /^-m\d+$/.test(arg)) {
       option(arg);
       continue;
@@ -113,14 +141,17 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
       continue;
     }
     const flags = arg.startsWith("--") ? [arg] : arg.slice(1).split("");
-    const tokens = [arg];
+    const kept: string[] = [];
+    let raw: string[] | null = null;
     for (let f = 0; f < flags.length; f++) {
       const flag = flags[f]!;
       if (flag === "f" || flag === "--file") {
         parsed.patternFiles++;
-        if (!(flag === "f" && f + 1 < flags.length) && i + 1 < args.length) tokens.push(args[++i]!);
+        raw = [arg];
+        if (!(flag === "f" && f + 1 < flags.length) && i + 1 < args.length) raw.push(args[++i]!);
         break;
       }
+      kept.push(flag);
       switch (flag) {
         case "i":
         case "--ignore-case":
@@ -129,7 +160,8 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
         case "r":
         case "R":
         case "--recursive":
-          parsed.recursive = true;
+          if (dropRecursion) kept.pop();
+          else parsed.recursive = true;
           break;
         case "E":
         case "--extended-regexp":
@@ -139,6 +171,10 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
         case "--fixed-strings":
           fixed = true;
           break;
+        case "G":
+        case "--basic-regexp":
+          kept.pop();
+          break;
         case "P":
         case "--perl-regexp":
           perl = true;
@@ -146,6 +182,16 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
         case "h":
         case "--no-filename":
           parsed.noFilename = true;
+          break;
+        case "s":
+        case "--no-messages":
+          parsed.noMessages = true;
+          kept.pop();
+          break;
+        case "q":
+        case "--quiet":
+        case "--silent":
+          parsed.quiet = true;
           break;
         case "v":
         case "--invert-match":
@@ -165,22 +211,50 @@ export function parseGrepArgs(args: readonly string[]): GrepArgs {
         case "--line-regexp":
         case "o":
         case "--only-matching":
-        case "q":
-        case "--quiet":
-        case "--silent":
           break;
         default:
           parsed.unusual = true;
       }
     }
-    option(...tokens);
+    items.push(raw ? { tokens: raw } : { flags: kept });
   }
 
-  if (patterns.length === 0 && parsed.patternFiles === 0) {
+  if (sources.length === 0 && parsed.patternFiles === 0) {
     parsed.positionalPattern = operands.shift();
-    if (parsed.positionalPattern !== undefined) patterns.push(parsed.positionalPattern);
+    if (parsed.positionalPattern !== undefined) sources.push(parsed.positionalPattern);
   }
   parsed.files = operands;
+  parsed.operandCount = operands.length;
   parsed.mode = fixed ? "fixed" : extended ? "extended" : perl ? "perl" : "basic";
+  parsed.patterns = splitPatterns(sources);
+  const rewrite =
+    parsed.unusual || parsed.patternFiles > 0 || parsed.mode === "perl" || sources.length === 0
+      ? null
+      : rewritePatterns(sources, parsed.mode);
+  parsed.options = rebuildOptions(items, rewrite, sourceItems);
+  if (rewrite) parsed.positionalPattern = undefined;
   return parsed;
+}
+
+/** The option tokens, with the pattern rewrite applied (its `-e` replacing every other one). */
+function rebuildOptions(
+  items: readonly OptionItem[],
+  rewrite: PatternRewrite | null,
+  sourceItems: ReadonlySet<OptionItem>,
+): string[] {
+  const options: string[] = [];
+  for (const item of items) {
+    if (rewrite && sourceItems.has(item)) continue;
+    if ("tokens" in item) {
+      options.push(...item.tokens);
+      continue;
+    }
+    const flags = rewrite?.extended ? item.flags.filter((flag) => !MODE_FLAGS.has(flag)) : item.flags;
+    const short = flags.filter((flag) => !flag.startsWith("--"));
+    if (short.length > 0) options.push(`-${short.join("")}`);
+    options.push(...flags.filter((flag) => flag.startsWith("--")));
+  }
+  if (rewrite?.extended) options.push("-E");
+  if (rewrite) options.push("-e", rewrite.pattern);
+  return options;
 }

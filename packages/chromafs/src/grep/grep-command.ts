@@ -1,16 +1,22 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
-import { type Command, defineCommand, type ExecResult, type IFileSystem } from "just-bash";
+import {
+  type Command,
+  defineCommand,
+  type ExecResult,
+  type IFileSystem,
+  type ResolvedCommandContext,
+} from "just-bash";
 import type { DocsFs } from "../fs/docs-fs.js";
 import type { PageSource } from "../fs/page-source.js";
 import { sparsePage, withPageViews } from "../fs/page-views.js";
 import type { Access, DocStore, TextFilter } from "../store/doc-store.js";
 import { compileTextFilter } from "../store/text-filter-matcher.js";
 import type { TreeIndex } from "../tree/tree-index.js";
-import { type GrepArgs, parseGrepArgs } from "./grep-args.js";
+import { type GrepArgs, grepCommandLine, parseGrepArgs } from "./grep-args.js";
 import { baseNameFilter, grepTargets } from "./grep-candidates.js";
-import { respellRecursiveOperands } from "./grep-operands.js";
-import { patternToFilter } from "./pattern-filter.js";
+import { checkOperands, respellRecursiveOperands } from "./grep-operands.js";
+import { patternsToFilter } from "./pattern-filter.js";
 
 export interface GrepAcceleration {
   store: DocStore;
@@ -43,23 +49,30 @@ export async function planGrep(
   cwd: string,
   acceleration: GrepAcceleration,
 ): Promise<GrepPlan> {
-  const spelled = await respellArgs(args, cwd, acceleration.fs);
-  if (!spelled) return { kind: "no-candidates" };
-  const parsed = parseGrepArgs(spelled);
-  const fullScan = (reason: string): GrepPlan => ({ kind: "full-scan", reason, args: parsed.normalized });
-  const reason = fullScanReason(parsed);
+  return planParsed(parseGrepArgs(args), cwd, acceleration);
+}
+
+async function planParsed(parsed: GrepArgs, cwd: string, acceleration: GrepAcceleration): Promise<GrepPlan> {
+  const files = await spelledFiles(parsed, cwd, acceleration.fs);
+  if (!files) return { kind: "no-candidates" };
+  const fullScan = (reason: string): GrepPlan => ({
+    kind: "full-scan",
+    reason,
+    args: grepCommandLine(parsed, files),
+  });
+  const reason = fullScanReason(parsed, files);
   if (reason) return fullScan(reason);
-  const filter = patternToFilter(
-    parsed.patterns[0]!,
+  const filter = patternsToFilter(
+    parsed.patterns,
     parsed.mode as "basic" | "extended" | "fixed",
     parsed.ignoreCase,
   );
   if (!filter) return fullScan("pattern not translatable");
   const { fs, index } = acceleration;
   const scratchEmpty = fs.scratchIsEmpty();
-  const coversScratch = parsed.files.some((file) => fs.isScratchAncestor(posix.resolve(cwd, file)));
+  const coversScratch = files.some((file) => fs.isScratchAncestor(posix.resolve(cwd, file)));
   if (coversScratch && !scratchEmpty) return fullScan("searches the scratch area");
-  const targets = grepTargets(index, cwd, parsed.files, parsed.recursive, (path) => {
+  const targets = grepTargets(index, cwd, files, parsed.recursive, (path) => {
     if (!fs.isScratchPath(path)) return "docs";
     return scratchEmpty && fs.isScratchMount(path) ? "empty-mount" : "scratch";
   });
@@ -79,13 +92,13 @@ export async function planGrep(
   const candidates = selected.filter((target) => matching.has(target.path));
   if (candidates.length === 0) return { kind: "no-candidates" };
   if (!views) await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
-  // Without -r, several files print their names; keep that when only one candidate is left.
-  const forceNames = !parsed.recursive && parsed.files.length > 1 && !parsed.noFilename ? ["-r"] : [];
-  const pattern = parsed.positionalPattern === undefined ? [] : [parsed.positionalPattern];
+  // Without -r, several operands print their names; keep that when only one candidate is left.
+  const forceNames = !parsed.recursive && parsed.operandCount > 1 && !parsed.noFilename ? ["-r"] : [];
+  const shown = candidates.map((target) => target.shown);
   return {
     kind: "narrowed",
-    args: [...parsed.options, ...forceNames, "--", ...pattern, ...candidates.map((target) => target.shown)],
-    candidates: candidates.map((target) => target.shown),
+    args: grepCommandLine({ ...parsed, options: [...parsed.options, ...forceNames] }, shown),
+    candidates: shown,
     views: views ?? new Map(),
   };
 }
@@ -128,35 +141,47 @@ async function sparseViews(
   return views;
 }
 
-function fullScanReason(parsed: GrepArgs): string | null {
+function fullScanReason(parsed: GrepArgs, files: readonly string[]): string | null {
   if (parsed.unusual) return "unknown or special option";
   if (parsed.needsEveryFile) return "-v/-c/-L report on non-matching files";
   if (parsed.patternFiles > 0) return "patterns from a file (-f)";
-  if (parsed.patterns.length !== 1) return "several patterns";
+  if (parsed.patterns.length === 0) return "no pattern";
   if (parsed.mode === "perl") return "perl regex (-P)";
   if (parsed.excludeDirs > 0) return "--exclude-dir";
-  if (parsed.files.length === 0) return "reads standard input";
-  if (parsed.files.some((file) => file === "-" || /[*?[]/.test(file))) return "stdin or glob operand";
+  if (files.length === 0) return "reads standard input";
+  if (files.some((file) => file === "-" || /[*?[]/.test(file))) return "stdin or glob operand";
   return null;
 }
 
 /**
- * The command line with recursive directory operands spelled GNU's way (see
+ * The file operands with recursive directories spelled GNU's way (see
  * `respellRecursiveOperands`), for both the narrowed and the full-scan path; null when the
  * operands expand to no file at all (an empty root: nothing to search, exit 1).
  */
-async function respellArgs(
-  args: readonly string[],
-  cwd: string,
-  fs: IFileSystem,
-): Promise<readonly string[] | null> {
-  const parsed = parseGrepArgs(args);
-  if (!parsed.recursive || parsed.unusual || parsed.patterns.length === 0) return args;
+async function spelledFiles(parsed: GrepArgs, cwd: string, fs: IFileSystem): Promise<string[] | null> {
+  if (!parsed.recursive || parsed.unusual || parsed.patterns.length === 0) return parsed.files;
   const files = await respellRecursiveOperands(parsed.files, cwd, fs);
-  if (!files) return args;
-  if (files.length === 0) return null;
-  const pattern = parsed.positionalPattern === undefined ? [] : [parsed.positionalPattern];
-  return [...parsed.options, "--", ...pattern, ...files];
+  if (!files) return parsed.files;
+  return files.length === 0 ? null : files;
+}
+
+const NO_MATCH: ExecResult = { stdout: "", stderr: "", exitCode: 1 };
+/** just-bash's messages about operands it could not read, which `-s` silences. */
+const FILE_ERROR = /^grep: .*: (No such file or directory|Is a directory|Not a directory)$/;
+
+/**
+ * GNU's answer for the operands `checkOperands` took out: their messages first (none with
+ * `-s`), and exit status 2 unless `-q` found a match.
+ */
+function withOperandErrors(result: ExecResult, errors: readonly string[], parsed: GrepArgs): ExecResult {
+  const stderr = parsed.noMessages
+    ? result.stderr
+        .split(/(?<=\n)/)
+        .filter((line) => !FILE_ERROR.test(line.replace(/\n$/, "")))
+        .join("")
+    : errors.join("") + result.stderr;
+  const failed = errors.length > 0 && !(parsed.quiet && result.exitCode === 0);
+  return { ...result, stderr, exitCode: failed ? 2 : result.exitCode };
 }
 
 /**
@@ -169,27 +194,52 @@ export function createGrepCommands(acceleration: GrepAcceleration | null): Comma
   const grep = defineCommand("grep", async (args, ctx): Promise<ExecResult> => {
     const original = ctx.origCommand;
     if (!original) throw new Error("just-bash did not expose the bundled grep to the override");
-    if (!acceleration) {
-      const spelled = await respellArgs(args, ctx.cwd, ctx.fs);
-      return spelled ? original(parseGrepArgs(spelled).normalized) : { stdout: "", stderr: "", exitCode: 1 };
+    let parsed = parseGrepArgs(args);
+    let errors: string[] = [];
+    if (!parsed.unusual && (parsed.patterns.length > 0 || parsed.patternFiles > 0)) {
+      const checked = await checkOperands(parsed.files, ctx.cwd, ctx.fs, parsed.recursive);
+      errors = checked.errors;
+      if (errors.length > 0 && checked.files.length === 0) return withOperandErrors(NO_MATCH, errors, parsed);
+      // `grep -r x FILE`: GNU prints no file name (just-bash's -r would).
+      if (parsed.recursive && parsed.operandCount === 1 && checked.singleFile)
+        parsed = parseGrepArgs(args, true);
+      parsed.files = checked.files;
+      // GNU names the file when there were several operands, even if only one is left.
+      if (!parsed.recursive && parsed.operandCount > 1 && !parsed.noFilename && checked.singleFile) {
+        parsed.options.push("-r");
+      }
     }
-    let plan: GrepPlan;
-    try {
-      plan = await planGrep(args, ctx.cwd, acceleration);
-    } catch (error) {
-      rethrowIfFatal(error);
-      const spelled = await respellArgs(args, ctx.cwd, ctx.fs);
-      if (!spelled) return { stdout: "", stderr: "", exitCode: 1 };
-      plan = { kind: "full-scan", reason: "store failed", args: parseGrepArgs(spelled).normalized };
-    }
-    if (plan.kind === "no-candidates") return { stdout: "", stderr: "", exitCode: 1 };
-    if (plan.kind === "narrowed" && plan.views.size > 0) {
-      const { args: narrowed, views } = plan;
-      return withPageViews(views, () => original(narrowed));
-    }
-    return original(plan.args);
+    const result = await runGrep(parsed, ctx, original, acceleration);
+    return withOperandErrors(result, errors, parsed);
   });
   const egrep = defineCommand("egrep", (args, ctx) => grep.execute(["-E", ...args], ctx));
   const fgrep = defineCommand("fgrep", (args, ctx) => grep.execute(["-F", ...args], ctx));
   return [grep, egrep, fgrep];
+}
+
+/** just-bash's grep on the store's candidates, or on every file when they can't be narrowed. */
+async function runGrep(
+  parsed: GrepArgs,
+  ctx: ResolvedCommandContext,
+  original: (args: string[]) => Promise<ExecResult>,
+  acceleration: GrepAcceleration | null,
+): Promise<ExecResult> {
+  const fullScan = async (): Promise<ExecResult> => {
+    const files = await spelledFiles(parsed, ctx.cwd, ctx.fs);
+    return files ? original(grepCommandLine(parsed, files)) : NO_MATCH;
+  };
+  if (!acceleration) return fullScan();
+  let plan: GrepPlan;
+  try {
+    plan = await planParsed(parsed, ctx.cwd, acceleration);
+  } catch (error) {
+    rethrowIfFatal(error);
+    return fullScan();
+  }
+  if (plan.kind === "no-candidates") return NO_MATCH;
+  if (plan.kind === "narrowed" && plan.views.size > 0) {
+    const { args: narrowed, views } = plan;
+    return withPageViews(views, () => original(narrowed));
+  }
+  return original(plan.args);
 }

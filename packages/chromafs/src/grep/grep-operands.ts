@@ -60,3 +60,62 @@ async function isDirectory(fs: IFileSystem, cwd: string, operand: string): Promi
     return false;
   }
 }
+
+export interface CheckedOperands {
+  /** The operands grep can read, in order. */
+  files: string[];
+  /** GNU's message for each operand left out, in order. */
+  errors: string[];
+  /** Whether exactly one operand is left and it is a regular file. */
+  singleFile: boolean;
+}
+
+/**
+ * The file operands GNU grep would complain about, taken out of the command line: a missing
+ * path (`No such file or directory`; just-bash's `-r` skips it silently), a file named with a
+ * trailing slash (`Not a directory`) and a directory without `-r` (`Is a directory`; just-bash
+ * says so but exits 1). Standard input and glob operands (just-bash expands the latter) stay.
+ */
+export async function checkOperands(
+  operands: readonly string[],
+  cwd: string,
+  fs: IFileSystem,
+  recursive: boolean,
+): Promise<CheckedOperands> {
+  const files: string[] = [];
+  const errors: string[] = [];
+  let lastIsFile = false;
+  for (const operand of operands) {
+    if (operand === "-" || /[*?[]/.test(operand)) {
+      files.push(operand);
+      lastIsFile = false;
+      continue;
+    }
+    const problem = await operandProblem(fs, cwd, operand, recursive);
+    if (problem === "file" || problem === "directory") {
+      files.push(operand);
+      lastIsFile = problem === "file";
+    } else errors.push(`grep: ${operand}: ${problem}\n`);
+  }
+  return { files, errors, singleFile: files.length === 1 && lastIsFile };
+}
+
+async function operandProblem(
+  fs: IFileSystem,
+  cwd: string,
+  operand: string,
+  recursive: boolean,
+): Promise<"file" | "directory" | string> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await fs.stat(fs.resolvePath(cwd, operand))).isDirectory;
+  } catch (error) {
+    rethrowIfFatal(error);
+    const file = operand.replace(/\/+$/, "");
+    const isFile =
+      file !== operand && file !== "" && (await operandProblem(fs, cwd, file, recursive)) === "file";
+    return isFile ? "Not a directory" : "No such file or directory";
+  }
+  if (isDirectory) return recursive ? "directory" : "Is a directory";
+  return operand.endsWith("/") ? "Not a directory" : "file";
+}

@@ -133,4 +133,36 @@ export const ORACLE_COMMANDS: readonly OracleCommand[] = [
   unordered("grep -rin 'saml' $R/"),
   unordered("grep -rwn -m 2 'analytics' $R/"),
   unordered("grep -rxn 'title: .*' $R/zh"),
+  // several patterns (-e, or one per line): GNU matches any of them, just-bash kept the last -e
+  ordered("grep -c -e Helm -e Kubernetes $R/deploy/self-host.mdx"),
+  unordered("grep -rn -e Kubernetes -e Helm $R/deploy"),
+  unordered("grep -rn $'Helm\\nOpenShift' $R/deploy"),
+  unordered("grep -rno -e Kube -e Kubernetes $R/deploy"),
+  unordered("grep -rnoF -e Kube -e Kubernetes $R/deploy"),
+  unordered("grep -rnw -i -e helm -e kubernetes $R/deploy"),
+  unordered("grep -rx -e '---' -e 'title: .*' $R/ai"),
+  unordered("egrep -rn -e 'Kube(rnetes)?' -e 'He+lm' $R/deploy"),
+  unordered("fgrep -rc -e Helm -e Kube $R/deploy"),
+  unordered("grep -rl -e 'API key' -e webhook -e '[0-9]\\+ ms' $R/"),
+  // GNU BRE `\+` `\?` `\{m,\}` `\|`, which just-bash read as literals
+  unordered("grep -rn '[0-9]\\+ ms' $R/"),
+  ordered("grep -c 'Ku\\+bernetes' $R/deploy/self-host.mdx"),
+  ordered("grep -n 'Kubernetes\\?' $R/deploy/ci.mdx"),
+  unordered("grep -rn 'https\\?://[a-z.]*mintlify' $R/zh/ai"),
+  unordered("grep -rn '\\(Helm\\|Kubernetes\\) chart' $R/deploy"),
+  unordered("grep -rno 'x\\{2,\\}' $R/api"),
+  // -r with one file operand prints no file name
+  ordered("grep -rnE '[0-9]{4}-[0-9]{2}' $R/changelog.mdx"),
+  // missing operands and directories without -r: a message, exit 2 (-q: 0 on a match)
+  ordered("grep -r x $R/nope; echo exit=$?"),
+  ordered("grep -r Kubernetes $R/deploy/ci.mdx $R/nope; echo exit=$?"),
+  ordered("grep -rl Kubernetes $R/nope 2>&1; echo exit=$?"),
+  ordered("grep -rs x $R/nope 2>&1; echo exit=$?"),
+  ordered("grep -rq Kubernetes $R/nope $R/deploy; echo exit=$?"),
+  ordered("grep Kubernetes $R/deploy 2>&1; echo exit=$?"),
+  ordered("grep -c Kubernetes $R/index.mdx/; echo exit=$?"),
+  // --color without a terminal is plain output
+  ordered("grep --color=never -n Kubernetes $R/deploy/ci.mdx"),
+  unordered("grep --colour=auto -rc Kubernetes $R/deploy"),
+  unordered("grep --color -rl Kubernetes $R/deploy"),
 ];
