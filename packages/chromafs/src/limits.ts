@@ -85,6 +85,13 @@ export const ACCESS_LIST_MAX_PATHS = 5_000;
 /** Candidates the store's search fetches from each of the vector and keyword passes before merging. */
 export const SEARCH_CANDIDATES = 50;
 
+/**
+ * Cosine distance within which a vector hit counts as evidence without holding a query word
+ * (similarity 0.5 or more: a strong match for a neural embedding; nonsense queries over the
+ * hashing embedding land at 0.75 and beyond). Pages with no evidence are never search hits.
+ */
+export const SEARCH_EVIDENCE_MAX_DISTANCE = 0.5;
+
 /** Query words the keyword half of search looks up (one id-only query each). */
 export const SEARCH_MAX_QUERY_WORDS = 8;
 

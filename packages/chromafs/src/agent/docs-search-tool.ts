@@ -20,7 +20,7 @@ export function docsSearchTool(store: DocStore, access: Access): Tool<z.infer<ty
     ...toolInput(Input),
     async execute({ query, limit }) {
       const hits = await store.search(query, access, limit ?? SEARCH_DEFAULT_HITS);
-      return hits.length ? formatSearchHits(hits) : "no matches\n";
+      return formatSearchHits(hits, query) || "no matches\n";
     },
   };
 }

@@ -147,6 +147,9 @@ describe("atrium-docs ingest", () => {
       (await run([dir, "--collection", "docs", "--chroma-url", "http://x", "--path", root])).stderr,
     ).toContain("pass either --chroma-url or --path, not both");
     expect((await run([dir, "--collection", "docs", "--bogus"])).code).toBe(2);
+    const badName = await run([dir, "--collection", "my docs", "--chroma-url", "http://127.0.0.1:9"]);
+    expect(badName.code).toBe(2);
+    expect(badName.stderr.split("\n")[0]).toMatch(/^atrium-docs ingest: .*my docs/);
     expect(await run(["--help"])).toEqual({ code: 0, stdout: INGEST_USAGE, stderr: "" });
   });
 

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { isAtriumError } from "@atrium/spec";
+import { validateCollectionName } from "../ingest/collection-name.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
 
@@ -96,6 +97,8 @@ function parseIngestArgs(argv: string[]) {
     );
   }
   if (!values.collection) throw new Error("missing --collection <name>");
+  // A bad name is a usage error (exit 2), found before any server is started.
+  validateCollectionName(values.collection);
   if (values["groups-file"] !== undefined && values["clear-groups"]) {
     throw new Error("pass either --groups-file or --clear-groups, not both");
   }

@@ -19,6 +19,7 @@ import { chunkId, pageRevision, parseChunkId } from "../ingest/page-revision.js"
 import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_CANDIDATES,
+  SEARCH_EVIDENCE_MAX_DISTANCE,
   SEARCH_MAX_QUERY_WORDS,
   SEARCH_SNIPPET_MAX_CHARS,
   STORE_IDS_PER_QUERY,
@@ -488,18 +489,10 @@ function isRejectedFilter(error: unknown): boolean {
 }
 
 /**
- * Cosine distance within which a vector hit counts as evidence without holding a query word
- * (similarity 0.5 or more: a strong match for a neural embedding; nonsense queries over the
- * hashing embedding land at 0.75 and beyond).
- */
-const SEARCH_EVIDENCE_MAX_DISTANCE = 0.5;
-
-/**
- * Reciprocal-rank fusion of ranked chunk lists, one hit per page. A page carries evidence when
- * one of its chunks holds a query word or is semantically `close`; pages without evidence (the
- * vector pass always answers with its nearest chunks, even for nonsense) come after all others
- * with score 0, so printers can leave them out. The snippet comes from the page's chunk holding
- * the most query words (the best-ranked one on a tie).
+ * Reciprocal-rank fusion of ranked chunk lists, one hit per page. Only pages with evidence are
+ * hits: one of their chunks holds a query word or is semantically `close` (the vector pass always
+ * answers with its nearest chunks, even for nonsense, and those are no answer). The snippet comes
+ * from the page's chunk holding the most query words (the best-ranked one on a tie).
  */
 function fuse(
   lists: ChunkRow[][],
@@ -536,14 +529,12 @@ function fuse(
     });
   });
   return [...hits]
-    .sort(
-      (a, b) =>
-        Number(b[1].evidence) - Number(a[1].evidence) || b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1),
-    )
+    .filter(([, hit]) => hit.evidence)
+    .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit)
     .map(([path, hit]) => ({
       path,
       snippet: bestSnippet(hit.text, words, SEARCH_SNIPPET_MAX_CHARS),
-      score: hit.evidence ? hit.score : 0,
+      score: hit.score,
     }));
 }
