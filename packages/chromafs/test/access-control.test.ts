@@ -73,6 +73,13 @@ describe.each(STORES)("access control on %s: a hidden page does not exist", (_na
           exitCode: 0,
         });
         expect(await run("grep -c Falcon /internal/roadmap.md")).toMatchObject({ stdout: "", exitCode: 2 });
+        // -c and -L report on every file they search: hidden ones are not among them.
+        expect(await run("grep -rc Falcon /internal /guides")).toEqual({
+          stdout: "/internal/welcome.md:0\n/guides/deploy.md:0\n/guides/quickstart.md:0\n",
+          stderr: "",
+          exitCode: 1,
+        });
+        expect((await run("grep -rL Falcon /internal")).stdout).toBe("/internal/welcome.md\n");
         expect(await run("find / -type f | sort")).toEqual({
           stdout:
             "/docs.json\n/guides/deploy.md\n/guides/quickstart.md\n/index.mdx\n/internal/welcome.md\n/zh/指南.mdx\n",

@@ -243,9 +243,9 @@ describe("grep acceleration gives grep's own output", () => {
 
   it("falls back to the full scan for what the store cannot narrow", async () => {
     for (const [command, reason] of [
-      ["-rv x /", "-v/-c/-L report on non-matching files"],
-      ["-rc x /", "-v/-c/-L report on non-matching files"],
-      ["-rL x /", "-v/-c/-L report on non-matching files"],
+      ["-rv x /", "-v prints the lines that do not match"],
+      ["-rc x* /", "-c/-L report on every file"],
+      ["-rL -C1 x /", "-c/-L report on every file"],
       ["-r -f /docs.json /", "patterns from a file (-f)"],
       ["-rP a /", "perl regex (-P)"],
       ["-r \\(a\\)\\1 /", "pattern not translatable"],
@@ -290,6 +290,26 @@ describe("grep acceleration gives grep's own output", () => {
     // Matching chunks come with the filter's answer: no whole page is read.
     expect(a.pageFetches).toBe(0);
     expect(b.pageFetches).toBe(1117);
+    // -c and -L report on every file, yet read no page: the others are empty to grep. (Counts
+    // as GNU grep gives them on the disk copy.)
+    const counts = await a.exec("grep -rc Kubernetes /");
+    expect(counts).toEqual(await b.exec("grep -rc Kubernetes /"));
+    expect(counts.stdout.split("\n").filter((line) => !line.endsWith(":0"))).toEqual([
+      "/api/static-export/overview.mdx:1",
+      "/deploy/ci.mdx:1",
+      "/deploy/self-host.mdx:10",
+      "/es/deploy/ci.mdx:1",
+      "/es/deploy/self-host.mdx:10",
+      "/fr/deploy/ci.mdx:1",
+      "/fr/deploy/self-host.mdx:10",
+      "/zh/deploy/ci.mdx:1",
+      "/zh/deploy/self-host.mdx:10",
+      "",
+    ]);
+    expect((await a.exec("grep -rL Kubernetes /deploy")).stdout).toBe(
+      (await b.exec("grep -rL Kubernetes /deploy")).stdout,
+    );
+    expect(a.pageFetches).toBe(0);
     // Context lines need the whole candidate pages: one batched read.
     await a.exec("grep -rn -C1 Kubernetes /");
     expect(a.pageFetches).toBe(1);

@@ -27,8 +27,10 @@ export interface GrepArgs {
   quiet: boolean;
   /** `-s`: no messages about missing or unreadable files. */
   noMessages: boolean;
-  /** Flags whose output the store cannot narrow (every file must be read). */
+  /** `-v`, `-c`, `-L`: grep reports on files (or lines) that do not match too. */
   needsEveryFile: boolean;
+  /** `-v`: the lines printed are the ones that do not match, so grep needs whole pages. */
+  invert: boolean;
   /** `-A`/`-B`/`-C`: lines around a match are printed too, so grep needs whole pages. */
   context: boolean;
   excludeDirs: number;
@@ -77,6 +79,7 @@ export function parseGrepArgs(args: readonly string[], dropRecursion = false): G
     quiet: false,
     noMessages: false,
     needsEveryFile: false,
+    invert: false,
     context: false,
     excludeDirs: 0,
     includes: [],
@@ -195,6 +198,9 @@ export function parseGrepArgs(args: readonly string[], dropRecursion = false): G
           break;
         case "v":
         case "--invert-match":
+          parsed.invert = true;
+          parsed.needsEveryFile = true;
+          break;
         case "c":
         case "--count":
         case "L":

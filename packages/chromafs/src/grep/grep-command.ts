@@ -86,12 +86,21 @@ async function planParsed(parsed: GrepArgs, cwd: string, acceleration: GrepAccel
   const views = readsMatchingLinesOnly(parsed, filter)
     ? await sparseViews(acceleration, filter, within)
     : null;
-  const matching = views
-    ? new Set(views.keys())
-    : new Set(await acceleration.store.findPages(filter, acceleration.access, within));
-  const candidates = selected.filter((target) => matching.has(target.path));
-  if (candidates.length === 0) return { kind: "no-candidates" };
-  if (!views) await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
+  let candidates: typeof selected;
+  if (parsed.needsEveryFile) {
+    // -c and -L report on every file: those the store rules out are read as empty pages (a
+    // count of 0, listed by -L), the others as sparse ones, so no whole page is fetched.
+    if (!views) return fullScan("-c/-L report on every file");
+    for (const path of within) if (!views.has(path)) views.set(path, "");
+    candidates = selected;
+  } else {
+    const matching = views
+      ? new Set(views.keys())
+      : new Set(await acceleration.store.findPages(filter, acceleration.access, within));
+    candidates = selected.filter((target) => matching.has(target.path));
+    if (candidates.length === 0) return { kind: "no-candidates" };
+    if (!views) await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
+  }
   // Without -r, several operands print their names; keep that when only one candidate is left.
   const forceNames = !parsed.recursive && parsed.operandCount > 1 && !parsed.noFilename ? ["-r"] : [];
   const shown = candidates.map((target) => target.shown);
@@ -105,12 +114,12 @@ async function planParsed(parsed: GrepArgs, cwd: string, acceleration: GrepAccel
 
 /**
  * Whether grep's output depends only on the lines that match, so it can read sparse pages:
- * no context lines around matches, and a pattern that cannot match the empty lines standing in
+ * no context lines around matches, no `-v`, and a pattern that cannot match the empty lines standing in
  * for the chunks left out (a wider filter that matches "" rules itself out, as does any regex
  * ECMAScript can't compile).
  */
 function readsMatchingLinesOnly(parsed: GrepArgs, filter: TextFilter): boolean {
-  if (parsed.context) return false;
+  if (parsed.context || parsed.invert) return false;
   if (filter.kind === "contains") return filter.text !== "";
   try {
     const regex = new RegExp(filter.pattern, filter.caseInsensitive ? "iu" : "u");
@@ -143,7 +152,7 @@ async function sparseViews(
 
 function fullScanReason(parsed: GrepArgs, files: readonly string[]): string | null {
   if (parsed.unusual) return "unknown or special option";
-  if (parsed.needsEveryFile) return "-v/-c/-L report on non-matching files";
+  if (parsed.invert) return "-v prints the lines that do not match";
   if (parsed.patternFiles > 0) return "patterns from a file (-f)";
   if (parsed.patterns.length === 0) return "no pattern";
   if (parsed.mode === "perl") return "perl regex (-P)";
