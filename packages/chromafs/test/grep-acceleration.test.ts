@@ -269,9 +269,27 @@ describe("grep acceleration gives grep's own output", () => {
       pages: new PageSource(store, fast.access, new PageCache(1 << 20)),
       fs: fast.fs,
     };
-    expect(await planRg(["-i", "Kubernetes", "/deploy", "/index.mdx"], "/", acceleration)).toEqual({
+    const rg = await planRg(["-i", "Kubernetes", "/deploy", "/index.mdx"], "/", acceleration);
+    expect(rg).toEqual({
       kind: "narrowed",
       args: ["-i", "-H", "-n", "-e", "Kubernetes", "/deploy/ci.mdx", "/deploy/self-host.mdx"],
+      views: expect.any(Map),
+    });
+    // rg reads sparse pages too (the matching lines of the matching chunks), except with context.
+    expect([...(rg.views?.keys() ?? [])]).toEqual(["/deploy/ci.mdx", "/deploy/self-host.mdx"]);
+    expect(
+      rg.views
+        ?.get("/deploy/ci.mdx")
+        ?.split("\n")
+        .filter((line) => line !== ""),
+    ).toEqual(
+      (await plain.exec("grep -i kubernetes /deploy/ci.mdx")).stdout
+        .split("\n")
+        .filter((line) => line !== ""),
+    );
+    expect(await planRg(["-C1", "Kubernetes", "/deploy"], "/", acceleration)).toEqual({
+      kind: "narrowed",
+      args: ["-C1", "-H", "-n", "-e", "Kubernetes", "/deploy/ci.mdx", "/deploy/self-host.mdx"],
     });
     expect(await planRg(["Kube.*tes", "/deploy"], "/", acceleration)).toMatchObject({ kind: "full-scan" });
     expect(await planRg(["Kubernetes", "/deploy/ci.mdx"], "/", acceleration)).toMatchObject({

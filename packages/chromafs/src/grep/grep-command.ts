@@ -9,14 +9,14 @@ import {
 } from "just-bash";
 import type { DocsFs } from "../fs/docs-fs.js";
 import type { PageSource } from "../fs/page-source.js";
-import { sparsePage, withPageViews } from "../fs/page-views.js";
+import { withPageViews } from "../fs/page-views.js";
 import type { Access, DocStore, TextFilter } from "../store/doc-store.js";
-import { compileTextFilter } from "../store/text-filter-matcher.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 import { type GrepArgs, grepCommandLine, parseGrepArgs } from "./grep-args.js";
 import { baseNameFilter, grepTargets } from "./grep-candidates.js";
 import { checkOperands, respellRecursiveOperands } from "./grep-operands.js";
 import { patternsToFilter } from "./pattern-filter.js";
+import { mayMatchEmptyLine, sparseViews } from "./sparse-views.js";
 
 export interface GrepAcceleration {
   store: DocStore;
@@ -114,40 +114,11 @@ async function planParsed(parsed: GrepArgs, cwd: string, acceleration: GrepAccel
 
 /**
  * Whether grep's output depends only on the lines that match, so it can read sparse pages:
- * no context lines around matches, no `-v`, and a pattern that cannot match the empty lines standing in
- * for the chunks left out (a wider filter that matches "" rules itself out, as does any regex
- * ECMAScript can't compile).
+ * no context lines around matches, no `-v`, and a pattern that cannot match the empty lines
+ * standing in for the chunks left out.
  */
 function readsMatchingLinesOnly(parsed: GrepArgs, filter: TextFilter): boolean {
-  if (parsed.context || parsed.invert) return false;
-  if (filter.kind === "contains") return filter.text !== "";
-  try {
-    const regex = new RegExp(filter.pattern, filter.caseInsensitive ? "iu" : "u");
-    return !regex.test("") && !regex.test("\n");
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Sparse pages for the candidates among `within`, keyed by tree path, from the chunks the store
- * finds; null when the store can't place chunks (no `findChunks`, or an older collection).
- */
-async function sparseViews(
-  acceleration: GrepAcceleration,
-  filter: TextFilter,
-  within: readonly string[],
-): Promise<Map<string, string> | null> {
-  const found = await acceleration.store.findChunks?.(filter, acceleration.access, within);
-  if (!found) return null;
-  const views = new Map<string, string>();
-  const mayMatch = compileTextFilter(filter);
-  for (const [path, chunks] of found) {
-    const view = sparsePage(chunks, mayMatch);
-    if (view === null) return null;
-    views.set(path, view);
-  }
-  return views;
+  return !parsed.context && !parsed.invert && !mayMatchEmptyLine(filter);
 }
 
 function fullScanReason(parsed: GrepArgs, files: readonly string[]): string | null {

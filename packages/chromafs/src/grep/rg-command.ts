@@ -1,8 +1,10 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
+import { withPageViews } from "../fs/page-views.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 import type { GrepAcceleration } from "./grep-command.js";
+import { sparseViews } from "./sparse-views.js";
 
 /** rg flags the accelerator understands; any other flag means just-bash's rg reads every file. */
 const BOOLEAN_FLAGS: Record<string, string> = {
@@ -29,17 +31,21 @@ const REGEX_META = /[.^$*+?()[\]{}|\\]/;
 export interface RgPlan {
   kind: "full-scan" | "narrowed" | "no-candidates";
   args: string[];
+  /** Sparse pages rg reads instead of whole ones (narrowed, without context lines). */
+  views?: Map<string, string>;
 }
 
 interface ParsedRg {
   options: string[];
   flags: Set<string>;
+  /** `-A`/`-B`/`-C`: lines around matches are printed, so rg needs whole pages. */
+  context: boolean;
   patterns: string[];
   operands: string[];
 }
 
 function parseRg(args: readonly string[]): ParsedRg | null {
-  const parsed: ParsedRg = { options: [], flags: new Set(), patterns: [], operands: [] };
+  const parsed: ParsedRg = { options: [], flags: new Set(), context: false, patterns: [], operands: [] };
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -55,10 +61,12 @@ function parseRg(args: readonly string[]): ParsedRg | null {
     }
     if (VALUE_FLAGS.has(arg)) {
       if (i + 1 >= args.length) return null;
+      if (arg !== "-m" && arg !== "--max-count") parsed.context = true;
       parsed.options.push(arg, args[++i]!);
       continue;
     }
     if (/^-[mABC]\d+$/.test(arg) || /^--max-count=\d+$/.test(arg)) {
+      if (/^-[ABC]/.test(arg)) parsed.context = true;
       parsed.options.push(arg);
       continue;
     }
@@ -138,18 +146,16 @@ export async function planRg(
   if (directories === 0 && operands.length === 1) return fullScan;
   const caseInsensitive = parsed.flags.has("ignore-case") || parsed.flags.has("smart-case");
   const within = [...new Set(targets.map((target) => target.path))];
-  const matching = new Set(
-    await acceleration.store.findPages(
-      { kind: "contains", text: pattern, caseInsensitive },
-      acceleration.access,
-      within,
-    ),
-  );
+  const filter = { kind: "contains", text: pattern, caseInsensitive } as const;
+  const views = parsed.context ? null : await sparseViews(acceleration, filter, within);
+  const matching = views
+    ? new Set(views.keys())
+    : new Set(await acceleration.store.findPages(filter, acceleration.access, within));
   const candidates = targets.filter((target) => matching.has(target.path));
   if (candidates.length === 0) return { kind: "no-candidates", args: [] };
   // just-bash's rg has no `--`, so a file name that looks like an option can't be passed.
   if (candidates.some((target) => target.shown.startsWith("-"))) return fullScan;
-  await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
+  if (!views) await acceleration.pages.prefetch([...new Set(candidates.map((target) => target.path))]);
   const forced: string[] = [];
   if (!parsed.flags.has("no-filename")) forced.push("-H");
   const lineNumbers =
@@ -160,6 +166,7 @@ export async function planRg(
   return {
     kind: "narrowed",
     args: [...parsed.options, ...forced, "-e", pattern, ...candidates.map((target) => target.shown)],
+    ...(views && { views }),
   };
 }
 
@@ -176,6 +183,7 @@ export function createRgCommand(acceleration: GrepAcceleration): Command {
       plan = { kind: "full-scan", args: [...args] };
     }
     if (plan.kind === "no-candidates") return { stdout: "", stderr: "", exitCode: 1 };
-    return original(plan.args);
+    const { args: narrowed, views } = plan;
+    return views ? withPageViews(views, () => original(narrowed)) : original(narrowed);
   });
 }

@@ -1,0 +1,41 @@
+import { sparsePage } from "../fs/page-views.js";
+import type { TextFilter } from "../store/doc-store.js";
+import { compileTextFilter } from "../store/text-filter-matcher.js";
+import type { GrepAcceleration } from "./grep-command.js";
+
+/**
+ * Whether a line the filter accepts could be empty: then the empty lines of a sparse page could
+ * match where the real lines would not, and grep needs whole pages. A regex ECMAScript can't
+ * compile counts as "could" too.
+ */
+export function mayMatchEmptyLine(filter: TextFilter): boolean {
+  if (filter.kind === "contains") return filter.text === "";
+  try {
+    const regex = new RegExp(filter.pattern, filter.caseInsensitive ? "iu" : "u");
+    return regex.test("") || regex.test("\n");
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Sparse pages (see `sparsePage`) for the candidates among `within`, keyed by tree path, from
+ * the chunks the store finds in one query; null when the store can't place chunks (no
+ * `findChunks`, or a collection ingested before chunks carried line numbers).
+ */
+export async function sparseViews(
+  acceleration: GrepAcceleration,
+  filter: TextFilter,
+  within: readonly string[],
+): Promise<Map<string, string> | null> {
+  const found = await acceleration.store.findChunks?.(filter, acceleration.access, within);
+  if (!found) return null;
+  const views = new Map<string, string>();
+  const mayMatch = compileTextFilter(filter);
+  for (const [path, chunks] of found) {
+    const view = sparsePage(chunks, mayMatch);
+    if (view === null) return null;
+    views.set(path, view);
+  }
+  return views;
+}
