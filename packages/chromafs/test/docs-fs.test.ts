@@ -105,9 +105,20 @@ describe("DocsFs through just-bash", () => {
       });
       expect(await run(`ls ${path}`)).toMatchObject({ stdout: "", exitCode: 2 });
     }
+    // A directory read as a file says so, in GNU's words (just-bash would say it does not exist).
     expect(await run("cat /guides")).toEqual({
       stdout: "",
-      stderr: "cat: /guides: No such file or directory\n",
+      stderr: "cat: /guides: Is a directory\n",
+      exitCode: 1,
+    });
+    expect(await run("cd / && head -1 guides; tail -n1 guides")).toEqual({
+      stdout: "",
+      stderr: "head: error reading 'guides': Is a directory\ntail: error reading 'guides': Is a directory\n",
+      exitCode: 1,
+    });
+    expect(await run("cat /nope")).toEqual({
+      stdout: "",
+      stderr: "cat: /nope: No such file or directory\n",
       exitCode: 1,
     });
     expect(await run("cd /nope")).toMatchObject({ exitCode: 1 });

@@ -8,6 +8,7 @@ import { createGrepCommands } from "../grep/grep-command.js";
 import { createRgCommand } from "../grep/rg-command.js";
 import { SESSION_EXECUTION_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
+import { createDirectoryMessageCommands } from "../shell/directory-messages.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { trustedStore } from "../store/trusted-store.js";
 import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
@@ -63,7 +64,11 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
   const pages = new PageSource(store, access, pageCache);
   const fs = new DocsFs({ index, pages });
   const acceleration = options.accelerateGrep === false ? null : { store, access, index, pages, fs };
-  const commands: CustomCommand[] = [createSearchCommand(store, access), ...createGrepCommands(acceleration)];
+  const commands: CustomCommand[] = [
+    createSearchCommand(store, access),
+    ...createGrepCommands(acceleration),
+    ...createDirectoryMessageCommands(),
+  ];
   if (acceleration) commands.push(createRgCommand(acceleration));
   const bash = new Bash({
     fs,
