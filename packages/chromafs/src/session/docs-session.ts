@@ -9,6 +9,7 @@ import { createRgCommand } from "../grep/rg-command.js";
 import { SESSION_EXECUTION_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
 import { createDirectoryMessageCommands } from "../shell/directory-messages.js";
+import { createLsCommand } from "../shell/ls-recursive-headings.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { trustedStore } from "../store/trusted-store.js";
 import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
@@ -68,6 +69,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
     createSearchCommand(store, access),
     ...createGrepCommands(acceleration),
     ...createDirectoryMessageCommands(),
+    createLsCommand(),
   ];
   if (acceleration) commands.push(createRgCommand(acceleration));
   const bash = new Bash({

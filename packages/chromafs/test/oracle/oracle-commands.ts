@@ -27,6 +27,9 @@ export const ORACLE_COMMANDS: readonly OracleCommand[] = [
   ordered("cd $R/zh && ls"),
   ordered("cd $R/fr/ai && ls .."),
   ordered("ls -d $R/zh/ai"),
+  ordered("ls -R $R/zh/ | head -60"),
+  ordered("ls -R $R/ | grep ':$' | head -30"),
+  ordered("cd $R/es && ls -R ./ | grep -c ':$'"),
   // cat, head, tail, wc
   ordered("cat $R/index.mdx"),
   ordered("cat $R/zh/index.mdx"),
