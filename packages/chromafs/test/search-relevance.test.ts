@@ -102,4 +102,13 @@ describe.each(MINTLIFY)("search on the Mintlify corpus (%s)", (_name, openStore)
     });
     for (const line of result.stdout.trimEnd().split("\n")) expect(line).not.toMatch(/: (---|#.*|)$/);
   });
+
+  it("the page named after the query comes first, though others mention it more", async () => {
+    const paths = (command: string) =>
+      run(command).then((result) => result.stdout.split("\n").map((line) => line.split(":")[0]));
+    expect((await paths('search -n 3 "custom domain"'))[0]).toBe("/customize/custom-domain.mdx");
+    expect((await paths('search -n 3 "how do I set up a custom domain"'))[0]).toBe(
+      "/customize/custom-domain.mdx",
+    );
+  });
 });

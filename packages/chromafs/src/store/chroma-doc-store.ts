@@ -26,6 +26,7 @@ import {
   STORE_PARALLEL_QUERIES,
 } from "../limits.js";
 import { bestSnippet, termsIn } from "../search/snippet.js";
+import { TITLE_MATCH_BOOST, titleMatch } from "../search/title-match.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
 import { decodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
@@ -234,8 +235,13 @@ export class ChromaDocStore implements DocStore {
     const ranked = [await this.checkRows(semanticRows, access)];
     const words = queryWords(query);
     if (words.length > 0) ranked.push(await this.keywordPass(query, words, where, access));
-    return fuse(ranked, [this.semanticWeight, 1], words, wanted, (row) =>
-      close.has(`${row.page}#${row.index}`),
+    return fuse(
+      ranked,
+      [this.semanticWeight, 1],
+      words,
+      wanted,
+      (row) => close.has(`${row.page}#${row.index}`),
+      (path) => titleMatch(path, snapshot.tree.files[path]?.title, words),
     );
   }
 
@@ -492,7 +498,9 @@ function isRejectedFilter(error: unknown): boolean {
  * Reciprocal-rank fusion of ranked chunk lists, one hit per page. Only pages with evidence are
  * hits: one of their chunks holds a query word or is semantically `close` (the vector pass always
  * answers with its nearest chunks, even for nonsense, and those are no answer). The snippet comes
- * from the page's chunk holding the most query words (the best-ranked one on a tie).
+ * from the page's chunk holding the most query words (the best-ranked one on a tie). A page named
+ * after the query (`named`: share of its words in the file name or title) scores up to
+ * TITLE_MATCH_BOOST more.
  */
 function fuse(
   lists: ChunkRow[][],
@@ -500,6 +508,7 @@ function fuse(
   words: string[],
   limit: number,
   close: (row: ChunkRow) => boolean,
+  named: (path: string) => number,
 ): SearchHit[] {
   const hits = new Map<
     string,
@@ -528,6 +537,7 @@ function fuse(
       }
     });
   });
+  for (const [path, hit] of hits) hit.score *= 1 + TITLE_MATCH_BOOST * named(path);
   return [...hits]
     .filter(([, hit]) => hit.evidence)
     .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))

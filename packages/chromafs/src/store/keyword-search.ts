@@ -1,5 +1,6 @@
 import { SEARCH_SNIPPET_MAX_CHARS } from "../limits.js";
 import { bestSnippet } from "../search/snippet.js";
+import { TITLE_MATCH_BOOST, titleMatch } from "../search/title-match.js";
 import { queryWords } from "./chroma-doc-store.js";
 import type { SearchHit } from "./doc-store.js";
 
@@ -52,9 +53,15 @@ const HEADING_LINE = /^(?:#{1,6}\s|title:|sidebartitle:).*$/m;
  * Keyword ranking over pages split at headings: BM25 over sections (term counts saturating, long
  * sections normalised, rare terms weighing more), terms in the section's heading (or title) counted
  * HEADING_WEIGHT more times, and common English words dropped as in the Chroma store's
- * `queryWords`. One hit per page (its best section); snippet = `bestSnippet` of that section.
+ * `queryWords`. A page named after the query scores up to TITLE_MATCH_BOOST more (`titleMatch`).
+ * One hit per page (its best section); snippet = `bestSnippet` of that section.
  */
-export function rankSections(query: string, sections: readonly Section[], limit: number): SearchHit[] {
+export function rankSections(
+  query: string,
+  sections: readonly Section[],
+  limit: number,
+  titleOf: (path: string) => string | undefined = () => undefined,
+): SearchHit[] {
   const terms = queryWords(query);
   if (terms.length === 0 || limit <= 0 || sections.length === 0) return [];
   const idf = new Map<string, number>();
@@ -74,6 +81,7 @@ export function rankSections(query: string, sections: readonly Section[], limit:
       if (frequency > 0) score += (weight * frequency * (K1 + 1)) / (frequency + norm);
     }
     if (score === 0) continue;
+    score *= 1 + TITLE_MATCH_BOOST * titleMatch(section.path, titleOf(section.path), terms);
     const previous = best.get(section.path);
     if (previous && previous.score >= score) continue;
     const snippet = bestSnippet(section.text, terms, SEARCH_SNIPPET_MAX_CHARS);

@@ -121,6 +121,7 @@ export class LocalFolderStore implements DocStore {
         return file !== undefined && isVisible(file, access);
       }),
       limit,
+      (path) => tree.files[path]?.title,
     );
   }
 
