@@ -21,13 +21,37 @@ export function aiSdkEmbedding(model: EmbeddingModel, options: AiSdkEmbeddingOpt
       "aiSdkEmbedding needs an embedding model object (for example openai.embedding('text-embedding-3-small')), not a string id",
     );
   }
-  const id = options.id ?? `ai-sdk-${model.provider}-${model.modelId}`;
+  return loadedAiSdkEmbedding(async () => model, {
+    ...options,
+    id: options.id ?? `ai-sdk-${model.provider}-${model.modelId}`,
+  });
+}
+
+/**
+ * `aiSdkEmbedding` over a model made on first use (`load` may import the provider package), so
+ * resolving a spec costs nothing until a text is embedded.
+ */
+export function loadedAiSdkEmbedding(
+  load: () => Promise<EmbeddingModel>,
+  options: AiSdkEmbeddingOptions & { id: string },
+): AtriumEmbedding {
+  const { id } = options;
+  let loading: Promise<Exclude<EmbeddingModel, string>> | undefined;
   const generate = async (texts: string[]): Promise<number[][]> => {
     if (texts.length === 0) return [];
+    loading ??= load() as Promise<Exclude<EmbeddingModel, string>>;
+    const model = await loading;
     // Loaded on first use: the AI SDK (and OpenTelemetry under it) stays out of every process
     // that only uses the offline embedding, such as the docs CLI.
     const { embedMany } = await import("ai");
-    const { embeddings } = await embedMany({ model, values: texts, abortSignal: options.abortSignal });
+    const { embeddings } = await embedMany({ model, values: texts, abortSignal: options.abortSignal }).catch(
+      (error: unknown) => {
+        // The AI SDK's message ("Cannot connect to API: ...") doesn't say which embedding failed.
+        throw new Error(`Embedding ${id} failed: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
+      },
+    );
     if (options.dimensions !== undefined) {
       const wrong = embeddings.find((vector) => vector.length !== options.dimensions);
       if (wrong) {

@@ -1,7 +1,7 @@
 export type { Collection, Metadata, Where, WhereDocument } from "chromadb";
 // The chromadb client types callers need, so packages on top use one pinned chromadb through us.
 export { ChromaClient } from "chromadb";
-export { type AiSdkEmbeddingOptions, aiSdkEmbedding } from "./ai-sdk-embedding.js";
+export { type AiSdkEmbeddingOptions, aiSdkEmbedding, loadedAiSdkEmbedding } from "./ai-sdk-embedding.js";
 export { type ChromaServer, type StartChromaServerOptions, startChromaServer } from "./chroma-server.js";
 export { connectChroma } from "./connect-chroma.js";
 export { ChromaStartError, ChromaUnreachableError } from "./errors.js";
@@ -13,4 +13,11 @@ export {
 } from "./hashing-embedding.js";
 export { isChromaAlive } from "./heartbeat.js";
 export * as chromaLimits from "./limits.js";
+export {
+  DEFAULT_OLLAMA_EMBEDDING_BASE_URL,
+  DEFAULT_OPENAI_EMBEDDING_BASE_URL,
+  EMBEDDING_SPEC_FORMS,
+  type EmbeddingEnv,
+  resolveEmbedding,
+} from "./resolve-embedding.js";
 export { classifyStartFailure, describeStartFailure, type StartFailureKind } from "./start-failure.js";

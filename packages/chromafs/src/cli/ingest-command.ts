@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
-import { type ChromaServer, startChromaServer } from "@atrium/chroma";
+import { type ChromaServer, resolveEmbedding, startChromaServer } from "@atrium/chroma";
 import { isAtriumError } from "@atrium/spec";
 import { validateCollectionName } from "../ingest/collection-name.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
+import { recordedEmbedding } from "./store-args.js";
 
 export interface CommandIo {
   stdout: ProgressStream;
@@ -25,6 +26,11 @@ Re-running changes only what changed.
   --clear-groups        drop the stored groups mapping (as a file holding {} does);
                         only front-matter groups: then restrict pages
   --rebuild             drop the collection and ingest everything anew
+  --embedding <spec>    how pages are embedded: hashing (offline), openai:<model>
+                        (OPENAI_API_KEY), ollama:<model> (OLLAMA_BASE_URL) or
+                        openai-compatible:<baseURL>#<model>; default $ATRIUM_EMBEDDING,
+                        else what the collection records, else hashing. Recorded with
+                        the collection (sh and mcp then use it); changing it needs --rebuild
   --json                print the summary as JSON
   -q, --quiet           no progress output
   -h, --help            show this help
@@ -51,7 +57,9 @@ export async function runIngestCommand(
   try {
     if (!parsed.url) server = await startChromaServer({ path: parsed.path as string });
     const url = parsed.url ?? (server as ChromaServer).url;
+    const embedding = parsed.embedding ?? (await recordedEmbedding(url, parsed.collection));
     const summary = await ingestDocs({
+      embedding,
       dir: parsed.dir,
       collection: parsed.collection,
       url,
@@ -84,6 +92,7 @@ function parseIngestArgs(argv: string[]) {
       "groups-file": { type: "string" },
       "clear-groups": { type: "boolean" },
       rebuild: { type: "boolean" },
+      embedding: { type: "string" },
       json: { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
       help: { type: "boolean", short: "h" },
@@ -110,8 +119,11 @@ function parseIngestArgs(argv: string[]) {
       "say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH)",
     );
   }
+  // A bad spec (or a missing key) is a usage error too, found before any server is started.
+  const spec = values.embedding ?? (process.env.ATRIUM_EMBEDDING?.trim() || undefined);
   return {
     help,
+    embedding: spec === undefined ? undefined : resolveEmbedding(spec),
     dir: positionals[0] as string,
     collection: values.collection,
     url,

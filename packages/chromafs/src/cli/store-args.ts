@@ -1,5 +1,12 @@
-import { type ChromaServer, startChromaServer } from "@atrium/chroma";
+import {
+  type AtriumEmbedding,
+  type ChromaServer,
+  connectChroma,
+  resolveEmbedding,
+  startChromaServer,
+} from "@atrium/chroma";
 import { ConfigError } from "@atrium/spec";
+import { EMBEDDING_METADATA_KEY } from "../ingest/docs-collection.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import type { DocStore } from "../store/doc-store.js";
 import { LocalFolderStore } from "../store/local-folder-store.js";
@@ -11,6 +18,8 @@ export interface StoreArgs {
   path?: string;
   dir?: string;
   groupsFile?: string;
+  /** An embedding spec (`resolveEmbedding`); default $ATRIUM_EMBEDDING, else the collection's own. */
+  embedding?: string;
 }
 
 export const STORE_OPTIONS = {
@@ -19,13 +28,16 @@ export const STORE_OPTIONS = {
   path: { type: "string" },
   dir: { type: "string" },
   "groups-file": { type: "string" },
+  embedding: { type: "string" },
 } as const;
 
 export const STORE_USAGE = `Where the docs are (one of):
   --collection <name> --chroma-url <url>   a collection on a running Chroma server ($ATRIUM_CHROMA_URL)
   --collection <name> --path <data dir>    start (or reuse) an embedded Chroma server there ($ATRIUM_CHROMA_PATH)
   --dir <folder>                           a plain folder of .md/.mdx pages, no Chroma
-  --groups-file <file>                     with --dir: JSON of glob -> groups`;
+  --groups-file <file>                     with --dir: JSON of glob -> groups
+  --embedding <spec>                       the collection's embedding, as ingest took it ($ATRIUM_EMBEDDING;
+                                           default: the one the collection records)`;
 
 export interface OpenedStore {
   store: DocStore;
@@ -40,6 +52,7 @@ export function storeArgs(values: Record<string, string | boolean | undefined>):
     path: text("path"),
     dir: text("dir"),
     groupsFile: text("groups-file"),
+    embedding: text("embedding"),
   };
 }
 
@@ -49,6 +62,7 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
     if (args.collection || args.chromaUrl || args.path) {
       throw new ConfigError("pass either --dir <folder> or --collection with --chroma-url/--path, not both");
     }
+    if (args.embedding) throw new ConfigError("--embedding applies to a Chroma collection, not to --dir");
     const store = new LocalFolderStore(args.dir, args.groupsFile);
     return { store, close: async () => {} };
   }
@@ -61,16 +75,48 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
       "say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH)",
     );
   }
+  // A spec given is checked before any server starts; a bad one is a usage error.
+  const spec = args.embedding ?? (env.ATRIUM_EMBEDDING?.trim() || undefined);
+  const chosen = spec === undefined ? undefined : resolveEmbedding(spec, env);
   let server: ChromaServer | undefined;
   try {
     if (!url) server = await startChromaServer({ path: path as string });
+    const serverUrl = url ?? (server as ChromaServer).url;
     const store = await ChromaDocStore.open({
-      url: url ?? (server as ChromaServer).url,
+      url: serverUrl,
       collection: args.collection,
+      embedding: chosen ?? (await recordedEmbedding(serverUrl, args.collection, env)),
     });
     return { store, close: async () => server?.stop() };
   } catch (error) {
     await server?.stop();
     throw error;
+  }
+}
+
+/**
+ * The embedding a collection records it was ingested with, resolved from its id (a spec such as
+ * "openai:text-embedding-3-small", or "hashing-v1-384"). Undefined when the collection records
+ * none or doesn't exist: the store's own open then says what is wrong.
+ */
+export async function recordedEmbedding(
+  url: string,
+  collection: string,
+  env = process.env,
+): Promise<AtriumEmbedding | undefined> {
+  const client = await connectChroma(url);
+  const found = await client.getCollection({ name: collection }).catch(() => undefined);
+  const recorded = found?.metadata?.[EMBEDDING_METADATA_KEY];
+  if (typeof recorded !== "string") return undefined;
+  try {
+    return resolveEmbedding(recorded, env);
+  } catch (error) {
+    // The unknown-spec message lists every form over several lines; one line is enough here.
+    const message = (error as Error).message;
+    const reason = message.includes("\n") ? "it is none of the --embedding forms" : message;
+    throw new ConfigError(
+      `Collection ${collection} was ingested with embedding ${recorded}, which can't be used as recorded (${reason}); pass --embedding <spec> (or set ATRIUM_EMBEDDING) naming that embedding`,
+      { cause: error },
+    );
   }
 }

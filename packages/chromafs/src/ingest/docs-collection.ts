@@ -47,7 +47,7 @@ export async function openDocsCollection(
   const stored = collection.metadata?.[EMBEDDING_METADATA_KEY];
   if (stored !== undefined && stored !== embedding.id) {
     throw new IngestError(
-      `Collection ${name} holds vectors from embedding ${String(stored)}, not ${embedding.id}; use the same embedding, or re-ingest with --rebuild`,
+      `Collection ${name} holds vectors from embedding ${String(stored)}, not ${embedding.id}; use the same embedding (atrium-docs: --embedding ${String(stored)}), or re-ingest with --rebuild`,
     );
   }
   return collection;
