@@ -250,6 +250,43 @@ describe("ingestDocs interrupted", () => {
     expect((await store.readPages(["/index.mdx"], { groups: [] })).get("/index.mdx")).toBe("# Rewritten\n");
   });
 
+  it("a failed first ingest leaves no collection behind, so the next one may pick any embedding", async () => {
+    const { dir } = await writeFixtureCorpus(chroma.root, "first");
+    const down = {
+      ...hashingEmbedding({ dimensions: 64 }),
+      id: "openai-compatible:http://127.0.0.1:9/v1#down",
+      generate: async (): Promise<number[][]> => {
+        throw new Error("Cannot connect to API: ECONNREFUSED 127.0.0.1:9");
+      },
+    };
+    await expect(
+      ingestDocs({ dir, collection: "first", url: chroma.server.url, embedding: down }),
+    ).rejects.toThrow("Cannot connect to API: ECONNREFUSED 127.0.0.1:9");
+    const client = await connectChroma(chroma.server.url);
+    expect((await client.listCollections()).map((collection) => collection.name)).not.toContain("first");
+    const summary = await ingestDocs({ dir, collection: "first", url: chroma.server.url });
+    expect(summary.pages).toMatchObject({ added: 9, changed: 0, unchanged: 0 });
+  });
+
+  it("a rebuild whose embedding can't answer drops nothing", async () => {
+    const { dir } = await writeFixtureCorpus(chroma.root, "kept");
+    await ingestDocs({ dir, collection: "kept", url: chroma.server.url });
+    const down = {
+      ...hashingEmbedding(),
+      id: "openai:text-embedding-3-small",
+      generate: async (): Promise<number[][]> => {
+        throw new Error("Incorrect API key provided");
+      },
+    };
+    await expect(
+      ingestDocs({ dir, collection: "kept", url: chroma.server.url, embedding: down, rebuild: true }),
+    ).rejects.toThrow("Incorrect API key provided");
+    const store = await ChromaDocStore.open({ url: chroma.server.url, collection: "kept" });
+    expect((await store.readPages(["/index.mdx"], { groups: [] })).get("/index.mdx")).toBe(
+      FIXTURE_PAGES["index.mdx"],
+    );
+  });
+
   it("refuses an embedding that returns the wrong number of vectors", async () => {
     const { dir } = await writeFixtureCorpus(chroma.root, "short");
     const hashing = hashingEmbedding();

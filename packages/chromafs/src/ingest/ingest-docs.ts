@@ -77,6 +77,30 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
     throw new IngestError(`${options.dir} has ${docs.length} pages, over the limit of ${INGEST_MAX_PAGES}`);
   }
   const client = await resolveClient(options);
+  // A collection this ingest creates (or re-creates for a rebuild) is dropped again if the
+  // ingest fails before its tree is written: no empty collection, no recorded embedding left.
+  const state = { created: !(await collectionExists(client, options.collection)), treeWritten: false };
+  try {
+    return await ingestInto(client, options, { docs, embedding, fileRules, started, state });
+  } catch (error) {
+    if (state.created && !state.treeWritten) await dropCollection(client, options.collection);
+    throw error;
+  }
+}
+
+async function ingestInto(
+  client: ChromaClient,
+  options: IngestOptions,
+  prepared: {
+    docs: Awaited<ReturnType<typeof walkDocs>>;
+    embedding: AtriumEmbedding;
+    fileRules: GroupRules | undefined;
+    started: number;
+    /** Whether this ingest made the collection; whether the new tree is stored (then it's in use). */
+    state: { created: boolean; treeWritten: boolean };
+  },
+): Promise<IngestSummary> {
+  const { docs, embedding, fileRules, started, state } = prepared;
   const keepsStoredGroups = fileRules === undefined && !options.clearGroups;
   // A rebuild drops the collection, but not the groups mapping stored with it.
   const beforeRebuild =
@@ -99,7 +123,12 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
   // Every page is read (and refused if broken) before a rebuild drops anything.
   const pages = await readAllPages(docs, chosen.rules, progress);
   refuseLegacyUnrestrict(prior, chosen, pages, options.collection);
-  if (options.rebuild) await dropCollection(client, options.collection);
+  if (options.rebuild) {
+    // An embedding that can't answer (server down, bad key) fails here, before anything is dropped.
+    await embedding.generate(["embedding check"]);
+    await dropCollection(client, options.collection);
+    state.created = true;
+  }
   const target =
     collection ?? (await openDocsCollection(client, options.collection, embedding, { create: true }));
   const tree: PathTree = { version: PATH_TREE_VERSION, files: {}, groupRules: chosen.rules?.mapping ?? {} };
@@ -137,6 +166,7 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
 
   await writeChunks(target, embedding, pending, progress);
   await writeTree(target, embedding, tree);
+  state.treeWritten = true;
   const deleted = await deleteStaleChunks(target, tree, progress);
   return {
     collection: options.collection,
@@ -146,6 +176,17 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
     groups: { mapping: chosen.source, rules: Object.keys(chosen.rules?.mapping ?? {}).length, restricted },
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+async function collectionExists(client: ChromaClient, name: string): Promise<boolean> {
+  validateCollectionName(name);
+  try {
+    await client.getCollection({ name });
+    return true;
+  } catch (error) {
+    rethrowIfFatal(error);
+    return false;
+  }
 }
 
 async function dropCollection(client: ChromaClient, name: string): Promise<void> {
