@@ -186,6 +186,10 @@ describe("grep acceleration gives grep's own output", () => {
     }
     // The self-hosting page is several chunks, only some of which mention Kubernetes.
     expect(blanked).toBeGreaterThan(0);
+    // Case-insensitive strings with punctuation read sparse pages too (no store error fallback).
+    const signOn = await plan("-rin sign-on /dashboard");
+    expect(signOn).toMatchObject({ kind: "narrowed", candidates: ["/dashboard/sso.mdx"] });
+    expect(signOn.kind === "narrowed" && [...signOn.views.keys()]).toEqual(["/dashboard/sso.mdx"]);
     // Context lines need whole pages: no sparse views then.
     expect(await plan("-rn -C 1 Kubernetes /")).toMatchObject({ kind: "narrowed", views: new Map() });
     expect(await plan("-rn -A1 Kubernetes /")).toMatchObject({ kind: "narrowed", views: new Map() });

@@ -11,7 +11,8 @@ export function compileTextFilter(filter: TextFilter): (text: string) => boolean
   if (filter.kind === "contains") {
     if (!filter.caseInsensitive) return (text) => text.includes(filter.text);
     const needle = filter.text.toLowerCase();
-    const folded = new RegExp(filter.text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), "iu");
+    // Only syntax characters may be escaped in `u` mode (`\-` is an error there).
+    const folded = new RegExp(filter.text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "iu");
     return (text) => text.toLowerCase().includes(needle) || folded.test(text);
   }
   const regex = new RegExp(filter.pattern, filter.caseInsensitive ? "iu" : "u");
