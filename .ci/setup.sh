@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # One set-up for both README commands (demo and tests): pinned pnpm, system packages, npm packages.
-# Idempotent and quiet when everything is already there.
+# Idempotent and quiet when everything is already there. Needs no global install: pnpm comes
+# from the registry into .tools/ inside the checkout, so a user who is not root can run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PNPM_VERSION=12.4.2
+# The pnpm version is the one package.json pins in "packageManager".
+PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
+TOOLS_DIR="$PWD/.tools"
 # Debian packages the test suites need; each package adds its own here when it lands.
 APT_PACKAGES=(${ATRIUM_APT_PACKAGES:-})
 
@@ -12,10 +15,21 @@ APT_PACKAGES=(${ATRIUM_APT_PACKAGES:-})
 # it would otherwise try to download them, and this network has no route to do that.
 if [ -f /usr/include/node/node.h ]; then export npm_config_nodedir=/usr; fi
 
-if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
-  echo "setup: installing pnpm@$PNPM_VERSION" >&2
-  npm install -g "pnpm@$PNPM_VERSION" --allow-scripts=pnpm >/dev/null 2>&1 || npm install -g "pnpm@$PNPM_VERSION" >/dev/null
+pnpm_bin="$TOOLS_DIR/node_modules/.bin/pnpm"
+if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+  echo "setup: installing pnpm@$PNPM_VERSION into .tools/" >&2
+  log=$(mktemp)
+  # pnpm's own install scripts only pick a native build; the JavaScript one works without them.
+  if ! npm install --no-save --no-audit --no-fund --ignore-scripts --prefix "$TOOLS_DIR" \
+    "pnpm@$PNPM_VERSION" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "setup: could not install pnpm@$PNPM_VERSION with npm (see above)" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
+export PATH="$TOOLS_DIR/node_modules/.bin:$PATH"
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
