@@ -1,39 +1,137 @@
-// Runs every package's tests through turbo, then prints one closing line over all of them
-// ("Tests: N passed, N failed, N skipped") read from the JSON report each vitest run writes.
+// Runs every workspace's tests, one package at a time, then prints how long each took, every
+// skipped test, and one closing line over all of them ("Tests: N passed, N failed, N skipped"),
+// read from the JSON report each vitest run writes.
+//
+//   node .ci/run-tests.mjs                 every workspace listed in pnpm-workspace.yaml
+//   node .ci/run-tests.mjs agent chromafs  only these (folder or package names)
+//
+// Under CI=true a skipped test fails the run unless .ci/allowed-skips.txt lists it, and the
+// release dry run (.ci/release-dry-run.sh) runs first.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, delimiter, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readAllowedSkips, readReport } from "./test-report.mjs";
 
-const root = new URL("..", import.meta.url).pathname;
-const workspaces = ["packages", "apps"].flatMap((dir) =>
-  readdirSync(join(root, dir)).map((name) => join(root, dir, name)),
-);
-workspaces.push(join(root, "tests"));
-const reports = workspaces.map((dir) => join(dir, ".vitest", "report.json"));
-for (const report of reports) rmSync(report, { force: true });
+const root = fileURLToPath(new URL("..", import.meta.url));
+const ci = process.env.CI === "true";
+const env = {
+  ...process.env,
+  PATH: [join(root, ".tools", "node_modules", ".bin"), process.env.PATH].join(delimiter),
+};
 
-const turbo = spawnSync(
-  "pnpm",
-  ["exec", "turbo", "run", "test", "--concurrency=1", "--continue", ...process.argv.slice(2)],
-  {
-    cwd: root,
-    stdio: "inherit",
-  },
-);
-
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-for (const report of reports) {
-  if (!existsSync(report)) continue;
-  const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(
-    readFileSync(report, "utf8"),
-  );
-  passed += numPassedTests;
-  failed += numFailedTests;
-  skipped += numPendingTests + numTodoTests;
+/** The workspace folders, in the order pnpm-workspace.yaml lists their patterns. */
+function workspaceDirs() {
+  const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8");
+  const section = yaml.split(/^packages:\s*$/m)[1]?.split(/^\S/m)[0] ?? "";
+  const patterns = [...section.matchAll(/^\s+-\s+["']?([^"'\s#]+)["']?/gm)].map((match) => match[1]);
+  if (patterns.length === 0) throw new Error("pnpm-workspace.yaml lists no packages");
+  return patterns.flatMap((pattern) => {
+    if (!pattern.endsWith("/*")) return [join(root, pattern)];
+    const parent = join(root, pattern.slice(0, -2));
+    return readdirSync(parent, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(parent, entry.name))
+      .sort();
+  });
 }
-const status = turbo.status ?? 1;
-if (status !== 0 && failed === 0) failed = 1; // a suite that crashed before reporting still fails the run
-console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+
+function manifestOf(dir) {
+  const file = join(dir, "package.json");
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+}
+
+const wanted = process.argv.slice(2);
+const workspaces = workspaceDirs()
+  .map((dir) => ({ dir, manifest: manifestOf(dir) }))
+  .filter(({ manifest }) => manifest?.scripts?.test)
+  .filter(
+    ({ dir, manifest }) =>
+      wanted.length === 0 || wanted.some((w) => w === basename(dir) || w === manifest.name),
+  );
+if (wanted.length > 0 && workspaces.length === 0) {
+  console.error(`run-tests: no workspace with a test script matches ${wanted.join(", ")}`);
+  process.exit(2);
+}
+
+const rows = [];
+const started = performance.now();
+
+function runStep(label, command, args, cwd) {
+  const start = performance.now();
+  const result = spawnSync(command, args, { cwd, env, stdio: "inherit" });
+  const seconds = (performance.now() - start) / 1000;
+  return { status: result.status ?? 1, seconds, error: result.error };
+}
+
+if (ci && wanted.length === 0) {
+  console.log("\n── release dry run ──");
+  const step = runStep("release", "bash", [join(root, ".ci", "release-dry-run.sh")], root);
+  rows.push({ name: "release dry run", seconds: step.seconds, ok: step.status === 0, counts: undefined });
+}
+
+for (const { dir, manifest } of workspaces) {
+  const report = join(dir, ".vitest", "summary.json");
+  rmSync(report, { force: true });
+  console.log(`\n── ${manifest.name} (${relative(root, dir)}) ──`);
+  const step = runStep(manifest.name, "pnpm", ["run", "test"], dir);
+  if (step.error) console.error(`run-tests: could not start pnpm: ${step.error.message}`);
+  const counts = readReport(report, manifest.name);
+  // A suite that crashed before it reported still fails the run.
+  if (step.status !== 0 && counts.failed === 0) counts.failed = 1;
+  rows.push({
+    name: manifest.name,
+    seconds: step.seconds,
+    ok: step.status === 0 && counts.failed === 0,
+    counts,
+  });
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const skips = [];
+const setupFailures = [];
+for (const { counts } of rows) {
+  if (!counts) continue;
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped.length;
+  skips.push(...counts.skipped);
+  setupFailures.push(...counts.setupFailures);
+}
+
+console.log("\nTime per package:");
+for (const row of rows) {
+  const c = row.counts;
+  const tally = c ? `${c.passed} passed, ${c.failed} failed, ${c.skipped.length} skipped` : "";
+  console.log(
+    `  ${row.ok ? "ok  " : "FAIL"} ${row.name.padEnd(18)} ${row.seconds.toFixed(1).padStart(7)} s  ${tally}`,
+  );
+}
+console.log(`  total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+if (setupFailures.length > 0) {
+  console.log("\nTests counted as failed because their set-up (beforeAll/beforeEach) failed:");
+  for (const name of setupFailures) console.log(`  ${name}`);
+}
+
+const allowed = readAllowedSkips(join(root, ".ci", "allowed-skips.txt"));
+const unexpected = skips.filter((skip) => !allowed.has(skip.id));
+if (skips.length > 0) {
+  console.log("\nSkipped tests:");
+  for (const skip of skips) {
+    const why = [skip.note, allowed.has(skip.id) ? `allowed: ${allowed.get(skip.id)}` : undefined].filter(
+      Boolean,
+    );
+    console.log(`  ${skip.id}${why.length ? `  (${why.join("; ")})` : ""}`);
+  }
+}
+let status = rows.every((row) => row.ok) ? 0 : 1;
+if (ci && unexpected.length > 0) {
+  console.log(
+    `\nUnder CI=true every skip must be listed in .ci/allowed-skips.txt; ${unexpected.length} ${unexpected.length === 1 ? "is" : "are"} not (see above).`,
+  );
+  status = 1;
+}
+
+console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(status);

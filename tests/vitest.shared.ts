@@ -1,5 +1,6 @@
 import { defaultServerConditions } from "vite";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
+import { TestSummaryReporter } from "./test-summary-reporter.ts";
 
 type TestOptions = NonNullable<ViteUserConfig["test"]>;
 
@@ -19,8 +20,8 @@ export function atriumVitestConfig(test: TestOptions = {}) {
     ssr: { resolve: { conditions } },
     test: {
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-      // The JSON report feeds the one closing line of `npm test` (.ci/run-tests.mjs).
-      reporters: ["default", ["json", { outputFile: ".vitest/report.json" }]],
+      // The summary feeds the closing lines of `npm test` (.ci/run-tests.mjs).
+      reporters: ["default", new TestSummaryReporter(".vitest/summary.json")],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       ...test,
