@@ -19,7 +19,7 @@ import { connectMcpServers, type McpConnection } from "@atrium/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { js, lastText } from "./scripted-steps.js";
 
-const CORPUS = fileURLToPath(new URL("../../../shared/corpora/mintlify-docs", import.meta.url));
+const CORPUS = fileURLToPath(new URL("../../fixtures/corpora/mintlify-docs", import.meta.url));
 const CHROMAFS_DIR = fileURLToPath(new URL("../../packages/chromafs", import.meta.url));
 const PAGES = ["index.mdx", "deploy/ci.mdx", "deploy/self-host.mdx", "zh/index.mdx"];
 const SECRET = "---\ngroups: [staff]\n---\n# Incident runbook\nPage the Kubernetes on-call.\n";

@@ -18,10 +18,10 @@ for (const name of packages) {
 console.log(`
 What runs today, offline:
   an agent (scripted model, real QuickJS sandbox):
-    pnpm --filter @atrium/agent exec tsx --conditions=@atrium/source src/cli/main.ts \\
+    .ci/pnpm --filter @atrium/agent exec tsx --conditions=@atrium/source src/cli/main.ts \\
       run "What is 6 times 7?" --model scripted:test/fixtures/models/scripted-replies.json
   the docs filesystem over the Mintlify corpus (a plain folder store; Chroma with --path):
-    pnpm --filter @atrium/chromafs exec tsx --conditions=@atrium/source src/cli/main.ts \\
-      sh --dir ../../../shared/corpora/mintlify-docs -c 'grep -rl "API key" / | head -3'
+    .ci/pnpm --filter @atrium/chromafs exec tsx --conditions=@atrium/source src/cli/main.ts \\
+      sh --dir ../../fixtures/corpora/mintlify-docs -c 'grep -rl "API key" / | head -3'
 
 See README.md for what works today and \`npm test\` to run every test.`);

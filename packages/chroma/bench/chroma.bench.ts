@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
 import { hashingEmbedding, isChromaAlive, startChromaServer } from "../src/index.js";
 
-const CORPUS = join(import.meta.dirname, "..", "..", "..", "..", "shared", "corpora", "mintlify-docs");
+const CORPUS = join(import.meta.dirname, "..", "..", "..", "fixtures", "corpora", "mintlify-docs");
 const RUNS = 5;
 
 const root = await mkdtemp(join(tmpdir(), "atrium-chroma-bench-"));

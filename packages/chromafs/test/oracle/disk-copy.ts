@@ -4,10 +4,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DocStore } from "../../src/store/doc-store.js";
 
-/** The shared Mintlify corpus, next to the repository (CI clones the repo beside `shared/`). */
+/** The Mintlify docs corpus the repository carries (`fixtures/README.md` gives its source and licence). */
 export const CORPUS_DIR = resolve(
   fileURLToPath(import.meta.url),
-  "../../../../../../shared/corpora/mintlify-docs",
+  "../../../../../fixtures/corpora/mintlify-docs",
 );
 
 export interface DiskCopy {
