@@ -1,4 +1,4 @@
-import { ConfigError } from "@atrium/spec";
+import { ConfigError, errorMessage } from "@atrium/spec";
 import type { EmbeddingModel } from "ai";
 import type { AtriumEmbedding } from "./hashing-embedding.js";
 
@@ -47,7 +47,7 @@ export function loadedAiSdkEmbedding(
     const { embeddings } = await embedMany({ model, values: texts, abortSignal: options.abortSignal }).catch(
       (error: unknown) => {
         // The AI SDK's message ("Cannot connect to API: ...") doesn't say which embedding failed.
-        throw new Error(`Embedding ${id} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        throw new Error(`Embedding ${id} failed: ${errorMessage(error)}`, {
           cause: error,
         });
       },

@@ -135,6 +135,19 @@ export function isAtriumError(error: unknown): error is AtriumError {
   return error instanceof AtriumError;
 }
 
+/**
+ * The message of any thrown value: an Error's `message`, anything else as text. Guards against
+ * values whose `toString` throws (`Object.create(null)`), since this runs inside `catch` blocks.
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
+
 /** True for errors that must end the run instead of becoming an observation. */
 export function isFatalError(error: unknown): boolean {
   if (error instanceof AtriumError) return error.isFatal;
@@ -163,5 +176,5 @@ export function serializeError(error: unknown): SerializedError {
   if (error instanceof Error) {
     return { name: error.name, code: "UNKNOWN", message: error.message, isRetryable: false, isFatal: false };
   }
-  return { name: "Error", code: "UNKNOWN", message: String(error), isRetryable: false, isFatal: false };
+  return { name: "Error", code: "UNKNOWN", message: errorMessage(error), isRetryable: false, isFatal: false };
 }

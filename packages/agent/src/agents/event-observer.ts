@@ -1,4 +1,4 @@
-import { AbortError, type AgentEvent } from "@atrium/spec";
+import { AbortError, type AgentEvent, errorMessage } from "@atrium/spec";
 
 /** A caller's `onEvent`, called so that its exceptions cannot reach the loop, a tool or the sandbox. */
 export interface GuardedObserver {
@@ -30,7 +30,7 @@ export function guardObserver(onEvent: ((event: AgentEvent) => void) | undefined
         onEvent(event);
       } catch (error) {
         failure = { error };
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         stop.abort(
           new AbortError(`the onEvent callback threw on a ${event.type} event: ${message}`, { cause: error }),
         );

@@ -1,5 +1,6 @@
 import {
   AtriumError,
+  errorMessage,
   type ImagePart,
   isRichToolResult,
   ParseError,
@@ -161,7 +162,7 @@ export class ToolCallingAgent extends MultiStepAgent {
       };
     } catch (error) {
       rethrowIfFatal(error);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return {
         record: record(call, truncateMiddle(`Error: ${message}`, this.maxObservationChars), true),
         images: [],

@@ -1,5 +1,5 @@
 import type { AgentEvent, Tool, ToolContext } from "@atrium/spec";
-import { isRichToolResult, ValidationError } from "@atrium/spec";
+import { errorMessage, isRichToolResult, ValidationError } from "@atrium/spec";
 import type { Context } from "@opentelemetry/api";
 import { ATTR, inSpan, SPAN } from "../observability/tracing.js";
 
@@ -57,7 +57,7 @@ export function instrumentTool(tool: Tool, scope: () => ToolScope): Tool {
           });
           return output;
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorMessage(error);
           emit({ type: "tool-result", step, id, name: tool.name, output: undefined, error: message });
           throw error;
         }

@@ -1,4 +1,4 @@
-import { AbortError, AtriumError, ModelError } from "@atrium/spec";
+import { AbortError, AtriumError, errorMessage, ModelError } from "@atrium/spec";
 import { APICallError } from "ai";
 
 /** Who was being called, so that an error can say where to look. */
@@ -48,7 +48,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Atrium
   if (isTimeout(error)) {
     return new ProviderError(
       context.modelId,
-      `${context.modelId} did not answer in time (${errorText(error)}); if the model is just slow, raise timeoutMs / chunkTimeoutMs`,
+      `${context.modelId} did not answer in time (${errorMessage(error)}); if the model is just slow, raise timeoutMs / chunkTimeoutMs`,
       { isRetryable: true, cause: error },
     );
   }
@@ -56,7 +56,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Atrium
   if (isAbortLike(error)) {
     return new AbortError(`The call to ${context.modelId} was aborted`, { cause: error });
   }
-  return new ProviderError(context.modelId, `${context.modelId} failed: ${errorText(error)}`, {
+  return new ProviderError(context.modelId, `${context.modelId} failed: ${errorMessage(error)}`, {
     isRetryable: false,
     cause: error,
   });
@@ -139,8 +139,4 @@ function isTimeout(error: unknown): boolean {
 
 function isAbortLike(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "ResponseAborted");
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

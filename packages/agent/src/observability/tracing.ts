@@ -1,3 +1,4 @@
+import { errorMessage } from "@atrium/spec";
 import {
   type Attributes,
   type Context,
@@ -60,7 +61,7 @@ export async function inSpan<T>(
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({
       code: SpanStatusCode.ERROR,
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     });
     throw error;
   } finally {

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type ChromaServer, resolveEmbedding, startChromaServer } from "@atrium/chroma";
-import { isAtriumError } from "@atrium/spec";
+import { errorMessage } from "@atrium/spec";
 import { validateCollectionName } from "../ingest/collection-name.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
@@ -73,7 +73,7 @@ export async function runIngestCommand(
     return 0;
   } catch (error) {
     reporter.finish();
-    const message = isAtriumError(error) || error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     io.stderr.write(`atrium-docs ingest: ${message}\n`);
     return 1;
   } finally {

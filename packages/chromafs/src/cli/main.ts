@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { errorMessage } from "@atrium/spec";
 import { runIngestCommand } from "./ingest-command.js";
 import { runMcpCommand } from "./mcp-command.js";
 import { runShCommand } from "./sh-command.js";
@@ -42,7 +43,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`atrium-docs: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`atrium-docs: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

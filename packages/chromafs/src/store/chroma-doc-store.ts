@@ -6,7 +6,7 @@ import type {
   Where,
   WhereDocument,
 } from "@atrium/chroma";
-import { AtriumError, rethrowIfFatal } from "@atrium/spec";
+import { AtriumError, errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
 import {
   type ChromaTarget,
@@ -490,7 +490,7 @@ export function escapeRegex(text: string): string {
 }
 
 function isRejectedFilter(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return /regex|invalid|where document/i.test(message) && !/fetch failed|ECONNREFUSED/i.test(message);
 }
 

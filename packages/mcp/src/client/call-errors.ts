@@ -1,4 +1,4 @@
-import { AbortError, type AtriumError, isAtriumError, ToolError } from "@atrium/spec";
+import { AbortError, type AtriumError, errorMessage, isAtriumError, ToolError } from "@atrium/spec";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { McpServerError } from "../errors.js";
 
@@ -33,7 +33,7 @@ export function callFailure(error: unknown, site: CallSite, toolName?: string): 
     // Later calls to a server that died: the SDK only says "Not connected".
     message = `is no longer running, so ${site.what} cannot run (${site.exitReason()})`;
   } else {
-    message = `${site.what} failed: ${error instanceof Error ? error.message : String(error)}`;
+    message = `${site.what} failed: ${errorMessage(error)}`;
   }
   const text = `MCP server "${site.server}" ${message}`;
   return toolName

@@ -1,4 +1,4 @@
-import { type AtriumError, isAtriumError, rethrowIfFatal } from "@atrium/spec";
+import { type AtriumError, errorMessage, isAtriumError, rethrowIfFatal } from "@atrium/spec";
 import type { McpServerConfig } from "../config/server-config.js";
 import { McpServerError } from "../errors.js";
 import { compileInputSchema, type InputValidator } from "../json-schema-validator.js";
@@ -43,7 +43,7 @@ export async function connectMcpServers(
       server,
       error: isAtriumError(error)
         ? error
-        : new McpServerError(server, "UNAVAILABLE", error instanceof Error ? error.message : String(error), {
+        : new McpServerError(server, "UNAVAILABLE", errorMessage(error), {
             cause: error,
           }),
     });

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   formatIssues,
   type ImagePart,
   isAtriumError,
@@ -26,7 +27,7 @@ export function toolRunner(tool: Tool) {
       return toCallToolResult(value);
     } catch (error) {
       // A served tool never takes the server down: even fatal errors end only this call.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return errorResult(isAtriumError(error) ? message : `Tool "${tool.name}" failed: ${message}`);
     }
   };

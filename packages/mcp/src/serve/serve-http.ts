@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { errorMessage } from "@atrium/spec";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { HTTP_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../limits.js";
@@ -94,7 +95,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) jsonRpcError(res, 500, error instanceof Error ? error.message : String(error));
+      if (!res.headersSent) jsonRpcError(res, 500, errorMessage(error));
       else res.end();
     });
   });
