@@ -2,9 +2,46 @@ import type { ImagePart } from "./messages.js";
 import type { Tool } from "./tool.js";
 
 /** Contract version of `CodeExecutor`; bump on a breaking change. */
-export const CODE_EXECUTOR_CONTRACT_VERSION = 1;
+export const CODE_EXECUTOR_CONTRACT_VERSION = 2;
 
 export type CodeLanguage = "javascript" | "python" | "bash";
+
+/** Every `CodeLanguage`, for validating a value that crossed a boundary. */
+export const CODE_LANGUAGES: readonly CodeLanguage[] = ["javascript", "python", "bash"];
+
+/**
+ * What separates guest code from the host: a `node:vm` context ("in-process", no security
+ * boundary), a worker thread, a child process, a WebAssembly instance, or a virtual machine.
+ */
+export type ExecutorIsolation = "in-process" | "worker" | "process" | "wasm" | "vm";
+
+export const EXECUTOR_ISOLATIONS: readonly ExecutorIsolation[] = [
+  "in-process",
+  "worker",
+  "process",
+  "wasm",
+  "vm",
+];
+
+/** What guest code may reach on the network by itself (tools are the host's business). */
+export type ExecutorNetwork = "none" | "allow-list" | "full";
+
+export const EXECUTOR_NETWORKS: readonly ExecutorNetwork[] = ["none", "allow-list", "full"];
+
+/**
+ * What an executor offers, known before any code runs: an app lists executors by these, and a
+ * CodeAgent picks its prompt dialect (and code-block parsing, tool signatures) by `language`.
+ */
+export interface ExecutorCapabilities {
+  /** Same as the executor's `language`. */
+  readonly language: CodeLanguage;
+  /** Variables and functions survive from one `run` to the next (until `reset`). */
+  readonly persistentState: boolean;
+  /** Tools given to `setTools` are callable from inside the code. */
+  readonly tools: boolean;
+  readonly isolation: ExecutorIsolation;
+  readonly network: ExecutorNetwork;
+}
 
 export interface RunOptions {
   /** Aborting interrupts the code; `run` then rejects with `AbortError`. */
@@ -16,9 +53,18 @@ export interface RunOptions {
 /**
  * Why a run failed. These are values, not exceptions: the sandbox contained the failure and the
  * model should see it. "timeout", "memory" and "output-limit" are limits of one run; the executor
- * stays usable afterwards (state may be lost only when `stateLost` is true).
+ * stays usable afterwards (state may be lost only when `stateLost` is true). "crashed" means the
+ * sandbox itself died (a crash, its worker or process gone, its VM gone): the executor started a
+ * new one, so it stays usable, but `stateLost` is always true.
  */
-export type ExecutionErrorKind = "syntax" | "runtime" | "tool" | "timeout" | "memory" | "output-limit";
+export type ExecutionErrorKind =
+  | "syntax"
+  | "runtime"
+  | "tool"
+  | "timeout"
+  | "memory"
+  | "output-limit"
+  | "crashed";
 
 export interface ExecutionError {
   kind: ExecutionErrorKind;
@@ -54,6 +100,7 @@ export interface ExecutionResult {
  */
 export interface CodeExecutor {
   readonly language: CodeLanguage;
+  readonly capabilities: ExecutorCapabilities;
   run(code: string, options?: RunOptions): Promise<ExecutionResult>;
   setTools(tools: readonly Tool[]): void | Promise<void>;
   /** Defines (or overwrites) global variables; values are copied in as JSON-compatible data. */
@@ -62,4 +109,14 @@ export interface CodeExecutor {
   reset(): Promise<void>;
   /** Frees everything; idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * Makes fresh executors of one kind: an app lists the executors it can offer by their
+ * capabilities, and an agent makes a new sandbox for each managed or forked agent.
+ */
+export interface ExecutorFactory {
+  /** The capabilities of every executor `create` returns. */
+  readonly capabilities: ExecutorCapabilities;
+  create(): Promise<CodeExecutor>;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { CodeExecutor, ExecutionResult, MemoryItem, RunOptions } from "../src/index.js";
+import type {
+  CodeExecutor,
+  ExecutionResult,
+  ExecutorCapabilities,
+  MemoryItem,
+  RunOptions,
+} from "../src/index.js";
 import {
   type Contract,
   codeExecutorContract,
@@ -7,17 +13,26 @@ import {
   memoryStoreContract,
   runContract,
 } from "../src/testing/index.js";
-import { ReferenceExecutor } from "./reference-executor.js";
+import { ReferenceExecutor, referenceExecutorFactory } from "./reference-executor.js";
 import { ReferenceMemoryStore } from "./reference-memory-store.js";
 
 // The suites pass on correct implementations...
 describeContract(codeExecutorContract("javascript", async () => new ReferenceExecutor()));
+describeContract(codeExecutorContract("javascript", referenceExecutorFactory));
 describeContract(memoryStoreContract(async () => new ReferenceMemoryStore()));
 
 // ...and each deliberately broken implementation fails exactly the cases that check what it broke.
 async function failingCases<S>(contract: Contract<S>): Promise<string[]> {
   const outcomes = await runContract(contract);
   return outcomes.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
+}
+
+/** The failing cases with their messages, for checks that must fail for one precise reason. */
+async function failureMessages<S>(contract: Contract<S>): Promise<{ name: string; message: string }[]> {
+  const outcomes = await runContract(contract);
+  return outcomes
+    .filter((outcome) => !outcome.passed)
+    .map((outcome) => ({ name: outcome.name, message: (outcome.error as Error).message }));
 }
 
 /** Forgets everything between runs. */
@@ -54,6 +69,22 @@ class UnclosableExecutor extends ReferenceExecutor {
 /** Ignores the variables the host sets. */
 class DeafExecutor extends ReferenceExecutor {
   override setVariables(): void {}
+}
+
+/** Runs JavaScript but claims Python, so an agent would prompt its model in the wrong language. */
+class MislabelledExecutor extends ReferenceExecutor {
+  override readonly capabilities: ExecutorCapabilities = {
+    ...new ReferenceExecutor().capabilities,
+    language: "python",
+  };
+}
+
+/** Declares an isolation kind that does not exist. */
+class VagueIsolationExecutor extends ReferenceExecutor {
+  override readonly capabilities = {
+    ...new ReferenceExecutor().capabilities,
+    isolation: "sandboxed",
+  } as unknown as ExecutorCapabilities;
 }
 
 describe("the CodeExecutor contract fails broken executors", () => {
@@ -95,6 +126,38 @@ describe("the CodeExecutor contract fails broken executors", () => {
   it("an executor that ignores host variables", async () => {
     expect(await failingCases(broken(() => new DeafExecutor()))).toEqual([
       "variables set by the host are visible",
+    ]);
+  }, 30_000);
+
+  it("an executor whose capabilities claim another language", async () => {
+    expect(await failureMessages(broken(() => new MislabelledExecutor()))).toEqual([
+      {
+        name: "declares valid capabilities for its language",
+        message: "capabilities.language is javascript, got python",
+      },
+    ]);
+  }, 30_000);
+
+  it("an executor whose isolation kind is not one the contract knows", async () => {
+    expect(await failureMessages(broken(() => new VagueIsolationExecutor()))).toEqual([
+      {
+        name: "declares valid capabilities for its language",
+        message: "capabilities.isolation is one of in-process, worker, process, wasm, vm, got sandboxed",
+      },
+    ]);
+  }, 30_000);
+
+  it("a factory that declares other capabilities than its executors have", async () => {
+    const factory = {
+      capabilities: { ...referenceExecutorFactory.capabilities, network: "none" as const },
+      create: async () => new ReferenceExecutor(),
+    };
+    expect(await failureMessages(codeExecutorContract("javascript", factory))).toEqual([
+      {
+        name: "declares valid capabilities for its language",
+        message:
+          'the factory declares {"language":"javascript","persistentState":true,"tools":true,"isolation":"in-process","network":"none"}, its executor {"language":"javascript","persistentState":true,"tools":true,"isolation":"in-process","network":"full"}',
+      },
     ]);
   }, 30_000);
 });

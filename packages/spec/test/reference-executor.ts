@@ -4,6 +4,8 @@ import {
   ClosedError,
   type CodeExecutor,
   type ExecutionResult,
+  type ExecutorCapabilities,
+  type ExecutorFactory,
   type ImagePart,
   isRichToolResult,
   type RunOptions,
@@ -18,6 +20,7 @@ import {
  */
 export class ReferenceExecutor implements CodeExecutor {
   readonly language = "javascript" as const;
+  readonly capabilities: ExecutorCapabilities = REFERENCE_CAPABILITIES;
   private context!: vm.Context;
   private tools: readonly Tool[] = [];
   private closed = false;
@@ -138,6 +141,22 @@ export class ReferenceExecutor implements CodeExecutor {
     this.closed = true;
   }
 }
+
+/** `vm` is no boundary: guest code can escape to the host, and so to its network. */
+const REFERENCE_CAPABILITIES: ExecutorCapabilities = Object.freeze({
+  language: "javascript",
+  persistentState: true,
+  tools: true,
+  isolation: "in-process",
+  network: "full",
+});
+
+export const referenceExecutorFactory: ExecutorFactory = {
+  capabilities: REFERENCE_CAPABILITIES,
+  async create() {
+    return new ReferenceExecutor();
+  },
+};
 
 class FinalAnswerSignal extends Error {}
 

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import type { CodeExecutor, CodeLanguage, ExecutionResult } from "../code-executor.js";
+import {
+  type CodeExecutor,
+  type CodeLanguage,
+  EXECUTOR_ISOLATIONS,
+  EXECUTOR_NETWORKS,
+  type ExecutionResult,
+  type ExecutorFactory,
+} from "../code-executor.js";
 import { AtriumError, ToolError } from "../errors.js";
 import type { ImagePart } from "../messages.js";
 import { richToolResult, type Tool } from "../tool.js";
@@ -136,15 +143,18 @@ export function contractTools(): Tool[] {
 }
 
 /**
- * The behaviour every `CodeExecutor` promises (see its contract in `@atrium/spec`): notebook
- * state, logs, final answers, errors as values with the failing line, tools, variables, reset,
- * time limits that leave the executor usable, aborts, and close.
+ * The behaviour every `CodeExecutor` promises (see its contract in `@atrium/spec`): declared
+ * capabilities, notebook state, logs, final answers, errors as values with the failing line,
+ * tools, variables, reset, time limits that leave the executor usable, aborts, and close.
+ * Given an `ExecutorFactory`, it also checks that the factory declares what its executors do.
  */
 export function codeExecutorContract(
   language: CodeLanguage,
-  factory: () => Promise<CodeExecutor>,
+  factory: (() => Promise<CodeExecutor>) | ExecutorFactory,
   options: CodeExecutorContractOptions = {},
 ): Contract<CodeExecutor> {
+  const declared = typeof factory === "function" ? undefined : factory;
+  const make = typeof factory === "function" ? factory : () => factory.create();
   const builtIn = CODE_SNIPPETS[language];
   if (!builtIn && !options.snippets) {
     throw new Error(`codeExecutorContract: no snippets for ${language}; pass options.snippets`);
@@ -175,6 +185,33 @@ export function codeExecutorContract(
     {
       name: "declares its language",
       run: withExecutor(async (executor) => assert.equal(executor.language, language)),
+    },
+    {
+      name: "declares valid capabilities for its language",
+      run: withExecutor(async (executor) => {
+        const capabilities = executor.capabilities;
+        assert.ok(capabilities && typeof capabilities === "object", "capabilities is an object");
+        assert.ok(
+          capabilities.language === language,
+          `capabilities.language is ${language}, got ${String(capabilities.language)}`,
+        );
+        // The cases below hold every executor to notebook state and callable tools.
+        assert.ok(capabilities.persistentState === true, "capabilities.persistentState is true");
+        assert.ok(capabilities.tools === true, "capabilities.tools is true");
+        assert.ok(
+          EXECUTOR_ISOLATIONS.includes(capabilities.isolation),
+          `capabilities.isolation is one of ${EXECUTOR_ISOLATIONS.join(", ")}, got ${String(capabilities.isolation)}`,
+        );
+        assert.ok(
+          EXECUTOR_NETWORKS.includes(capabilities.network),
+          `capabilities.network is one of ${EXECUTOR_NETWORKS.join(", ")}, got ${String(capabilities.network)}`,
+        );
+        if (declared) {
+          const mine = JSON.stringify(capabilities);
+          const promised = JSON.stringify(declared.capabilities);
+          assert.ok(mine === promised, `the factory declares ${promised}, its executor ${mine}`);
+        }
+      }),
     },
     {
       name: "returns the last expression's value",
@@ -366,5 +403,5 @@ export function codeExecutorContract(
       },
     },
   ];
-  return { name: `CodeExecutor contract (${language})`, factory, cases };
+  return { name: `CodeExecutor contract (${language})`, factory: make, cases };
 }
