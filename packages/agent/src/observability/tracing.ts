@@ -43,6 +43,20 @@ function tracer(): Tracer {
 }
 
 /**
+ * Starts a span, a child of `parent`, that the caller must end: for work that cannot be one
+ * callback, such as the agent loop, which is a generator that yields between its steps.
+ */
+export function startSpan(
+  name: string,
+  attributes: Attributes,
+  parent: Context | undefined,
+): { span: Span; spanContext: Context } {
+  const parentContext = parent ?? context.active();
+  const span = tracer().startSpan(name, { attributes }, parentContext);
+  return { span, spanContext: trace.setSpan(parentContext, span) };
+}
+
+/**
  * Runs `body` inside a span that is a child of `parent`. Parents are passed explicitly rather
  * than through the active context, so nesting is right without an async context manager. The
  * span records the exception and an error status when `body` throws.
@@ -53,10 +67,9 @@ export async function inSpan<T>(
   parent: Context | undefined,
   body: (span: Span, spanContext: Context) => Promise<T>,
 ): Promise<T> {
-  const parentContext = parent ?? context.active();
-  const span = tracer().startSpan(name, { attributes }, parentContext);
+  const { span, spanContext } = startSpan(name, attributes, parent);
   try {
-    return await body(span, trace.setSpan(parentContext, span));
+    return await body(span, spanContext);
   } catch (error) {
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({
