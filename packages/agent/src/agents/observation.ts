@@ -36,6 +36,8 @@ function kindLabel(kind: ExecutionError["kind"]): string {
       return "Memory limit exceeded";
     case "output-limit":
       return "Output limit exceeded";
+    case "crashed":
+      return "Sandbox crashed";
     default:
       return "Error";
   }

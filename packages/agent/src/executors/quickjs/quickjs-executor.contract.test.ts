@@ -1,4 +1,5 @@
 import { codeExecutorContract, describeContract } from "@atrium/spec/testing";
-import { QuickJsExecutor } from "./quickjs-executor.js";
+import { quickJsExecutorFactory } from "./quickjs-executor-factory.js";
 
-describeContract(codeExecutorContract("javascript", () => QuickJsExecutor.create()));
+// Through the factory, so the suite also checks that it declares what its executors do.
+describeContract(codeExecutorContract("javascript", quickJsExecutorFactory()));

@@ -14,6 +14,7 @@ import { QUICKJS_STOP_GRACE_MS, QUICKJS_TIMEOUT_MS, QUICKJS_WATCHDOG_GRACE_MS } 
 import { ExecutorBusyError } from "../executor-errors.js";
 import { describeThrown } from "./describe-thrown.js";
 import { fromJsonText, toJsonText } from "./json-crossing.js";
+import { QUICKJS_CAPABILITIES } from "./quickjs-capabilities.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
 import {
   acquireWorker,
@@ -83,6 +84,7 @@ let lastRunId = 0;
  */
 export class QuickJsExecutor implements CodeExecutor {
   readonly language = "javascript" as const;
+  readonly capabilities = QUICKJS_CAPABILITIES;
   private worker!: SandboxWorker;
   private tools = new Map<string, Tool>();
   private active: ActiveRun | undefined;
@@ -278,8 +280,10 @@ export class QuickJsExecutor implements CodeExecutor {
               stateLost: true,
             }
           : {
-              kind: "memory",
-              name: "InternalError",
+              // The worker died (a wasm abort, an out-of-memory in the engine, a terminate):
+              // not a limit the code hit, so not "memory".
+              kind: "crashed",
+              name: "SandboxCrashError",
               message: `The sandbox crashed (${outcome.message}) and was restarted; every variable is lost`,
               stateLost: true,
             };
