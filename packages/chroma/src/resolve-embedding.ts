@@ -1,4 +1,4 @@
-import { ConfigError } from "@atrium/spec";
+import { type ProviderSpecSyntax, parseProviderSpec, providerApiKey, providerBaseUrl } from "@atrium/spec";
 import { loadedAiSdkEmbedding } from "./ai-sdk-embedding.js";
 import { type AtriumEmbedding, hashingEmbedding } from "./hashing-embedding.js";
 import { HASHING_DEFAULT_DIMENSIONS } from "./limits.js";
@@ -15,6 +15,13 @@ export const EMBEDDING_SPEC_FORMS = [
   "openai-compatible:<baseURL>#<model>  e.g. openai-compatible:http://127.0.0.1:8000/v1#bge-m3 (OPENAI_COMPATIBLE_API_KEY optional)",
 ].join("\n  ");
 
+const EMBEDDING_SPEC_SYNTAX: ProviderSpecSyntax = {
+  subject: "embedding",
+  providers: ["openai", "ollama", "openai-compatible"],
+  forms: EMBEDDING_SPEC_FORMS.split("\n  "),
+  compatibleExample: "openai-compatible:http://127.0.0.1:8000/v1#bge-m3",
+};
+
 const HASHING_ID = /^hashing-v1-(\d+)$/;
 
 /**
@@ -30,56 +37,39 @@ export function resolveEmbedding(spec: string, env: EmbeddingEnv = process.env):
   if (trimmed === "hashing") return hashingEmbedding();
   const hashing = HASHING_ID.exec(trimmed);
   if (hashing) return hashingEmbedding({ dimensions: Number(hashing[1]) });
-  const colon = trimmed.indexOf(":");
-  const provider = colon === -1 ? "" : trimmed.slice(0, colon);
-  const rest = colon === -1 ? "" : trimmed.slice(colon + 1).trim();
-  if (!rest) throw unknownEmbeddingSpec(spec);
-  const id = `${provider}:${rest}`;
+  const { provider, model, baseURL, id } = parseProviderSpec(spec, EMBEDDING_SPEC_SYNTAX);
   switch (provider) {
     case "openai": {
-      const apiKey = requireKey(env, "OPENAI_API_KEY", id);
+      const apiKey = providerApiKey(env, "OPENAI_API_KEY", id);
       // Base URLs are always passed: left undefined, the providers would read process.env, not `env`.
-      const baseURL = checkBaseUrl(
-        optional(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_EMBEDDING_BASE_URL,
-        id,
-        "OPENAI_BASE_URL",
-      );
+      const openaiBaseURL = envBaseUrl(env, "OPENAI_BASE_URL", DEFAULT_OPENAI_EMBEDDING_BASE_URL, id);
       return loadedAiSdkEmbedding(
         async () => {
           const { createOpenAI } = await import("@ai-sdk/openai");
-          return createOpenAI({ apiKey, baseURL }).embeddingModel(rest);
+          return createOpenAI({ apiKey, baseURL: openaiBaseURL }).embeddingModel(model);
         },
         { id },
       );
     }
     case "ollama": {
-      const baseURL = checkBaseUrl(
-        optional(env.OLLAMA_BASE_URL) ?? DEFAULT_OLLAMA_EMBEDDING_BASE_URL,
-        id,
-        "OLLAMA_BASE_URL",
-      );
-      return compatibleEmbedding("ollama", baseURL, rest, undefined, id);
+      const ollamaBaseURL = envBaseUrl(env, "OLLAMA_BASE_URL", DEFAULT_OLLAMA_EMBEDDING_BASE_URL, id);
+      return compatibleEmbedding("ollama", ollamaBaseURL, model, undefined, id);
     }
-    case "openai-compatible": {
-      const hash = rest.lastIndexOf("#");
-      const modelName = hash === -1 ? "" : rest.slice(hash + 1).trim();
-      if (!modelName) {
-        throw new ConfigError(
-          `Embedding spec ${JSON.stringify(spec)} has no model name: write openai-compatible:<baseURL>#<model>, e.g. openai-compatible:http://127.0.0.1:8000/v1#bge-m3`,
-        );
-      }
-      const baseURL = checkBaseUrl(rest.slice(0, hash), id);
+    default:
+      // "openai-compatible", the one provider left in EMBEDDING_SPEC_SYNTAX; the parser checked its URL.
       return compatibleEmbedding(
         "openai-compatible",
-        baseURL,
-        modelName,
+        baseURL as string,
+        model,
         optional(env.OPENAI_COMPATIBLE_API_KEY),
         id,
       );
-    }
-    default:
-      throw unknownEmbeddingSpec(spec);
   }
+}
+
+function envBaseUrl(env: EmbeddingEnv, envVar: string, fallback: string, id: string): string {
+  const fromEnv = optional(env[envVar]);
+  return fromEnv ? providerBaseUrl(fromEnv, id, envVar) : fallback;
 }
 
 function compatibleEmbedding(
@@ -96,27 +86,6 @@ function compatibleEmbedding(
     },
     { id },
   );
-}
-
-function unknownEmbeddingSpec(spec: string): ConfigError {
-  return new ConfigError(`Unknown embedding ${JSON.stringify(spec)}; use one of:\n  ${EMBEDDING_SPEC_FORMS}`);
-}
-
-function requireKey(env: EmbeddingEnv, name: string, id: string): string {
-  const key = optional(env[name]);
-  if (!key) throw new ConfigError(`${id} needs an API key: set the environment variable ${name}`);
-  return key;
-}
-
-/** `value` without trailing slashes, if it is an http(s) URL. */
-function checkBaseUrl(value: string, id: string, envVar?: string): string {
-  const protocol = URL.canParse(value) ? new URL(value).protocol : "";
-  if (protocol !== "http:" && protocol !== "https:") {
-    throw new ConfigError(
-      `${id}: the base URL ${JSON.stringify(value)}${envVar ? ` (from ${envVar})` : ""} is not an http(s) URL; give one like http://127.0.0.1:8000/v1`,
-    );
-  }
-  return value.replace(/\/+$/, "");
 }
 
 function optional(value: string | undefined): string | undefined {

@@ -1,8 +1,13 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { Model } from "@atrium/spec";
-import { ConfigError } from "@atrium/spec";
+import {
+  type Model,
+  type ProviderSpecSyntax,
+  parseProviderSpec,
+  providerApiKey,
+  providerBaseUrl,
+} from "@atrium/spec";
 import { type AiSdkModelOptions, fromAiSdk } from "./ai-sdk-model.js";
 import { withRetries } from "./retry.js";
 import { scriptedModelFromFile } from "./scripted-model-file.js";
@@ -24,6 +29,13 @@ export const MODEL_STRING_FORMS = [
   "scripted:<path>                      a JSON file of canned replies (offline demo, tests)",
 ].join("\n  ");
 
+const MODEL_STRING_SYNTAX: ProviderSpecSyntax = {
+  subject: "model string",
+  providers: ["openai", "anthropic", "ollama", "openai-compatible", "scripted"],
+  forms: MODEL_STRING_FORMS.split("\n  "),
+  compatibleExample: "openai-compatible:http://127.0.0.1:8000/v1#qwen2.5-7b",
+};
+
 /**
  * A model from a string, configured from `env`: "openai:gpt-4o-mini", "anthropic:claude-...",
  * "ollama:llama3.2", "openai-compatible:http://host:port/v1#model-name" or
@@ -35,33 +47,25 @@ export function resolveModel(
   env: ModelEnv = process.env,
   options: ResolveModelOptions = {},
 ): Model {
-  const colon = modelString.indexOf(":");
-  const provider = colon === -1 ? "" : modelString.slice(0, colon);
-  const rest = colon === -1 ? "" : modelString.slice(colon + 1).trim();
-  if (!rest) throw unknownModelString(modelString);
-  const id = `${provider}:${rest}`;
+  const { provider, model, baseURL, id } = parseProviderSpec(modelString, MODEL_STRING_SYNTAX);
   switch (provider) {
     case "openai": {
-      const apiKey = requireKey(env, "OPENAI_API_KEY", id);
+      const apiKey = providerApiKey(env, "OPENAI_API_KEY", id);
       // Base URLs are always passed: left undefined, the providers would read process.env, not `env`.
-      const baseURL = checkBaseUrl(
-        optional(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL,
-        id,
-        "OPENAI_BASE_URL",
-      );
-      const openai = createOpenAI({ apiKey, baseURL });
+      const openai = createOpenAI({
+        apiKey,
+        baseURL: envBaseUrl(env, "OPENAI_BASE_URL", DEFAULT_OPENAI_BASE_URL, id),
+      });
       // The chat completions API, not the responses API: it honours stop sequences, which code agents need.
-      return fromAiSdk(openai.chat(rest), { ...options, id, apiKeyEnvVar: "OPENAI_API_KEY" });
+      return fromAiSdk(openai.chat(model), { ...options, id, apiKeyEnvVar: "OPENAI_API_KEY" });
     }
     case "anthropic": {
-      const apiKey = requireKey(env, "ANTHROPIC_API_KEY", id);
-      const baseURL = checkBaseUrl(
-        optional(env.ANTHROPIC_BASE_URL) ?? DEFAULT_ANTHROPIC_BASE_URL,
-        id,
-        "ANTHROPIC_BASE_URL",
-      );
-      const anthropic = createAnthropic({ apiKey, baseURL });
-      return fromAiSdk(anthropic(rest), {
+      const apiKey = providerApiKey(env, "ANTHROPIC_API_KEY", id);
+      const anthropic = createAnthropic({
+        apiKey,
+        baseURL: envBaseUrl(env, "ANTHROPIC_BASE_URL", DEFAULT_ANTHROPIC_BASE_URL, id),
+      });
+      return fromAiSdk(anthropic(model), {
         ...options,
         id,
         apiKeyEnvVar: "ANTHROPIC_API_KEY",
@@ -69,68 +73,37 @@ export function resolveModel(
       });
     }
     case "ollama": {
-      const baseURL = checkBaseUrl(
-        optional(env.OLLAMA_BASE_URL) ?? DEFAULT_OLLAMA_BASE_URL,
-        id,
-        "OLLAMA_BASE_URL",
-      );
-      const ollama = createOpenAICompatible({ name: "ollama", baseURL, includeUsage: true });
-      return fromAiSdk(ollama.chatModel(rest), { ...options, id });
+      const ollama = createOpenAICompatible({
+        name: "ollama",
+        baseURL: envBaseUrl(env, "OLLAMA_BASE_URL", DEFAULT_OLLAMA_BASE_URL, id),
+        includeUsage: true,
+      });
+      return fromAiSdk(ollama.chatModel(model), { ...options, id });
     }
     case "openai-compatible": {
-      const hash = rest.lastIndexOf("#");
-      const modelName = hash === -1 ? "" : rest.slice(hash + 1).trim();
-      if (!modelName) {
-        throw new ConfigError(
-          `Model string ${JSON.stringify(modelString)} has no model name: write openai-compatible:<baseURL>#<model>, e.g. openai-compatible:http://127.0.0.1:8000/v1#qwen2.5-7b`,
-        );
-      }
-      const baseURL = checkBaseUrl(rest.slice(0, hash), id);
       const compatible = createOpenAICompatible({
         name: "openai-compatible",
-        baseURL,
+        baseURL: baseURL as string,
         apiKey: optional(env.OPENAI_COMPATIBLE_API_KEY),
         includeUsage: true,
       });
-      return fromAiSdk(compatible.chatModel(modelName), {
+      return fromAiSdk(compatible.chatModel(model), {
         ...options,
         id,
         apiKeyEnvVar: "OPENAI_COMPATIBLE_API_KEY",
       });
     }
-    case "scripted": {
-      const model = scriptedModelFromFile(rest, id);
-      return options.retry === false ? model : withRetries(model, options.retry);
+    default: {
+      // "scripted", the one provider left in MODEL_STRING_SYNTAX: `model` is the reply file's path.
+      const scripted = scriptedModelFromFile(model, id);
+      return options.retry === false ? scripted : withRetries(scripted, options.retry);
     }
-    default:
-      throw unknownModelString(modelString);
   }
 }
 
-function unknownModelString(modelString: string): ConfigError {
-  return new ConfigError(
-    `Unknown model string ${JSON.stringify(modelString)}; use one of:\n  ${MODEL_STRING_FORMS}`,
-  );
-}
-
-function requireKey(env: ModelEnv, name: string, id: string): string {
-  const key = optional(env[name]);
-  if (key) return key;
-  throw new ConfigError(`${id} needs an API key: set the environment variable ${name}`);
-}
-
-function checkBaseUrl(value: string, id: string, envVar?: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (url && (url.protocol === "http:" || url.protocol === "https:")) return value.replace(/\/+$/, "");
-  const source = envVar ? ` (from ${envVar})` : "";
-  throw new ConfigError(
-    `${id}: the base URL ${JSON.stringify(value)}${source} is not an http(s) URL; give one like http://127.0.0.1:8000/v1`,
-  );
+function envBaseUrl(env: ModelEnv, envVar: string, fallback: string, id: string): string {
+  const fromEnv = optional(env[envVar]);
+  return fromEnv ? providerBaseUrl(fromEnv, id, envVar) : fallback;
 }
 
 function optional(value: string | undefined): string | undefined {
