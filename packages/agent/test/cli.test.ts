@@ -191,6 +191,53 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(badFlag.code).toBe(2);
   });
 
+  it("fails with exit 2 when an MCP server it was asked for cannot start, unless it is optional", async () => {
+    const replies = script([js("final_answer(6 * 7)")]);
+    const run = (...mcp: string[]) =>
+      cli(["run", "Task.", "--model", `scripted:${replies}`, "--quiet", ...mcp]);
+    const [required, optional, unclosed] = await Promise.all([
+      run("--mcp", "/nonexistent/mcp-prog --flag"),
+      run("--mcp-optional", "/nonexistent/mcp-prog --flag"),
+      run("--mcp", 'node "server.js'),
+    ]);
+    expect(required).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: [
+        "atrium-agent: an MCP server could not start:",
+        '  MCP server "prog": command not found: "/nonexistent/mcp-prog" (is it installed and on PATH?)',
+        'Fix the command or URL, or mark the server optional (--mcp-optional, or "optional": true in --mcp-config).',
+        "",
+      ].join("\n"),
+    });
+    expect(optional).toEqual({
+      code: 0,
+      stdout: "42\n",
+      stderr:
+        'atrium-agent: warning: optional MCP server prog skipped: MCP server "prog": command not found: "/nonexistent/mcp-prog" (is it installed and on PATH?)\n',
+    });
+    expect(unclosed).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `atrium-agent: command "node "server.js" has an unclosed " quote; close it or escape it with a backslash\n`,
+    });
+  });
+
+  it("quotes a binary replies file safely instead of echoing its bytes", async () => {
+    const path = join(dir, "image.json");
+    writeFileSync(
+      path,
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x1b, 0x5b, 0x32, 0x4a]),
+    );
+    const { code, stdout, stderr } = await cli(["run", "Task.", "--model", `scripted:${path}`]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(
+      /^atrium-agent: Scripted replies file \S+image\.json is a binary file \(it starts "\\ufffdPNG\\r\\n\\u001a\\n\\u0000\\u001b\[2J"\), not JSON; expected a JSON array/,
+    );
+    expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+
   it("uses the tools of an MCP server given with --mcp", async () => {
     const mcpRequire = createRequire(join(packageDir, "../mcp/package.json"));
     const everything = join(

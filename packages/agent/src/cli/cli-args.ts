@@ -15,7 +15,10 @@ Options:
   --max-steps <n>           action steps before the closing answer call (default: 20)
   --planning-interval <n>   plan before step 1 and every n steps
   --mcp-config <file>       MCP servers file ({ "mcpServers": { ... } }); their tools join the agent
-  --mcp "<command line>"    an MCP server command line or URL (repeatable)
+  --mcp "<command line>"    an MCP server command line or URL (repeatable); the run fails
+                            (exit 2) when it cannot start
+  --mcp-optional "<command line>"  the same, but a server that cannot start is only a warning
+                            (in a config file: "optional": true)
   --json                    print the RunResult as JSON on stdout instead of the answer
   --quiet                   no step trace on stderr
   -h, --help                this help
@@ -35,6 +38,7 @@ export interface CliArgs {
   planningInterval: number | undefined;
   mcpConfig: string | undefined;
   mcp: string[];
+  mcpOptional: string[];
   json: boolean;
   quiet: boolean;
 }
@@ -58,6 +62,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     planningInterval: undefined,
     mcpConfig: undefined,
     mcp: [],
+    mcpOptional: [],
     json: false,
     quiet: false,
   };
@@ -99,6 +104,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     planningInterval: count("--planning-interval", values["planning-interval"]),
     mcpConfig: values["mcp-config"],
     mcp: values.mcp ?? [],
+    mcpOptional: values["mcp-optional"] ?? [],
     json: values.json ?? false,
     quiet: values.quiet ?? false,
   };
@@ -118,6 +124,7 @@ function parse(argv: readonly string[]) {
       "planning-interval": { type: "string" },
       "mcp-config": { type: "string" },
       mcp: { type: "string", multiple: true },
+      "mcp-optional": { type: "string", multiple: true },
       json: { type: "boolean" },
       quiet: { type: "boolean" },
       help: { type: "boolean", short: "h" },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import { AtriumError, type Tool } from "@atrium/spec";
+import { AtriumError, ConfigError, type Tool } from "@atrium/spec";
 import type { CodeAgent } from "../agents/code-agent.js";
 import { formatValue } from "../agents/observation.js";
 import type { RunResult } from "../agents/run-types.js";
@@ -16,21 +16,38 @@ interface McpTools {
   close(): Promise<void>;
 }
 
-/** Connects the MCP servers named by --mcp-config / --mcp; failures of single servers are warnings. */
+/**
+ * Connects the MCP servers named by --mcp-config, --mcp and --mcp-optional. A server the user
+ * asked for that cannot start fails the run (a ConfigError: exit 2); one marked optional
+ * (--mcp-optional, or "optional": true in the file) is a warning.
+ */
 async function connectMcp(args: CliArgs, warn: (text: string) => void): Promise<McpTools> {
-  if (!args.mcpConfig && args.mcp.length === 0) return { tools: [], close: async () => {} };
+  const commandLines = [
+    ...args.mcp.map((line) => ({ line, optional: false })),
+    ...args.mcpOptional.map((line) => ({ line, optional: true })),
+  ];
+  if (!args.mcpConfig && commandLines.length === 0) return { tools: [], close: async () => {} };
   const mcp = await import("@atrium/mcp");
   const servers = args.mcpConfig ? await mcp.loadMcpConfigFile(args.mcpConfig) : {};
-  for (const commandLine of args.mcp) {
-    const config = mcp.parseMcpCommandLine(commandLine);
+  for (const { line, optional } of commandLines) {
+    const config = mcp.parseMcpCommandLine(line);
     const base = mcp.defaultServerName(config);
     let name = base;
     for (let i = 2; name in servers; i++) name = `${base}_${i}`;
-    servers[name] = config;
+    servers[name] = optional ? { ...config, optional } : config;
   }
   const connection = await mcp.connectMcpServers(servers);
+  const required = connection.errors.filter((failure) => servers[failure.server]?.optional !== true);
+  if (required.length > 0) {
+    await connection.close();
+    const lines = required.map((failure) => `  ${failure.error.message}`);
+    throw new ConfigError(
+      `${required.length === 1 ? "an MCP server" : `${required.length} MCP servers`} could not start:\n${lines.join("\n")}\n` +
+        `Fix the command or URL, or mark the server optional (--mcp-optional, or "optional": true in --mcp-config).`,
+    );
+  }
   for (const failure of connection.errors)
-    warn(`MCP server ${failure.server} skipped: ${failure.error.message}`);
+    warn(`optional MCP server ${failure.server} skipped: ${failure.error.message}`);
   return { tools: connection.tools, close: () => connection.close() };
 }
 

@@ -79,12 +79,39 @@ function readJson(path: string): unknown {
       cause: error,
     });
   }
+  if (looksBinary(text)) {
+    throw new ConfigError(
+      `Scripted replies file ${path} is a binary file (it starts ${quoteStart(text)}), not JSON; expected ${SCRIPTED_FILE_FORMAT}`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
+    // V8's message quotes the text around the error raw; the start of the file, escaped and
+    // cut, says as much without writing control characters to the user's terminal.
+    const reason = (error as Error).message.split(",")[0]!.replace(/[^\x20-\x7e]/g, "?");
     throw new ConfigError(
-      `Scripted replies file ${path} is not valid JSON (${(error as Error).message}); expected ${SCRIPTED_FILE_FORMAT}`,
+      `Scripted replies file ${path} is not valid JSON (${reason}; it starts ${quoteStart(text)}); expected ${SCRIPTED_FILE_FORMAT}`,
       { cause: error },
     );
   }
+}
+
+/** NUL bytes or invalid UTF-8 (decoded as U+FFFD) in the first kilobyte: not a text file. */
+function looksBinary(text: string): boolean {
+  const head = text.slice(0, 1024);
+  return head.includes("\u0000") || (head.match(/\uFFFD/g)?.length ?? 0) > 2;
+}
+
+/** How much of a bad file an error message quotes. */
+const QUOTED_START_CHARS = 40;
+
+/** The first characters of `text` as a JSON string literal: printable, escaped, at most 40. */
+function quoteStart(text: string): string {
+  const start = text.slice(0, QUOTED_START_CHARS);
+  const quoted = JSON.stringify(start).replace(
+    /[^\x20-\x7e]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return text.length > start.length ? `${quoted}…` : quoted;
 }

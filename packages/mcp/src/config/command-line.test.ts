@@ -40,6 +40,23 @@ describe("parseMcpCommandLine", () => {
     );
     expect(() => parseMcpCommandLine("A=1")).toThrow('command "A=1" names no program');
   });
+
+  it("refuses an unclosed quote instead of guessing where it ends", () => {
+    expect(() => parseMcpCommandLine(`npx -y "@modelcontextprotocol/server-everything`)).toThrow(
+      new ConfigError(
+        `command "npx -y "@modelcontextprotocol/server-everything" has an unclosed " quote; close it or escape it with a backslash`,
+      ),
+    );
+    expect(() => parseMcpCommandLine("node 'my server.js", "files")).toThrow(
+      `MCP server "files": command "node 'my server.js" has an unclosed ' quote`,
+    );
+    expect(() => parseMcpCommandLine(`node "a\\"`)).toThrow('has an unclosed " quote');
+    // Escaped and nested quotes are closed; a quote inside a comment does not count.
+    expect(parseMcpCommandLine(`node it\\'s "say 'hi'" 'a"b' # don't`)).toEqual({
+      command: "node",
+      args: ["it's", "say 'hi'", 'a"b'],
+    });
+  });
 });
 
 describe("defaultServerName", () => {

@@ -31,6 +31,12 @@ export function parseMcpCommandLine(cmd: string, name?: string): McpServerConfig
       throw new ConfigError(`${label}invalid MCP server URL "${trimmed}"`, { cause: error });
     }
   }
+  const open = unclosedQuote(trimmed);
+  if (open) {
+    throw new ConfigError(
+      `${label}command "${trimmed}" has an unclosed ${open} quote; close it or escape it with a backslash`,
+    );
+  }
   const words: string[] = [];
   for (const entry of parse(trimmed, (key) => `$${key}`)) {
     if (typeof entry === "string") words.push(entry);
@@ -51,6 +57,30 @@ export function parseMcpCommandLine(cmd: string, name?: string): McpServerConfig
   if (!command || ENV_ASSIGNMENT.test(command))
     throw new ConfigError(`${label}command "${trimmed}" names no program`);
   return { command, args, ...(Object.keys(env).length ? { env } : {}) };
+}
+
+/**
+ * The quote character left open at the end of `text` under POSIX shell rules, if any.
+ * shell-quote itself accepts `npx "pkg` as if the quote were closed, which would spawn a
+ * program the user did not mean.
+ */
+function unclosedQuote(text: string): "'" | '"' | undefined {
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+    } else if (char === "\\") {
+      i++; // the next character is literal, outside quotes and inside double quotes alike
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+    } else if (char === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      break; // a comment: quotes after it do not count
+    }
+  }
+  return quote;
 }
 
 /**

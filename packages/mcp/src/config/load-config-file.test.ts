@@ -44,6 +44,27 @@ describe("loadMcpConfigFile", () => {
     });
   });
 
+  it("keeps servers marked optional, and checks the mark", async () => {
+    const ok = file(
+      "optional.json",
+      JSON.stringify({
+        mcpServers: {
+          tools: { command: "tools-server", optional: true },
+          remote: { url: "https://mcp.example.com/mcp", optional: false },
+        },
+      }),
+    );
+    expect(await loadMcpConfigFile(ok)).toEqual({
+      tools: { command: "tools-server", optional: true },
+      remote: { url: "https://mcp.example.com/mcp", optional: false },
+    });
+    const bad = file(
+      "optional-bad.json",
+      JSON.stringify({ mcpServers: { tools: { command: "t", optional: "yes" } } }),
+    );
+    await expect(loadMcpConfigFile(bad)).rejects.toThrow("tools.optional: expected true or false");
+  });
+
   it("names the file and every bad field", async () => {
     const path = file(
       "bad.json",

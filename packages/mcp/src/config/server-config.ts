@@ -8,6 +8,8 @@ export interface McpStdioServerConfig {
   /** Added to a minimal inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME). */
   env?: Record<string, string>;
   cwd?: string;
+  /** A server that may fail to start without failing the program that asked for it. */
+  optional?: boolean;
 }
 
 /**
@@ -18,6 +20,8 @@ export interface McpHttpServerConfig {
   type?: "http" | "streamable-http" | "sse";
   url: string;
   headers?: Record<string, string>;
+  /** A server that may fail to connect without failing the program that asked for it. */
+  optional?: boolean;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
@@ -36,12 +40,14 @@ const stdioSchema = z.object({
     .optional(),
   env: stringRecord.optional(),
   cwd: z.string().min(1).optional(),
+  optional: z.boolean({ error: "expected true or false" }).optional(),
 });
 
 const httpSchema = z.object({
   type: z.enum(["http", "streamable-http", "sse"]).optional(),
   url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
   headers: stringRecord.optional(),
+  optional: z.boolean({ error: "expected true or false" }).optional(),
 });
 
 /**
