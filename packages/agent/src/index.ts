@@ -1,4 +1,5 @@
 export * from "./agents/index.js";
+export * from "./dialects/index.js";
 export * from "./executors/index.js";
 export * from "./models/index.js";
 export * from "./tools/index.js";

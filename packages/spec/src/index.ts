@@ -5,4 +5,6 @@ export * from "./memory-store.js";
 export * from "./messages.js";
 export * from "./model.js";
 export * from "./provider-spec.js";
+export * from "./schema-tool.js";
+export * from "./standard-schema.js";
 export * from "./tool.js";

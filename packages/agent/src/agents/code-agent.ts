@@ -2,18 +2,23 @@ import {
   type CodeExecutor,
   ConfigError,
   type ExecutionError,
+  type ExecutorFactory,
   ParseError,
   type SerializedError,
   serializeError,
 } from "@atrium/spec";
+import type { CodeDialect } from "../dialects/code-dialect.js";
+import { dialectFor } from "../dialects/dialect-for.js";
 import { QuickJsExecutor } from "../executors/index.js";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../limits.js";
+import { codeAgentSystemPrompt } from "../prompts/code-agent-prompt.js";
 import {
-  codeAgentSystemPrompt,
-  JAVASCRIPT_SANDBOX_CAPABILITIES,
-  PYTHON_SANDBOX_CAPABILITIES,
-} from "../prompts/code-agent-prompt.js";
-import { type CodeBlockFormat, type CodeBlockStyle, codeBlockFormat, extractCode } from "./code-blocks.js";
+  type CodeBlockFormat,
+  type CodeBlockStyle,
+  codeBlockFormat,
+  extractCode,
+  noCodeBlockMessage,
+} from "./code-blocks.js";
 import type { ActionStep } from "./memory-steps.js";
 import { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
 import { codeObservation } from "./observation.js";
@@ -21,14 +26,16 @@ import type { AgentOptions } from "./run-types.js";
 import { keepStepImages } from "./step-images.js";
 
 /** Makes a sandbox; called once per agent, and once per call when the agent is a managed agent. */
-export type ExecutorFactory = () => CodeExecutor | Promise<CodeExecutor>;
+export type CreateExecutor = () => CodeExecutor | Promise<CodeExecutor>;
 
 export interface CodeAgentOptions extends AgentOptions {
   /**
-   * Where the code runs: a factory (the default makes a `QuickJsExecutor`) or one executor
-   * instance. An instance cannot be copied, so an agent given one cannot be used with `asTool`.
+   * Where the code runs: an `ExecutorFactory` or a function making executors (the default makes
+   * a `QuickJsExecutor`), or one executor instance. An instance cannot be copied, so an agent
+   * given one cannot be used with `asTool`. The executor's language picks the agent's dialect
+   * (prompt, code blocks, tool signatures); a language without one is a `ConfigError`.
    */
-  executor?: CodeExecutor | ExecutorFactory;
+  executor?: CodeExecutor | ExecutorFactory | CreateExecutor;
   /** How the model marks code: "markdown" (```js fences, the default), "xml" or custom tags. */
   codeBlockTags?: CodeBlockStyle;
   /** Wall-clock budget of one code step (default `DEFAULT_STEP_TIMEOUT_MS`). */
@@ -49,6 +56,7 @@ export class CodeAgent extends MultiStepAgent {
   /** Whether the sandbox may hold state from earlier runs (a fresh one needs no reset). */
   #dirty = false;
   #format: CodeBlockFormat | undefined;
+  #dialect: CodeDialect | undefined;
   #systemPrompt: string | undefined;
 
   constructor(options: CodeAgentOptions) {
@@ -58,8 +66,14 @@ export class CodeAgent extends MultiStepAgent {
     if (!(this.#stepTimeoutMs > 0))
       throw new ConfigError(`stepTimeoutMs must be > 0, got ${options.stepTimeoutMs}`);
     const executor = options.executor;
-    if (executor !== undefined && typeof executor !== "function" && typeof executor?.run !== "function") {
-      throw new ConfigError("executor must be a CodeExecutor or a function returning one");
+    if (executor !== undefined && typeof executor !== "function") {
+      if (isInstance(executor)) dialectFor(languageOf(executor));
+      else if (isFactory(executor)) dialectFor(executor.capabilities.language);
+      else {
+        throw new ConfigError(
+          "executor must be a CodeExecutor, an ExecutorFactory or a function returning a CodeExecutor",
+        );
+      }
     }
     if (options.codeBlockTags !== undefined) codeBlockFormat(options.codeBlockTags, "javascript");
   }
@@ -73,12 +87,22 @@ export class CodeAgent extends MultiStepAgent {
         ? await QuickJsExecutor.create()
         : typeof given === "function"
           ? await given()
-          : given;
+          : isFactory(given)
+            ? await given.create()
+            : given;
+    let dialect: CodeDialect;
+    try {
+      dialect = dialectFor(languageOf(executor));
+    } catch (error) {
+      if (this.#ownsExecutor()) await executor.close();
+      throw error;
+    }
     await executor.setTools(this.instrumentedTools);
     this.#executor = executor;
     // An instance from the caller may carry state; one we just made is clean.
     this.#dirty = !this.#ownsExecutor();
-    this.#format = codeBlockFormat(this.#codeOptions.codeBlockTags ?? "markdown", executor.language);
+    this.#dialect = dialect;
+    this.#format = codeBlockFormat(this.#codeOptions.codeBlockTags ?? "markdown", dialect);
     return executor;
   }
 
@@ -92,13 +116,13 @@ export class CodeAgent extends MultiStepAgent {
 
   #ownsExecutor(): boolean {
     const given = this.#codeOptions.executor;
-    return given === undefined || typeof given === "function";
+    return given === undefined || !isInstance(given);
   }
 
   protected override fork(): CodeAgent {
     if (!this.#ownsExecutor()) {
       throw new ConfigError(
-        "this CodeAgent was given one executor instance, which parallel managed-agent calls would share; pass a factory instead: executor: () => QuickJsExecutor.create()",
+        "this CodeAgent was given one executor instance, which parallel managed-agent calls would share; pass a factory instead: executor: quickJsExecutorFactory()",
       );
     }
     return new CodeAgent(this.#codeOptions);
@@ -122,16 +146,15 @@ export class CodeAgent extends MultiStepAgent {
 
   protected override systemPrompt(): string {
     if (this.#systemPrompt) return this.#systemPrompt;
-    const executor = this.#executor!;
+    const dialect = this.#dialect!;
     const format = this.#format!;
     this.#systemPrompt = codeAgentSystemPrompt({
-      language: executor.language,
+      language: dialect.language,
+      dialect,
       tools: this.tools,
       open: format.open,
       close: format.close,
-      capabilities:
-        this.#codeOptions.capabilities ??
-        (executor.language === "python" ? PYTHON_SANDBOX_CAPABILITIES : JAVASCRIPT_SANDBOX_CAPABILITIES),
+      capabilities: this.#codeOptions.capabilities ?? dialect.sandboxCapabilities,
       ...(this.instructions ? { instructions: this.instructions } : {}),
     });
     return this.#systemPrompt;
@@ -150,9 +173,7 @@ export class CodeAgent extends MultiStepAgent {
     const timing = () => ({ startedAt, durationMs: performance.now() - started });
     const extracted = extractCode(text, format);
     if (!extracted) {
-      const error = new ParseError(
-        `your reply had no code block. Reply with "Thought:" and one code block, like this:\nThought: I will ...\n${format.open}\n// your code here\n${format.close}`,
-      );
+      const error = new ParseError(noCodeBlockMessage(format, this.#dialect!));
       return {
         type: "action",
         step: run.step,
@@ -193,6 +214,26 @@ const ERROR_CODES: Partial<Record<ExecutionError["kind"], SerializedError["code"
   memory: "LIMIT_EXCEEDED",
   "output-limit": "LIMIT_EXCEEDED",
 };
+
+function isInstance(executor: CodeExecutor | ExecutorFactory | CreateExecutor): executor is CodeExecutor {
+  return (
+    typeof executor === "object" && executor !== null && typeof (executor as CodeExecutor).run === "function"
+  );
+}
+
+function isFactory(executor: CodeExecutor | ExecutorFactory | CreateExecutor): executor is ExecutorFactory {
+  return (
+    typeof executor === "object" &&
+    executor !== null &&
+    typeof (executor as ExecutorFactory).create === "function" &&
+    typeof (executor as ExecutorFactory).capabilities?.language === "string"
+  );
+}
+
+/** Executors written before capabilities existed still name their language. */
+function languageOf(executor: CodeExecutor): CodeExecutor["language"] {
+  return executor.capabilities?.language ?? executor.language;
+}
 
 /** A step error as memory keeps it; the observation already told the model the details. */
 function executionError(error: ExecutionError): SerializedError {

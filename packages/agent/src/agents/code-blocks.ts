@@ -1,5 +1,7 @@
 import type { CodeLanguage } from "@atrium/spec";
 import { ConfigError } from "@atrium/spec";
+import type { CodeDialect } from "../dialects/code-dialect.js";
+import { dialectFor } from "../dialects/dialect-for.js";
 
 /** Custom delimiters around the model's code, e.g. `{ open: "<code>", close: "</code>" }`. */
 export interface CodeBlockTags {
@@ -31,18 +33,19 @@ export interface ExtractedCode {
   closedByUs: boolean;
 }
 
-const FENCE_LABELS: Record<CodeLanguage, { shown: string; accepted: string[] }> = {
-  javascript: { shown: "js", accepted: ["js", "javascript", "ts", "typescript", "mjs", "jsx"] },
-  python: { shown: "py", accepted: ["py", "python", "python3"] },
-  bash: { shown: "bash", accepted: ["bash", "sh", "shell"] },
-};
-
 // "Observation:" on its own line is what a model writes when it starts imagining the result.
 const OBSERVATION_STOP = "\nObservation:";
 
-export function codeBlockFormat(style: CodeBlockStyle, language: CodeLanguage): CodeBlockFormat {
+/**
+ * The code-block format for a style, in a language (or its dialect): markdown fences carry the
+ * dialect's labels; tags are the same in every language.
+ */
+export function codeBlockFormat(
+  style: CodeBlockStyle,
+  language: CodeLanguage | CodeDialect,
+): CodeBlockFormat {
   if (style === "markdown") {
-    const labels = FENCE_LABELS[language];
+    const labels = (typeof language === "string" ? dialectFor(language) : language).fence;
     return {
       open: "```" + labels.shown,
       close: "```",
@@ -96,6 +99,11 @@ export function extractCode(text: string, format: CodeBlockFormat): ExtractedCod
   if (code === "") return undefined;
   const modelOutput = closedByUs ? `${text.replace(/\s+$/, "")}\n${format.close}` : text;
   return { code, modelOutput, closedByUs };
+}
+
+/** What the model reads after a reply without code: the format, with an empty block to copy. */
+export function noCodeBlockMessage(format: CodeBlockFormat, dialect: CodeDialect): string {
+  return `your reply had no code block. Reply with "Thought:" and one code block, like this:\nThought: I will ...\n${format.open}\n${dialect.lineComment} your code here\n${format.close}`;
 }
 
 function escapeRegExp(text: string): string {

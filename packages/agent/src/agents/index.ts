@@ -1,6 +1,6 @@
 export { ATTR, SPAN, TRACER_NAME } from "../observability/index.js";
 export { AgentMemory, type ToMessagesOptions } from "./agent-memory.js";
-export { CodeAgent, type CodeAgentOptions, type ExecutorFactory } from "./code-agent.js";
+export { CodeAgent, type CodeAgentOptions, type CreateExecutor } from "./code-agent.js";
 export {
   type CodeBlockFormat,
   type CodeBlockStyle,
@@ -8,6 +8,7 @@ export {
   codeBlockFormat,
   type ExtractedCode,
   extractCode,
+  noCodeBlockMessage,
 } from "./code-blocks.js";
 export { type ImageInput, loadImages, sniffImageType } from "./load-images.js";
 export {
