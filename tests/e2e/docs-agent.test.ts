@@ -46,11 +46,13 @@ describe("CodeAgent × ChromaFs", () => {
     store = await ChromaDocStore.open({ url: server.url, collection: "docs" });
   }, 60_000);
   afterAll(async () => {
-    await Promise.all(agents.map((agent) => agent.close()));
-    await Promise.all(sessions.map((session) => session.close()));
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(docsDir, { recursive: true, force: true });
+    // Set-up may have failed anywhere: clean up what exists, whatever else fails.
+    await Promise.allSettled([...agents.map((agent) => agent.close()), ...sessions.map((s) => s.close())]);
+    try {
+      await server?.stop();
+    } finally {
+      for (const dir of [dataDir, docsDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const agentWith = (model: ScriptedModel, tools: CodeAgent["tools"][number][]) => {

@@ -15,22 +15,21 @@ export interface ChromaCorpus {
 /** A real Chroma server on a fresh data dir, with `dir` ingested into `collection`. */
 export async function startChromaCorpus(dir: string, collection = "mintlify-docs"): Promise<ChromaCorpus> {
   const dataDir = mkdtempSync(join(tmpdir(), "chromafs-chroma-"));
-  const server = await startChromaServer({ path: dataDir });
+  let server: ChromaServer | undefined;
+  const close = async () => {
+    try {
+      await server?.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
   try {
+    server = await startChromaServer({ path: dataDir });
     const summary = await ingestDocs({ dir, collection, url: server.url });
     const store = await ChromaDocStore.open({ url: server.url, collection });
-    return {
-      server,
-      store,
-      summary,
-      async close() {
-        await server.stop();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    return { server, store, summary, close };
   } catch (error) {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close(); // a failed start or ingest leaves no server and no data dir behind
     throw error;
   }
 }

@@ -22,16 +22,22 @@ export interface DiskCopy {
  */
 export async function writeDiskCopy(store: DocStore, groups: readonly string[] = []): Promise<DiskCopy> {
   const base = mkdtempSync(join(tmpdir(), "chromafs-oracle-"));
+  const remove = () => rmSync(base, { recursive: true, force: true });
   const root = join(base, "root");
-  const tree = await store.readTree();
-  const pages = await store.readPages(Object.keys(tree.files), { groups });
-  for (const [path, text] of pages) {
-    const file = join(root, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    const mtime = new Date(tree.files[path]!.mtime);
-    utimesSync(file, mtime, mtime);
+  try {
+    const tree = await store.readTree();
+    const pages = await store.readPages(Object.keys(tree.files), { groups });
+    for (const [path, text] of pages) {
+      const file = join(root, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      const mtime = new Date(tree.files[path]!.mtime);
+      utimesSync(file, mtime, mtime);
+    }
+    mkdirSync(join(root, "tmp"), { recursive: true });
+  } catch (error) {
+    remove(); // a copy that failed half-way is nobody's to clean up later
+    throw error;
   }
-  mkdirSync(join(root, "tmp"), { recursive: true });
-  return { root, remove: () => rmSync(base, { recursive: true, force: true }) };
+  return { root, remove };
 }

@@ -47,9 +47,16 @@ export function describeOracle(name: string, openStore: () => Promise<OracleStor
     }, 180_000);
 
     afterAll(async () => {
-      await session?.close();
-      disk?.remove();
-      await opened?.close();
+      // Each step runs whatever the one before did, and whatever set-up got to.
+      try {
+        await session?.close();
+      } finally {
+        try {
+          disk?.remove();
+        } finally {
+          await opened?.close();
+        }
+      }
     });
 
     it("has at least 60 commands", () => {
