@@ -1,3 +1,4 @@
+import type { Closeable } from "./closeable.js";
 import type { ImagePart } from "./messages.js";
 import type { Tool } from "./tool.js";
 
@@ -98,7 +99,7 @@ export interface ExecutionResult {
  * Errors in the code are returned in `ExecutionResult.error`; `run` rejects only for fatal
  * conditions: `AbortError` (signal), `ClosedError` (after `close`).
  */
-export interface CodeExecutor {
+export interface CodeExecutor extends Closeable {
   readonly language: CodeLanguage;
   readonly capabilities: ExecutorCapabilities;
   run(code: string, options?: RunOptions): Promise<ExecutionResult>;
@@ -107,8 +108,6 @@ export interface CodeExecutor {
   setVariables(variables: Record<string, unknown>): void | Promise<void>;
   /** Drops all state (variables, functions) but keeps tools. */
   reset(): Promise<void>;
-  /** Frees everything; idempotent. */
-  close(): Promise<void>;
 }
 
 /**

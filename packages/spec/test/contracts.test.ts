@@ -4,6 +4,7 @@ import type {
   ExecutionResult,
   ExecutorCapabilities,
   MemoryItem,
+  RecallOptions,
   RunOptions,
 } from "../src/index.js";
 import {
@@ -164,8 +165,8 @@ describe("the CodeExecutor contract fails broken executors", () => {
 
 /** Ignores scopes when recalling. */
 class ScopelessStore extends ReferenceMemoryStore {
-  override recall(query: string, options: { limit?: number } = {}) {
-    return super.recall(query, { ...(options.limit ? { limit: options.limit } : {}) });
+  override recall(query: string, { scope: _ignored, ...options }: RecallOptions = {}) {
+    return super.recall(query, options);
   }
 }
 
@@ -185,8 +186,29 @@ class ParaphrasingStore extends ReferenceMemoryStore {
 /** Returns everything it has on wake-up, whatever the budget. */
 class GreedyWakeUpStore extends ReferenceMemoryStore {
   override async wakeUp(): Promise<string> {
-    return [...this.items.values()].map((item) => item.content).join("\n");
+    this.checkOpen();
+    return [...this.items.values()].map(({ item }) => item.content).join("\n");
   }
+}
+
+/** Says it forgot, but keeps the memory. */
+class HoardingStore extends ReferenceMemoryStore {
+  override async forget(id: string): Promise<boolean> {
+    this.checkOpen();
+    return this.items.has(id);
+  }
+}
+
+/** Ignores time ranges, malformed ones included. */
+class TimelessStore extends ReferenceMemoryStore {
+  override recall(query: string, { timeRange: _ignored, ...options }: RecallOptions = {}) {
+    return super.recall(query, options);
+  }
+}
+
+/** Keeps answering after close. */
+class UnclosableStore extends ReferenceMemoryStore {
+  override async close(): Promise<void> {}
 }
 
 describe("the MemoryStore contract fails broken stores", () => {
@@ -203,12 +225,34 @@ describe("the MemoryStore contract fails broken stores", () => {
       "recall returns the most relevant memory first, verbatim",
       "a room scope narrows to that room",
       "unicode content comes back byte for byte",
+      "forget removes a memory and says whether it was there",
+      "recall hits carry the memory's timestamp",
+      "a time range keeps only memories inside it, both bounds inclusive",
     ]);
   });
 
   it("a store whose wake-up ignores the budget", async () => {
     expect(await failingCases(memoryStoreContract(async () => new GreedyWakeUpStore()))).toEqual([
       "wake-up fits its token budget and is not empty once memories exist",
+    ]);
+  });
+
+  it("a store that does not forget", async () => {
+    expect(await failingCases(memoryStoreContract(async () => new HoardingStore()))).toEqual([
+      "forget removes a memory and says whether it was there",
+    ]);
+  });
+
+  it("a store that ignores time ranges", async () => {
+    expect(await failingCases(memoryStoreContract(async () => new TimelessStore()))).toEqual([
+      "a time range keeps only memories inside it, both bounds inclusive",
+      "a malformed or inverted time range is rejected with a VALIDATION error",
+    ]);
+  });
+
+  it("a store that cannot be closed", async () => {
+    expect(await failingCases(memoryStoreContract(async () => new UnclosableStore()))).toEqual([
+      "close is idempotent and later calls reject with CLOSED",
     ]);
   });
 });

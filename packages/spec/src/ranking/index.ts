@@ -1,0 +1,3 @@
+export * from "./bm25.js";
+export * from "./rank-fusion.js";
+export * from "./tokenize.js";

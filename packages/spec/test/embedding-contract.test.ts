@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { EmbedOptions } from "../src/index.js";
+import { describeContract, embeddingContract } from "../src/testing/index.js";
+import { failingCases } from "./failing-cases.js";
+import { ReferenceEmbedding } from "./reference-embedding.js";
+
+// The suite passes on a correct embedding...
+describeContract(embeddingContract(async () => new ReferenceEmbedding()));
+
+// ...and each broken one fails exactly the cases that check what it broke.
+/** Gives each call fresh random vectors. */
+class RandomEmbedding extends ReferenceEmbedding {
+  protected override vector(): number[] {
+    return Array.from({ length: 64 }, () => Math.random() - 0.5);
+  }
+}
+
+/** Sorts the texts before embedding them, losing their order. */
+class SortingEmbedding extends ReferenceEmbedding {
+  override embed(texts: readonly string[], options?: EmbedOptions) {
+    return super.embed([...texts].sort(), options);
+  }
+}
+
+/** Promises 64 numbers per vector, gives 63. */
+class ShortEmbedding extends ReferenceEmbedding {
+  protected override vector(text: string): number[] {
+    return super.vector(text).slice(1);
+  }
+}
+
+/** Embeds an empty batch as one empty text. */
+class EagerEmbedding extends ReferenceEmbedding {
+  override embed(texts: readonly string[], options?: EmbedOptions) {
+    return super.embed(texts.length === 0 ? [""] : texts, options);
+  }
+}
+
+/** Ignores its abort signal. */
+class DeafEmbedding extends ReferenceEmbedding {
+  override embed(texts: readonly string[]) {
+    return super.embed(texts);
+  }
+}
+
+let instances = 0;
+/** A new id for every instance, although the settings are the same. */
+class UnstableIdEmbedding extends ReferenceEmbedding {
+  override readonly id = `reference-${instances++}`;
+}
+
+describe("the Embedding contract fails broken embeddings", () => {
+  const broken = (make: () => ReferenceEmbedding) => failingCases(embeddingContract(async () => make()));
+
+  it("an embedding with random vectors", async () => {
+    expect(await broken(() => new RandomEmbedding())).toEqual([
+      "one vector per text, in the order given",
+      "the same text gives the same vector",
+      "texts about the same thing are closer than unrelated ones (cosine)",
+    ]);
+  });
+
+  it("an embedding that reorders a batch", async () => {
+    expect(await broken(() => new SortingEmbedding())).toEqual([
+      "one vector per text, in the order given",
+      "texts about the same thing are closer than unrelated ones (cosine)",
+    ]);
+  });
+
+  it("an embedding whose vectors are shorter than its dimensions", async () => {
+    expect(await broken(() => new ShortEmbedding())).toEqual([
+      "every vector has `dimensions` finite numbers",
+    ]);
+  });
+
+  it("an embedding that returns a vector for no texts", async () => {
+    expect(await broken(() => new EagerEmbedding())).toEqual(["embedding no texts returns []"]);
+  });
+
+  it("an embedding that ignores aborts", async () => {
+    expect(await broken(() => new DeafEmbedding())).toEqual(["an aborted signal rejects with AbortError"]);
+  });
+
+  it("an embedding whose id changes between instances", async () => {
+    expect(await broken(() => new UnstableIdEmbedding())).toEqual([
+      "the id is a non-empty string, the same for the same settings",
+    ]);
+  });
+});
