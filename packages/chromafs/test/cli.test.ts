@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
@@ -162,5 +165,35 @@ describe("atrium-docs usage errors exit 2", () => {
       "atrium-docs ingest: missing <dir>",
       2,
     ]);
+  });
+
+  it("a missing docs directory or groups file is refused before any server starts or data dir is made", () => {
+    const base = mkdtempSync(join(tmpdir(), "chromafs-cli-"));
+    try {
+      const data = join(base, "data");
+      const missingDocs = atriumDocs(["ingest", join(base, "docs"), "--collection", "docs", "--path", data]);
+      expect([missingDocs.stdout, missingDocs.stderr.split("\n")[0], missingDocs.exitCode]).toEqual([
+        "",
+        `atrium-docs ingest: the docs directory ${join(base, "docs")} does not exist; give the folder that holds the .md/.mdx pages`,
+        2,
+      ]);
+      const missingGroups = atriumDocs([
+        "ingest",
+        base,
+        "--collection",
+        "docs",
+        "--path",
+        data,
+        "--groups-file",
+        join(base, "groups.json"),
+      ]);
+      expect([missingGroups.stderr.split("\n")[0], missingGroups.exitCode]).toEqual([
+        `atrium-docs ingest: --groups-file ${join(base, "groups.json")} does not exist`,
+        2,
+      ]);
+      expect(readdirSync(base)).toEqual([]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type ChromaServer, resolveEmbedding, startChromaServer } from "@atrium/chroma";
 import { errorMessage } from "@atrium/spec";
@@ -106,6 +107,9 @@ function parseIngestArgs(argv: string[]) {
     );
   }
   if (!values.collection) throw new Error("missing --collection <name>");
+  // Inputs are checked before anything is started or created (a server, a data dir).
+  requireDirectory(positionals[0] as string, "the docs directory");
+  if (values["groups-file"] !== undefined) requireFile(values["groups-file"], "--groups-file");
   // A bad name is a usage error (exit 2), found before any server is started.
   validateCollectionName(values.collection);
   if (values["groups-file"] !== undefined && values["clear-groups"]) {
@@ -134,4 +138,17 @@ function parseIngestArgs(argv: string[]) {
     json: values.json === true,
     quiet: values.quiet === true,
   };
+}
+
+function requireDirectory(path: string, what: string): void {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats)
+    throw new Error(`${what} ${path} does not exist; give the folder that holds the .md/.mdx pages`);
+  if (!stats.isDirectory()) throw new Error(`${what} ${path} is not a directory`);
+}
+
+function requireFile(path: string, what: string): void {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats) throw new Error(`${what} ${path} does not exist`);
+  if (!stats.isFile()) throw new Error(`${what} ${path} is not a file`);
 }
