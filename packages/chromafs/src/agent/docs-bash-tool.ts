@@ -1,9 +1,8 @@
-import type { Tool } from "@atrium/spec";
+import { schemaToolInput, type Tool } from "@atrium/spec";
 import { z } from "zod";
 import { COMMAND_TIMEOUT_MS, TOOL_OUTPUT_MAX_BYTES } from "../limits.js";
 import type { CommandResult, DocsSession } from "../session/docs-session.js";
 import { boundOutput } from "./bounded-output.js";
-import { toolInput } from "./tool-input.js";
 
 const Input = z.object({
   command: z
@@ -37,10 +36,11 @@ export function docsBashTool(
 ): Tool<{ command: string }, CommandResult> {
   const maxBytes = options.maxOutputBytes ?? TOOL_OUTPUT_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? COMMAND_TIMEOUT_MS;
+  const name = options.name ?? "bash";
   return {
-    name: options.name ?? "bash",
+    name,
     description: DOCS_BASH_DESCRIPTION,
-    ...toolInput(Input),
+    ...schemaToolInput(Input, name),
     async execute({ command }, context) {
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
       const target = typeof session === "function" ? await session() : session;

@@ -1,9 +1,8 @@
-import type { Tool } from "@atrium/spec";
+import { schemaToolInput, type Tool } from "@atrium/spec";
 import { z } from "zod";
 import { SEARCH_DEFAULT_HITS, SEARCH_MAX_HITS } from "../limits.js";
 import { formatSearchHits } from "../search/search-command.js";
 import type { Access, DocStore } from "../store/doc-store.js";
-import { toolInput } from "./tool-input.js";
 
 const Input = z.object({
   query: z.string().min(1).max(2_000).describe("What to look for, in words"),
@@ -17,7 +16,7 @@ export function docsSearchTool(store: DocStore, access: Access): Tool<z.infer<ty
     description:
       "Rank documentation pages by meaning and keywords. Returns one `path: snippet` line per hit; " +
       "read a hit with the bash tool (cat <path>).",
-    ...toolInput(Input),
+    ...schemaToolInput(Input, "search"),
     async execute({ query, limit }) {
       const hits = await store.search(query, access, limit ?? SEARCH_DEFAULT_HITS);
       return formatSearchHits(hits, query) || "no matches\n";
