@@ -22,7 +22,18 @@ export { ChromaDocStore, type ChromaDocStoreOptions, DocStoreError } from "./sto
 export type { Access, DocStore, SearchHit, TextFilter } from "./store/doc-store.js";
 export { LocalFolderStore } from "./store/local-folder-store.js";
 export { compileTextFilter } from "./store/text-filter-matcher.js";
-export { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "./tree/path-tree.js";
+export {
+  type ChunkingRecord,
+  PATH_TREE_ID,
+  type PathTree,
+  type PathTreeFile,
+  type StoredPathTree,
+} from "./tree/path-tree.js";
 export { PathTreeError } from "./tree/path-tree-codec.js";
+export {
+  FORMAT_METADATA_KEY,
+  STORAGE_FORMAT_VERSION,
+  StorageFormatError,
+} from "./tree/storage-format.js";
 export { TreeCache, treeCacheFor } from "./tree/tree-cache.js";
 export { TreeIndex } from "./tree/tree-index.js";

@@ -1,5 +1,6 @@
 import type { ChromaClient, Collection } from "@atrium/chroma";
 import { type AtriumEmbedding, connectChroma, hashingEmbedding } from "@atrium/chroma";
+import { FORMAT_METADATA_KEY, refuseNewerFormat, STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import { validateCollectionName } from "./collection-name.js";
 import { IngestError } from "./errors.js";
 
@@ -23,6 +24,7 @@ export function defaultEmbedding(): AtriumEmbedding {
  * Opens (or, for ingest, creates) a docs collection. Vectors are always computed by Atrium and
  * passed explicitly, so the collection has no server-side embedding function; its metadata names
  * the embedding instead, and a different one is refused — mixed vectors would make search noise.
+ * A collection whose metadata records a newer storage format is refused before anything is read.
  */
 export async function openDocsCollection(
   client: ChromaClient,
@@ -36,7 +38,7 @@ export async function openDocsCollection(
         name,
         embeddingFunction: null,
         configuration: { hnsw: { space: "cosine" } },
-        metadata: { [EMBEDDING_METADATA_KEY]: embedding.id },
+        metadata: { [EMBEDDING_METADATA_KEY]: embedding.id, [FORMAT_METADATA_KEY]: STORAGE_FORMAT_VERSION },
       })
     : await client.getCollection({ name }).catch((error: unknown) => {
         throw new IngestError(
@@ -44,6 +46,7 @@ export async function openDocsCollection(
           { cause: error },
         );
       });
+  refuseNewerFormat(storedFormat(collection), name);
   const stored = collection.metadata?.[EMBEDDING_METADATA_KEY];
   if (stored !== undefined && stored !== embedding.id) {
     throw new IngestError(
@@ -51,4 +54,28 @@ export async function openDocsCollection(
     );
   }
   return collection;
+}
+
+/** The storage format the collection metadata records; format 1 recorded none. */
+export function storedFormat(collection: Collection): number {
+  const format = collection.metadata?.[FORMAT_METADATA_KEY];
+  if (format === undefined || format === null) return 1;
+  if (typeof format !== "number" || !Number.isInteger(format) || format < 1) {
+    throw new IngestError(
+      `Collection ${collection.name} has a corrupt ${FORMAT_METADATA_KEY} metadata value (${JSON.stringify(format)}); re-run \`atrium-docs ingest <dir> --collection ${collection.name} --rebuild\``,
+    );
+  }
+  return format;
+}
+
+/**
+ * Records the current storage format in the collection metadata once ingest has written a tree
+ * of that format (the tree is the authority; this lets readers refuse a newer collection before
+ * fetching anything). The whole metadata is written back, so the embedding key stays.
+ */
+export async function recordStorageFormat(collection: Collection): Promise<void> {
+  if (collection.metadata?.[FORMAT_METADATA_KEY] === STORAGE_FORMAT_VERSION) return;
+  await collection.modify({
+    metadata: { ...collection.metadata, [FORMAT_METADATA_KEY]: STORAGE_FORMAT_VERSION },
+  });
 }

@@ -17,5 +17,5 @@ export {
   type IngestSummary,
   ingestDocs,
 } from "./ingest-docs.js";
-export { chunkId, pageRevision } from "./page-revision.js";
+export { CHUNKER_VERSION, chunkId, currentChunking, pageRevision } from "./page-revision.js";
 export type { GroupsMappingSource, GroupsSummary } from "./stored-groups.js";

@@ -8,7 +8,7 @@ import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { decodePathTree } from "../tree/path-tree-codec.js";
 import { chunkPage } from "./chunk-page.js";
 import { type IngestProgress, ingestDocs } from "./ingest-docs.js";
-import { chunkId, pageRevision } from "./page-revision.js";
+import { chunkId, currentChunking, pageRevision } from "./page-revision.js";
 import {
   FIXTURE_PAGES,
   INGESTED_PATHS,
@@ -121,11 +121,14 @@ describe("ingestDocs", () => {
     const sso = metadatas.filter((metadata) => metadata.page === "/enterprise/sso.mdx");
     const index = metadatas.filter((metadata) => metadata.page === "/index.mdx");
     expect(sso.map((metadata) => metadata.chunk_index)).toEqual([0]);
-    const ssoRevision = pageRevision({
-      hash: sha256(FIXTURE_PAGES["enterprise/sso.mdx"] as string),
-      groups: ["enterprise", "staff"],
-      title: "SSO",
-    });
+    const ssoRevision = pageRevision(
+      {
+        hash: sha256(FIXTURE_PAGES["enterprise/sso.mdx"] as string),
+        groups: ["enterprise", "staff"],
+        title: "SSO",
+      },
+      currentChunking(),
+    );
     expect(sso[0]).toEqual({
       page: "/enterprise/sso.mdx",
       chunk_index: 0,

@@ -1,17 +1,25 @@
 import type { AtriumEmbedding, ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import { rethrowIfFatal } from "@atrium/spec";
 import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../limits.js";
-import { PATH_TREE_ID, PATH_TREE_VERSION, type PathTree } from "../tree/path-tree.js";
-import { decodePathTree, encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
+import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
+import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
+import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
 import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups.js";
 import { chunkPage, chunkStartLines } from "./chunk-page.js";
 import { validateCollectionName } from "./collection-name.js";
-import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "./docs-collection.js";
+import {
+  type ChromaTarget,
+  defaultEmbedding,
+  openDocsCollection,
+  recordStorageFormat,
+  resolveClient,
+} from "./docs-collection.js";
 import { IngestError } from "./errors.js";
 import { inParallel } from "./in-parallel.js";
-import { chunkId, pageRevision, parseChunkId } from "./page-revision.js";
+import { chunkId, currentChunking, pageRevision, parseChunkId } from "./page-revision.js";
 import { type PreparedPage, readPage } from "./read-page.js";
 import { chooseGroupRules, type GroupsSummary, refuseLegacyUnrestrict } from "./stored-groups.js";
+import { readStoredTree } from "./stored-tree.js";
 import { walkDocs } from "./walk-docs.js";
 
 export type IngestPhase = "scan" | "write" | "cleanup";
@@ -131,7 +139,12 @@ async function ingestInto(
   }
   const target =
     collection ?? (await openDocsCollection(client, options.collection, embedding, { create: true }));
-  const tree: PathTree = { version: PATH_TREE_VERSION, files: {}, groupRules: chosen.rules?.mapping ?? {} };
+  const tree: WrittenPathTree = {
+    version: STORAGE_FORMAT_VERSION,
+    chunking: currentChunking(),
+    files: {},
+    groupRules: chosen.rules?.mapping ?? {},
+  };
   const pending: PendingChunk[] = [];
   const counts = { added: 0, changed: 0, removed: 0, unchanged: 0, total: pages.length };
   let bytes = 0;
@@ -146,8 +159,14 @@ async function ingestInto(
     if (page.entry.groups) restricted++;
     totalChunks += chunks.length;
     const before = previous?.files[path];
-    const revision = pageRevision(page.entry);
-    if (before && pageRevision(before) === revision && before.chunks === chunks.length) {
+    const revision = pageRevision(page.entry, tree.chunking);
+    // A tree cut by another chunker (or at other sizes) gives every page a new revision: rewritten.
+    if (
+      before &&
+      previous &&
+      pageRevision(before, previous.chunking) === revision &&
+      before.chunks === chunks.length
+    ) {
       counts.unchanged++;
       continue;
     }
@@ -167,6 +186,7 @@ async function ingestInto(
   await writeChunks(target, embedding, pending, progress);
   await writeTree(target, embedding, tree);
   state.treeWritten = true;
+  await recordStorageFormat(target);
   const deleted = await deleteStaleChunks(target, tree, progress);
   return {
     collection: options.collection,
@@ -202,13 +222,11 @@ async function readPreviousTree(
   collection: Collection,
   name: string,
   ifCorrupt = "Ingest can't tell what changed; run it with --rebuild",
-): Promise<PathTree | undefined> {
-  const result = await collection.get({ ids: [PATH_TREE_ID], include: ["documents"] });
-  if (result.ids.length === 0) return undefined;
+): Promise<StoredPathTree | undefined> {
   try {
-    return decodePathTree(result.documents[0], name);
+    return await readStoredTree(collection, name);
   } catch (error) {
-    if (error instanceof PathTreeError) {
+    if (error instanceof PathTreeError || error instanceof StorageFormatError) {
       throw new IngestError(`${error.message}. ${ifCorrupt}`, { cause: error });
     }
     throw error;
@@ -219,7 +237,10 @@ async function readPreviousTree(
  * The tree of a collection about to be rebuilt, for its groups mapping; undefined when the
  * collection doesn't exist. Opened without the embedding check: a rebuild may switch embeddings.
  */
-async function readTreeBeforeRebuild(client: ChromaClient, name: string): Promise<PathTree | undefined> {
+async function readTreeBeforeRebuild(
+  client: ChromaClient,
+  name: string,
+): Promise<StoredPathTree | undefined> {
   validateCollectionName(name);
   let collection: Collection;
   try {
@@ -301,7 +322,11 @@ async function writeChunks(
   await inFlight;
 }
 
-async function writeTree(collection: Collection, embedding: AtriumEmbedding, tree: PathTree): Promise<void> {
+async function writeTree(
+  collection: Collection,
+  embedding: AtriumEmbedding,
+  tree: WrittenPathTree,
+): Promise<void> {
   const [vector] = await embedding.generate(["path tree"]);
   await collection.upsert({
     ids: [PATH_TREE_ID],
@@ -317,11 +342,13 @@ async function writeTree(collection: Collection, embedding: AtriumEmbedding, tre
  */
 async function deleteStaleChunks(
   collection: Collection,
-  tree: PathTree,
+  tree: WrittenPathTree,
   progress: (progress: IngestProgress) => void,
 ): Promise<number> {
   const current = new Set<string>();
-  for (const [path, file] of Object.entries(tree.files)) current.add(`${path}#${pageRevision(file)}`);
+  for (const [path, file] of Object.entries(tree.files)) {
+    current.add(`${path}#${pageRevision(file, tree.chunking)}`);
+  }
   // Ids alone say page and revision; records that aren't chunks (the tree) don't parse and stay.
   const all = await collection.get({ include: [] });
   const stale = all.ids.filter((id) => {

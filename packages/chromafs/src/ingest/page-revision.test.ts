@@ -1,17 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
-import { chunkId, pageRevision, parseChunkId } from "./page-revision.js";
+import { format1Chunking } from "../tree/path-tree-migrations.js";
+import { chunkId, currentChunking, pageRevision, parseChunkId } from "./page-revision.js";
 
 const HASH = "0".repeat(64);
+const CHUNKING = currentChunking();
 
 describe("page revisions and chunk ids", () => {
   it("changes with the text, the groups or the title, and only with them", () => {
-    const base = pageRevision({ hash: HASH, title: "A" });
+    const base = pageRevision({ hash: HASH, title: "A" }, CHUNKING);
     expect(base).toMatch(/^[0-9a-f]{16}$/);
-    expect(pageRevision({ hash: HASH, title: "A", groups: [] })).toBe(base);
-    expect(pageRevision({ hash: "1".repeat(64), title: "A" })).not.toBe(base);
-    expect(pageRevision({ hash: HASH, title: "B" })).not.toBe(base);
-    expect(pageRevision({ hash: HASH, title: "A", groups: ["staff"] })).not.toBe(base);
+    expect(pageRevision({ hash: HASH, title: "A", groups: [] }, CHUNKING)).toBe(base);
+    expect(pageRevision({ hash: "1".repeat(64), title: "A" }, CHUNKING)).not.toBe(base);
+    expect(pageRevision({ hash: HASH, title: "B" }, CHUNKING)).not.toBe(base);
+    expect(pageRevision({ hash: HASH, title: "A", groups: ["staff"] }, CHUNKING)).not.toBe(base);
+    expect(pageRevision({ hash: HASH, title: "A" }, { ...CHUNKING, chunker: 1 })).not.toBe(base);
+    expect(pageRevision({ hash: HASH, title: "A" }, { ...CHUNKING, maxBytes: 1024 })).not.toBe(base);
+  });
+
+  it("derives the revisions stored chunks carry exactly as every earlier ingest did", () => {
+    // Chunk ids are stored data: a change here makes every existing collection unreadable.
+    expect(CHUNKING).toEqual({ chunker: 2, maxBytes: 8192, mergeBytes: 4096 });
+    expect(pageRevision({ hash: HASH, title: "A" }, format1Chunking(2))).toBe("808a59d634774c58");
+    expect(pageRevision({ hash: HASH, title: "A", groups: ["staff"] }, format1Chunking(1))).toBe(
+      "e402503a31c555ec",
+    );
   });
 
   it("round-trips ids, including pages with # and unicode in their names", () => {

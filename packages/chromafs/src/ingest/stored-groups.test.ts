@@ -1,11 +1,12 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDocsSession } from "../session/docs-session.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTree } from "../tree/path-tree.js";
-import { decodePathTree, encodePathTree } from "../tree/path-tree-codec.js";
+import { decodePathTree } from "../tree/path-tree-codec.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
 import { formatSummary } from "./progress-reporter.js";
 import {
@@ -56,13 +57,17 @@ describe("the groups mapping is stored with the collection", () => {
     return decodePathTree(result.documents[0], name);
   }
 
-  /** Rewrites a collection's tree as an older ingest wrote it: the same, without `groupRules`. */
+  /**
+   * Rewrites a collection's tree as an ingest of storage format 1 wrote it before the mapping
+   * was stored: `version: 1`, no `groupRules`, no `chunking` (its chunks are chunker 2's).
+   */
   async function makeLegacy(name: string): Promise<void> {
-    const { groupRules: _dropped, ...legacy } = await storedTree(name);
+    const { files } = await storedTree(name);
+    const legacy = gzipSync(Buffer.from(JSON.stringify({ version: 1, files }))).toString("base64");
     const [vector] = await hashingEmbedding().generate(["path tree"]);
     await (await rawCollection(name)).update({
       ids: [PATH_TREE_ID],
-      documents: [encodePathTree(legacy)],
+      documents: [legacy],
       embeddings: [vector as number[]],
     });
     expect((await storedTree(name)).groupRules).toBeUndefined();

@@ -15,7 +15,8 @@ import {
   resolveClient,
 } from "../ingest/docs-collection.js";
 import { inParallel } from "../ingest/in-parallel.js";
-import { chunkId, pageRevision, parseChunkId } from "../ingest/page-revision.js";
+import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../ingest/page-revision.js";
+import { readStoredTree } from "../ingest/stored-tree.js";
 import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_CANDIDATES,
@@ -27,8 +28,8 @@ import {
 } from "../limits.js";
 import { bestSnippet, termsIn } from "../search/snippet.js";
 import { TITLE_MATCH_BOOST, titleMatch } from "../search/title-match.js";
-import { PATH_TREE_ID, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
-import { decodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
+import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
+import { PathTreeError } from "../tree/path-tree-codec.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
@@ -46,7 +47,7 @@ export class DocStoreError extends AtriumError {
 
 /** The tree as last read, with each page's chunk revision (which chunk ids are current). */
 interface TreeSnapshot {
-  tree: PathTree;
+  tree: StoredPathTree;
   revisions: Map<string, string>;
   /** `page#revision` of chunks seen that this tree doesn't point at. */
   leftovers: Set<string>;
@@ -146,12 +147,14 @@ export class ChromaDocStore implements DocStore {
     access: Access,
     within?: readonly string[],
   ): Promise<Map<string, PageChunk[]> | null> {
+    // Chunks cut before they carried `line` (chunker 1) can't be placed in their page.
+    if (!chunksCarryLines((await this.currentTree()).tree.chunking)) return null;
     const found = await this.matchingChunks(filter, access, within, true);
     if ("everyVisible" in found) return null;
     const pages = new Map<string, PageChunk[]>();
     for (const row of found.rows) {
       const line = row.metadata?.line;
-      // Chunks written before they carried `line` can't be placed in their page.
+      // A damaged chunk without a usable line: grep reads whole pages instead.
       if (typeof line !== "number" || !Number.isSafeInteger(line) || line < 1) return null;
       const chunks = pages.get(row.page) ?? [];
       chunks.push({ index: row.index, line, text: row.text });
@@ -401,16 +404,17 @@ export class ChromaDocStore implements DocStore {
   }
 
   private async loadTree(): Promise<TreeSnapshot> {
-    const result = await this.collection.get({ ids: [PATH_TREE_ID], include: ["documents"] });
-    if (result.ids.length === 0) {
+    const tree = await readStoredTree(this.collection, this.collection.name);
+    if (!tree) {
       throw new PathTreeError(
         this.collection.name,
         `Collection ${this.collection.name} has no path tree (${PATH_TREE_ID}); ingest docs into it first: atrium-docs ingest <dir> --collection ${this.collection.name}`,
         { missing: true },
       );
     }
-    const tree = decodePathTree(result.documents[0], this.collection.name);
-    const revisions = new Map(Object.entries(tree.files).map(([path, file]) => [path, pageRevision(file)]));
+    const revisions = new Map(
+      Object.entries(tree.files).map(([path, file]) => [path, pageRevision(file, tree.chunking)]),
+    );
     this.snapshot = { tree, revisions, leftovers: new Set() };
     return this.snapshot;
   }

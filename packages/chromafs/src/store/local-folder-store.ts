@@ -5,7 +5,8 @@ import { loadGroupRules } from "../ingest/access-groups.js";
 import { chunkPage, chunkStartLines } from "../ingest/chunk-page.js";
 import { readPage } from "../ingest/read-page.js";
 import { walkDocs } from "../ingest/walk-docs.js";
-import { PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "../tree/path-tree.js";
+import type { PathTree, PathTreeFile } from "../tree/path-tree.js";
+import { STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 import { rankSections, type Section, splitSections } from "./keyword-search.js";
 import { compileTextFilter } from "./text-filter-matcher.js";
@@ -56,7 +57,7 @@ export class LocalFolderStore implements DocStore {
     this.markdown = markdown;
     this.chunks.clear();
     this.sections = undefined;
-    this.tree = { version: PATH_TREE_VERSION, files };
+    this.tree = { version: STORAGE_FORMAT_VERSION, files };
     return this.tree;
   }
 

@@ -1,38 +1,78 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { PathTree } from "./path-tree.js";
+import type { PathTreeFile, WrittenPathTree } from "./path-tree.js";
 import { decodePathTree, encodePathTree, PathTreeError } from "./path-tree-codec.js";
+import { StorageFormatError } from "./storage-format.js";
 
 const HASH = "a".repeat(64);
-const tree: PathTree = {
-  version: 1,
-  files: {
-    "/index.mdx": { size: 12, mtime: 1_700_000_000_000, chunks: 1, title: "Home", hash: HASH },
-    "/zh/指南.mdx": {
-      size: 30,
-      mtime: 1_700_000_000_001,
-      chunks: 2,
-      groups: ["staff"],
-      lazy: true,
-      hash: HASH,
-    },
+const FILES: Record<string, PathTreeFile> = {
+  "/index.mdx": { size: 12, mtime: 1_700_000_000_000, chunks: 1, title: "Home", hash: HASH },
+  "/zh/指南.mdx": {
+    size: 30,
+    mtime: 1_700_000_000_001,
+    chunks: 2,
+    groups: ["staff"],
+    lazy: true,
+    hash: HASH,
   },
 };
+const CHUNKING = { chunker: 2, maxBytes: 8192, mergeBytes: 4096 };
+const tree: WrittenPathTree = { version: 2, chunking: CHUNKING, files: FILES, groupRules: {} };
+const index = FILES["/index.mdx"];
 
 const encodeJson = (value: unknown) => gzipSync(Buffer.from(JSON.stringify(value))).toString("base64");
 
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (caught) {
+    return caught;
+  }
+  throw new Error("expected a throw");
+}
+
 describe("path tree codec", () => {
-  it("round-trips a tree through gzip + base64", () => {
+  it("round-trips a tree of the current format through gzip + base64", () => {
     const text = encodePathTree(tree);
     expect(text).toMatch(/^[A-Za-z0-9+/]+=*$/);
     expect(decodePathTree(text, "docs")).toEqual(tree);
+    const withRules = { ...tree, groupRules: { "internal/**": ["staff"], "a/*.md": [] } };
+    expect(decodePathTree(encodePathTree(withRules), "docs")).toEqual(withRules);
   });
 
-  it("round-trips the stored groups mapping, and trees without one (older ingests) still decode", () => {
-    const withRules: PathTree = { ...tree, groupRules: { "internal/**": ["staff"], "a/*.md": [] } };
-    expect(decodePathTree(encodePathTree(withRules), "docs")).toEqual(withRules);
-    expect(decodePathTree(encodeJson({ version: 1, files: tree.files }), "docs").groupRules).toBeUndefined();
-    expect(decodePathTree(encodePathTree({ ...tree, groupRules: {} }), "docs").groupRules).toEqual({});
+  it("migrates a format-1 tree that stored its groups mapping: chunker 2 at format 1's sizes", () => {
+    const v1 = encodeJson({ version: 1, files: FILES, groupRules: { "internal/**": ["staff"] } });
+    expect(decodePathTree(v1, "docs")).toEqual({
+      version: 2,
+      chunking: { chunker: 2, maxBytes: 8192, mergeBytes: 4096 },
+      files: FILES,
+      groupRules: { "internal/**": ["staff"] },
+    });
+  });
+
+  it("migrates a format-1 tree from before the mapping was stored: mapping and chunking unknown", () => {
+    expect(decodePathTree(encodeJson({ version: 1, files: FILES }), "docs")).toEqual({
+      version: 2,
+      files: FILES,
+    });
+  });
+
+  it("refuses a tree of a newer format, saying so", () => {
+    const error = thrown(() =>
+      decodePathTree(encodeJson({ version: 3, files: {}, whatever: 1 }), "team-docs"),
+    );
+    expect(error).toBeInstanceOf(StorageFormatError);
+    expect(error).toMatchObject({
+      code: "CONFIG",
+      isFatal: true,
+      collection: "team-docs",
+      found: 3,
+      supported: 2,
+    });
+    expect((error as Error).message).toBe(
+      "Collection team-docs was written by a newer @atrium/chromafs (format 3, this reads up to 2): " +
+        "upgrade the package or re-ingest with this version (atrium-docs ingest <dir> --collection team-docs --rebuild)",
+    );
   });
 
   it.each([
@@ -40,45 +80,40 @@ describe("path tree codec", () => {
     ["%%%", "not gzip+base64"],
     [gzipSync(Buffer.from("{nope")).toString("base64"), "not JSON"],
     [encodeJson([]), "not an object"],
-    [encodeJson({ version: 2, files: {} }), "version 2 is not the supported version 1"],
-    [encodeJson({ version: 1, files: [] }), "`files` is not an object"],
-    [
-      encodeJson({ version: 1, files: { "a.md": tree.files["/index.mdx"] } }),
-      'path "a.md": not an absolute file path',
-    ],
-    [
-      encodeJson({ version: 1, files: { "/a/../b.md": tree.files["/index.mdx"] } }),
-      "has an empty, . or .. segment",
-    ],
-    [
-      encodeJson({ version: 1, files: { "/a.md": { ...tree.files["/index.mdx"], size: -1 } } }),
-      "/a.md: size is not",
-    ],
-    [
-      encodeJson({ version: 1, files: { "/a.md": { ...tree.files["/index.mdx"], hash: "x" } } }),
-      "hash is not a sha-256",
-    ],
-    [
-      encodeJson({ version: 1, files: { "/a.md": { ...tree.files["/index.mdx"], groups: [1] } } }),
-      "groups is not a list",
-    ],
+    [encodeJson({ files: {} }), "version undefined is not a storage format version"],
+    [encodeJson({ ...tree, version: 0 }), "version 0 is not a storage format version"],
+    [encodeJson({ ...tree, version: "2" }), 'version "2" is not a storage format version'],
+    [encodeJson({ ...tree, version: 1.5 }), "version 1.5 is not a storage format version"],
+    [encodeJson({ ...tree, files: [] }), "`files` is not an object"],
+    [encodeJson({ ...tree, files: { "a.md": index } }), 'path "a.md": not an absolute file path'],
+    [encodeJson({ ...tree, files: { "/a/../b.md": index } }), "has an empty, . or .. segment"],
+    [encodeJson({ ...tree, files: { "/a.md": { ...index, size: -1 } } }), "/a.md: size is not"],
+    [encodeJson({ ...tree, files: { "/a.md": { ...index, hash: "x" } } }), "hash is not a sha-256"],
+    [encodeJson({ ...tree, files: { "/a.md": { ...index, groups: [1] } } }), "groups is not a list"],
+    [encodeJson({ version: 1, files: { "/a.md": { ...index, size: -1 } } }), "/a.md: size is not"],
+    [encodeJson({ ...tree, groupRules: [] }), "`groupRules` is not an object"],
     [encodeJson({ version: 1, files: {}, groupRules: [] }), "`groupRules` is not an object"],
     [
-      encodeJson({ version: 1, files: {}, groupRules: { "internal/**": "staff" } }),
+      encodeJson({ ...tree, groupRules: { "internal/**": "staff" } }),
       'groupRules "internal/**": not a list of group names',
     ],
     [
-      encodeJson({ version: 1, files: {}, groupRules: { "internal/**": [""] } }),
+      encodeJson({ ...tree, groupRules: { "internal/**": [""] } }),
       'groupRules "internal/**": not a list of group names',
     ],
+    // Only format 1 had trees without a mapping or chunk settings.
+    [encodeJson({ version: 2, chunking: CHUNKING, files: {} }), "`groupRules` is not an object"],
+    [encodeJson({ version: 2, files: {}, groupRules: {} }), "`chunking` is not an object"],
+    [
+      encodeJson({ ...tree, chunking: { ...CHUNKING, maxBytes: 0 } }),
+      "chunking.maxBytes is not a positive integer",
+    ],
+    [
+      encodeJson({ ...tree, chunking: { maxBytes: 1, mergeBytes: 1 } }),
+      "chunking.chunker is not a positive integer",
+    ],
   ])("rejects a corrupt tree (%#) with an error naming the collection", (text, reason) => {
-    const error = (() => {
-      try {
-        decodePathTree(text, "team-docs");
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    const error = thrown(() => decodePathTree(text, "team-docs"));
     expect(error).toBeInstanceOf(PathTreeError);
     expect(error).toMatchObject({ code: "PARSE", collection: "team-docs", isFatal: true });
     expect((error as Error).message).toContain("The path tree of collection team-docs is corrupt (");

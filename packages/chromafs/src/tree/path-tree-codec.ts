@@ -1,7 +1,9 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { AtriumError } from "@atrium/spec";
 import { TREE_JSON_MAX_BYTES } from "../limits.js";
-import { PATH_TREE_VERSION, type PathTree, type PathTreeFile } from "./path-tree.js";
+import type { PathTree, PathTreeFile, WrittenPathTree } from "./path-tree.js";
+import { migratePathTree } from "./path-tree-migrations.js";
+import { refuseNewerFormat } from "./storage-format.js";
 
 /**
  * The tree document is missing, unreadable or not a valid tree. Fatal and never papered over:
@@ -16,11 +18,15 @@ export class PathTreeError extends AtriumError {
 }
 
 /** Tree → the document text stored under `__path_tree__`: base64 of gzipped JSON. */
-export function encodePathTree(tree: PathTree): string {
+export function encodePathTree(tree: WrittenPathTree): string {
   return gzipSync(Buffer.from(JSON.stringify(tree), "utf8"), { level: 9 }).toString("base64");
 }
 
-/** The document text → a validated tree. `collection` names where it came from, for errors. */
+/**
+ * The document text → a validated tree of the current format: a tree of an older format is
+ * validated as it was written, then migrated; a newer one is refused (StorageFormatError).
+ * `collection` names where it came from, for errors.
+ */
 export function decodePathTree(document: string | null | undefined, collection: string): PathTree {
   const fail = (why: string, cause?: unknown) =>
     new PathTreeError(
@@ -43,17 +49,22 @@ export function decodePathTree(document: string | null | undefined, collection: 
   } catch (error) {
     throw fail(`not JSON: ${(error as Error).message}`, error);
   }
-  const problem = findTreeProblem(value);
+  if (!isRecord(value)) throw fail("not an object");
+  const version = value.version;
+  if (!isCount(version) || version < 1) {
+    throw fail(`version ${JSON.stringify(version)} is not a storage format version`);
+  }
+  refuseNewerFormat(version, collection);
+  const problem = findTreeProblem(value, version);
   if (problem) throw fail(problem);
-  return value as PathTree;
+  return migratePathTree(value, version);
 }
 
-/** The first reason `value` is not a valid PathTree, or undefined when it is one. */
-export function findTreeProblem(value: unknown): string | undefined {
-  if (!isRecord(value)) return "not an object";
-  if (value.version !== PATH_TREE_VERSION) {
-    return `version ${JSON.stringify(value.version)} is not the supported version ${PATH_TREE_VERSION}`;
-  }
+/**
+ * The first reason `value` is not a valid tree of storage format `version` (1 up to the
+ * current one), or undefined when it is one.
+ */
+export function findTreeProblem(value: Record<string, unknown>, version: number): string | undefined {
   if (!isRecord(value.files)) return "`files` is not an object";
   for (const [path, file] of Object.entries(value.files)) {
     const pathProblem = findPathProblem(path);
@@ -61,11 +72,23 @@ export function findTreeProblem(value: unknown): string | undefined {
     const fileProblem = findFileProblem(file);
     if (fileProblem) return `${path}: ${fileProblem}`;
   }
-  if (value.groupRules !== undefined) {
+  // Format 1 trees lack `groupRules` when written before the mapping was stored; later ones
+  // always have it, so its absence there is damage, not an old tree.
+  if (value.groupRules !== undefined || version >= 2) {
     if (!isRecord(value.groupRules)) return "`groupRules` is not an object";
     for (const [glob, groups] of Object.entries(value.groupRules)) {
       if (!isNameList(groups)) return `groupRules ${JSON.stringify(glob)}: not a list of group names`;
     }
+  }
+  if (version >= 2) return findChunkingProblem(value.chunking);
+  return undefined;
+}
+
+function findChunkingProblem(chunking: unknown): string | undefined {
+  if (!isRecord(chunking)) return "`chunking` is not an object";
+  for (const key of ["chunker", "maxBytes", "mergeBytes"] as const) {
+    const setting = chunking[key];
+    if (!isCount(setting) || setting < 1) return `chunking.${key} is not a positive integer`;
   }
   return undefined;
 }
@@ -98,7 +121,7 @@ function isNameList(value: unknown): boolean {
   return Array.isArray(value) && value.every((name) => typeof name === "string" && name !== "");
 }
 
-function isCount(value: unknown): boolean {
+function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
 
