@@ -4,6 +4,7 @@ export * from "./closeable.js";
 export * from "./code-executor.js";
 export * from "./embedding.js";
 export * from "./errors.js";
+export * from "./limits-shape.js";
 export * from "./memory-store.js";
 export * from "./messages.js";
 export * from "./model.js";
