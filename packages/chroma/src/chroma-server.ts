@@ -4,6 +4,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { errorMessage } from "@atrium/spec";
 import { ChromaStartError } from "./errors.js";
 import { stopOnExit } from "./exit-cleanup.js";
 import { findFreePort } from "./free-port.js";
@@ -15,6 +16,7 @@ import {
   SERVER_STOP_TIMEOUT_MS,
 } from "./limits.js";
 import { LogRing } from "./log-ring.js";
+import { type DataDirSnapshot, isWritableDirectory, snapshotDataDir } from "./read-only-snapshot.js";
 import {
   isProcessAlive,
   readServerInfo,
@@ -37,6 +39,13 @@ export interface StartChromaServerOptions {
   host?: string;
   /** Milliseconds to wait for the first heartbeat. */
   startTimeoutMs?: number;
+  /**
+   * The caller only reads. A data dir this process cannot write (a read-only mount, another
+   * user's files) is then served from a private temporary copy, and the original is never
+   * written; a server already running on it is reused as usual. Without it, a read-only data
+   * dir is an error that says so, since writes would be lost.
+   */
+  readOnly?: boolean;
 }
 
 export interface ChromaServer {
@@ -53,6 +62,8 @@ export interface ChromaServer {
   readonly owned: boolean;
   /** The full server output, appended across runs. */
   readonly logFile: string;
+  /** The directory the server really runs on: `dataDir`, or its private copy when `dataDir` is read-only. */
+  readonly servedDir: string;
   /** The last lines the server printed (bounded; empty for a reused server). */
   readonly logs: readonly string[];
   /** Stops the server (owner) or just lets go of it (reuser). Idempotent. */
@@ -66,6 +77,9 @@ export interface ChromaServer {
 export async function startChromaServer(options: StartChromaServerOptions): Promise<ChromaServer> {
   const dataDir = resolve(options.path);
   const host = options.host ?? "127.0.0.1";
+  if (!(await isWritableDirectory(dataDir)) && (await isDirectory(dataDir))) {
+    return startReadOnly(dataDir, host, options);
+  }
   await ensureDirectory(dataDir);
   try {
     return await withStartLock(dataDir, async () => {
@@ -83,6 +97,61 @@ export async function startChromaServer(options: StartChromaServerOptions): Prom
       },
     );
   }
+}
+
+/** A data dir this process cannot write: reuse its running server, or serve a private copy. */
+async function startReadOnly(
+  dataDir: string,
+  host: string,
+  options: StartChromaServerOptions,
+): Promise<ChromaServer> {
+  if (!options.readOnly) {
+    throw new ChromaStartError(
+      dataDir,
+      `The Chroma data dir ${dataDir} is read-only for this process, and writing to it (ingest) needs write access. ` +
+        "Give this user write access, or open it only to read (readOnly: true; atrium-docs sh and mcp do).",
+    );
+  }
+  const running = await readServerInfo(dataDir);
+  if (
+    running &&
+    isProcessAlive(running.pid) &&
+    (await runsOnDataDir(running.pid, dataDir)) &&
+    (await isChromaAlive(running.url))
+  ) {
+    return reusedServer(dataDir, running);
+  }
+  let snapshot: DataDirSnapshot;
+  try {
+    snapshot = await snapshotDataDir(dataDir);
+  } catch (error) {
+    throw new ChromaStartError(
+      dataDir,
+      `The Chroma data dir ${dataDir} is read-only and could not be copied to a private one to read from: ${errorMessage(error)}`,
+      { cause: error },
+    );
+  }
+  try {
+    const server = await spawnServer(snapshot.dir, host, options);
+    return {
+      ...server,
+      dataDir,
+      get logs() {
+        return server.logs;
+      },
+      stop: async () => {
+        await server.stop();
+        await snapshot.remove();
+      },
+    };
+  } catch (error) {
+    await snapshot.remove();
+    throw error;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }
 
 async function ensureDirectory(dataDir: string): Promise<void> {
@@ -120,6 +189,7 @@ function reusedServer(dataDir: string, info: ServerInfo): ChromaServer {
     port: info.port,
     pid: info.pid,
     dataDir,
+    servedDir: dataDir,
     owned: false,
     logFile: join(dataDir, SERVER_LOG_FILE),
     logs: [],
@@ -242,6 +312,7 @@ async function spawnOnPort(
     port,
     pid,
     dataDir,
+    servedDir: dataDir,
     owned: true,
     logFile,
     get logs() {

@@ -80,7 +80,8 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
   const chosen = spec === undefined ? undefined : resolveEmbedding(spec, env);
   let server: ChromaServer | undefined;
   try {
-    if (!url) server = await startChromaServer({ path: path as string });
+    // sh and mcp only read: a read-only data dir is served from a private copy.
+    if (!url) server = await startChromaServer({ path: path as string, readOnly: true });
     const serverUrl = url ?? (server as ChromaServer).url;
     const store = await ChromaDocStore.open({
       url: serverUrl,
