@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { AbortError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectMcpServers, McpServerError } from "../src/index.js";
-import { MAX_TOOL_DESCRIPTION_CHARS } from "../src/limits.js";
+import { DEFAULT_MCP_LIMITS } from "../src/limits.js";
 import { everythingStdio, fixtureServer, freePort, isAlive } from "./servers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-mcp-bad-"));
@@ -65,7 +65,7 @@ describe("bad servers next to a good one", () => {
       expect(await shout.execute({ word: "quiet" }, { signal: signal() })).toBe("QUIET");
       const ramble = connection.tools.find((tool) => tool.name === "ramble")!;
       expect(ramble.description).toBe(
-        `${"blah ".repeat(2_000).slice(0, MAX_TOOL_DESCRIPTION_CHARS)} [… description cut at ${MAX_TOOL_DESCRIPTION_CHARS} characters]`,
+        `${"blah ".repeat(2_000).slice(0, DEFAULT_MCP_LIMITS.maxToolDescriptionChars)} [… description cut at ${DEFAULT_MCP_LIMITS.maxToolDescriptionChars} characters]`,
       );
       const forecast = connection.tools.find((tool) => tool.name === "forecast")!;
       expect(await forecast.execute({}, { signal: signal() })).toBe("sunny");

@@ -1,9 +1,9 @@
-// An HTTP server that sends one message past MAX_HTTP_MESSAGE_BYTES: the call fails at once
+// An HTTP server that sends one message past maxHttpMessageBytes: the call fails at once
 // naming the reason (instead of the host buffering it all), over SSE responses and plain JSON.
 import { ToolError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { connectMcpServers, serveMcpHttp } from "../src/index.js";
-import { MAX_HTTP_MESSAGE_BYTES } from "../src/limits.js";
+import { DEFAULT_MCP_LIMITS } from "../src/limits.js";
 
 const signal = () => new AbortController().signal;
 const tools = [
@@ -11,7 +11,7 @@ const tools = [
     name: "flood",
     description: "Returns more text than one message may carry",
     inputSchema: { type: "object" as const, properties: {} },
-    execute: async () => "x".repeat(MAX_HTTP_MESSAGE_BYTES + 1),
+    execute: async () => "x".repeat(DEFAULT_MCP_LIMITS.maxHttpMessageBytes + 1),
   },
   {
     name: "small",
@@ -33,13 +33,13 @@ describe.each([false, true])("a message over the limit (jsonResponse: %s)", (jso
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ToolError);
       expect((error as ToolError).message).toBe(
-        `MCP server "big" closed the connection during tool "flood" (it sent a message over ${MAX_HTTP_MESSAGE_BYTES} bytes)`,
+        `MCP server "big" closed the connection during tool "flood" (it sent a message over ${DEFAULT_MCP_LIMITS.maxHttpMessageBytes} bytes)`,
       );
       const later = await tool("small")
         .execute({}, { signal: signal() })
         .catch((caught: unknown) => caught);
       expect((later as ToolError).message).toBe(
-        `MCP server "big" is no longer running, so tool "small" cannot run (it sent a message over ${MAX_HTTP_MESSAGE_BYTES} bytes)`,
+        `MCP server "big" is no longer running, so tool "small" cannot run (it sent a message over ${DEFAULT_MCP_LIMITS.maxHttpMessageBytes} bytes)`,
       );
     } finally {
       await connection.close();

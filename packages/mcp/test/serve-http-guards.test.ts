@@ -4,7 +4,7 @@ import { ConfigError } from "@atrium/spec";
 import { ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcpServers, createMcpServer, type ServedMcpHttp, serveMcpHttp } from "../src/index.js";
-import { MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../src/limits.js";
+import { DEFAULT_MCP_LIMITS } from "../src/limits.js";
 import { echo } from "./fixtures/sample-tools.js";
 
 let served: ServedMcpHttp;
@@ -90,17 +90,17 @@ describe("serveMcpHttp guards", () => {
       jsonrpc: "2.0",
       id: 1,
       method: "ping",
-      params: { pad: "x".repeat(MAX_HTTP_BODY_BYTES) },
+      params: { pad: "x".repeat(DEFAULT_MCP_LIMITS.maxHttpBodyBytes) },
     });
     expect(await send("POST", "/mcp", { body: huge })).toEqual({
       status: 413,
-      text: rpcError(`Request body over ${MAX_HTTP_BODY_BYTES} bytes`),
+      text: rpcError(`Request body over ${DEFAULT_MCP_LIMITS.maxHttpBodyBytes} bytes`),
     });
   });
 });
 
 describe("session limit", () => {
-  it(`refuses a session past MAX_HTTP_SESSIONS (${MAX_HTTP_SESSIONS}) with 503, and takes one again once a session ends`, async () => {
+  it(`refuses a session past maxHttpSessions (${DEFAULT_MCP_LIMITS.maxHttpSessions}) with 503, and takes one again once a session ends`, async () => {
     const server = await serveMcpHttp({ name: "full", version: "1.0.0", tools: [echo], jsonResponse: true });
     const initialize = () =>
       fetch(server.url, {
@@ -119,24 +119,24 @@ describe("session limit", () => {
       });
     try {
       const sessions: string[] = [];
-      for (let i = 0; i < MAX_HTTP_SESSIONS; i++) {
+      for (let i = 0; i < DEFAULT_MCP_LIMITS.maxHttpSessions; i++) {
         const response = await initialize();
         expect(response.status).toBe(200);
         await response.text();
         sessions.push(response.headers.get("mcp-session-id")!);
       }
-      expect(server.sessionCount).toBe(MAX_HTTP_SESSIONS);
+      expect(server.sessionCount).toBe(DEFAULT_MCP_LIMITS.maxHttpSessions);
       const refused = await initialize();
       expect({ status: refused.status, text: await refused.text() }).toEqual({
         status: 503,
-        text: rpcError(`Too many sessions (${MAX_HTTP_SESSIONS}); close one and retry`),
+        text: rpcError(`Too many sessions (${DEFAULT_MCP_LIMITS.maxHttpSessions}); close one and retry`),
       });
       const ended = await fetch(server.url, {
         method: "DELETE",
         headers: { "mcp-session-id": sessions[0]! },
       });
       expect(ended.status).toBe(200);
-      expect(server.sessionCount).toBe(MAX_HTTP_SESSIONS - 1);
+      expect(server.sessionCount).toBe(DEFAULT_MCP_LIMITS.maxHttpSessions - 1);
       const again = await initialize();
       expect(again.status).toBe(200);
       await again.text();

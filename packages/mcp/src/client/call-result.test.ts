@@ -1,6 +1,6 @@
 import { richToolResult, ToolError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import { MAX_RESULT_TEXT_CHARS } from "../limits.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { toToolResult } from "./call-result.js";
 
 describe("toToolResult", () => {
@@ -45,16 +45,16 @@ describe("toToolResult", () => {
   });
 
   it("cuts text past the limit with a note", () => {
-    const text = "x".repeat(MAX_RESULT_TEXT_CHARS + 5);
+    const text = "x".repeat(DEFAULT_MCP_LIMITS.maxResultTextChars + 5);
     expect(toToolResult("t", { content: [{ type: "text", text }] })).toBe(
-      `${"x".repeat(MAX_RESULT_TEXT_CHARS)}\n[… 5 more characters cut]`,
+      `${"x".repeat(DEFAULT_MCP_LIMITS.maxResultTextChars)}\n[… 5 more characters cut]`,
     );
   });
 
   it("gives the cut text instead of structured content past the limit", () => {
-    const big = { rows: "y".repeat(MAX_RESULT_TEXT_CHARS) };
+    const big = { rows: "y".repeat(DEFAULT_MCP_LIMITS.maxResultTextChars) };
     const json = JSON.stringify(big);
-    const cut = `${json.slice(0, MAX_RESULT_TEXT_CHARS)}\n[… ${json.length - MAX_RESULT_TEXT_CHARS} more characters cut]`;
+    const cut = `${json.slice(0, DEFAULT_MCP_LIMITS.maxResultTextChars)}\n[… ${json.length - DEFAULT_MCP_LIMITS.maxResultTextChars} more characters cut]`;
     expect(toToolResult("t", { content: [{ type: "text", text: json }], structuredContent: big })).toBe(cut);
     expect(toToolResult("t", { content: [], structuredContent: big })).toBe(cut);
     expect(toToolResult("t", { content: [], structuredContent: { ok: true } })).toEqual({ ok: true });

@@ -1,6 +1,6 @@
 import { type ImagePart, type RichToolResult, richToolResult, ToolError } from "@atrium/spec";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_RESULT_IMAGE_CHARS, MAX_RESULT_TEXT_CHARS } from "../limits.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 
 /**
  * An MCP tool result as an Atrium tool result: `structuredContent` when the server gives it
@@ -17,9 +17,9 @@ export function toToolResult(toolName: string, result: CallToolResult): unknown 
         texts.push(part.text);
         break;
       case "image":
-        if (imageChars + part.data.length > MAX_RESULT_IMAGE_CHARS) {
+        if (imageChars + part.data.length > DEFAULT_MCP_LIMITS.maxResultImageChars) {
           texts.push(
-            `[image dropped: the result's images exceed ${MAX_RESULT_IMAGE_CHARS} base64 characters]`,
+            `[image dropped: the result's images exceed ${DEFAULT_MCP_LIMITS.maxResultImageChars} base64 characters]`,
           );
         } else {
           imageChars += part.data.length;
@@ -55,11 +55,11 @@ export function toToolResult(toolName: string, result: CallToolResult): unknown 
 function boundedValue(structured: Record<string, unknown> | undefined, text: string): unknown {
   if (structured === undefined) return text;
   const json = JSON.stringify(structured);
-  if (json.length <= MAX_RESULT_TEXT_CHARS) return structured;
+  if (json.length <= DEFAULT_MCP_LIMITS.maxResultTextChars) return structured;
   return text || capText(json);
 }
 
 function capText(text: string): string {
-  if (text.length <= MAX_RESULT_TEXT_CHARS) return text;
-  return `${text.slice(0, MAX_RESULT_TEXT_CHARS)}\n[… ${text.length - MAX_RESULT_TEXT_CHARS} more characters cut]`;
+  if (text.length <= DEFAULT_MCP_LIMITS.maxResultTextChars) return text;
+  return `${text.slice(0, DEFAULT_MCP_LIMITS.maxResultTextChars)}\n[… ${text.length - DEFAULT_MCP_LIMITS.maxResultTextChars} more characters cut]`;
 }

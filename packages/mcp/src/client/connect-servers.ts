@@ -2,7 +2,7 @@ import { type AtriumError, errorMessage, isAtriumError, rethrowIfFatal } from "@
 import type { McpServerConfig } from "../config/server-config.js";
 import { McpServerError } from "../errors.js";
 import { compileInputSchema, type InputValidator } from "../json-schema-validator.js";
-import { CONNECT_TIMEOUT_MS } from "../limits.js";
+import { resolveMcpLimits } from "../limits.js";
 import { McpClient, type McpClientOptions, type McpToolDescription } from "./mcp-client.js";
 import { type McpTool, mcpTool } from "./mcp-tool.js";
 import { assignToolNames } from "./tool-names.js";
@@ -58,7 +58,7 @@ export async function connectMcpServers(
       let descriptions: McpToolDescription[];
       try {
         descriptions = await client.listTools({
-          timeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+          timeoutMs: resolveMcpLimits({ connectTimeoutMs: options.connectTimeoutMs }).connectTimeoutMs,
           signal: options.signal,
         });
       } catch (error) {

@@ -18,14 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { isStdioConfig, type McpHttpServerConfig, type McpServerConfig } from "../config/server-config.js";
 import { McpServerError } from "../errors.js";
-import {
-  CALL_MAX_TOTAL_TIMEOUT_MS,
-  CALL_TIMEOUT_MS,
-  CONNECT_TIMEOUT_MS,
-  MAX_HTTP_MESSAGE_BYTES,
-  MAX_LISTED_ITEMS,
-  SESSION_END_TIMEOUT_MS,
-} from "../limits.js";
+import { DEFAULT_MCP_LIMITS, resolveMcpLimits } from "../limits.js";
 import { boundedFetch } from "./bounded-fetch.js";
 import { type CallSite, callFailure } from "./call-errors.js";
 import { ProgressOrderedTransport } from "./progress-ordered-transport.js";
@@ -34,9 +27,9 @@ import { StdioProcessTransport } from "./stdio-transport.js";
 export type { McpToolDescription };
 
 export interface McpClientOptions {
-  /** Spawn + initialize handshake; default `CONNECT_TIMEOUT_MS`. */
+  /** Spawn + initialize handshake; default `DEFAULT_MCP_LIMITS.connectTimeoutMs`. */
   connectTimeoutMs?: number;
-  /** Each request without progress; default `CALL_TIMEOUT_MS`. */
+  /** Each request without progress; default `DEFAULT_MCP_LIMITS.callTimeoutMs`. */
   callTimeoutMs?: number;
   /** How this client introduces itself to servers. */
   clientInfo?: { name: string; version: string };
@@ -116,8 +109,10 @@ export class McpClient {
     config: McpServerConfig,
     options: McpClientOptions = {},
   ): Promise<McpClient> {
-    const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-    const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    const { connectTimeoutMs, callTimeoutMs } = resolveMcpLimits({
+      connectTimeoutMs: options.connectTimeoutMs,
+      callTimeoutMs: options.callTimeoutMs,
+    });
     const open = async (inner: Transport, signal?: AbortSignal): Promise<Connected> => {
       const transport = new ProgressOrderedTransport(inner);
       const sdk = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} });
@@ -156,7 +151,7 @@ export class McpClient {
     return connectHttp(config, attempt, site);
   }
 
-  /** Every tool the server lists (all pages), up to `MAX_LISTED_ITEMS`. */
+  /** Every tool the server lists (all pages), up to `maxListedItems`. */
   async listTools(options: McpCallOptions = {}): Promise<McpToolDescription[]> {
     return this.allPages("tools/list", options, async (params, request) => {
       const page = await this.sdk.listTools(params, request);
@@ -216,13 +211,13 @@ export class McpClient {
     // does not send one, so every short-lived client would leave a session behind.
     const inner = this.transport instanceof ProgressOrderedTransport ? this.transport.inner : this.transport;
     if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
-      await withDeadline(inner.terminateSession(), SESSION_END_TIMEOUT_MS).catch(() => {});
+      await withDeadline(inner.terminateSession(), DEFAULT_MCP_LIMITS.sessionEndTimeoutMs).catch(() => {});
     }
     await this.sdk.close().catch(() => {});
     await this.transport.close().catch(() => {});
   }
 
-  /** Follows `nextCursor` to the end; a server listing more than `MAX_LISTED_ITEMS` items is cut off. */
+  /** Follows `nextCursor` to the end; a server listing more than `maxListedItems` items is cut off. */
   private async allPages<T>(
     what: string,
     options: McpCallOptions,
@@ -238,11 +233,11 @@ export class McpClient {
         fetchPage(cursor === undefined ? undefined : { cursor }, request),
       );
       items.push(...page.items);
-      if (items.length > MAX_LISTED_ITEMS) {
+      if (items.length > DEFAULT_MCP_LIMITS.maxListedItems) {
         throw new McpServerError(
           this.name,
           "LIMIT_EXCEEDED",
-          `${what} returned more than ${MAX_LISTED_ITEMS} items`,
+          `${what} returned more than ${DEFAULT_MCP_LIMITS.maxListedItems} items`,
           {
             isFatal: false,
           },
@@ -296,7 +291,7 @@ export class McpClient {
         signal: call.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(timeoutMs, CALL_MAX_TOTAL_TIMEOUT_MS),
+        maxTotalTimeout: Math.max(timeoutMs, DEFAULT_MCP_LIMITS.callMaxTotalTimeoutMs),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
     try {
@@ -348,7 +343,7 @@ async function connectHttp(
     <T extends Transport>(make: (fetch: FetchLike) => T): (() => T) =>
     () => {
       const transport: T = make(
-        boundedFetch(MAX_HTTP_MESSAGE_BYTES, (error) => {
+        boundedFetch(DEFAULT_MCP_LIMITS.maxHttpMessageBytes, (error) => {
           dropped = `it ${error.message}`;
           void transport.close().catch(() => {});
         }),

@@ -1,6 +1,6 @@
 import type { JsonSchema, Tool, ToolContext, ValidationResult } from "@atrium/spec";
 import type { InputValidator } from "../json-schema-validator.js";
-import { MAX_TOOL_DESCRIPTION_CHARS } from "../limits.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { toToolResult } from "./call-result.js";
 import type { McpClient, McpToolDescription } from "./mcp-client.js";
 
@@ -39,6 +39,6 @@ export function mcpTool(
 }
 
 function capDescription(text: string): string {
-  if (text.length <= MAX_TOOL_DESCRIPTION_CHARS) return text;
-  return `${text.slice(0, MAX_TOOL_DESCRIPTION_CHARS)} [… description cut at ${MAX_TOOL_DESCRIPTION_CHARS} characters]`;
+  if (text.length <= DEFAULT_MCP_LIMITS.maxToolDescriptionChars) return text;
+  return `${text.slice(0, DEFAULT_MCP_LIMITS.maxToolDescriptionChars)} [… description cut at ${DEFAULT_MCP_LIMITS.maxToolDescriptionChars} characters]`;
 }

@@ -5,7 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { McpStdioServerConfig } from "../config/server-config.js";
 import { McpServerError } from "../errors.js";
-import { STDERR_TAIL_CHARS, STDIO_EXIT_GRACE_MS, STDIO_TERM_GRACE_MS } from "../limits.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { killGroup, trackChildGroup, untrackChildGroup } from "./child-processes.js";
 
 /**
@@ -91,7 +91,7 @@ export class StdioProcessTransport implements Transport {
         this.drain();
       });
       child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-        this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL_CHARS);
+        this.stderr = (this.stderr + chunk).slice(-DEFAULT_MCP_LIMITS.stderrTailChars);
         this.onStderr?.(chunk);
       });
       // A server that dies mid-write makes stdin emit EPIPE; the exit itself is reported by "close".
@@ -144,9 +144,10 @@ export class StdioProcessTransport implements Transport {
     const gone = () => this.exit !== undefined;
     if (!gone()) {
       child.stdin?.end();
-      await waitFor(this.exited!, STDIO_EXIT_GRACE_MS);
+      await waitFor(this.exited!, DEFAULT_MCP_LIMITS.stdioExitGraceMs);
     }
-    if (!gone() && killGroup(pid, "SIGTERM")) await waitFor(this.exited!, STDIO_TERM_GRACE_MS);
+    if (!gone() && killGroup(pid, "SIGTERM"))
+      await waitFor(this.exited!, DEFAULT_MCP_LIMITS.stdioTermGraceMs);
     // Also reaches grandchildren that outlived the leader.
     killGroup(pid, "SIGKILL");
     if (!gone()) await this.exited;

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { ConfigError, formatIssues, type ValidationIssue } from "@atrium/spec";
 import type { z } from "zod";
-import { MAX_CONFIG_FILE_BYTES } from "../limits.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { type McpServerConfig, serverConfigSchemaFor } from "./server-config.js";
 
 /**
@@ -12,8 +12,10 @@ export async function loadMcpConfigFile(path: string): Promise<Record<string, Mc
   let text: string;
   try {
     const { size } = await stat(path);
-    if (size > MAX_CONFIG_FILE_BYTES) {
-      throw new ConfigError(`${path}: MCP config file is ${size} bytes, more than ${MAX_CONFIG_FILE_BYTES}`);
+    if (size > DEFAULT_MCP_LIMITS.maxConfigFileBytes) {
+      throw new ConfigError(
+        `${path}: MCP config file is ${size} bytes, more than ${DEFAULT_MCP_LIMITS.maxConfigFileBytes}`,
+      );
     }
     text = await readFile(path, "utf8");
   } catch (error) {

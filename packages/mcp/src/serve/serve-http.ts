@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { errorMessage } from "@atrium/spec";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { HTTP_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES, MAX_HTTP_SESSIONS } from "../limits.js";
+import { DEFAULT_MCP_LIMITS, resolveMcpLimits } from "../limits.js";
 import { checkServedTools, createMcpServer } from "./create-server.js";
 import type { ServeMcpOptions } from "./served-tools.js";
 
@@ -20,7 +20,7 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
    * call, but progress notifications of a call are then not delivered.
    */
   jsonResponse?: boolean;
-  /** A session with no request for this long is closed; default `HTTP_SESSION_IDLE_MS`. */
+  /** A session with no request for this long is closed; default `DEFAULT_MCP_LIMITS.sessionIdleMs`. */
   sessionIdleMs?: number;
 };
 
@@ -44,8 +44,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
   const path = options.path ?? "/mcp";
   checkServedTools(options); // fail fast on a bad tool set, before listening
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
-  // Clients that vanish without ending their session would otherwise fill MAX_HTTP_SESSIONS.
-  const idleMs = options.sessionIdleMs ?? HTTP_SESSION_IDLE_MS;
+  // Clients that vanish without ending their session would otherwise fill every one of maxHttpSessions.
+  const idleMs = resolveMcpLimits({ sessionIdleMs: options.sessionIdleMs }).sessionIdleMs;
   const sweep = setInterval(
     () => {
       const cutoff = Date.now() - idleMs;
@@ -77,8 +77,12 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     if (body === INVALID) return;
     if (!isInitializeRequest(body))
       return jsonRpcError(res, 400, "No session: the first request must be initialize");
-    if (sessions.size >= MAX_HTTP_SESSIONS) {
-      return jsonRpcError(res, 503, `Too many sessions (${MAX_HTTP_SESSIONS}); close one and retry`);
+    if (sessions.size >= DEFAULT_MCP_LIMITS.maxHttpSessions) {
+      return jsonRpcError(
+        res,
+        503,
+        `Too many sessions (${DEFAULT_MCP_LIMITS.maxHttpSessions}); close one and retry`,
+      );
     }
     const server = createMcpServer(options);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -133,8 +137,8 @@ async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unkn
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_HTTP_BODY_BYTES) {
-      jsonRpcError(res, 413, `Request body over ${MAX_HTTP_BODY_BYTES} bytes`);
+    if (size > DEFAULT_MCP_LIMITS.maxHttpBodyBytes) {
+      jsonRpcError(res, 413, `Request body over ${DEFAULT_MCP_LIMITS.maxHttpBodyBytes} bytes`);
       return INVALID;
     }
     chunks.push(chunk);
