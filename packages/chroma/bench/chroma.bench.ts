@@ -38,7 +38,7 @@ try {
   const texts = await readCorpus(CORPUS);
   const megabytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / 1024 / 1024;
   const embedding = hashingEmbedding();
-  const embedMs = await sampleMs(() => embedding.generate(texts), { iterations: 5, warmup: 1 });
+  const embedMs = await sampleMs(() => embedding.embed(texts), { iterations: 5, warmup: 1 });
   const readMs = await sampleMs(() => readCorpus(CORPUS), { iterations: 5, warmup: 1 });
 
   writeBenchResults("chroma", [

@@ -30,7 +30,7 @@ describe("aiSdkEmbedding", () => {
     const { model, calls } = scriptedModel(2);
     const embedding = aiSdkEmbedding(model, { dimensions: 3 });
     expect(embedding.id).toBe("ai-sdk-scripted-letters-3");
-    const vectors = await embedding.generate(["a", "bee", "seas", "x", "queue"]);
+    const vectors = await embedding.embed(["a", "bee", "seas", "x", "queue"]);
     expect(vectors).toEqual([
       [1, 1, 1],
       [3, 2, 1],
@@ -39,13 +39,13 @@ describe("aiSdkEmbedding", () => {
       [5, 4, 1],
     ]);
     expect(calls).toEqual([["a", "bee"], ["seas", "x"], ["queue"]]);
-    expect(await embedding.generate([])).toEqual([]);
+    expect(await embedding.embed([])).toEqual([]);
     expect(calls).toHaveLength(3);
   });
 
   it("refuses vectors of the wrong size when a size is expected", async () => {
     const { model } = scriptedModel(10);
-    await expect(aiSdkEmbedding(model, { dimensions: 384 }).generate(["a"])).rejects.toThrow(
+    await expect(aiSdkEmbedding(model, { dimensions: 384 }).embed(["a"])).rejects.toThrow(
       "Embedding model letters-3 returned 3-dimensional vectors; 384 were expected",
     );
   });

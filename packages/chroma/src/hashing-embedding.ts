@@ -1,5 +1,4 @@
-import { ConfigError } from "@atrium/spec";
-import type { EmbeddingFunction } from "chromadb";
+import { AbortError, ConfigError, type Embedding, type EmbedOptions } from "@atrium/spec";
 import {
   HASHING_DEFAULT_DIMENSIONS,
   HASHING_MAX_DIMENSIONS,
@@ -10,13 +9,6 @@ import {
 export interface HashingEmbeddingOptions {
   /** Vector size; default 384. */
   dimensions?: number;
-}
-
-/** An embedding function plus a stable id, stored with a collection so a mismatch is caught. */
-export interface AtriumEmbedding extends EmbeddingFunction {
-  /** Identifies the function and its settings ("hashing-v1-384"); same id ⇒ same vectors. */
-  readonly id: string;
-  readonly dimensions: number | undefined;
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -30,7 +22,7 @@ const TRIGRAM_WEIGHT = 0.5;
  * weights or network, and embeds megabytes per second — lexical similarity, not semantics.
  * An empty text (no letters or digits) maps to the unit vector e0.
  */
-export function hashingEmbedding(options: HashingEmbeddingOptions = {}): AtriumEmbedding {
+export function hashingEmbedding(options: HashingEmbeddingOptions = {}): Embedding {
   const dimensions = options.dimensions ?? HASHING_DEFAULT_DIMENSIONS;
   if (
     !Number.isInteger(dimensions) ||
@@ -41,16 +33,15 @@ export function hashingEmbedding(options: HashingEmbeddingOptions = {}): AtriumE
       `hashingEmbedding: dimensions must be an integer from ${HASHING_MIN_DIMENSIONS} to ${HASHING_MAX_DIMENSIONS}, got ${dimensions}`,
     );
   }
-  const embedOne = (text: string) => embedText(text, dimensions);
   return {
+    // Stored with collections: the id names the settings, so it never changes for them.
     id: `hashing-v1-${dimensions}`,
-    name: "atrium-hashing",
     dimensions,
-    generate: async (texts) => texts.map(embedOne),
-    generateForQueries: async (texts) => texts.map(embedOne),
-    defaultSpace: () => "cosine",
-    supportedSpaces: () => ["cosine", "l2", "ip"],
-    getConfig: () => ({ dimensions }),
+    deterministic: true,
+    embed: async (texts: readonly string[], { signal }: EmbedOptions = {}) => {
+      if (signal?.aborted) throw new AbortError("hashing embedding aborted", { cause: signal.reason });
+      return texts.map((text) => embedText(text, dimensions));
+    },
   };
 }
 

@@ -2,15 +2,11 @@ export type { Collection, Metadata, Where, WhereDocument } from "chromadb";
 // The chromadb client types callers need, so packages on top use one pinned chromadb through us.
 export { ChromaClient } from "chromadb";
 export { type AiSdkEmbeddingOptions, aiSdkEmbedding, loadedAiSdkEmbedding } from "./ai-sdk-embedding.js";
+export { chromaEmbeddingFunction } from "./chroma-embedding-function.js";
 export { type ChromaServer, type StartChromaServerOptions, startChromaServer } from "./chroma-server.js";
 export { connectChroma } from "./connect-chroma.js";
 export { ChromaStartError, ChromaUnreachableError } from "./errors.js";
-export {
-  type AtriumEmbedding,
-  embedText,
-  type HashingEmbeddingOptions,
-  hashingEmbedding,
-} from "./hashing-embedding.js";
+export { embedText, type HashingEmbeddingOptions, hashingEmbedding } from "./hashing-embedding.js";
 export { isChromaAlive } from "./heartbeat.js";
 export * as chromaLimits from "./limits.js";
 export {

@@ -1,55 +1,23 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { ConfigError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EmbeddingsServer, startEmbeddingsServer } from "../test/embeddings-server.js";
 import { EMBEDDING_SPEC_FORMS, resolveEmbedding } from "./resolve-embedding.js";
 
-interface Seen {
-  path: string;
-  authorization: string | undefined;
-  model: string;
-  input: string[];
-}
-
-/**
- * A loopback server speaking the OpenAI embeddings API (the part that can't be real offline):
- * each text's vector is [its length, 1], and every request is recorded.
- */
-function embeddingsServer() {
-  const seen: Seen[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      const { model, input } = JSON.parse(body) as { model: string; input: string[] };
-      seen.push({ path: request.url ?? "", authorization: request.headers.authorization, model, input });
-      response.setHeader("content-type", "application/json");
-      response.end(
-        JSON.stringify({
-          object: "list",
-          model,
-          data: input.map((text, index) => ({ object: "embedding", index, embedding: [text.length, 1] })),
-          usage: { prompt_tokens: input.length, total_tokens: input.length },
-        }),
-      );
-    });
-  });
-  return { server, seen };
-}
-
 describe("resolveEmbedding", () => {
-  const { server, seen } = embeddingsServer();
+  // Each text's vector is [its length, 1].
+  let server: EmbeddingsServer;
   let base: string;
+  let seen: EmbeddingsServer["seen"];
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    server = await startEmbeddingsServer((text) => [text.length, 1]);
+    ({ base, seen } = server);
   });
-  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(async () => server?.close());
 
   it("resolves hashing, and the ids hashing collections record", async () => {
     expect(resolveEmbedding("hashing").id).toBe("hashing-v1-384");
     expect(resolveEmbedding(" hashing-v1-64 ").id).toBe("hashing-v1-64");
-    const [vector] = await resolveEmbedding("hashing-v1-64").generate(["a"]);
+    const [vector] = await resolveEmbedding("hashing-v1-64").embed(["a"]);
     expect(vector).toHaveLength(64);
     expect(() => resolveEmbedding("hashing-v1-3")).toThrow("dimensions must be an integer from");
   });
@@ -59,11 +27,11 @@ describe("resolveEmbedding", () => {
     const embedding = resolveEmbedding(spec, { OPENAI_COMPATIBLE_API_KEY: "k-1" });
     expect(embedding.id).toBe(spec);
     expect(seen).toEqual([]);
-    expect(await embedding.generate(["ab", "abcd"])).toEqual([
+    expect(await embedding.embed(["ab", "abcd"])).toEqual([
       [2, 1],
       [4, 1],
     ]);
-    expect(await embedding.generateForQueries?.(["x"])).toEqual([[1, 1]]);
+    expect(await embedding.embed(["x"])).toEqual([[1, 1]]);
     expect(seen).toEqual([
       { path: "/v1/embeddings", authorization: "Bearer k-1", model: "test-embed", input: ["ab", "abcd"] },
       { path: "/v1/embeddings", authorization: "Bearer k-1", model: "test-embed", input: ["x"] },
@@ -79,8 +47,8 @@ describe("resolveEmbedding", () => {
     });
     const ollama = resolveEmbedding("ollama: nomic-embed-text", { OLLAMA_BASE_URL: base });
     expect([openai.id, ollama.id]).toEqual(["openai:text-embedding-3-small", "ollama:nomic-embed-text"]);
-    expect(await openai.generate(["abc"])).toEqual([[3, 1]]);
-    expect(await ollama.generate(["abcde"])).toEqual([[5, 1]]);
+    expect(await openai.embed(["abc"])).toEqual([[3, 1]]);
+    expect(await ollama.embed(["abcde"])).toEqual([[5, 1]]);
     expect(seen.map(({ authorization, model }) => [authorization, model])).toEqual([
       ["Bearer sk-test", "text-embedding-3-small"],
       [undefined, "nomic-embed-text"],

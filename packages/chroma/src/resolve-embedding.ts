@@ -1,6 +1,12 @@
-import { type ProviderSpecSyntax, parseProviderSpec, providerApiKey, providerBaseUrl } from "@atrium/spec";
+import {
+  type Embedding,
+  type ProviderSpecSyntax,
+  parseProviderSpec,
+  providerApiKey,
+  providerBaseUrl,
+} from "@atrium/spec";
 import { loadedAiSdkEmbedding } from "./ai-sdk-embedding.js";
-import { type AtriumEmbedding, hashingEmbedding } from "./hashing-embedding.js";
+import { hashingEmbedding } from "./hashing-embedding.js";
 import { HASHING_DEFAULT_DIMENSIONS } from "./limits.js";
 
 export const DEFAULT_OLLAMA_EMBEDDING_BASE_URL = "http://127.0.0.1:11434/v1";
@@ -32,7 +38,7 @@ const HASHING_ID = /^hashing-v1-(\d+)$/;
  * embedding — except for hashing, whose id names its settings ("hashing-v1-384") and resolves
  * too. The spec, key and URL are checked here; the provider package is loaded on first use.
  */
-export function resolveEmbedding(spec: string, env: EmbeddingEnv = process.env): AtriumEmbedding {
+export function resolveEmbedding(spec: string, env: EmbeddingEnv = process.env): Embedding {
   const trimmed = spec.trim();
   if (trimmed === "hashing") return hashingEmbedding();
   const hashing = HASHING_ID.exec(trimmed);
@@ -78,7 +84,7 @@ function compatibleEmbedding(
   model: string,
   apiKey: string | undefined,
   id: string,
-): AtriumEmbedding {
+): Embedding {
   return loadedAiSdkEmbedding(
     async () => {
       const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");

@@ -2,11 +2,14 @@ import { spawn } from "node:child_process";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import { cosineSimilarity } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChromaServer,
   ChromaStartError,
+  chromaEmbeddingFunction,
   connectChroma,
+  hashingEmbedding,
   isChromaAlive,
   startChromaServer,
 } from "../src/index.js";
@@ -67,6 +70,25 @@ describe("startChromaServer", () => {
     const collection = await client.createCollection({ name: "probe", embeddingFunction: null });
     await collection.add({ ids: ["a"], documents: ["alpha"], embeddings: [[1, 0, 0]] });
     expect((await collection.get({ ids: ["a"] })).documents).toEqual(["alpha"]);
+  });
+
+  it("embeds documents and query texts through a spec Embedding adapted for chromadb", async () => {
+    const client = await connectChroma(server.url);
+    const embedding = hashingEmbedding({ dimensions: 64 });
+    const collection = await client.createCollection({
+      name: "adapted",
+      embeddingFunction: chromaEmbeddingFunction(embedding),
+    });
+    await collection.add({
+      ids: ["pie", "domain"],
+      documents: ["Grandma's apple pie needs cinnamon.", "Configure a custom domain for your docs."],
+    });
+    const stored = await collection.get({ ids: ["domain"], include: ["embeddings"] });
+    const [expected] = await embedding.embed(["Configure a custom domain for your docs."]);
+    // Stored as 32-bit floats: the same vector within float precision.
+    expect(cosineSimilarity(stored.embeddings[0] ?? [], expected ?? [])).toBeGreaterThan(0.999999);
+    const found = await collection.query({ queryTexts: ["custom domain"], nResults: 1 });
+    expect(found.ids).toEqual([["domain"]]);
   });
 });
 

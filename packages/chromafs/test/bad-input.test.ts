@@ -98,7 +98,7 @@ describe("bad input at the session level (real Chroma server)", () => {
       ids: [PATH_TREE_ID],
       include: ["documents", "embeddings", "metadatas"],
     });
-    const [vector] = await hashingEmbedding().generate(["path tree"]);
+    const [vector] = await hashingEmbedding().embed(["path tree"]);
     await collection.update({
       ids: [PATH_TREE_ID],
       documents: ["not a gzipped tree"],

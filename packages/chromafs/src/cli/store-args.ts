@@ -1,11 +1,5 @@
-import {
-  type AtriumEmbedding,
-  type ChromaServer,
-  connectChroma,
-  resolveEmbedding,
-  startChromaServer,
-} from "@atrium/chroma";
-import { ConfigError } from "@atrium/spec";
+import { type ChromaServer, connectChroma, resolveEmbedding, startChromaServer } from "@atrium/chroma";
+import { ConfigError, type Embedding } from "@atrium/spec";
 import { EMBEDDING_METADATA_KEY } from "../ingest/docs-collection.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import type { DocStore } from "../store/doc-store.js";
@@ -104,7 +98,7 @@ export async function recordedEmbedding(
   url: string,
   collection: string,
   env = process.env,
-): Promise<AtriumEmbedding | undefined> {
+): Promise<Embedding | undefined> {
   const client = await connectChroma(url);
   const found = await client.getCollection({ name: collection }).catch(() => undefined);
   const recorded = found?.metadata?.[EMBEDDING_METADATA_KEY];

@@ -1,5 +1,6 @@
 import type { ChromaClient, Collection } from "@atrium/chroma";
-import { type AtriumEmbedding, connectChroma, hashingEmbedding } from "@atrium/chroma";
+import { connectChroma, hashingEmbedding } from "@atrium/chroma";
+import type { Embedding } from "@atrium/spec";
 import { FORMAT_METADATA_KEY, refuseNewerFormat, STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import { validateCollectionName } from "./collection-name.js";
 import { IngestError } from "./errors.js";
@@ -16,7 +17,7 @@ export async function resolveClient(target: ChromaTarget): Promise<ChromaClient>
   throw new IngestError("Pass either a chromadb `client` or the `url` of a Chroma server");
 }
 
-export function defaultEmbedding(): AtriumEmbedding {
+export function defaultEmbedding(): Embedding {
   return hashingEmbedding();
 }
 
@@ -29,7 +30,7 @@ export function defaultEmbedding(): AtriumEmbedding {
 export async function openDocsCollection(
   client: ChromaClient,
   name: string,
-  embedding: AtriumEmbedding,
+  embedding: Embedding,
   options: { create: boolean },
 ): Promise<Collection> {
   validateCollectionName(name);

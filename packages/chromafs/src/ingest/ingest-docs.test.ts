@@ -190,7 +190,7 @@ describe("ingestDocs", () => {
 
   it("readers ignore chunks a crashed ingest left behind, and the next ingest deletes them", async () => {
     const embedding = hashingEmbedding();
-    const [vector] = await embedding.generate(["x"]);
+    const [vector] = await embedding.embed(["x"]);
     await collection.upsert({
       ids: [chunkId("/index.mdx", "deadbeefdeadbeef", 0)],
       documents: ["half-written new version\n"],
@@ -235,9 +235,9 @@ describe("ingestDocs interrupted", () => {
     // happens after every chunk is written and before the tree is.
     const dying = {
       ...hashing,
-      generate: async (texts: string[]) => {
+      embed: async (texts: string[]) => {
         if (texts.length === 1 && texts[0] === "path tree") throw new Error("killed before the tree");
-        return hashing.generate(texts);
+        return hashing.embed(texts);
       },
     };
     await expect(
@@ -258,7 +258,7 @@ describe("ingestDocs interrupted", () => {
     const down = {
       ...hashingEmbedding({ dimensions: 64 }),
       id: "openai-compatible:http://127.0.0.1:9/v1#down",
-      generate: async (): Promise<number[][]> => {
+      embed: async (): Promise<number[][]> => {
         throw new Error("Cannot connect to API: ECONNREFUSED 127.0.0.1:9");
       },
     };
@@ -277,7 +277,7 @@ describe("ingestDocs interrupted", () => {
     const down = {
       ...hashingEmbedding(),
       id: "openai:text-embedding-3-small",
-      generate: async (): Promise<number[][]> => {
+      embed: async (): Promise<number[][]> => {
         throw new Error("Incorrect API key provided");
       },
     };
@@ -295,7 +295,7 @@ describe("ingestDocs interrupted", () => {
     const hashing = hashingEmbedding();
     const short = {
       ...hashing,
-      generate: async (texts: string[]) => (await hashing.generate(texts)).slice(1),
+      embed: async (texts: string[]) => (await hashing.embed(texts)).slice(1),
     };
     await expect(
       ingestDocs({ dir, collection: "short", url: chroma.server.url, embedding: short }),

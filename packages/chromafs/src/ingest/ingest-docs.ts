@@ -1,5 +1,5 @@
-import type { AtriumEmbedding, ChromaClient, Collection, Metadata } from "@atrium/chroma";
-import { rethrowIfFatal } from "@atrium/spec";
+import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
+import { type Embedding, rethrowIfFatal } from "@atrium/spec";
 import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../limits.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
 import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
@@ -43,7 +43,7 @@ export type IngestOptions = ChromaTarget & {
   /** Drop the mapping stored with the collection: only front-matter `groups:` restricts pages. */
   clearGroups?: boolean;
   /** Default: the offline hashing embedding (384 dimensions). */
-  embedding?: AtriumEmbedding;
+  embedding?: Embedding;
   /** Delete the collection first and ingest everything anew. */
   rebuild?: boolean;
   onProgress?: (progress: IngestProgress) => void;
@@ -101,7 +101,7 @@ async function ingestInto(
   options: IngestOptions,
   prepared: {
     docs: Awaited<ReturnType<typeof walkDocs>>;
-    embedding: AtriumEmbedding;
+    embedding: Embedding;
     fileRules: GroupRules | undefined;
     started: number;
     /** Whether this ingest made the collection; whether the new tree is stored (then it's in use). */
@@ -133,7 +133,7 @@ async function ingestInto(
   refuseLegacyUnrestrict(prior, chosen, pages, options.collection);
   if (options.rebuild) {
     // An embedding that can't answer (server down, bad key) fails here, before anything is dropped.
-    await embedding.generate(["embedding check"]);
+    await embedding.embed(["embedding check"]);
     await dropCollection(client, options.collection);
     state.created = true;
   }
@@ -289,7 +289,7 @@ function chunkMetadata(page: PreparedPage, index: number, line: number, revision
 
 async function writeChunks(
   collection: Collection,
-  embedding: AtriumEmbedding,
+  embedding: Embedding,
   chunks: PendingChunk[],
   progress: (progress: IngestProgress) => void,
 ): Promise<void> {
@@ -299,7 +299,7 @@ async function writeChunks(
   for (let start = 0; start < chunks.length; start += UPSERT_BATCH) {
     const batch = chunks.slice(start, start + UPSERT_BATCH);
     // Embedding runs here while the previous batch is still being written by the server.
-    const embeddings = await embedding.generate(batch.map((chunk) => chunk.text));
+    const embeddings = await embedding.embed(batch.map((chunk) => chunk.text));
     if (embeddings.length !== batch.length) {
       await inFlight;
       throw new IngestError(
@@ -322,12 +322,8 @@ async function writeChunks(
   await inFlight;
 }
 
-async function writeTree(
-  collection: Collection,
-  embedding: AtriumEmbedding,
-  tree: WrittenPathTree,
-): Promise<void> {
-  const [vector] = await embedding.generate(["path tree"]);
+async function writeTree(collection: Collection, embedding: Embedding, tree: WrittenPathTree): Promise<void> {
+  const [vector] = await embedding.embed(["path tree"]);
   await collection.upsert({
     ids: [PATH_TREE_ID],
     documents: [encodePathTree(tree)],

@@ -52,7 +52,7 @@ describe("stored format versions, with a real Chroma", () => {
   }
 
   async function writeRawTree(name: string, tree: unknown): Promise<void> {
-    const [vector] = await hashingEmbedding().generate(["path tree"]);
+    const [vector] = await hashingEmbedding().embed(["path tree"]);
     await (await raw(name)).update({
       ids: [PATH_TREE_ID],
       documents: [gzipSync(Buffer.from(JSON.stringify(tree))).toString("base64")],
@@ -163,8 +163,8 @@ describe("stored format versions, with a real Chroma", () => {
         });
       });
     }
-    await collection.add({ ids, documents, metadatas, embeddings: await embedding.generate(documents) });
-    const [vector] = await embedding.generate(["path tree"]);
+    await collection.add({ ids, documents, metadatas, embeddings: await embedding.embed(documents) });
+    const [vector] = await embedding.embed(["path tree"]);
     await collection.add({
       ids: [PATH_TREE_ID],
       documents: [gzipSync(Buffer.from(JSON.stringify({ version: 1, files }))).toString("base64")],

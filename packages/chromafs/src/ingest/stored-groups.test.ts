@@ -64,7 +64,7 @@ describe("the groups mapping is stored with the collection", () => {
   async function makeLegacy(name: string): Promise<void> {
     const { files } = await storedTree(name);
     const legacy = gzipSync(Buffer.from(JSON.stringify({ version: 1, files }))).toString("base64");
-    const [vector] = await hashingEmbedding().generate(["path tree"]);
+    const [vector] = await hashingEmbedding().embed(["path tree"]);
     await (await rawCollection(name)).update({
       ids: [PATH_TREE_ID],
       documents: [legacy],
@@ -237,7 +237,7 @@ describe("the groups mapping is stored with the collection", () => {
     await ingest("corrupt", { groupsFile: files.staff });
     const collection = await rawCollection("corrupt");
     const before = await collection.count();
-    const [vector] = await hashingEmbedding().generate(["path tree"]);
+    const [vector] = await hashingEmbedding().embed(["path tree"]);
     await collection.update({ ids: [PATH_TREE_ID], documents: ["%%%"], embeddings: [vector as number[]] });
     await expect(ingest("corrupt", { rebuild: true })).rejects.toThrow(
       "The path tree of collection corrupt is corrupt (not gzip+base64: ",

@@ -194,7 +194,7 @@ describe("ChromaDocStore failures", () => {
 
   it("a corrupt tree is an error naming the collection, never an empty filesystem", async () => {
     const store = await ChromaDocStore.open({ url: chroma.server.url, collection: "broken" });
-    const [vector] = await hashingEmbedding().generate(["path tree"]);
+    const [vector] = await hashingEmbedding().embed(["path tree"]);
     await collection.update({
       ids: [PATH_TREE_ID],
       documents: ["H4sIAAAAAAAAA6tWKkktLlGyUlAqS8wpTgUA"],

@@ -1,12 +1,5 @@
-import type {
-  AtriumEmbedding,
-  ChromaClient,
-  Collection,
-  Metadata,
-  Where,
-  WhereDocument,
-} from "@atrium/chroma";
-import { AtriumError, errorMessage, rethrowIfFatal } from "@atrium/spec";
+import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
+import { AtriumError, type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
 import {
   type ChromaTarget,
@@ -35,7 +28,7 @@ import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-s
 export type ChromaDocStoreOptions = ChromaTarget & {
   collection: string;
   /** Must be the embedding the collection was ingested with; default the offline hashing one. */
-  embedding?: AtriumEmbedding;
+  embedding?: Embedding;
 };
 
 /** The store answered something inconsistent (chunks missing for a page the tree lists). */
@@ -96,7 +89,7 @@ export class ChromaDocStore implements DocStore {
 
   private constructor(
     private readonly collection: Collection,
-    private readonly embedding: AtriumEmbedding,
+    private readonly embedding: Embedding,
     where: string,
   ) {
     this.description = `chroma ${where} collection ${collection.name}`;
@@ -214,7 +207,7 @@ export class ChromaDocStore implements DocStore {
     const wanted = Math.max(1, Math.min(Math.floor(limit), SEARCH_CANDIDATES));
     const snapshot = await this.currentTree();
     const where = this.accessFilter(snapshot, access);
-    const [vector] = await (this.embedding.generateForQueries ?? this.embedding.generate)([query]);
+    const [vector] = await this.embedding.embed([query]);
     const semantic = await this.collection.query({
       queryEmbeddings: vector ? [vector] : [],
       nResults: SEARCH_CANDIDATES,
