@@ -1,47 +1,72 @@
 /**
- * A one-consumer queue that turns pushes from any number of concurrent producers (the loop,
- * parallel tool calls) into an async iterable. It never blocks producers: events wait in the
- * queue until the consumer pulls them.
+ * The events of one run on their way to the loop's generator. Producers inside a step (model
+ * deltas, tool calls from the sandbox, parallel tool calls) push at any time and never wait;
+ * the generator yields what is queued between its own awaits, and while a step runs it yields
+ * each event as it arrives (`during`), so model output streams token by token.
  */
-export class EventChannel<T> implements AsyncIterable<T> {
-  readonly #queue: T[] = [];
-  #waiting: (() => void) | undefined;
-  #closed = false;
-  #failure: { error: unknown } | undefined;
+export class EventChannel<T> {
+  #queue: T[] = [];
+  /** Wakes `during` when an event arrives or its work settles. */
+  #wake: (() => void) | undefined;
 
   push(value: T): void {
-    if (this.#closed) return;
     this.#queue.push(value);
-    this.#wake();
+    this.#notify();
   }
 
-  /** Ends iteration after the queued events; with an error, iteration then throws it. */
-  close(error?: unknown): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (error !== undefined) this.#failure = { error };
-    this.#wake();
+  /** Yields the events queued so far. */
+  *drain(): Generator<T, void, undefined> {
+    yield* this.#take();
   }
 
-  #wake(): void {
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.();
+  /** Empties the queue (swapped rather than shifted: a long step can queue thousands of deltas). */
+  #take(): T[] {
+    const batch = this.#queue;
+    if (batch.length) this.#queue = [];
+    return batch;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for (;;) {
-      if (this.#queue.length) {
-        yield this.#queue.shift() as T;
-        continue;
+  /**
+   * Yields events as they arrive while `work` runs, then the ones it left, and returns what it
+   * resolved to (or throws what it rejected with). When the consumer stops reading before
+   * `work` has settled, `onLeave` is called (it should cancel the work) and the generator waits
+   * for `work` to settle, so nothing of the run is left running once it has returned.
+   */
+  async *during<R>(work: Promise<R>, onLeave: () => void): AsyncGenerator<T, R, undefined> {
+    let outcome: { value: R } | { error: unknown } | undefined;
+    const settled = work.then(
+      (value) => {
+        outcome = { value };
+        this.#notify();
+      },
+      (error: unknown) => {
+        outcome = { error };
+        this.#notify();
+      },
+    );
+    try {
+      while (!outcome) {
+        // Yielding takes ticks, in which the work may settle or push more: check both again.
+        yield* this.#take();
+        if (outcome || this.#queue.length) continue;
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
       }
-      if (this.#closed) {
-        if (this.#failure) throw this.#failure.error;
-        return;
+      yield* this.#take();
+    } finally {
+      if (!outcome) {
+        onLeave();
+        await settled;
       }
-      await new Promise<void>((resolve) => {
-        this.#waiting = resolve;
-      });
     }
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
   }
 }

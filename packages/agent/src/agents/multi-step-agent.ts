@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import {
   AbortError,
   type AgentEvent,
   AtriumError,
-  addUsage,
   ConfigError,
+  errorMessage,
   type GenerateOptions,
   type Message,
   type Model,
@@ -13,12 +12,11 @@ import {
   rethrowIfFatal,
   serializeError,
   type Tool,
-  type Usage,
   ZERO_USAGE,
 } from "@atrium/spec";
 import type { Context } from "@opentelemetry/api";
 import { DEFAULT_KEEP_IMAGES_FOR_STEPS, DEFAULT_MAX_STEPS, MAX_OBSERVATION_CHARS } from "../limits.js";
-import { ATTR, inSpan, SPAN } from "../observability/tracing.js";
+import { ATTR, inSpan, SPAN, startSpan } from "../observability/tracing.js";
 import {
   closingPrompt,
   END_PLAN,
@@ -26,10 +24,9 @@ import {
   rejectedAnswerNote,
   updatePlanPrompt,
 } from "../prompts/loop-prompts.js";
+import { ActiveRun, type RunContext, type RunOutcome } from "./active-run.js";
 import { AgentMemory } from "./agent-memory.js";
 import { checkTools, describeVariables, nonNegativeInteger, positiveInteger } from "./agent-options.js";
-import { EventChannel } from "./event-channel.js";
-import { guardObserver } from "./event-observer.js";
 import { loadImages } from "./load-images.js";
 import {
   type ManagedAgentInput,
@@ -37,24 +34,13 @@ import {
   managedAgentTool,
 } from "./managed-agent-tool.js";
 import type { ActionStep, FinalAnswerStep, MemoryStep, PlanningStep } from "./memory-steps.js";
-import { isAbort, throwIfAborted } from "./run-abort.js";
+import { throwIfAborted } from "./run-abort.js";
 import type { AgentOptions, FinalAnswerCheck, RunOptions, RunResult, StepCallback } from "./run-types.js";
-import { imagePartOf } from "./stored-image.js";
-import { instrumentTool, type ToolScope } from "./tool-runner.js";
+import { imagePartOf, type StoredImage } from "./stored-image.js";
+import { instrumentTool } from "./tool-runner.js";
 import { truncateMiddle } from "./truncate.js";
 
-/** The state of one run that a step needs: where to emit events, the signal, the span parent. */
-export interface RunContext extends ToolScope {
-  readonly runId: string;
-  readonly task: string;
-  /** Stream model output as `model-delta` events (set by `stream`). */
-  readonly streaming: boolean;
-}
-
-/** The run's signal: the caller's, if any, combined with the agent's own. */
-function withSignal(given: AbortSignal | undefined, own: AbortSignal): AbortSignal {
-  return given ? AbortSignal.any([given, own]) : own;
-}
+export type { RunContext } from "./active-run.js";
 
 /**
  * The loop every agent shares: task → optional planning → action steps until a final answer
@@ -136,14 +122,11 @@ export abstract class MultiStepAgent {
    * run (as an abort) and `run` rejects with that exception, whatever `throwOnError` says.
    */
   async run(task: string, options: RunOptions = {}): Promise<RunResult> {
-    const observer = guardObserver(options.onEvent);
-    const { result, thrown } = await this.#execute(
-      task,
-      { ...options, signal: withSignal(options.signal, observer.signal) },
-      observer.emit,
-      options.streamModel === true,
-    );
-    if (observer.failure) throw observer.failure.error;
+    const steps = this.#runSteps(task, options, false);
+    let next = await steps.next();
+    while (!next.done) next = await steps.next();
+    const { result, thrown, observerFailure } = next.value;
+    if (observerFailure) throw observerFailure.error;
     if (thrown !== undefined && options.throwOnError !== false) throw thrown;
     return result;
   }
@@ -152,26 +135,12 @@ export abstract class MultiStepAgent {
    * Runs the task and yields its events as they happen, model output token by token. Leaving
    * the loop early (`break`) aborts the run. An exception thrown by `onEvent` stops the run (as
    * an abort): the stream yields the remaining events (`error`, `run-end`) and then throws it.
+   * The run waits for its consumer between steps: an iterator that is neither read to its end
+   * nor closed (`return()`) keeps the agent busy.
    */
   async *stream(task: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
-    const channel = new EventChannel<AgentEvent>();
-    const observer = guardObserver(options.onEvent);
-    const controller = new AbortController();
-    const signal = withSignal(options.signal, AbortSignal.any([controller.signal, observer.signal]));
-    const emit = (event: AgentEvent) => {
-      channel.push(event);
-      observer.emit(event);
-    };
-    const done = this.#execute(task, { ...options, signal }, emit, true).then(
-      () => channel.close(observer.failure?.error),
-      (error: unknown) => channel.close(error),
-    );
-    try {
-      yield* channel;
-    } finally {
-      controller.abort(new AbortError("the stream's consumer stopped reading"));
-      await done;
-    }
+    const { observerFailure } = yield* this.#runSteps(task, { ...options, streamModel: true }, true);
+    if (observerFailure) throw observerFailure.error;
   }
 
   /**
@@ -232,12 +201,18 @@ export abstract class MultiStepAgent {
     return this.#scope;
   }
 
-  async #execute(
+  /**
+   * The loop, as one generator that `run` drains and `stream` forwards: it yields the run's
+   * events as they happen and returns how the run ended. Setting up (checks, images, memory)
+   * throws before any event; once `run-start` is out, failures end the run as events instead.
+   * Events always reach `onEvent` as they happen; they are yielded only when `yieldsEvents`
+   * (`run` reads none, so it gets only the outcome, without queueing each event).
+   */
+  async *#runSteps(
     task: string,
     options: RunOptions,
-    emit: (event: AgentEvent) => void,
-    streaming: boolean,
-  ): Promise<{ result: RunResult; thrown?: unknown }> {
+    yieldsEvents: boolean,
+  ): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
     if (typeof task !== "string" || task.trim() === "")
       throw new ConfigError("run(task): task must be a non-empty string");
     if (this.#running) {
@@ -246,10 +221,10 @@ export abstract class MultiStepAgent {
       );
     }
     this.#running = true;
+    let run: ActiveRun;
     try {
       const maxSteps = positiveInteger("maxSteps", options.maxSteps ?? this.maxSteps);
       const images = await loadImages(options.images);
-      const signal = options.signal ?? new AbortController().signal;
       if (options.memory !== undefined) {
         this.memory =
           options.memory instanceof AgentMemory ? options.memory : AgentMemory.fromJSON(options.memory);
@@ -258,115 +233,138 @@ export abstract class MultiStepAgent {
         this.memory = new AgentMemory();
         await this.resetState();
       }
-      const firstNewStep = this.memory.steps.length;
-      const runId = randomUUID();
-      const startedAt = new Date();
-      const started = performance.now();
-      const run: RunContext = { runId, task, streaming, emit, signal, step: 0, spanContext: undefined };
+      run = new ActiveRun(task, maxSteps, this.memory.steps.length, options, yieldsEvents);
       this.#scope = run;
-
-      let usage: Usage = ZERO_USAGE;
-      let output: unknown;
-      let state: RunResult["state"] = "max_steps";
-      let thrown: unknown;
-      let steps = 0;
-      const attributes = { [ATTR.runId]: runId, ...(this.name ? { [ATTR.agentName]: this.name } : {}) };
-      await inSpan(SPAN.run, attributes, undefined, async (span, runSpan) => {
-        emit({ type: "run-start", runId, task });
-        try {
-          throwIfAborted(signal);
-          await this.prepareRun(options.variables);
-          const system = this.systemPrompt();
-          const note = options.variables ? describeVariables(options.variables) : "";
-          this.#push({
-            type: "task",
-            task: note ? `${task}\n\n${note}` : task,
-            ...(images.length ? { images } : {}),
-          });
-          for (let step = 1; step <= maxSteps; step++) {
-            throwIfAborted(signal);
-            run.step = step;
-            run.spanContext = runSpan;
-            if (this.planningInterval && (step - 1) % this.planningInterval === 0) {
-              const plan = await this.#plan(run, system, step, maxSteps);
-              usage = addUsage(usage, plan.usage);
-            }
-            emit({ type: "step-start", step });
-            const action = await this.#actionStepInSpan(run, runSpan);
-            steps = step;
-            usage = addUsage(usage, action.usage);
-            this.#push(action);
-            emit({
-              type: "observation",
-              step,
-              text: action.observation,
-              ...(action.images?.length ? { images: action.images.map(imagePartOf) } : {}),
-            });
-            await this.#callStepCallbacks(action);
-            emit({
-              type: "step-end",
-              step,
-              durationMs: action.timing.durationMs,
-              usage: action.usage,
-              ...(action.error ? { error: action.error } : {}),
-            });
-            if (action.isFinalAnswer) {
-              output = action.output;
-              state = "success";
-              await this.#finish({
-                type: "final-answer",
-                output,
-                source: "final_answer",
-                usage: ZERO_USAGE,
-                timing: { startedAt: Date.now(), durationMs: 0 },
-              });
-              emit({ type: "final-answer", step, output });
-              break;
-            }
-          }
-          if (state === "max_steps") {
-            throwIfAborted(signal);
-            run.step = maxSteps + 1;
-            run.spanContext = runSpan;
-            const closing = await this.#closingCall(run, system, task);
-            usage = addUsage(usage, closing.usage);
-            output = closing.output;
-            emit({ type: "final-answer", step: run.step, output });
-          }
-        } catch (error) {
-          const aborted = isAbort(error, signal);
-          // An abort with an AbortError as its reason (e.g. onEvent threw) is reported by that reason.
-          thrown = aborted && signal.reason instanceof AbortError ? signal.reason : error;
-          state = aborted ? "aborted" : "error";
-          emit({ type: "error", ...(run.step ? { step: run.step } : {}), error: serializeError(thrown) });
-        }
-        span.setAttributes({
-          [ATTR.runState]: state,
-          [ATTR.runSteps]: steps,
-          [ATTR.inputTokens]: usage.inputTokens,
-          [ATTR.outputTokens]: usage.outputTokens,
-        });
-      });
-      const durationMs = performance.now() - started;
-      emit({ type: "run-end", state, output, usage, durationMs, steps });
-      const result: RunResult = {
-        runId,
-        output,
-        state,
-        steps: this.memory.steps.slice(firstNewStep),
-        stepCount: steps,
-        usage,
-        timing: { startedAt: startedAt.toISOString(), durationMs },
-        ...(thrown === undefined ? {} : { error: serializeError(thrown) }),
-      };
-      return thrown === undefined ? { result } : { result, thrown };
+      yield* this.#loop(run, images, options.variables);
     } finally {
       this.#scope = undefined;
       this.#running = false;
     }
+    // The agent is free again before the last events go out, so a consumer may start the next run.
+    yield* run.drain();
+    return run.outcome();
   }
 
-  async #actionStepInSpan(run: RunContext, runSpan: Context): Promise<ActionStep> {
+  /** From `run-start` to `run-end`, inside the run's span. */
+  async *#loop(
+    run: ActiveRun,
+    images: StoredImage[],
+    variables: Record<string, unknown> | undefined,
+  ): AsyncGenerator<AgentEvent, void, undefined> {
+    const attributes = { [ATTR.runId]: run.runId, ...(this.name ? { [ATTR.agentName]: this.name } : {}) };
+    const { span, spanContext: runSpan } = startSpan(SPAN.run, attributes, undefined);
+    run.emit({ type: "run-start", runId: run.runId, task: run.task });
+    let settled = false;
+    try {
+      try {
+        throwIfAborted(run.signal);
+        yield* run.during(this.prepareRun(variables));
+        const system = this.systemPrompt();
+        const note = variables ? describeVariables(variables) : "";
+        this.memory.push({
+          type: "task",
+          task: note ? `${run.task}\n\n${note}` : run.task,
+          ...(images.length ? { images } : {}),
+        });
+        for (let step = 1; step <= run.maxSteps && run.state !== "success"; step++) {
+          yield* this.#step(run, step, system, runSpan);
+        }
+        if (run.state === "max_steps") yield* this.#closingStep(run, system, runSpan);
+      } catch (error) {
+        run.fail(error);
+      }
+      settled = true;
+    } finally {
+      // Reached without `settled` only when the consumer left the stream at a yield.
+      if (!settled) {
+        run.stopReading();
+        run.fail(new AbortError("the stream's consumer stopped reading"));
+      }
+      span.setAttributes({
+        [ATTR.runState]: run.state,
+        [ATTR.runSteps]: run.stepCount,
+        [ATTR.inputTokens]: run.usage.inputTokens,
+        [ATTR.outputTokens]: run.usage.outputTokens,
+      });
+      span.end();
+      run.end(this.memory.steps);
+    }
+  }
+
+  /** One step: an optional plan, then the action, its observation and, maybe, the final answer. */
+  async *#step(run: ActiveRun, step: number, system: string, runSpan: Context): AsyncGenerator<AgentEvent> {
+    // The consumer sees the previous step's events before this one starts (and may stop here).
+    yield* run.drain();
+    throwIfAborted(run.signal);
+    run.step = step;
+    run.spanContext = runSpan;
+    if (this.planningInterval && (step - 1) % this.planningInterval === 0) {
+      const plan = yield* run.during(this.#plan(run, system, step));
+      run.addUsage(plan.usage);
+    }
+    run.emit({ type: "step-start", step });
+    const action = yield* run.during(this.#actionStepInSpan(run, runSpan));
+    run.stepCount = step;
+    run.addUsage(action.usage);
+    this.memory.push(action);
+    run.emit({
+      type: "observation",
+      step,
+      text: action.observation,
+      ...(action.images?.length ? { images: action.images.map(imagePartOf) } : {}),
+    });
+    yield* this.#stepCallbacksOf(run, action);
+    run.emit({
+      type: "step-end",
+      step,
+      durationMs: action.timing.durationMs,
+      usage: action.usage,
+      ...(action.error ? { error: action.error } : {}),
+    });
+    if (!action.isFinalAnswer) return;
+    run.output = action.output;
+    run.state = "success";
+    const final: FinalAnswerStep = {
+      type: "final-answer",
+      output: action.output,
+      source: "final_answer",
+      usage: ZERO_USAGE,
+      timing: { startedAt: Date.now(), durationMs: 0 },
+    };
+    this.memory.push(final);
+    yield* this.#stepCallbacksOf(run, final);
+    run.emit({ type: "final-answer", step, output: run.output });
+  }
+
+  /** After `maxSteps` without an answer: one model call that must answer. */
+  async *#closingStep(run: ActiveRun, system: string, runSpan: Context): AsyncGenerator<AgentEvent> {
+    yield* run.drain();
+    throwIfAborted(run.signal);
+    run.step = run.maxSteps + 1;
+    run.spanContext = runSpan;
+    const startedAt = Date.now();
+    const started = performance.now();
+    const messages = [
+      ...this.messagesFor(system),
+      { role: "user" as const, content: closingPrompt(run.task) },
+    ];
+    const response = yield* run.during(this.callModel(run, messages, {}));
+    const final: FinalAnswerStep = {
+      type: "final-answer",
+      output: response.message.content.trim(),
+      source: "max_steps",
+      modelOutput: response.message.content,
+      usage: response.usage,
+      timing: { startedAt, durationMs: performance.now() - started },
+    };
+    this.memory.push(final);
+    yield* this.#stepCallbacksOf(run, final);
+    run.addUsage(final.usage);
+    run.output = final.output;
+    run.emit({ type: "final-answer", step: run.step, output: run.output });
+  }
+
+  async #actionStepInSpan(run: ActiveRun, runSpan: Context): Promise<ActionStep> {
     return inSpan(SPAN.step, { [ATTR.step]: run.step }, runSpan, async (span, stepSpan) => {
       run.spanContext = stepSpan;
       const action = await this.actionStep(run);
@@ -388,7 +386,7 @@ export abstract class MultiStepAgent {
         verdict = await check(action.output, { task: run.task, step: run.step, memory: this.memory });
       } catch (error) {
         rethrowIfFatal(error);
-        verdict = error instanceof Error ? error.message : String(error);
+        verdict = errorMessage(error);
       }
       if (verdict === true || verdict === undefined) continue;
       const reason =
@@ -405,12 +403,13 @@ export abstract class MultiStepAgent {
     }
   }
 
-  async #plan(run: RunContext, system: string, step: number, maxSteps: number): Promise<PlanningStep> {
+  /** A plan (or plan update) in its own span, added to memory with its callbacks run. */
+  async #plan(run: ActiveRun, system: string, step: number): Promise<PlanningStep> {
     return inSpan(SPAN.planning, { [ATTR.step]: step }, run.spanContext, async (_span, planSpan) => {
       const startedAt = Date.now();
       const started = performance.now();
       const request =
-        step === 1 ? initialPlanPrompt(run.task) : updatePlanPrompt(run.task, maxSteps - step + 1);
+        step === 1 ? initialPlanPrompt(run.task) : updatePlanPrompt(run.task, run.maxSteps - step + 1);
       const messages = [...this.messagesFor(system), { role: "user" as const, content: request }];
       const response = await this.callModel(run, messages, { stopSequences: [END_PLAN] }, planSpan);
       const plan = response.message.content.replace(END_PLAN, "").trim();
@@ -421,42 +420,21 @@ export abstract class MultiStepAgent {
         usage: response.usage,
         timing: { startedAt, durationMs: performance.now() - started },
       };
-      this.#push(planning);
+      this.memory.push(planning);
       run.emit({ type: "planning", step, plan });
       await this.#callStepCallbacks(planning);
       return planning;
     });
   }
 
-  async #closingCall(run: RunContext, system: string, task: string): Promise<FinalAnswerStep> {
-    const startedAt = Date.now();
-    const started = performance.now();
-    const messages = [...this.messagesFor(system), { role: "user" as const, content: closingPrompt(task) }];
-    const response = await this.callModel(run, messages, {});
-    const final: FinalAnswerStep = {
-      type: "final-answer",
-      output: response.message.content.trim(),
-      source: "max_steps",
-      modelOutput: response.message.content,
-      usage: response.usage,
-      timing: { startedAt, durationMs: performance.now() - started },
-    };
-    await this.#finish(final);
-    return final;
+  /** Runs the step callbacks, yielding the run's events meanwhile; nothing to wait for without any. */
+  async *#stepCallbacksOf(run: ActiveRun, step: MemoryStep): AsyncGenerator<AgentEvent> {
+    if (this.#stepCallbacks.length) yield* run.during(this.#callStepCallbacks(step));
   }
 
   /** The conversation so far, as the next model call sees it. */
   protected messagesFor(system: string): Message[] {
     return this.memory.toMessages(system, { keepImagesForSteps: this.keepImagesForSteps });
-  }
-
-  #push(step: MemoryStep): void {
-    this.memory.push(step);
-  }
-
-  async #finish(step: FinalAnswerStep): Promise<void> {
-    this.#push(step);
-    await this.#callStepCallbacks(step);
   }
 
   async #callStepCallbacks(step: MemoryStep): Promise<void> {

@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import {
+  AbortError,
+  type AgentEvent,
+  addUsage,
+  type RunState,
+  serializeError,
+  type Usage,
+  ZERO_USAGE,
+} from "@atrium/spec";
+import type { Context } from "@opentelemetry/api";
+import { EventChannel } from "./event-channel.js";
+import { type GuardedObserver, guardObserver } from "./event-observer.js";
+import type { MemoryStep } from "./memory-steps.js";
+import { isAbort } from "./run-abort.js";
+import type { RunOptions, RunResult } from "./run-types.js";
+import type { ToolScope } from "./tool-runner.js";
+
+/** The state of one run that a step needs: where to emit events, the signal, the span parent. */
+export interface RunContext extends ToolScope {
+  readonly runId: string;
+  readonly task: string;
+  /** Stream model output as `model-delta` events (set by `stream`). */
+  readonly streaming: boolean;
+}
+
+/** How a run ended, as `run()` and `stream()` report it. */
+export interface RunOutcome {
+  result: RunResult;
+  /** The error that ended the run in "error" or "aborted". */
+  thrown?: unknown;
+  /** What the caller's `onEvent` threw; it stopped the run, and the caller rethrows it. */
+  observerFailure?: { error: unknown };
+}
+
+/**
+ * One run in progress: what steps read (the `RunContext`), where its events go, and the
+ * tallies its result is made of. The loop's generator owns one, so the run's state lives here
+ * rather than in closure variables.
+ */
+export class ActiveRun implements RunContext {
+  readonly runId = randomUUID();
+  readonly task: string;
+  readonly maxSteps: number;
+  readonly streaming: boolean;
+  /** The caller's signal, `onEvent` failing and the consumer leaving, combined. */
+  readonly signal: AbortSignal;
+  step = 0;
+  spanContext: Context | undefined;
+
+  usage: Usage = ZERO_USAGE;
+  output: unknown;
+  state: RunState = "max_steps";
+  /** Action steps taken. */
+  stepCount = 0;
+  #failure: { error: unknown } | undefined;
+  #result: RunResult | undefined;
+
+  readonly #startedAt = new Date();
+  readonly #started = performance.now();
+  readonly #observer: GuardedObserver;
+  /** Where events wait for the generator's consumer; none when nobody reads them (`run`). */
+  readonly #events: EventChannel<AgentEvent> | undefined;
+  readonly #stop = new AbortController();
+
+  /** Where this run's steps start in the agent's memory (a continued run has earlier ones). */
+  readonly #firstStep: number;
+
+  constructor(task: string, maxSteps: number, firstStep: number, options: RunOptions, yieldsEvents: boolean) {
+    this.task = task;
+    this.maxSteps = maxSteps;
+    this.#firstStep = firstStep;
+    this.#events = yieldsEvents ? new EventChannel() : undefined;
+    this.streaming = options.streamModel === true;
+    this.#observer = guardObserver(options.onEvent);
+    const signals = [this.#stop.signal, this.#observer.signal];
+    if (options.signal) signals.push(options.signal);
+    this.signal = AbortSignal.any(signals);
+  }
+
+  /** Sends an event to `onEvent` now and queues it for the generator's consumer. */
+  readonly emit = (event: AgentEvent): void => {
+    this.#observer.emit(event);
+    this.#events?.push(event);
+  };
+
+  /** Yields the events queued so far. */
+  *drain(): Generator<AgentEvent, void, undefined> {
+    if (this.#events) yield* this.#events.drain();
+  }
+
+  /**
+   * Yields the run's events while `work` (a step, a model call) runs and returns its result. A
+   * consumer that stops reading aborts the run, and `work` is awaited before the loop goes on.
+   */
+  async *during<R>(work: Promise<R>): AsyncGenerator<AgentEvent, R, undefined> {
+    if (!this.#events) return await work;
+    return yield* this.#events.during(work, () => this.stopReading());
+  }
+
+  /** Aborts the run because the consumer of its events has gone. */
+  stopReading(): void {
+    this.#stop.abort(new AbortError("the stream's consumer stopped reading"));
+  }
+
+  addUsage(usage: Usage): void {
+    this.usage = addUsage(this.usage, usage);
+  }
+
+  /** Ends the run in "aborted" or "error" with `error`, and emits the `error` event. */
+  fail(error: unknown): void {
+    const aborted = isAbort(error, this.signal);
+    // An abort with an AbortError as its reason (e.g. onEvent threw) is reported by that reason.
+    const thrown = aborted && this.signal.reason instanceof AbortError ? this.signal.reason : error;
+    this.#failure = { error: thrown };
+    this.state = aborted ? "aborted" : "error";
+    this.emit({ type: "error", ...(this.step ? { step: this.step } : {}), error: serializeError(thrown) });
+  }
+
+  /** Emits `run-end` and fixes the result; `memory` is every step of the agent's memory. */
+  end(memory: readonly MemoryStep[]): void {
+    const durationMs = performance.now() - this.#started;
+    const { output, state, usage, stepCount } = this;
+    this.emit({ type: "run-end", state, output, usage, durationMs, steps: stepCount });
+    const failure = this.#failure;
+    this.#result = {
+      runId: this.runId,
+      output,
+      state,
+      steps: memory.slice(this.#firstStep),
+      stepCount,
+      usage,
+      timing: { startedAt: this.#startedAt.toISOString(), durationMs },
+      ...(failure ? { error: serializeError(failure.error) } : {}),
+    };
+  }
+
+  get ended(): boolean {
+    return this.#result !== undefined;
+  }
+
+  /** The result, the error that ended the run, and what `onEvent` threw; after `end`. */
+  outcome(): RunOutcome {
+    if (!this.#result) throw new Error("ActiveRun.outcome() before end()");
+    const outcome: RunOutcome = { result: this.#result };
+    if (this.#failure) outcome.thrown = this.#failure.error;
+    if (this.#observer.failure) outcome.observerFailure = this.#observer.failure;
+    return outcome;
+  }
+}
