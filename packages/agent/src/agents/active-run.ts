@@ -135,10 +135,6 @@ export class ActiveRun implements RunContext {
     };
   }
 
-  get ended(): boolean {
-    return this.#result !== undefined;
-  }
-
   /** The result, the error that ended the run, and what `onEvent` threw; after `end`. */
   outcome(): RunOutcome {
     if (!this.#result) throw new Error("ActiveRun.outcome() before end()");

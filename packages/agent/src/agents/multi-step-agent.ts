@@ -1,5 +1,6 @@
 import {
   AbortError,
+  type Agent,
   type AgentEvent,
   AtriumError,
   ConfigError,
@@ -48,7 +49,7 @@ export type { RunContext } from "./active-run.js";
  * final-answer checks, aborts and resumable memory. Subclasses supply the system prompt and
  * one action step.
  */
-export abstract class MultiStepAgent {
+export abstract class MultiStepAgent implements Agent {
   readonly model: Model;
   readonly tools: readonly Tool[];
   readonly name: string | undefined;
@@ -254,7 +255,7 @@ export abstract class MultiStepAgent {
     const attributes = { [ATTR.runId]: run.runId, ...(this.name ? { [ATTR.agentName]: this.name } : {}) };
     const { span, spanContext: runSpan } = startSpan(SPAN.run, attributes, undefined);
     run.emit({ type: "run-start", runId: run.runId, task: run.task });
-    let settled = false;
+    let finished = false;
     try {
       try {
         throwIfAborted(run.signal);
@@ -273,10 +274,10 @@ export abstract class MultiStepAgent {
       } catch (error) {
         run.fail(error);
       }
-      settled = true;
+      finished = true;
     } finally {
-      // Reached without `settled` only when the consumer left the stream at a yield.
-      if (!settled) {
+      // Reached without `finished` only when the consumer left the stream at a yield.
+      if (!finished) {
         run.stopReading();
         run.fail(new AbortError("the stream's consumer stopped reading"));
       }
