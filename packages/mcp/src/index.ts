@@ -26,7 +26,6 @@ export { type ServedMcpHttp, type ServeMcpHttpOptions, serveMcpHttp } from "./se
 export { type ServedMcp, type StdioStreams, serveMcp } from "./serve/serve-stdio.js";
 export {
   agentTool,
-  type ServableAgent,
   type ServeAgentOptions,
   type ServeMcpOptions,
   type ServeToolsOptions,

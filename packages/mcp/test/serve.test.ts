@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcpServers, type ServedMcpHttp, serveMcpHttp } from "../src/index.js";
+import { oneStepAgent } from "./fixtures/one-step-agent.js";
 import { PIXEL_PNG, sampleTools } from "./fixtures/sample-tools.js";
 import { bundledFixture, fixtureServer, removeBundles } from "./servers.js";
 
@@ -189,14 +190,14 @@ describe("serveMcp through this package's client", () => {
 describe("serving an agent", () => {
   it("exposes run(task) as one tool taking { task }", async () => {
     const tasks: string[] = [];
-    const agent = {
+    const agent = oneStepAgent({
       name: "researcher",
       description: "Answers research questions",
-      async run(task: string) {
+      async answer(task) {
         tasks.push(task);
-        return { output: { answer: `${task.length} characters` } };
+        return { answer: `${task.length} characters` };
       },
-    };
+    });
     const served = await serveMcpHttp({ name: "agent-server", version: "0.1.0", agent });
     const connection = await connectMcpServers({ agent: { url: served.url } });
     try {
@@ -217,10 +218,16 @@ describe("serving an agent", () => {
         },
       ]);
       const researcher = connection.tools[0]!;
-      expect(await researcher.execute({ task: "why is the sky blue" }, { signal: signal() })).toEqual({
+      const progress: unknown[] = [];
+      const onProgress = (update: unknown) => progress.push(update);
+      expect(
+        await researcher.execute({ task: "why is the sky blue" }, { signal: signal(), onProgress }),
+      ).toEqual({
         answer: "19 characters",
       });
       expect(tasks).toEqual(["why is the sky blue"]);
+      // Each finished step of the agent reaches the client as a progress notification.
+      expect(progress).toEqual([{ progress: 1, total: 1, message: "step 1 done" }]);
       expect(await researcher.validate!({ task: "" })).toEqual({
         ok: false,
         issues: [{ path: ["task"], message: "must NOT have fewer than 1 characters" }],
@@ -238,16 +245,16 @@ describe("cancellation of a served call", () => {
     const aborted = new Promise((resolve) => {
       sawAbort = resolve;
     });
-    const agent = {
+    const agent = oneStepAgent({
       name: "waiter",
-      run: (_task: string, options?: { signal?: AbortSignal }) =>
-        new Promise<{ output: unknown }>((_resolve, reject) => {
-          options?.signal?.addEventListener("abort", () => {
+      answer: (_task, signal) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener("abort", () => {
             sawAbort("aborted");
             reject(new Error("stopped"));
           });
         }),
-    };
+    });
     const served = await serveMcpHttp({ name: "waiting", version: "0.1.0", agent });
     const connection = await connectMcpServers({ waiting: { url: served.url } });
     try {

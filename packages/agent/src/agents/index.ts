@@ -14,7 +14,6 @@ export { type ImageInput, loadImages, sniffImageType } from "./load-images.js";
 export {
   type ManagedAgentInput,
   type ManagedAgentToolOptions,
-  type ManagedWorker,
   managedAgentTool,
 } from "./managed-agent-tool.js";
 export type {

@@ -1,8 +1,7 @@
-import { ConfigError, type Tool } from "@atrium/spec";
+import { type Agent, ConfigError, type Tool } from "@atrium/spec";
 import { z } from "zod";
 import { managedAgentTask } from "../prompts/loop-prompts.js";
 import { tool } from "../tools/tool.js";
-import type { RunOptions, RunResult } from "./run-types.js";
 
 export interface ManagedAgentToolOptions {
   /** The tool name the manager calls (default: the agent's `name`). */
@@ -16,21 +15,15 @@ export interface ManagedAgentInput {
   additional_args?: Record<string, unknown>;
 }
 
-/** What a managed-agent call needs of a worker agent. */
-export interface ManagedWorker {
-  readonly maxSteps: number;
-  run(task: string, options: RunOptions): Promise<RunResult>;
-  close(): Promise<void>;
-}
-
 /**
  * A tool that hands a task to a worker agent and returns its final answer. Every call gets a
  * fresh worker from `makeWorker` (own memory, own sandbox), closed afterwards, so parallel calls
- * never share state. The worker's steps are reported as progress of the tool call.
+ * never share state. The worker's steps are reported as progress of the tool call (out of its
+ * `maxSteps`, when it has one). Any spec `Agent` can be a worker.
  */
 export function managedAgentTool(
   options: ManagedAgentToolOptions,
-  makeWorker: () => ManagedWorker,
+  makeWorker: () => Agent,
 ): Tool<ManagedAgentInput> {
   const { name, description } = options;
   if (!name || !description) {
@@ -58,7 +51,7 @@ export function managedAgentTool(
             if (event.type !== "step-end") return;
             context.onProgress?.({
               progress: event.step,
-              total: worker.maxSteps,
+              ...(worker.maxSteps === undefined ? {} : { total: worker.maxSteps }),
               message: `${name}: step ${event.step} done${event.error ? ` (${event.error.code})` : ""}`,
             });
           },

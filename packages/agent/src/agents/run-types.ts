@@ -1,12 +1,4 @@
-import type {
-  AgentEvent,
-  GenerateOptions,
-  Model,
-  RunState,
-  SerializedError,
-  Tool,
-  Usage,
-} from "@atrium/spec";
+import type { AgentRunOptions, AgentRunResult, GenerateOptions, Model, Tool } from "@atrium/spec";
 import type { AgentMemory } from "./agent-memory.js";
 import type { ImageInput } from "./load-images.js";
 import type { MemoryStep, SerializedMemory } from "./memory-steps.js";
@@ -53,20 +45,16 @@ export interface AgentOptions {
   modelOptions?: Pick<GenerateOptions, "temperature" | "maxOutputTokens">;
 }
 
-export interface RunOptions {
+/** The spec's run options (signal, variables, onEvent) and what this package adds. */
+export interface RunOptions extends AgentRunOptions {
   /** Paths, URLs or bytes of images sent with the task to a vision model. */
   images?: readonly ImageInput[];
-  /** Extra values defined in the sandbox (code agents) or shown with the task (tool-calling). */
-  variables?: Record<string, unknown>;
   /** `false` keeps the memory and sandbox state of earlier runs and adds this task to them. */
   reset?: boolean;
   /** Continue from a saved memory (`memory.toJSON()`, or its JSON text). */
   memory?: SerializedMemory | string | AgentMemory;
-  signal?: AbortSignal;
   /** Overrides the agent's `maxSteps` for this run. */
   maxSteps?: number;
-  /** Receives every event, as `stream` would yield them. */
-  onEvent?: (event: AgentEvent) => void;
   /**
    * Call `model.stream` instead of `model.generate` and report the text as `model-delta` events
    * (what `stream()` always does), e.g. to show a reply as it is written.
@@ -79,17 +67,11 @@ export interface RunOptions {
   throwOnError?: boolean;
 }
 
-export interface RunResult<Output = unknown> {
-  runId: string;
-  /** The final answer (from `final_answer`, or the closing call when `state` is `max_steps`). */
-  output: Output;
-  state: RunState;
+/**
+ * The spec's run result; `output` is the final answer (from `final_answer`, or the closing call
+ * when `state` is `max_steps`), `usage` counts planning and closing calls too.
+ */
+export interface RunResult<Output = unknown> extends AgentRunResult<Output> {
   /** The memory steps this run added, in order (task, planning, action, final answer). */
   steps: MemoryStep[];
-  /** Action steps taken. */
-  stepCount: number;
-  /** Tokens over every model call of the run, planning and closing calls included. */
-  usage: Usage;
-  timing: { startedAt: string; durationMs: number };
-  error?: SerializedError;
 }

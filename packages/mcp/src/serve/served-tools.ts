@@ -1,4 +1,4 @@
-import type { Tool } from "@atrium/spec";
+import type { Agent, Tool } from "@atrium/spec";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { sanitizeToolName } from "../client/tool-names.js";
 
@@ -11,20 +11,11 @@ export interface ServeToolsOptions {
   instructions?: string;
 }
 
-/**
- * Any agent: `run(task)` resolving to `{ output }`. Structural so this package needs no
- * dependency on @atrium/agent (a `CodeAgent` fits as it is).
- */
-export interface ServableAgent {
-  name?: string;
-  description?: string;
-  run(task: string, options?: { signal?: AbortSignal }): Promise<{ output: unknown }>;
-}
-
 export interface ServeAgentOptions {
   name: string;
   version: string;
-  agent: ServableAgent;
+  /** Any spec `Agent` (a `CodeAgent` fits as it is); this package needs no @atrium/agent. */
+  agent: Agent;
   /** The one tool's name; defaults to the agent's name, else the server's. */
   toolName?: string;
   description?: string;
@@ -62,7 +53,23 @@ export function agentTool(options: ServeAgentOptions): Tool<{ task: string }> {
       additionalProperties: false,
     },
     async execute({ task }, context) {
-      const result = await agent.run(task, { signal: context.signal });
+      // Each finished step is a progress notification, for clients that asked for them.
+      const onProgress = context.onProgress;
+      const result = await agent.run(task, {
+        signal: context.signal,
+        ...(onProgress
+          ? {
+              onEvent: (event) => {
+                if (event.type !== "step-end") return;
+                onProgress({
+                  progress: event.step,
+                  ...(agent.maxSteps === undefined ? {} : { total: agent.maxSteps }),
+                  message: `step ${event.step} done${event.error ? ` (${event.error.code})` : ""}`,
+                });
+              },
+            }
+          : {}),
+      });
       return result.output;
     },
   };
