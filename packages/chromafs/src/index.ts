@@ -37,3 +37,4 @@ export {
 } from "./tree/storage-format.js";
 export { TreeCache, treeCacheFor } from "./tree/tree-cache.js";
 export { TreeIndex } from "./tree/tree-index.js";
+export * as tuning from "./tuning.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docsBashTool } from "../src/agent/docs-bash-tool.js";
 import { docsSearchTool } from "../src/agent/docs-search-tool.js";
-import { TOOL_OUTPUT_MAX_BYTES } from "../src/limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../src/limits.js";
 import { type CommandResult, openDocsSession } from "../src/session/docs-session.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
@@ -48,8 +48,10 @@ describe("agent tools", () => {
   it("bounds huge output and says how to narrow it", async () => {
     const tool = docsBashTool(await openDocsSession({ store }));
     const result = (await tool.execute({ command: "cat /big/huge.md" }, context())) as CommandResult;
-    const note = `\n[output truncated: 3000000 bytes, showing the first ${TOOL_OUTPUT_MAX_BYTES}; narrow the command (head, grep -m, wc)]\n`;
-    expect(result.stdout).toBe(HUGE_LINE.repeat(30_000).slice(0, TOOL_OUTPUT_MAX_BYTES) + note);
+    const note = `\n[output truncated: 3000000 bytes, showing the first ${DEFAULT_CHROMAFS_LIMITS.toolOutputMaxBytes}; narrow the command (head, grep -m, wc)]\n`;
+    expect(result.stdout).toBe(
+      HUGE_LINE.repeat(30_000).slice(0, DEFAULT_CHROMAFS_LIMITS.toolOutputMaxBytes) + note,
+    );
     expect(result.exitCode).toBe(0);
     expect(await tool.execute({ command: "wc -c /big/huge.md" }, context())).toMatchObject({
       stdout: "3000000 /big/huge.md\n",

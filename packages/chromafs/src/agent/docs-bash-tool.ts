@@ -1,6 +1,6 @@
 import { schemaToolInput, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import { COMMAND_TIMEOUT_MS, TOOL_OUTPUT_MAX_BYTES } from "../limits.js";
+import { resolveChromafsLimits } from "../limits.js";
 import type { CommandResult, DocsSession } from "../session/docs-session.js";
 import { boundOutput } from "./bounded-output.js";
 
@@ -19,9 +19,9 @@ export const DOCS_BASH_DESCRIPTION =
 
 export interface DocsBashToolOptions {
   name?: string;
-  /** Bytes kept of stdout and of stderr (default TOOL_OUTPUT_MAX_BYTES). */
+  /** Bytes kept of stdout and of stderr (default `toolOutputMaxBytes` of the limits). */
   maxOutputBytes?: number;
-  /** Per-command wall-clock limit (default COMMAND_TIMEOUT_MS). */
+  /** Per-command wall-clock limit (default `commandTimeoutMs` of the limits). */
   timeoutMs?: number;
 }
 
@@ -34,8 +34,10 @@ export function docsBashTool(
   session: DocsSession | (() => Promise<DocsSession>),
   options: DocsBashToolOptions = {},
 ): Tool<{ command: string }, CommandResult> {
-  const maxBytes = options.maxOutputBytes ?? TOOL_OUTPUT_MAX_BYTES;
-  const timeoutMs = options.timeoutMs ?? COMMAND_TIMEOUT_MS;
+  const { toolOutputMaxBytes: maxBytes, commandTimeoutMs: timeoutMs } = resolveChromafsLimits({
+    toolOutputMaxBytes: options.maxOutputBytes,
+    commandTimeoutMs: options.timeoutMs,
+  });
   const name = options.name ?? "bash";
   return {
     name,

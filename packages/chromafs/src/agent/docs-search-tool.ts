@@ -1,12 +1,19 @@
 import { schemaToolInput, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import { SEARCH_DEFAULT_HITS, SEARCH_MAX_HITS } from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { formatSearchHits } from "../search/search-command.js";
 import type { Access, DocStore } from "../store/doc-store.js";
+import { SEARCH_DEFAULT_HITS } from "../tuning.js";
 
 const Input = z.object({
   query: z.string().min(1).max(2_000).describe("What to look for, in words"),
-  limit: z.number().int().min(1).max(SEARCH_MAX_HITS).optional().describe("Most hits to return"),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(DEFAULT_CHROMAFS_LIMITS.searchMaxHits)
+    .optional()
+    .describe("Most hits to return"),
 });
 
 /** Semantic/hybrid search over the pages `access` may see: one `path: snippet` line per hit. */

@@ -1,6 +1,8 @@
 import { createInterface } from "node:readline";
 import { parse } from "just-bash";
+import { boundOutput } from "../agent/bounded-output.js";
 import { isPosixError } from "../fs/posix-error.js";
+import { type ChromafsLimits, resolveChromafsLimits } from "../limits.js";
 import { type DocsSession, openDocsSession } from "../session/docs-session.js";
 import { STORE_USAGE } from "./store-args.js";
 import { prepareStoreCommand, type ShellIo } from "./store-command.js";
@@ -17,8 +19,21 @@ ${STORE_USAGE}
   -h, --help            show this help
 `;
 
-/** `atrium-docs sh …`; resolves with the process exit code. */
-export async function runShCommand(argv: string[], io: ShellIo): Promise<number> {
+/**
+ * `atrium-docs sh …`; resolves with the process exit code. Each command's stdout and stderr are
+ * cut at `shellOutputMaxBytes` with a note (a runaway `cat` must not flood the terminal);
+ * `limits` overrides it (tests).
+ */
+export async function runShCommand(
+  argv: string[],
+  io: ShellIo,
+  limits: Partial<ChromafsLimits> = {},
+): Promise<number> {
+  const { shellOutputMaxBytes } = resolveChromafsLimits(limits);
+  const print = (result: { stdout: string; stderr: string }) => {
+    io.stdout.write(boundOutput(result.stdout, shellOutputMaxBytes));
+    io.stderr.write(boundOutput(result.stderr, shellOutputMaxBytes));
+  };
   const prepared = await prepareStoreCommand(
     "sh",
     argv,
@@ -32,11 +47,10 @@ export async function runShCommand(argv: string[], io: ShellIo): Promise<number>
     const session = await openDocsSession({ store: opened.store, groups });
     if (typeof values.command === "string") {
       const result = await session.exec(values.command);
-      io.stdout.write(result.stdout);
-      io.stderr.write(result.stderr);
+      print(result);
       return result.exitCode;
     }
-    return await readCommands(session, io);
+    return await readCommands(session, io, print);
   } catch (error) {
     io.stderr.write(`atrium-docs sh: ${(error as Error).message}\n`);
     return 2;
@@ -50,7 +64,11 @@ export async function runShCommand(argv: string[], io: ShellIo): Promise<number>
  * would wait for `done`, a closing quote or a heredoc's end), which then runs. `exit` ends the
  * loop with its status; end of input ends it with the last command's status.
  */
-async function readCommands(session: DocsSession, io: ShellIo): Promise<number> {
+async function readCommands(
+  session: DocsSession,
+  io: ShellIo,
+  print: (result: { stdout: string; stderr: string }) => void,
+): Promise<number> {
   const interactive = io.stdin.isTTY === true;
   const shell = new ShellState(session);
   const lines = createInterface({ input: io.stdin, terminal: false });
@@ -67,8 +85,7 @@ async function readCommands(session: DocsSession, io: ShellIo): Promise<number> 
     pending = [];
     if (source.trim() !== "") {
       const result = await shell.run(source);
-      io.stdout.write(result.stdout);
-      io.stderr.write(result.stderr);
+      print(result);
       // bash reading a script ends at a syntax error (exit 2); at a terminal it goes on.
       if (result.exited && !(interactive && result.syntaxError)) return result.exitCode;
     }
@@ -77,8 +94,7 @@ async function readCommands(session: DocsSession, io: ShellIo): Promise<number> 
   if (pending.length === 0) return shell.status;
   // Input ended inside a command: the parser reports what is missing, as bash does.
   const result = await shell.run(pending.join("\n"), { last: true });
-  io.stdout.write(result.stdout);
-  io.stderr.write(result.stderr);
+  print(result);
   return result.exitCode;
 }
 

@@ -1,5 +1,5 @@
-import { PAGE_FETCH_BATCH } from "../limits.js";
 import type { Access, DocStore } from "../store/doc-store.js";
+import { PAGE_FETCH_BATCH } from "../tuning.js";
 import type { PageCache } from "./page-cache.js";
 import { PosixError } from "./posix-error.js";
 

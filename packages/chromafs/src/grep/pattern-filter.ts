@@ -1,4 +1,4 @@
-import { GREP_PATTERN_MAX_CHARS } from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { TextFilter } from "../store/doc-store.js";
 import { type BracketItem, repeatText, tokenizeGnuRegex } from "./gnu-regex.js";
 
@@ -18,7 +18,12 @@ export function patternToFilter(
   mode: PatternMode,
   caseInsensitive: boolean,
 ): TextFilter | null {
-  if (pattern === "" || pattern.includes("\n") || pattern.length > GREP_PATTERN_MAX_CHARS) return null;
+  if (
+    pattern === "" ||
+    pattern.includes("\n") ||
+    pattern.length > DEFAULT_CHROMAFS_LIMITS.grepPatternMaxChars
+  )
+    return null;
   if (mode === "fixed") return { kind: "contains", text: pattern, caseInsensitive };
   const translated = translate(pattern, mode === "extended");
   if (translated === null) return null;
@@ -50,7 +55,9 @@ export function patternsToFilter(
     filter.kind === "contains" ? Array.from(filter.text, literal).join("") : `(?:${filter.pattern})`,
   );
   const pattern = alternatives.join("|");
-  return pattern.length > 4 * GREP_PATTERN_MAX_CHARS ? null : { kind: "regex", pattern, caseInsensitive };
+  return pattern.length > 4 * DEFAULT_CHROMAFS_LIMITS.grepPatternMaxChars
+    ? null
+    : { kind: "regex", pattern, caseInsensitive };
 }
 
 function hex(char: string): string {

@@ -1,4 +1,4 @@
-import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "../limits.js";
+import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "../tuning.js";
 
 export interface ChunkOptions {
   /** Split at Markdown ATX headings (for .md/.mdx); other files are split by size only. */

@@ -1,9 +1,10 @@
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import { type Embedding, rethrowIfFatal } from "@atrium/spec";
-import { DELETE_BATCH, INGEST_MAX_PAGES, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
 import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
+import { DELETE_BATCH, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../tuning.js";
 import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups.js";
 import { chunkPage, chunkStartLines } from "./chunk-page.js";
 import { validateCollectionName } from "./collection-name.js";
@@ -81,8 +82,10 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
   const fileRules = options.groupsFile ? await loadGroupRules(options.groupsFile) : undefined;
   const docs = await walkDocs(options.dir);
   if (docs.length === 0) throw new IngestError(`No .md or .mdx pages found in ${options.dir}`);
-  if (docs.length > INGEST_MAX_PAGES) {
-    throw new IngestError(`${options.dir} has ${docs.length} pages, over the limit of ${INGEST_MAX_PAGES}`);
+  if (docs.length > DEFAULT_CHROMAFS_LIMITS.ingestMaxPages) {
+    throw new IngestError(
+      `${options.dir} has ${docs.length} pages, over the limit of ${DEFAULT_CHROMAFS_LIMITS.ingestMaxPages}`,
+    );
   }
   const client = await resolveClient(options);
   // A collection this ingest creates (or re-creates for a rebuild) is dropped again if the

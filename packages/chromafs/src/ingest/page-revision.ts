@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "../limits.js";
 import type { ChunkingRecord, PathTreeFile } from "../tree/path-tree.js";
+import { CHUNK_MAX_BYTES, CHUNK_MERGE_BYTES } from "../tuning.js";
 
 /**
  * Bump when the chunker's output for the same text, or what a chunk's metadata holds, changes:

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { INGEST_PAGE_MAX_BYTES, LAZY_PAGE_MIN_BYTES } from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { PathTreeFile } from "../tree/path-tree.js";
+import { LAZY_PAGE_MIN_BYTES } from "../tuning.js";
 import { type GroupRules, validateGroups } from "./access-groups.js";
 import { frontMatterLineCount, splitLines } from "./chunk-page.js";
 import { IngestError } from "./errors.js";
@@ -22,9 +23,9 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** Reads a page and works out its tree entry (everything but the chunk count). */
 export async function readPage(doc: DocFile, rules: GroupRules | undefined): Promise<PreparedPage> {
   const info = await stat(doc.file);
-  if (info.size > INGEST_PAGE_MAX_BYTES) {
+  if (info.size > DEFAULT_CHROMAFS_LIMITS.ingestPageMaxBytes) {
     throw new IngestError(
-      `${doc.file} is ${info.size} bytes, over the ${INGEST_PAGE_MAX_BYTES}-byte page limit; split it or leave it out`,
+      `${doc.file} is ${info.size} bytes, over the ${DEFAULT_CHROMAFS_LIMITS.ingestPageMaxBytes}-byte page limit; split it or leave it out`,
     );
   }
   const bytes = await readFile(doc.file);

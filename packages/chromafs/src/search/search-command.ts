@@ -1,8 +1,9 @@
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
-import { SEARCH_DEFAULT_HITS, SEARCH_MAX_HITS, SEARCH_SNIPPET_CHARS } from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { queryWords } from "../store/chroma-doc-store.js";
 import type { Access, DocStore, SearchHit } from "../store/doc-store.js";
+import { SEARCH_DEFAULT_HITS, SEARCH_SNIPPET_CHARS } from "../tuning.js";
 import { windowAround } from "./snippet.js";
 
 const USAGE = 'usage: search [-n COUNT] "<query>"\n';
@@ -36,7 +37,7 @@ export function createSearchCommand(store: DocStore, access: Access): Command {
         if (!Number.isInteger(value) || value < 1) {
           return { stdout: "", stderr: `search: invalid count '${args[i] ?? ""}'\n${USAGE}`, exitCode: 2 };
         }
-        limit = Math.min(value, SEARCH_MAX_HITS);
+        limit = Math.min(value, DEFAULT_CHROMAFS_LIMITS.searchMaxHits);
       } else if (arg === "-h" || arg === "--help") {
         return { stdout: USAGE, stderr: "", exitCode: 0 };
       } else words.push(arg);

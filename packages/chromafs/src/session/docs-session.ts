@@ -6,7 +6,7 @@ import { PageSource } from "../fs/page-source.js";
 import { isPosixError } from "../fs/posix-error.js";
 import { createGrepCommands } from "../grep/grep-command.js";
 import { createRgCommand } from "../grep/rg-command.js";
-import { SESSION_EXECUTION_LIMITS } from "../limits.js";
+import { sessionExecutionLimits } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
 import { createDirectoryMessageCommands } from "../shell/directory-messages.js";
 import { createLsCommand } from "../shell/ls-recursive-headings.js";
@@ -77,7 +77,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
     cwd: options.cwd ?? "/",
     env: { HOME: "/", USER: "docs", LANG: "C.UTF-8" },
     customCommands: commands,
-    executionLimits: SESSION_EXECUTION_LIMITS,
+    executionLimits: sessionExecutionLimits(),
   });
   let closed = false;
   let cwd = options.cwd ?? "/";

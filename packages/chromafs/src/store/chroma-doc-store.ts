@@ -1,5 +1,6 @@
 import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
 import { AtriumError, type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
+import { bm25TermScore, countOccurrences, queryTerms, reciprocalRankFusion } from "@atrium/spec/ranking";
 import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
 import {
   type ChromaTarget,
@@ -10,19 +11,19 @@ import {
 import { inParallel } from "../ingest/in-parallel.js";
 import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../ingest/page-revision.js";
 import { readStoredTree } from "../ingest/stored-tree.js";
-import {
-  ACCESS_LIST_MAX_PATHS,
-  SEARCH_CANDIDATES,
-  SEARCH_EVIDENCE_MAX_DISTANCE,
-  SEARCH_MAX_QUERY_WORDS,
-  SEARCH_SNIPPET_MAX_CHARS,
-  STORE_IDS_PER_QUERY,
-  STORE_PARALLEL_QUERIES,
-} from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { bestSnippet, termsIn } from "../search/snippet.js";
 import { TITLE_MATCH_BOOST, titleMatch } from "../search/title-match.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { PathTreeError } from "../tree/path-tree-codec.js";
+import {
+  ACCESS_LIST_MAX_PATHS,
+  SEARCH_CANDIDATES,
+  SEARCH_EVIDENCE_MAX_DISTANCE,
+  SEARCH_SNIPPET_MAX_CHARS,
+  STORE_IDS_PER_QUERY,
+  STORE_PARALLEL_QUERIES,
+} from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
@@ -53,16 +54,8 @@ interface ChunkRow {
   metadata?: Metadata;
 }
 
-const RRF_K = 60;
 /** Above this many paths, `within` is applied to the answer rather than sent as a filter. */
 const WITHIN_AS_FILTER_MAX_PATHS = 200;
-const QUERY_WORD = /[\p{L}\p{N}_]{2,}/gu;
-const IDEOGRAPHIC = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+$/u;
-const STOP_WORDS = new Set(
-  "a an and are as at be by can do does for from how i if in into is it me my of on or our so that the this to use using we what when where which who why with you your".split(
-    " ",
-  ),
-);
 
 /**
  * The DocStore over a Chroma collection written by `ingestDocs`.
@@ -413,19 +406,14 @@ export class ChromaDocStore implements DocStore {
   }
 }
 
-/** Distinct lowercased words of a query, common English function words dropped when others remain. */
+/**
+ * Distinct lowercased words of a query (`queryTerms` of @atrium/spec/ranking: Chinese and Japanese
+ * runs as overlapping bigrams, common English function words dropped when others remain).
+ */
 export function queryWords(query: string): string[] {
-  // Chinese and Japanese don't put spaces between words: their runs become overlapping bigrams.
-  const tokens = (query.toLowerCase().match(QUERY_WORD) ?? []).flatMap((token) =>
-    IDEOGRAPHIC.test(token) ? bigrams(token) : [token],
-  );
-  const all = [...new Set(tokens)];
-  const content = all.filter((word) => !STOP_WORDS.has(word));
-  return (content.length > 0 ? content : all).slice(0, SEARCH_MAX_QUERY_WORDS);
+  return queryTerms(query, { maxTerms: DEFAULT_CHROMAFS_LIMITS.searchMaxQueryWords });
 }
 
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
 const PHRASE_BONUS = 1.5;
 
 /** BM25 of one chunk for words with known IDF weights; times PHRASE_BONUS when `phrase` occurs. */
@@ -433,19 +421,9 @@ function bm25(text: string, idf: ReadonlyMap<string, number>, averageBytes: numb
   const lower = text.toLowerCase();
   const lengthRatio = Buffer.byteLength(text) / Math.max(1, averageBytes);
   let score = 0;
-  for (const [word, weight] of idf) {
-    let count = 0;
-    for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + word.length)) count++;
-    if (count === 0) continue;
-    score += (weight * count * (BM25_K1 + 1)) / (count + BM25_K1 * (1 - BM25_B + BM25_B * lengthRatio));
-  }
+  for (const [word, weight] of idf)
+    score += bm25TermScore(countOccurrences(lower, word), weight, lengthRatio);
   return phrase && lower.includes(phrase) ? score * PHRASE_BONUS : score;
-}
-
-function bigrams(run: string): string[] {
-  const chars = [...run];
-  if (chars.length <= 2) return [run];
-  return chars.slice(0, -1).map((char, index) => char + chars[index + 1]);
 }
 
 function isVisibleIn(snapshot: TreeSnapshot, path: string, access: Access): boolean {
@@ -507,41 +485,33 @@ function fuse(
   close: (row: ChunkRow) => boolean,
   named: (path: string) => number,
 ): SearchHit[] {
-  const hits = new Map<
-    string,
-    { score: number; text: string; best: number; found: number; evidence: boolean }
-  >();
-  lists.forEach((list, listIndex) => {
-    const seen = new Set<string>();
-    const weight = weights[listIndex] ?? 1;
-    list.forEach((item, rank) => {
-      if (seen.has(item.page)) return;
-      seen.add(item.page);
-      const contribution = weight / (RRF_K + rank + 1);
-      const found = termsIn(item.text, words);
-      const evidence = found > 0 || close(item);
-      const hit = hits.get(item.page);
-      if (!hit) {
-        hits.set(item.page, { score: contribution, text: item.text, best: contribution, found, evidence });
-        return;
+  const hits = reciprocalRankFusion(lists, { key: (row) => row.page, weights }).map((fused) => {
+    // The snippet comes from the chunk holding the most query words (ties: the better ranked).
+    let best = fused.occurrences[0]!;
+    let found = termsIn(best.item.text, words);
+    let evidence = found > 0 || close(best.item);
+    for (const occurrence of fused.occurrences.slice(1)) {
+      const count = termsIn(occurrence.item.text, words);
+      evidence ||= count > 0 || close(occurrence.item);
+      if (count > found || (count === found && occurrence.contribution > best.contribution)) {
+        best = occurrence;
+        found = count;
       }
-      hit.score += contribution;
-      hit.evidence ||= evidence;
-      if (found > hit.found || (found === hit.found && contribution > hit.best)) {
-        hit.best = contribution;
-        hit.found = found;
-        hit.text = item.text;
-      }
-    });
+    }
+    return {
+      path: fused.key,
+      score: fused.score * (1 + TITLE_MATCH_BOOST * named(fused.key)),
+      best,
+      evidence,
+    };
   });
-  for (const [path, hit] of hits) hit.score *= 1 + TITLE_MATCH_BOOST * named(path);
-  return [...hits]
-    .filter(([, hit]) => hit.evidence)
-    .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
+  return hits
+    .filter((hit) => hit.evidence)
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
     .slice(0, limit)
-    .map(([path, hit]) => ({
-      path,
-      snippet: bestSnippet(hit.text, words, SEARCH_SNIPPET_MAX_CHARS),
+    .map((hit) => ({
+      path: hit.path,
+      snippet: bestSnippet(hit.best.item.text, words, SEARCH_SNIPPET_MAX_CHARS),
       score: hit.score,
     }));
 }

@@ -1,29 +1,9 @@
-import { SEARCH_SNIPPET_MAX_CHARS } from "../limits.js";
+import { bm25Scores, countOccurrences } from "@atrium/spec/ranking";
 import { bestSnippet } from "../search/snippet.js";
 import { TITLE_MATCH_BOOST, titleMatch } from "../search/title-match.js";
+import { SEARCH_SNIPPET_MAX_CHARS } from "../tuning.js";
 import { queryWords } from "./chroma-doc-store.js";
 import type { SearchHit } from "./doc-store.js";
-
-const WORD = /[\p{L}\p{N}_]+/gu;
-
-/** Lower-cased words of a query; CJK text has no spaces, so each ideograph also counts alone. */
-export function queryTerms(query: string): string[] {
-  const terms = new Set<string>();
-  for (const match of query.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
-    if (/\p{Script=Han}/u.test(word)) for (const char of word) terms.add(char);
-    if (word.length >= 2 || /\p{Script=Han}/u.test(word)) terms.add(word);
-  }
-  return [...terms];
-}
-
-function countOccurrences(haystack: string, needle: string): number {
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) {
-    count++;
-  }
-  return count;
-}
 
 export interface Section {
   path: string;
@@ -42,8 +22,6 @@ export function splitSections(pages: Iterable<[string, string]>): Section[] {
   return sections;
 }
 
-const K1 = 1.2;
-const B = 0.75;
 /** A term in the section's heading (or the page's title) counts this many times more. */
 const HEADING_WEIGHT = 2;
 /** A section's heading: its `#` line, or the `title:` of the front-matter opening a page. */
@@ -64,28 +42,25 @@ export function rankSections(
 ): SearchHit[] {
   const terms = queryWords(query);
   if (terms.length === 0 || limit <= 0 || sections.length === 0) return [];
-  const idf = new Map<string, number>();
-  for (const term of terms) {
-    const frequency = sections.filter((s) => s.lower.includes(term)).length;
-    if (frequency > 0) idf.set(term, Math.log(1 + (sections.length - frequency + 0.5) / (frequency + 0.5)));
-  }
-  const averageLength = sections.reduce((sum, s) => sum + s.lower.length, 0) / sections.length;
+  const headings = sections.map((section) => HEADING_LINE.exec(section.lower)?.[0] ?? "");
+  const scores = bm25Scores(
+    terms,
+    sections.map((section, index) => ({
+      length: section.lower.length,
+      frequency: (term: string) =>
+        countOccurrences(section.lower, term) +
+        HEADING_WEIGHT * countOccurrences(headings[index] ?? "", term),
+    })),
+  );
   const best = new Map<string, SearchHit>();
-  for (const section of sections) {
-    const heading = HEADING_LINE.exec(section.lower)?.[0] ?? "";
-    const norm = K1 * (1 - B + (B * section.lower.length) / averageLength);
-    let score = 0;
-    for (const [term, weight] of idf) {
-      const frequency =
-        countOccurrences(section.lower, term) + HEADING_WEIGHT * countOccurrences(heading, term);
-      if (frequency > 0) score += (weight * frequency * (K1 + 1)) / (frequency + norm);
-    }
-    if (score === 0) continue;
+  sections.forEach((section, index) => {
+    let score = scores[index] ?? 0;
+    if (score === 0) return;
     score *= 1 + TITLE_MATCH_BOOST * titleMatch(section.path, titleOf(section.path), terms);
     const previous = best.get(section.path);
-    if (previous && previous.score >= score) continue;
+    if (previous && previous.score >= score) return;
     const snippet = bestSnippet(section.text, terms, SEARCH_SNIPPET_MAX_CHARS);
     best.set(section.path, { path: section.path, snippet, score });
-  }
+  });
   return [...best.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit);
 }

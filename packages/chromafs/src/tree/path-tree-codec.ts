@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { AtriumError } from "@atrium/spec";
-import { TREE_JSON_MAX_BYTES } from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { PathTree, PathTreeFile, WrittenPathTree } from "./path-tree.js";
 import { migratePathTree } from "./path-tree-migrations.js";
 import { refuseNewerFormat } from "./storage-format.js";
@@ -37,9 +37,9 @@ export function decodePathTree(document: string | null | undefined, collection: 
   if (typeof document !== "string" || document.length === 0) throw fail("the tree document is empty");
   let json: string;
   try {
-    json = gunzipSync(Buffer.from(document, "base64"), { maxOutputLength: TREE_JSON_MAX_BYTES }).toString(
-      "utf8",
-    );
+    json = gunzipSync(Buffer.from(document, "base64"), {
+      maxOutputLength: DEFAULT_CHROMAFS_LIMITS.treeJsonMaxBytes,
+    }).toString("utf8");
   } catch (error) {
     throw fail(`not gzip+base64: ${(error as Error).message}`, error);
   }

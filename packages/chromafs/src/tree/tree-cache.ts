@@ -1,6 +1,6 @@
 import { accessKey, pruneTree } from "../access/visibility.js";
 import { PageCache } from "../fs/page-cache.js";
-import { SHARED_PAGE_CACHE_MAX_BYTES } from "../limits.js";
+import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../limits.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import type { PathTree } from "./path-tree.js";
 import { TreeIndex } from "./tree-index.js";
@@ -21,10 +21,12 @@ export class TreeCache {
   private tree: Promise<PathTree> | undefined;
   private readonly indexes = new Map<string, TreeIndex>();
 
-  constructor(store: DocStore, pageCacheBytes = SHARED_PAGE_CACHE_MAX_BYTES) {
+  constructor(store: DocStore, pageCacheBytes = DEFAULT_CHROMAFS_LIMITS.sharedPageCacheMaxBytes) {
     this.store = store;
-    this.pageCacheBytes = pageCacheBytes;
-    this.pages = new PageCache(pageCacheBytes);
+    this.pageCacheBytes = resolveChromafsLimits({
+      sharedPageCacheMaxBytes: pageCacheBytes,
+    }).sharedPageCacheMaxBytes;
+    this.pages = new PageCache(this.pageCacheBytes);
   }
 
   private readonly pageCacheBytes: number;

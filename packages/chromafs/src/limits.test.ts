@@ -1,0 +1,41 @@
+import { ConfigError } from "@atrium/spec";
+import { describe, expect, it } from "vitest";
+import { docsBashTool } from "./agent/docs-bash-tool.js";
+import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits, sessionExecutionLimits } from "./limits.js";
+import { LocalFolderStore } from "./store/local-folder-store.js";
+import { TreeCache } from "./tree/tree-cache.js";
+
+describe("chromafs limits", () => {
+  it("resolves to the frozen defaults, which pass their own checks", () => {
+    expect(resolveChromafsLimits()).toEqual(DEFAULT_CHROMAFS_LIMITS);
+    expect(resolveChromafsLimits(DEFAULT_CHROMAFS_LIMITS)).toEqual(DEFAULT_CHROMAFS_LIMITS);
+    expect(Object.isFrozen(DEFAULT_CHROMAFS_LIMITS)).toBe(true);
+  });
+
+  it("gives just-bash a session's execution limits, the command timeout included", () => {
+    expect(sessionExecutionLimits(resolveChromafsLimits({ commandTimeoutMs: 5_000 }))).toEqual({
+      maxCommandCount: 10_000,
+      maxLoopIterations: 10_000,
+      maxOutputSize: 16 * 1024 * 1024,
+      maxExecutionTimeMs: 5_000,
+      maxFileSystemBytes: 64 * 1024 * 1024,
+    });
+  });
+
+  it("checks the options that override a limit", () => {
+    const session = async () => {
+      throw new Error("never opened");
+    };
+    expect(() => docsBashTool(session, { maxOutputBytes: -5 })).toThrow(
+      new ConfigError("@atrium/chromafs limit toolOutputMaxBytes must be a positive integer, got -5"),
+    );
+    expect(() => docsBashTool(session, { timeoutMs: Number.NaN })).toThrow(
+      new ConfigError(
+        "@atrium/chromafs limit commandTimeoutMs must be a positive finite number of milliseconds, got NaN",
+      ),
+    );
+    expect(() => new TreeCache(new LocalFolderStore("/nonexistent"), 0)).toThrow(
+      new ConfigError("@atrium/chromafs limit sharedPageCacheMaxBytes must be a positive integer, got 0"),
+    );
+  });
+});
