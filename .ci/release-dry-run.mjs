@@ -215,5 +215,5 @@ function printTable(header, body) {
 }
 
 function log(message) {
-  console.error(`release-dry-run: ${message}`);
+  console.log(`release-dry-run: ${message}`);
 }
