@@ -1,18 +1,22 @@
 import { AbortError, ConfigError, type Embedding, type EmbedOptions, errorMessage } from "@atrium/spec";
 import type { EmbeddingModel } from "ai";
+import { resolveChromaLimits } from "./limits.js";
 
 export interface AiSdkEmbeddingOptions {
   /** Stable id stored with the collection; default derived from the model's provider and id. */
   id?: string;
   /** Expected vector size; when set, every vector is checked against it. */
   dimensions?: number;
+  /** Texts per request (default `embedBatchMaxTexts` of the limits); larger inputs take several. */
+  maxBatchSize?: number;
 }
 
 /**
  * A neural embedding from any AI SDK embedding model (OpenAI, Ollama, a local server, ...), as
  * a spec `Embedding` (not deterministic: a remote model may drift in the last digits).
  * Opt-in: it needs the provider's network endpoint or local weights, neither of which the
- * offline default needs. `embedMany` splits large batches by the model's own per-call limit.
+ * offline default needs. Texts go out in requests of at most `maxBatchSize` (the model's own
+ * per-call limit applies too, when it is lower): providers refuse or time out on larger ones.
  */
 export function aiSdkEmbedding(model: EmbeddingModel, options: AiSdkEmbeddingOptions = {}): Embedding {
   if (typeof model === "string") {
@@ -36,6 +40,7 @@ export function loadedAiSdkEmbedding(
   options: AiSdkEmbeddingOptions & { id: string },
 ): Embedding {
   const { id } = options;
+  const { embedBatchMaxTexts } = resolveChromaLimits({ embedBatchMaxTexts: options.maxBatchSize });
   let dimensions = options.dimensions;
   let loading: Promise<Exclude<EmbeddingModel, string>> | undefined;
   const embed = async (texts: readonly string[], { signal }: EmbedOptions = {}): Promise<number[][]> => {
@@ -46,15 +51,19 @@ export function loadedAiSdkEmbedding(
     // Loaded on first use: the AI SDK (and OpenTelemetry under it) stays out of every process
     // that only uses the offline embedding, such as the docs CLI.
     const { embedMany } = await import("ai");
-    const { embeddings } = await embedMany({
-      model,
-      values: [...texts],
-      ...(signal ? { abortSignal: signal } : {}),
-    }).catch((error: unknown) => {
-      if (signal?.aborted) throw new AbortError(`Embedding ${id} was aborted`, { cause: error });
-      // The AI SDK's message ("Cannot connect to API: ...") doesn't say which embedding failed.
-      throw new Error(`Embedding ${id} failed: ${errorMessage(error)}`, { cause: error });
-    });
+    const embeddings: number[][] = [];
+    for (let start = 0; start < texts.length; start += embedBatchMaxTexts) {
+      const batch = await embedMany({
+        model,
+        values: texts.slice(start, start + embedBatchMaxTexts),
+        ...(signal ? { abortSignal: signal } : {}),
+      }).catch((error: unknown) => {
+        if (signal?.aborted) throw new AbortError(`Embedding ${id} was aborted`, { cause: error });
+        // The AI SDK's message ("Cannot connect to API: ...") doesn't say which embedding failed.
+        throw new Error(`Embedding ${id} failed: ${errorMessage(error)}`, { cause: error });
+      });
+      embeddings.push(...batch.embeddings);
+    }
     const expected = dimensions ?? embeddings[0]?.length;
     const wrong = embeddings.find((vector) => vector.length !== expected);
     if (wrong) {

@@ -9,12 +9,7 @@ import { ChromaStartError } from "./errors.js";
 import { stopOnExit } from "./exit-cleanup.js";
 import { findFreePort } from "./free-port.js";
 import { isChromaAlive } from "./heartbeat.js";
-import {
-  HEARTBEAT_POLL_INTERVAL_MS,
-  PORT_ATTEMPTS,
-  SERVER_START_TIMEOUT_MS,
-  SERVER_STOP_TIMEOUT_MS,
-} from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS, resolveChromaLimits } from "./limits.js";
 import { LogRing } from "./log-ring.js";
 import { type DataDirSnapshot, isWritableDirectory, snapshotDataDir } from "./read-only-snapshot.js";
 import {
@@ -29,6 +24,7 @@ import {
 } from "./server-info-file.js";
 import { SERVER_LAUNCHER_SOURCE } from "./server-launcher.js";
 import { classifyStartFailure, describeStartFailure, describeStartTimeout } from "./start-failure.js";
+import { HEARTBEAT_POLL_INTERVAL_MS } from "./tuning.js";
 
 export interface StartChromaServerOptions {
   /** Data directory (created if missing). One server per directory: a second start reuses it. */
@@ -75,6 +71,8 @@ export interface ChromaServer {
  * the one already running there, and resolves once it answers its heartbeat.
  */
 export async function startChromaServer(options: StartChromaServerOptions): Promise<ChromaServer> {
+  // A bad option is the caller's ConfigError, checked before any directory or process is touched.
+  resolveChromaLimits({ serverStartTimeoutMs: options.startTimeoutMs });
   const dataDir = resolve(options.path);
   const host = options.host ?? "127.0.0.1";
   if (!(await isWritableDirectory(dataDir)) && (await isDirectory(dataDir))) {
@@ -208,12 +206,13 @@ async function spawnServer(
   host: string,
   options: StartChromaServerOptions,
 ): Promise<ChromaServer> {
-  const attempts = options.port === undefined ? PORT_ATTEMPTS : 1;
+  const { serverStartTimeoutMs } = resolveChromaLimits({ serverStartTimeoutMs: options.startTimeoutMs });
+  const attempts = options.port === undefined ? DEFAULT_CHROMA_LIMITS.portAttempts : 1;
   let lastError: ChromaStartError | undefined;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const port = options.port ?? (await findFreePort(host));
     try {
-      return await spawnOnPort(dataDir, host, port, options.startTimeoutMs ?? SERVER_START_TIMEOUT_MS);
+      return await spawnOnPort(dataDir, host, port, serverStartTimeoutMs);
     } catch (error) {
       if (!(error instanceof PortTakenError)) throw error;
       lastError = error.startError;
@@ -331,7 +330,7 @@ async function spawnOnPort(
 async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), SERVER_STOP_TIMEOUT_MS);
+  const timer = setTimeout(() => child.kill("SIGKILL"), DEFAULT_CHROMA_LIMITS.serverStopTimeoutMs);
   await exited;
   clearTimeout(timer);
 }

@@ -1,10 +1,6 @@
 import { AbortError, ConfigError, type Embedding, type EmbedOptions } from "@atrium/spec";
-import {
-  HASHING_DEFAULT_DIMENSIONS,
-  HASHING_MAX_DIMENSIONS,
-  HASHING_MAX_TEXT_CHARS,
-  HASHING_MIN_DIMENSIONS,
-} from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
+import { HASHING_DEFAULT_DIMENSIONS } from "./tuning.js";
 
 export interface HashingEmbeddingOptions {
   /** Vector size; default 384. */
@@ -26,11 +22,11 @@ export function hashingEmbedding(options: HashingEmbeddingOptions = {}): Embeddi
   const dimensions = options.dimensions ?? HASHING_DEFAULT_DIMENSIONS;
   if (
     !Number.isInteger(dimensions) ||
-    dimensions < HASHING_MIN_DIMENSIONS ||
-    dimensions > HASHING_MAX_DIMENSIONS
+    dimensions < DEFAULT_CHROMA_LIMITS.hashingMinDimensions ||
+    dimensions > DEFAULT_CHROMA_LIMITS.hashingMaxDimensions
   ) {
     throw new ConfigError(
-      `hashingEmbedding: dimensions must be an integer from ${HASHING_MIN_DIMENSIONS} to ${HASHING_MAX_DIMENSIONS}, got ${dimensions}`,
+      `hashingEmbedding: dimensions must be an integer from ${DEFAULT_CHROMA_LIMITS.hashingMinDimensions} to ${DEFAULT_CHROMA_LIMITS.hashingMaxDimensions}, got ${dimensions}`,
     );
   }
   return {
@@ -47,7 +43,7 @@ export function hashingEmbedding(options: HashingEmbeddingOptions = {}): Embeddi
 
 export function embedText(text: string, dimensions: number): number[] {
   const vector = new Float64Array(dimensions);
-  const lower = text.slice(0, HASHING_MAX_TEXT_CHARS).toLowerCase();
+  const lower = text.slice(0, DEFAULT_CHROMA_LIMITS.hashingMaxTextChars).toLowerCase();
   for (const match of lower.matchAll(WORD)) {
     const word = match[0];
     addFeature(vector, hashString(word, 0x9e3779b9), WORD_WEIGHT);

@@ -1,7 +1,10 @@
-import { HEARTBEAT_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
 
 /** True when a Chroma server answers `GET /api/v2/heartbeat` at `url`. Never throws. */
-export async function isChromaAlive(url: string, timeoutMs = HEARTBEAT_REQUEST_TIMEOUT_MS): Promise<boolean> {
+export async function isChromaAlive(
+  url: string,
+  timeoutMs = DEFAULT_CHROMA_LIMITS.heartbeatRequestTimeoutMs,
+): Promise<boolean> {
   try {
     const response = await fetch(new URL("/api/v2/heartbeat", url), {
       signal: AbortSignal.timeout(timeoutMs),

@@ -17,3 +17,4 @@ export {
   resolveEmbedding,
 } from "./resolve-embedding.js";
 export { classifyStartFailure, describeStartFailure, type StartFailureKind } from "./start-failure.js";
+export * as chromaTuning from "./tuning.js";

@@ -1,31 +1,63 @@
-/** Every limit @atrium/chroma enforces, in one place. */
+import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
 
-/** How long `startChromaServer` waits for the first heartbeat before giving up. */
-export const SERVER_START_TIMEOUT_MS = 20_000;
-/** Pause between heartbeat probes while the server starts. */
-export const HEARTBEAT_POLL_INTERVAL_MS = 50;
-/** One heartbeat request (start-up probes, liveness checks, `connectChroma`). */
-export const HEARTBEAT_REQUEST_TIMEOUT_MS = 2_000;
-/** After SIGTERM, how long `stop()` waits before SIGKILL. The server exits in about 2 s. */
-export const SERVER_STOP_TIMEOUT_MS = 6_000;
-/** How often the server's watchdog thread checks that the process that started it is alive. */
-export const PARENT_WATCH_INTERVAL_MS = 500;
-/** Fresh ports tried when the chosen one was taken between probing and binding. */
-export const PORT_ATTEMPTS = 3;
-/** Lines of server output kept in memory (`server.logs`); the full log is in the data dir. */
-export const SERVER_LOG_RING_LINES = 400;
-/** Longest single log line kept in memory, in characters. */
-export const SERVER_LOG_LINE_MAX_CHARS = 2_000;
-/** How long a second starter waits for the first one to finish starting the same data dir. */
-export const START_LOCK_WAIT_MS = 25_000;
+/**
+ * Every limit @atrium/chroma enforces, in one place; poll intervals and the hashing embedding's
+ * default size are heuristics, in `tuning.ts`. Options that override a limit (`startTimeoutMs`,
+ * `maxBatchSize`) go through `resolveChromaLimits`, so a bad value is refused naming the field.
+ */
+export interface ChromaLimits {
+  /** How long `startChromaServer` waits for the first heartbeat before giving up. */
+  serverStartTimeoutMs: number;
+  /** One heartbeat request (start-up probes, liveness checks, `connectChroma`). */
+  heartbeatRequestTimeoutMs: number;
+  /** After SIGTERM, how long `stop()` waits before SIGKILL. The server exits in about 2 s. */
+  serverStopTimeoutMs: number;
+  /** Fresh ports tried when the chosen one was taken between probing and binding. */
+  portAttempts: number;
+  /** Lines of server output kept in memory (`server.logs`); the full log is in the data dir. */
+  serverLogRingLines: number;
+  /** Longest single log line kept in memory, in characters. */
+  serverLogLineMaxChars: number;
+  /** How long a second starter waits for the first one to finish starting the same data dir. */
+  startLockWaitMs: number;
+  /** Dimensions accepted by the hashing embedding. */
+  hashingMinDimensions: number;
+  hashingMaxDimensions: number;
+  /** Characters of one text the hashing embedding reads; the rest is ignored (bounded cost). */
+  hashingMaxTextChars: number;
+  /** Texts per request of the AI SDK embedding (providers cap batch sizes; larger inputs are split). */
+  embedBatchMaxTexts: number;
+}
 
-/** Default vector size of the offline hashing embedding. */
-export const HASHING_DEFAULT_DIMENSIONS = 384;
-/** Dimensions accepted by the hashing embedding. */
-export const HASHING_MIN_DIMENSIONS = 8;
-export const HASHING_MAX_DIMENSIONS = 8_192;
-/** Characters of one text the hashing embedding reads; the rest is ignored (bounded cost). */
-export const HASHING_MAX_TEXT_CHARS = 65_536;
+export const DEFAULT_CHROMA_LIMITS: Readonly<ChromaLimits> = Object.freeze({
+  serverStartTimeoutMs: 20_000,
+  heartbeatRequestTimeoutMs: 2_000,
+  serverStopTimeoutMs: 6_000,
+  portAttempts: 3,
+  serverLogRingLines: 400,
+  serverLogLineMaxChars: 2_000,
+  startLockWaitMs: 25_000,
+  hashingMinDimensions: 8,
+  hashingMaxDimensions: 8_192,
+  hashingMaxTextChars: 65_536,
+  embedBatchMaxTexts: 96,
+});
 
-/** Texts per `embedMany` call of the AI SDK embedding (providers cap batch sizes). */
-export const AI_SDK_EMBED_BATCH_SIZE = 96;
+const CHROMA_LIMIT_KINDS: LimitKinds<ChromaLimits> = {
+  serverStartTimeoutMs: "duration",
+  heartbeatRequestTimeoutMs: "duration",
+  serverStopTimeoutMs: "duration",
+  portAttempts: "count",
+  serverLogRingLines: "count",
+  serverLogLineMaxChars: "count",
+  startLockWaitMs: "duration",
+  hashingMinDimensions: "count",
+  hashingMaxDimensions: "count",
+  hashingMaxTextChars: "count",
+  embedBatchMaxTexts: "count",
+};
+
+/** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
+export function resolveChromaLimits(partial: Partial<ChromaLimits> = {}): Readonly<ChromaLimits> {
+  return resolveLimitValues("@atrium/chroma", DEFAULT_CHROMA_LIMITS, CHROMA_LIMIT_KINDS, partial);
+}

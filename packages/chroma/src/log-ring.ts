@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { SERVER_LOG_LINE_MAX_CHARS, SERVER_LOG_RING_LINES } from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
 
 /**
  * The last lines a child process printed, bounded in count and width so a chatty or hostile
@@ -9,14 +9,14 @@ export class LogRing {
   private readonly lines: string[] = [];
   private partial = "";
 
-  constructor(private readonly capacity = SERVER_LOG_RING_LINES) {}
+  constructor(private readonly capacity = DEFAULT_CHROMA_LIMITS.serverLogRingLines) {}
 
   push(chunk: string): void {
     const parts = (this.partial + chunk).split("\n");
     this.partial = parts.pop() ?? "";
     for (const line of parts) this.add(line);
     // After the complete lines before it, so the ring keeps the order the server printed.
-    if (this.partial.length > SERVER_LOG_LINE_MAX_CHARS) {
+    if (this.partial.length > DEFAULT_CHROMA_LIMITS.serverLogLineMaxChars) {
       this.add(this.partial);
       this.partial = "";
     }
@@ -38,6 +38,8 @@ export class LogRing {
 
   private clean(line: string): string {
     const plain = stripVTControlCharacters(line).replace(/\r$/, "");
-    return plain.length > SERVER_LOG_LINE_MAX_CHARS ? `${plain.slice(0, SERVER_LOG_LINE_MAX_CHARS)}…` : plain;
+    return plain.length > DEFAULT_CHROMA_LIMITS.serverLogLineMaxChars
+      ? `${plain.slice(0, DEFAULT_CHROMA_LIMITS.serverLogLineMaxChars)}…`
+      : plain;
   }
 }

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { START_LOCK_WAIT_MS } from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
 
 /**
  * What a data dir's running server left behind for the next starter: `atrium-chroma.json` names
@@ -77,7 +77,7 @@ export async function removeServerInfo(dataDir: string, pid: number): Promise<vo
 export async function withStartLock<T>(dataDir: string, body: () => Promise<T>): Promise<T> {
   await mkdir(dataDir, { recursive: true });
   const lockPath = join(dataDir, SERVER_LOCK_FILE);
-  const deadline = Date.now() + START_LOCK_WAIT_MS;
+  const deadline = Date.now() + DEFAULT_CHROMA_LIMITS.startLockWaitMs;
   for (;;) {
     try {
       const handle = await open(lockPath, "wx");
@@ -93,7 +93,7 @@ export async function withStartLock<T>(dataDir: string, body: () => Promise<T>):
       }
       if (Date.now() > deadline) {
         throw new Error(
-          `process ${holder || "?"} has held ${lockPath} for over ${START_LOCK_WAIT_MS} ms; if no server is starting, delete that file`,
+          `process ${holder || "?"} has held ${lockPath} for over ${DEFAULT_CHROMA_LIMITS.startLockWaitMs} ms; if no server is starting, delete that file`,
         );
       }
       await sleep(50);
