@@ -21,12 +21,23 @@ export { McpServerError } from "./errors.js";
 export { compileInputSchema } from "./json-schema-validator.js";
 export * as limits from "./limits.js";
 export { toCallToolResult } from "./serve/call-tool.js";
+export type { McpHttpAuth, McpIdentity } from "./serve/client-identity.js";
 export { createMcpServer } from "./serve/create-server.js";
 export { type ServedMcpHttp, type ServeMcpHttpOptions, serveMcpHttp } from "./serve/serve-http.js";
 export { type ServedMcp, type StdioStreams, serveMcp } from "./serve/serve-stdio.js";
 export {
   agentTool,
+  type FixedServeMcpOptions,
   type ServeAgentOptions,
   type ServeMcpOptions,
   type ServeToolsOptions,
 } from "./serve/served-tools.js";
+export type { ServeSessionOptions, SessionTools } from "./serve/session-tools.js";
+export {
+  hashNewToken,
+  hashToken,
+  loadTokensFile,
+  MIN_TOKEN_CHARS,
+  parseTokens,
+  type TokensAuth,
+} from "./serve/tokens-file.js";

@@ -40,8 +40,15 @@ export interface McpLimits {
   maxHttpBodyBytes: number;
   /** Served over HTTP: concurrent sessions. */
   maxHttpSessions: number;
-  /** A served HTTP session with no request for this long is closed (its client vanished). */
+  /**
+   * A served HTTP session with no request open for this long is closed: its client vanished, or
+   * left without ending it. Minutes, so vanished clients free their slots soon.
+   */
   sessionIdleMs: number;
+  /** Served over HTTP: at close (SIGTERM), how long calls in flight get to finish before they are answered with an error. */
+  shutdownGraceMs: number;
+  /** Size of a tokens file (bearer tokens of HTTP serving). */
+  maxTokensFileBytes: number;
 }
 
 export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
@@ -60,7 +67,9 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   maxConfigFileBytes: 1024 * 1024,
   maxHttpBodyBytes: 4 * 1024 * 1024,
   maxHttpSessions: 100,
-  sessionIdleMs: 30 * 60_000,
+  sessionIdleMs: 5 * 60_000,
+  shutdownGraceMs: 10_000,
+  maxTokensFileBytes: 1024 * 1024,
 });
 
 const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
@@ -80,6 +89,8 @@ const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
   maxHttpBodyBytes: "count",
   maxHttpSessions: "count",
   sessionIdleMs: "duration",
+  shutdownGraceMs: "duration",
+  maxTokensFileBytes: "count",
 };
 
 /** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

@@ -10,13 +10,19 @@ import {
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { compileInputSchema, type InputValidator } from "../json-schema-validator.js";
 
-/** Validates input (the tool's own `validate`, else its JSON Schema through ajv), runs the tool. */
+/**
+ * Validates input (the tool's own `validate`, then its advertised JSON Schema through ajv), runs
+ * the tool. Clients are shown the JSON Schema, so what it forbids is refused even when the
+ * tool's own check would let it through (a zod object silently drops unknown fields).
+ */
 export function toolRunner(tool: Tool) {
   let compiled: InputValidator | undefined;
   const validate = async (input: unknown) => {
-    if (tool.validate) return tool.validate(input);
+    const own = tool.validate ? await tool.validate(input) : undefined;
+    if (own && !own.ok) return own;
     compiled ??= compileInputSchema(tool.inputSchema);
-    return compiled(input);
+    const advertised = compiled(input);
+    return advertised.ok && own ? own : advertised;
   };
   return async (input: unknown, context: ToolContext): Promise<CallToolResult> => {
     try {

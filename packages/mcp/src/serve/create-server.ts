@@ -1,16 +1,14 @@
 import { ConfigError, TOOL_NAME_PATTERN, type Tool, type ToolProgress } from "@atrium/spec";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { toolRunner } from "./call-tool.js";
-import { type ServeMcpOptions, servedTools } from "./served-tools.js";
+import { type FixedServeMcpOptions, type ServeMcpOptions, servedTools } from "./served-tools.js";
 
 /** The tools an options object publishes, refused with a ConfigError when they cannot be served. */
 export function checkServedTools(options: ServeMcpOptions): readonly Tool[] {
+  if ("openSession" in options) return []; // opened per session, checked then
   const tools = servedTools(options);
   for (const tool of tools) {
     if (!TOOL_NAME_PATTERN.test(tool.name)) {
@@ -33,7 +31,7 @@ export function checkServedTools(options: ServeMcpOptions): readonly Tool[] {
  * palace add their own resources or prompts to it before connecting; `serveMcp` and
  * `serveMcpHttp` connect it to stdio or HTTP.
  */
-export function createMcpServer(options: ServeMcpOptions): Server {
+export function createMcpServer(options: FixedServeMcpOptions): Server {
   const tools = checkServedTools(options);
   const runners = new Map(tools.map((tool) => [tool.name, { tool, run: toolRunner(tool) }]));
   const server = new Server(
@@ -47,15 +45,38 @@ export function createMcpServer(options: ServeMcpOptions): Server {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as { type: "object" } } : {}),
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const entry = runners.get(request.params.name);
-    if (!entry) {
-      throw new McpError(
+  const names = () => (runners.size === 0 ? "no tools" : [...runners.keys()].join(", "));
+  // The SDK parses tools/call with its own schema before any handler runs and answers a call
+  // without a name with -32603 and zod's raw issue dump. Registered one layer down (Protocol,
+  // skipping Server's re-parse) with a schema that takes any params, the call is checked here
+  // and a bad one gets -32602 with a sentence saying what to send.
+  Protocol.prototype.setRequestHandler.call(server, AnyToolCall, async (request, extra) => {
+    const params = (request.params ?? {}) as {
+      name?: unknown;
+      arguments?: unknown;
+      _meta?: { progressToken?: string | number };
+    };
+    if (typeof params.name !== "string" || params.name === "") {
+      throw new JsonRpcError(
         ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}"; this server has: ${[...runners.keys()].join(", ")}`,
+        `tools/call needs params.name, the tool to call (this server has: ${names()})`,
       );
     }
-    const progressToken = request.params._meta?.progressToken;
+    const entry = runners.get(params.name);
+    if (!entry) {
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${params.name}"; this server has: ${names()}`,
+      );
+    }
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `tools/call params.arguments must be an object of the tool's inputs, got ${Array.isArray(args) ? "an array" : args === null ? "null" : typeof args}`,
+      );
+    }
+    const progressToken = params._meta?.progressToken;
     const sent: Promise<void>[] = [];
     const onProgress = ({ progress, total, message }: ToolProgress) => {
       if (progressToken === undefined) return;
@@ -65,7 +86,7 @@ export function createMcpServer(options: ServeMcpOptions): Server {
       };
       sent.push(extra.sendNotification(notification).catch(() => {}));
     };
-    const result = await entry.run(request.params.arguments, {
+    const result = await entry.run(args, {
       signal: extra.signal,
       toolCallId: String(extra.requestId),
       ...(progressToken === undefined ? {} : { onProgress }),
@@ -76,4 +97,20 @@ export function createMcpServer(options: ServeMcpOptions): Server {
   });
   options.extend?.(server);
   return server;
+}
+
+/** Any tools/call request: its params are checked by the handler, not by a schema parse. */
+const AnyToolCall = z.object({ method: z.literal("tools/call"), params: z.unknown().optional() }).loose();
+
+/**
+ * A JSON-RPC error the SDK sends as it is. `McpError` would prefix its message with
+ * "MCP error <code>: ", and the client's own `McpError` prefixes it again.
+ */
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }

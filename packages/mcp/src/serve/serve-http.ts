@@ -1,12 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { errorMessage } from "@atrium/spec";
+import { ConfigError, errorMessage } from "@atrium/spec";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_MCP_LIMITS, resolveMcpLimits } from "../limits.js";
+import { authenticate } from "./bearer-auth.js";
+import type { McpHttpAuth, McpIdentity } from "./client-identity.js";
 import { checkServedTools, createMcpServer } from "./create-server.js";
+import { HttpSessions } from "./http-sessions.js";
+import { InFlightRequests } from "./in-flight-requests.js";
 import type { ServeMcpOptions } from "./served-tools.js";
+import { type OpenedSession, openSessionTools } from "./session-tools.js";
 
 export type ServeMcpHttpOptions = ServeMcpOptions & {
   /** 0 (the default) picks a free port. */
@@ -20,8 +25,19 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
    * call, but progress notifications of a call are then not delivered.
    */
   jsonResponse?: boolean;
-  /** A session with no request for this long is closed; default `DEFAULT_MCP_LIMITS.sessionIdleMs`. */
+  /**
+   * Bearer-token authentication (`loadTokensFile(path)` gives one): every request must carry a
+   * token it knows, each session belongs to the identity that opened it, and `openSession` gets
+   * that identity. Without it the server serves anyone who reaches it, which is refused on a
+   * host that is not loopback.
+   */
+  auth?: McpHttpAuth;
+  /** A session with no request open for this long is closed; default `sessionIdleMs`. */
   sessionIdleMs?: number;
+  /** Concurrent sessions; default `maxHttpSessions`. */
+  maxSessions?: number;
+  /** How long `close()` lets calls in flight finish before answering them with an error; default `shutdownGraceMs`. */
+  shutdownGraceMs?: number;
 };
 
 export interface ServedMcpHttp {
@@ -29,10 +45,19 @@ export interface ServedMcpHttp {
   url: string;
   /** Open MCP sessions (one per connected client). */
   readonly sessionCount: number;
+  /** JSON-RPC requests received and not yet answered. */
+  readonly inFlightCount: number;
+  /**
+   * Stops taking connections and requests (they get 503), lets calls in flight finish for up
+   * to `shutdownGraceMs`, answers the rest with an error, then ends every session.
+   */
   close(): Promise<void>;
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** Time the error replies of a shutdown get to reach their clients before sockets are closed. */
+const SHUTDOWN_FLUSH_MS = 1_000;
 
 /**
  * Serves tools (or an agent as one tool) over streamable HTTP, one MCP session per client.
@@ -42,20 +67,21 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServedMcpHttp> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
+  const { auth } = options;
+  if (!auth && !LOOPBACK_HOSTS.has(host)) {
+    throw new ConfigError(
+      `serveMcpHttp: serving without authentication is allowed on loopback only, not on host "${host}"; pass auth (a tokens file) or serve on 127.0.0.1`,
+    );
+  }
   checkServedTools(options); // fail fast on a bad tool set, before listening
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
-  // Clients that vanish without ending their session would otherwise fill every one of maxHttpSessions.
-  const idleMs = resolveMcpLimits({ sessionIdleMs: options.sessionIdleMs }).sessionIdleMs;
-  const sweep = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const { transport, lastSeen } of sessions.values()) {
-        if (lastSeen < cutoff) void transport.close().catch(() => {});
-      }
-    },
-    Math.max(10, Math.min(idleMs / 2, 60_000)),
-  );
-  sweep.unref();
+  const limits = resolveMcpLimits({
+    sessionIdleMs: options.sessionIdleMs,
+    maxHttpSessions: options.maxSessions,
+    shutdownGraceMs: options.shutdownGraceMs,
+  });
+  const sessions = new HttpSessions(limits.maxHttpSessions, limits.sessionIdleMs);
+  const inFlight = new InFlightRequests();
+  let closing = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -63,13 +89,26 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     if (LOOPBACK_HOSTS.has(host) && !LOOPBACK_HOSTS.has(hostName(req.headers.host))) {
       return reply(res, 403, "Host header is not loopback");
     }
+    if (closing) {
+      res.setHeader("connection", "close");
+      return jsonRpcError(res, 503, "The server is shutting down; retry on a new server");
+    }
+    let identity: McpIdentity | undefined;
+    if (auth) {
+      identity = await authenticate(req, res, auth);
+      if (!identity) return;
+    }
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = sessions.get(sessionId);
       if (!session) return jsonRpcError(res, 404, "Session not found; initialize a new one");
-      session.lastSeen = Date.now();
+      if (!sameIdentity(session.identity, identity)) {
+        return jsonRpcError(res, 403, "This session belongs to another identity; initialize your own");
+      }
+      sessions.begin(session, res);
       const body = req.method === "POST" ? await readJson(req, res) : undefined;
       if (body === INVALID) return;
+      inFlight.track(session.transport, body, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST") return jsonRpcError(res, 400, "Missing mcp-session-id header");
@@ -77,24 +116,43 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     if (body === INVALID) return;
     if (!isInitializeRequest(body))
       return jsonRpcError(res, 400, "No session: the first request must be initialize");
-    if (sessions.size >= DEFAULT_MCP_LIMITS.maxHttpSessions) {
+    if (sessions.size >= sessions.max && !sessions.evictOldestIdle()) {
       return jsonRpcError(
         res,
         503,
-        `Too many sessions (${DEFAULT_MCP_LIMITS.maxHttpSessions}); close one and retry`,
+        `Too many sessions (${sessions.max}), each with a request open; retry when one ends`,
       );
     }
-    const server = createMcpServer(options);
+    await startSession(req, res, body, identity);
+  };
+
+  const startSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    identity: McpIdentity | undefined,
+  ) => {
+    const id = randomUUID();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator: () => id,
       enableJsonResponse: options.jsonResponse ?? false,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: Date.now() }),
     });
+    // In the table before anything is awaited, so concurrent initializes count against the limit.
+    const session = sessions.add(id, transport, identity);
+    sessions.begin(session, res);
+    let opened: OpenedSession | undefined;
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      sessions.delete(id);
+      void opened?.close().catch(() => {});
     };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      opened = await openSessionTools(options, identity);
+      await createMcpServer(opened.options).connect(transport);
+      inFlight.track(transport, body, res);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      if (transport.sessionId === undefined) await transport.close(); // the session never started
+    }
   };
 
   const http = createServer((req, res) => {
@@ -109,19 +167,38 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
   });
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
+  let closed: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${port}${path}`,
     get sessionCount() {
       return sessions.size;
     },
-    async close() {
-      clearInterval(sweep);
-      await Promise.all([...sessions.values()].map(({ transport }) => transport.close().catch(() => {})));
-      sessions.clear();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+    get inFlightCount() {
+      return inFlight.size;
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+        if (!(await inFlight.settled(limits.shutdownGraceMs))) {
+          await inFlight.failAll(
+            `The server is shutting down; the call did not finish within ${limits.shutdownGraceMs} ms`,
+          );
+          await inFlight.settled(SHUTDOWN_FLUSH_MS);
+        }
+        await sessions.closeAll();
+        http.closeAllConnections();
+        await stopped;
+      })();
+      return closed;
     },
   };
+}
+
+function sameIdentity(a: McpIdentity | undefined, b: McpIdentity | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.name !== b.name || a.groups.length !== b.groups.length) return false;
+  return a.groups.every((group) => b.groups.includes(group));
 }
 
 function hostName(header: string | undefined): string {

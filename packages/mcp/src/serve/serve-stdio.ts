@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpServer } from "./create-server.js";
 import type { ServeMcpOptions } from "./served-tools.js";
+import { openSessionTools } from "./session-tools.js";
 
 export interface StdioStreams {
   stdin?: Readable;
@@ -19,11 +20,17 @@ export interface ServedMcp {
  * Inspector start a server. Nothing else may write to stdout while it runs; log to stderr.
  */
 export async function serveMcp(options: ServeMcpOptions, streams: StdioStreams = {}): Promise<ServedMcp> {
-  const server = createMcpServer(options);
+  // The local process is the user: no identity, the session's tools as configured.
+  const session = await openSessionTools(options, undefined);
+  const server = createMcpServer(session.options);
   const stdin = streams.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, streams.stdout ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
+    server.onclose = () =>
+      void session
+        .close()
+        .catch(() => {})
+        .then(resolve);
   });
   // The SDK transport does not notice EOF; a server whose client left must end (on Windows a
   // dying client sends no signal, so a closed stdin is the only sign).

@@ -1,6 +1,7 @@
 import type { Agent, Tool } from "@atrium/spec";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { sanitizeToolName } from "../client/tool-names.js";
+import type { ServeSessionOptions } from "./session-tools.js";
 
 /** What an MCP server built by `serveMcp` publishes: a tool set, or an agent as one tool. */
 export interface ServeToolsOptions {
@@ -22,16 +23,22 @@ export interface ServeAgentOptions {
   instructions?: string;
 }
 
-export type ServeMcpOptions = (ServeToolsOptions | ServeAgentOptions) & {
+interface ExtendOption {
   /**
    * Adds more to each server before it connects (once for stdio, once per HTTP session):
    * resources, prompts, through `server.registerCapabilities` and `server.setRequestHandler`.
    */
   extend?: (server: Server) => void;
-};
+}
+
+/** A fixed tool set, an agent as one tool, or a tool set opened per session for its client. */
+export type ServeMcpOptions = (ServeToolsOptions | ServeAgentOptions | ServeSessionOptions) & ExtendOption;
+
+/** Options whose tools are known without a client: what `createMcpServer` takes. */
+export type FixedServeMcpOptions = (ServeToolsOptions | ServeAgentOptions) & ExtendOption;
 
 /** The tool set an options object stands for: its tools, or the agent wrapped as one tool. */
-export function servedTools(options: ServeMcpOptions): readonly Tool[] {
+export function servedTools(options: FixedServeMcpOptions): readonly Tool[] {
   return "agent" in options ? [agentTool(options)] : options.tools;
 }
 
