@@ -1,7 +1,8 @@
 import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { docsBashTool } from "./agent/docs-bash-tool.js";
-import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits, sessionExecutionLimits } from "./limits.js";
+import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "./limits.js";
+import { sessionExecutionLimits } from "./session/docs-session.js";
 import { LocalFolderStore } from "./store/local-folder-store.js";
 import { TreeCache } from "./tree/tree-cache.js";
 

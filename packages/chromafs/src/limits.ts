@@ -72,14 +72,3 @@ const CHROMAFS_LIMIT_KINDS: LimitKinds<ChromafsLimits> = {
 export function resolveChromafsLimits(partial: Partial<ChromafsLimits> = {}): Readonly<ChromafsLimits> {
   return resolveLimitValues("@atrium/chromafs", DEFAULT_CHROMAFS_LIMITS, CHROMAFS_LIMIT_KINDS, partial);
 }
-
-/** The just-bash execution limits of a docs session, from these limits. */
-export function sessionExecutionLimits(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS) {
-  return {
-    maxCommandCount: limits.sessionMaxCommandCount,
-    maxLoopIterations: limits.sessionMaxLoopIterations,
-    maxOutputSize: limits.sessionMaxOutputBytes,
-    maxExecutionTimeMs: limits.commandTimeoutMs,
-    maxFileSystemBytes: limits.sessionMaxFileSystemBytes,
-  };
-}

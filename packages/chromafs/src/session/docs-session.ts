@@ -6,7 +6,7 @@ import { PageSource } from "../fs/page-source.js";
 import { isPosixError } from "../fs/posix-error.js";
 import { createGrepCommands } from "../grep/grep-command.js";
 import { createRgCommand } from "../grep/rg-command.js";
-import { sessionExecutionLimits } from "../limits.js";
+import { type ChromafsLimits, DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
 import { createDirectoryMessageCommands } from "../shell/directory-messages.js";
 import { createLsCommand } from "../shell/ls-recursive-headings.js";
@@ -48,6 +48,17 @@ export interface DocsSession {
   /** The directory the next command starts in. */
   readonly cwd: string;
   close(): Promise<void>;
+}
+
+/** just-bash's execution limits for a docs session: generous for reading, bounded for loops. */
+export function sessionExecutionLimits(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS) {
+  return {
+    maxCommandCount: limits.sessionMaxCommandCount,
+    maxLoopIterations: limits.sessionMaxLoopIterations,
+    maxOutputSize: limits.sessionMaxOutputBytes,
+    maxExecutionTimeMs: limits.commandTimeoutMs,
+    maxFileSystemBytes: limits.sessionMaxFileSystemBytes,
+  };
 }
 
 /**
