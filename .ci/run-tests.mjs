@@ -6,7 +6,7 @@
 //   node .ci/run-tests.mjs agent chromafs  only these (folder or package names)
 //
 // Under CI=true a skipped test fails the run unless .ci/allowed-skips.txt lists it, and the
-// release dry run (.ci/release-dry-run.sh) runs first.
+// release dry run (.ci/release-dry-run.mjs) runs first.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, delimiter, join, relative } from "node:path";
@@ -57,7 +57,7 @@ if (wanted.length > 0 && workspaces.length === 0) {
 const rows = [];
 const started = performance.now();
 
-function runStep(label, command, args, cwd) {
+function runStep(command, args, cwd) {
   const start = performance.now();
   const result = spawnSync(command, args, { cwd, env, stdio: "inherit" });
   const seconds = (performance.now() - start) / 1000;
@@ -66,7 +66,7 @@ function runStep(label, command, args, cwd) {
 
 if (ci && wanted.length === 0) {
   console.log("\n── release dry run ──");
-  const step = runStep("release", "bash", [join(root, ".ci", "release-dry-run.sh")], root);
+  const step = runStep(process.execPath, [join(root, ".ci", "release-dry-run.mjs")], root);
   rows.push({ name: "release dry run", seconds: step.seconds, ok: step.status === 0, counts: undefined });
 }
 
@@ -74,7 +74,7 @@ for (const { dir, manifest } of workspaces) {
   const report = join(dir, ".vitest", "summary.json");
   rmSync(report, { force: true });
   console.log(`\n── ${manifest.name} (${relative(root, dir)}) ──`);
-  const step = runStep(manifest.name, "pnpm", ["run", "test"], dir);
+  const step = runStep("pnpm", ["run", "test"], dir);
   if (step.error) console.error(`run-tests: could not start pnpm: ${step.error.message}`);
   const counts = readReport(report, manifest.name);
   // A suite that crashed before it reported still fails the run.

@@ -76,7 +76,7 @@ describe("a read-only data dir", () => {
       expect(server.dataDir).toBe(dir);
       expect(server.servedDir.startsWith(join(tmpdir(), "atrium-chroma-readonly-"))).toBe(true);
       const client = await connectChroma(server.url);
-      const collection = await client.getCollection({ name: "notes", embeddingFunction: null });
+      const collection = await client.getCollection({ name: "notes" });
       expect(await collection.get({ ids: ["a", "b"] })).toMatchObject({ documents: ["alpha", "beta"] });
     } finally {
       await server.stop();
