@@ -1,4 +1,4 @@
-import { rethrowIfFatal } from "@atrium/spec";
+import { errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { queryWords } from "../store/chroma-doc-store.js";
@@ -49,7 +49,7 @@ export function createSearchCommand(store: DocStore, access: Access): Command {
       hits = await store.search(query, access, limit);
     } catch (error) {
       rethrowIfFatal(error);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return { stdout: "", stderr: `search: ${message}\n`, exitCode: 2 };
     }
     const stdout = formatSearchHits(hits.slice(0, limit), query);
