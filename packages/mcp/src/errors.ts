@@ -11,3 +11,16 @@ export class McpServerError extends AtriumError {
     this.server = server;
   }
 }
+
+/** Every MCP server asked for failed to connect: there are no tools to give. */
+export class McpConnectError extends AtriumError {
+  readonly failures: readonly { server: string; error: AtriumError }[];
+  constructor(failures: readonly { server: string; error: AtriumError }[]) {
+    const lines = failures.map((failure) => `  ${failure.error.message}`);
+    super(
+      "UNAVAILABLE",
+      `${failures.length === 1 ? "the MCP server" : `all ${failures.length} MCP servers`} failed to connect:\n${lines.join("\n")}`,
+    );
+    this.failures = failures;
+  }
+}

@@ -4,6 +4,7 @@ export {
   type McpConnection,
   type McpConnectOptions,
   type McpServerFailure,
+  type McpServersInput,
 } from "./client/connect-servers.js";
 export {
   type McpCallOptions,
@@ -17,7 +18,7 @@ export { assignToolNames, sanitizeToolName } from "./client/tool-names.js";
 export { defaultServerName, parseMcpCommandLine } from "./config/command-line.js";
 export { loadMcpConfigFile, parseMcpConfig } from "./config/load-config-file.js";
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./config/server-config.js";
-export { McpServerError } from "./errors.js";
+export { McpConnectError, McpServerError } from "./errors.js";
 export { compileInputSchema } from "./json-schema-validator.js";
 export * as limits from "./limits.js";
 export { toCallToolResult } from "./serve/call-tool.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AbortError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
-import { connectMcpServers, McpServerError } from "../src/index.js";
+import { connectMcpServers, McpConnectError, McpServerError } from "../src/index.js";
 import { DEFAULT_MCP_LIMITS } from "../src/limits.js";
 import { everythingStdio, fixtureServer, freePort, isAlive } from "./servers.js";
 
@@ -100,5 +100,61 @@ describe("aborting connectMcpServers", () => {
       'the MCP handshake (stdio) on MCP server "slow" was cancelled',
     );
     expect(isAlive(pidOf("aborted"))).toBe(false);
+  });
+});
+
+describe("when no server connects", () => {
+  it("throws McpConnectError naming each failure, leaving no child behind", async () => {
+    const error = await connectMcpServers(
+      {
+        crashes: fixtureServer("exits-at-start.mjs", { PID_FILE: pidFile("all-crash") }),
+        missing: { command: "atrium-no-such-mcp-server" },
+      },
+      { connectTimeoutMs: 10_000 },
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(McpConnectError);
+    expect((error as McpConnectError).message).toBe(
+      [
+        "all 2 MCP servers failed to connect:",
+        '  MCP server "crashes": exited before completing the MCP handshake: it exited with code 3; stderr: fatal: EXAMPLE_API_KEY is not set',
+        '  MCP server "missing": command not found: "atrium-no-such-mcp-server" (is it installed and on PATH?)',
+      ].join("\n"),
+    );
+    expect((error as McpConnectError).failures.map((failure) => failure.server)).toEqual([
+      "crashes",
+      "missing",
+    ]);
+    expect(isAlive(pidOf("all-crash"))).toBe(false);
+  });
+
+  it("returns the failures when every server was optional", async () => {
+    const connection = await connectMcpServers({
+      missing: { command: "atrium-no-such-mcp-server", optional: true },
+    });
+    expect(connection.tools).toEqual([]);
+    expect(connection.errors.map((failure) => failure.error.message)).toEqual([
+      'MCP server "missing": command not found: "atrium-no-such-mcp-server" (is it installed and on PATH?)',
+    ]);
+    await connection.close();
+  });
+});
+
+describe("the config file's { mcpServers } shape", () => {
+  it("is accepted as it is", async () => {
+    const connection = await connectMcpServers({ mcpServers: { everything: everythingStdio } });
+    try {
+      expect(connection.errors).toEqual([]);
+      expect(Object.keys(connection.clients)).toEqual(["everything"]);
+      const echo = connection.tools.find((tool) => tool.name === "echo")!;
+      expect(await echo.execute({ message: "wrapped" }, { signal: signal() })).toBe("Echo: wrapped");
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("anything but an object of servers is a ConfigError saying what to pass", async () => {
+    await expect(connectMcpServers([] as never)).rejects.toThrow(
+      'connectMcpServers takes an object of servers by name: { everything: { command: "npx", args: [...] } } (or a config file\'s { mcpServers: { ... } })',
+    );
   });
 });

@@ -36,7 +36,14 @@ async function connectMcp(args: CliArgs, warn: (text: string) => void): Promise<
     for (let i = 2; name in servers; i++) name = `${base}_${i}`;
     servers[name] = optional ? { ...config, optional } : config;
   }
-  const connection = await mcp.connectMcpServers(servers);
+  let connection: Awaited<ReturnType<typeof mcp.connectMcpServers>>;
+  try {
+    connection = await mcp.connectMcpServers(servers);
+  } catch (error) {
+    // Every server failed: the same report as when only some did.
+    if (!(error instanceof mcp.McpConnectError)) throw error;
+    connection = { tools: [], errors: [...error.failures], clients: {}, close: async () => {} };
+  }
   const required = connection.errors.filter((failure) => servers[failure.server]?.optional !== true);
   if (required.length > 0) {
     await connection.close();

@@ -1,6 +1,6 @@
-import { type AtriumError, errorMessage, isAtriumError, rethrowIfFatal } from "@atrium/spec";
+import { type AtriumError, ConfigError, errorMessage, isAtriumError, rethrowIfFatal } from "@atrium/spec";
 import type { McpServerConfig } from "../config/server-config.js";
-import { McpServerError } from "../errors.js";
+import { McpConnectError, McpServerError } from "../errors.js";
 import { compileInputSchema, type InputValidator } from "../json-schema-validator.js";
 import { resolveMcpLimits } from "../limits.js";
 import { McpClient, type McpClientOptions, type McpToolDescription } from "./mcp-client.js";
@@ -23,16 +23,23 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/** The servers by name, or the whole `{ "mcpServers": { ... } }` shape of a config file. */
+export type McpServersInput =
+  | Record<string, McpServerConfig>
+  | { mcpServers: Record<string, McpServerConfig> };
+
 /**
  * Connects to every server in parallel. A server that cannot start, never answers or lists a
  * broken tool becomes an entry in `errors` (a broken tool drops only that tool); the other
- * servers' tools work as usual. Only an abort of `options.signal` throws, after reaping
- * every child.
+ * servers' tools work as usual. It throws `McpConnectError` when every server asked for failed
+ * (unless all of them are marked `optional`), so an agent never runs silently without tools;
+ * an abort of `options.signal` throws too, after reaping every child.
  */
 export async function connectMcpServers(
-  servers: Record<string, McpServerConfig>,
+  input: McpServersInput,
   options: McpConnectOptions = {},
 ): Promise<McpConnection> {
+  const servers = serversOf(input);
   const errors: McpServerFailure[] = [];
   const clients: Record<string, McpClient> = {};
   type Listed = { client: McpClient; description: McpToolDescription; validator: InputValidator };
@@ -101,6 +108,14 @@ export async function connectMcpServers(
     fail(server, outcome.reason);
   }
 
+  const requested = Object.keys(servers);
+  const failed = new Set(errors.map((failure) => failure.server));
+  const everyOneFailed = requested.length > 0 && requested.every((server) => failed.has(server));
+  if (everyOneFailed && !requested.every((server) => servers[server]!.optional === true)) {
+    await close();
+    throw new McpConnectError(errors);
+  }
+
   const listed = listedByServer.flat();
   const names = assignToolNames(
     listed.map(({ client, description }) => ({ server: client.name, mcpName: description.name })),
@@ -109,4 +124,29 @@ export async function connectMcpServers(
     mcpTool(client, description, names[i]!, validator),
   );
   return { tools, errors, clients, close };
+}
+
+/**
+ * Accepts the config file's `{ mcpServers: {...} }` as well as the map itself: passing the
+ * parsed file whole is the natural first try, and reading it as one server named
+ * "mcpServers" would fail with a confusing message.
+ */
+function serversOf(input: McpServersInput): Record<string, McpServerConfig> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new ConfigError(
+      'connectMcpServers takes an object of servers by name: { everything: { command: "npx", args: [...] } } (or a config file\'s { mcpServers: { ... } })',
+    );
+  }
+  const keys = Object.keys(input);
+  const wrapped = (input as { mcpServers?: unknown }).mcpServers;
+  if (
+    keys.length === 1 &&
+    typeof wrapped === "object" &&
+    wrapped !== null &&
+    !("command" in wrapped) &&
+    !("url" in wrapped)
+  ) {
+    return wrapped as Record<string, McpServerConfig>;
+  }
+  return input as Record<string, McpServerConfig>;
 }
