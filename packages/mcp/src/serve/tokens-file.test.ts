@@ -34,7 +34,7 @@ describe("tokens file", () => {
         },
       }),
     );
-    const auth = await loadTokensFile(path);
+    const auth = loadTokensFile(path);
     expect(auth.size).toBe(2);
     expect(await auth.verify(ALICE)).toEqual({ name: "alice", groups: ["staff", "beta"] });
     expect(await auth.verify("bob-token-0123456789")).toEqual({ name: "bob", groups: [] });
@@ -77,7 +77,7 @@ describe("tokens file", () => {
       ),
     );
     const missing = join(dir, "missing.json");
-    await expect(loadTokensFile(missing)).rejects.toThrow(
+    expect(() => loadTokensFile(missing)).toThrow(
       new ConfigError(`tokens file ${missing}: ENOENT: no such file or directory, stat '${missing}'`),
     );
   });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { ConfigError, errorMessage } from "@atrium/spec";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import type { McpHttpAuth, McpIdentity } from "./client-identity.js";
@@ -82,17 +82,20 @@ export function parseTokens(text: string, source: string): TokensAuth {
   };
 }
 
-/** Reads and parses a tokens file (see `parseTokens`), at most `maxTokensFileBytes`. */
-export async function loadTokensFile(path: string): Promise<TokensAuth> {
+/**
+ * Reads and parses a tokens file (see `parseTokens`), at most `maxTokensFileBytes`. Synchronous:
+ * it is read once at start, before anything listens.
+ */
+export function loadTokensFile(path: string): TokensAuth {
   const max = DEFAULT_MCP_LIMITS.maxTokensFileBytes;
   let size: number;
   try {
-    size = (await stat(path)).size;
+    size = statSync(path).size;
   } catch (error) {
     throw new ConfigError(`tokens file ${path}: ${errorMessage(error)}`);
   }
   if (size > max) throw new ConfigError(`tokens file ${path} is ${size} bytes; the limit is ${max}`);
-  return parseTokens(await readFile(path, "utf8"), `tokens file ${path}`);
+  return parseTokens(readFileSync(path, "utf8"), `tokens file ${path}`);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
