@@ -10,7 +10,13 @@ export { createGrepCommands, type GrepAcceleration, type GrepPlan, planGrep } fr
 export { type PatternMode, patternToFilter } from "./grep/pattern-filter.js";
 export * from "./ingest/index.js";
 export * as limits from "./limits.js";
-export { type DocsMcpOptions, docsMcpTools, serveDocsMcp, serveDocsMcpHttp } from "./mcp/docs-mcp-server.js";
+export {
+  type DocsMcpHttpOptions,
+  type DocsMcpOptions,
+  openDocsMcpSession,
+  serveDocsMcp,
+  serveDocsMcpHttp,
+} from "./mcp/docs-mcp-server.js";
 export { createSearchCommand, formatSearchHits } from "./search/search-command.js";
 export {
   type CommandResult,

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -195,5 +196,63 @@ describe("atrium-docs usage errors exit 2", () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe("atrium-docs mcp --http: who may connect is said explicitly", () => {
+  it("needs --tokens-file or --no-auth, refuses --no-auth off loopback and --groups beside tokens, before opening any store", () => {
+    const base = ["mcp", "--dir", "/nonexistent", "--http"];
+    const cases: [string[], string][] = [
+      [
+        [],
+        "--http needs --tokens-file FILE (the bearer tokens allowed in) or --no-auth (anyone who can reach the port; loopback only)",
+      ],
+      [
+        ["--no-auth", "--host", "0.0.0.0"],
+        "--no-auth serves anyone who reaches the port, so it is refused on --host 0.0.0.0; use a loopback host or --tokens-file",
+      ],
+      [["--no-auth", "--tokens-file", "t.json"], "give either --tokens-file or --no-auth, not both"],
+      [
+        ["--tokens-file", "t.json", "--groups", "staff"],
+        "--groups does not apply with --tokens-file: each token's groups decide what its client sees",
+      ],
+      [
+        ["--tokens-file", "/nonexistent/tokens.json"],
+        "tokens file /nonexistent/tokens.json: ENOENT: no such file or directory, stat '/nonexistent/tokens.json'",
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      expect(atriumDocs([...base, ...flags])).toEqual({
+        stdout: "",
+        stderr: `atrium-docs mcp: ${message}\n`,
+        exitCode: 2,
+      });
+    }
+    expect(atriumDocs(["mcp", "--dir", "/nonexistent", "--no-auth"])).toEqual({
+      stdout: "",
+      stderr: "atrium-docs mcp: --tokens-file and --no-auth apply only with --http\n",
+      exitCode: 2,
+    });
+  });
+});
+
+describe("atrium-docs hash-token", () => {
+  it("prints the SHA-256 of the token's first stdin line, as sha256sum would", () => {
+    expect(atriumDocs(["hash-token"], "a-token-of-32-characters-or-so!!\nignored\n")).toEqual({
+      stdout: `${createHash("sha256").update("a-token-of-32-characters-or-so!!").digest("hex")}\n`,
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(atriumDocs(["hash-token"], "short\n")).toEqual({
+      stdout: "",
+      stderr:
+        "atrium-docs hash-token: a token needs at least 16 characters, got 5; make one with `openssl rand -hex 32`\n",
+      exitCode: 2,
+    });
+    const withArgument = atriumDocs(["hash-token", "secret-on-the-command-line"]);
+    expect([withArgument.stderr.split("\n")[0], withArgument.exitCode]).toEqual([
+      "atrium-docs hash-token: takes no arguments (the token is read from stdin)",
+      2,
+    ]);
   });
 });

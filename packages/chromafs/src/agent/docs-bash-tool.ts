@@ -4,7 +4,7 @@ import { resolveChromafsLimits } from "../limits.js";
 import type { CommandResult, DocsSession } from "../session/docs-session.js";
 import { boundOutput } from "./bounded-output.js";
 
-const Input = z.object({
+const Input = z.strictObject({
   command: z
     .string()
     .min(1)

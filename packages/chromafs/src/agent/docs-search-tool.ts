@@ -5,7 +5,7 @@ import { formatSearchHits } from "../search/search-command.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { SEARCH_DEFAULT_HITS } from "../tuning.js";
 
-const Input = z.object({
+const Input = z.strictObject({
   query: z.string().min(1).max(2_000).describe("What to look for, in words"),
   limit: z
     .number()

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { errorMessage } from "@atrium/spec";
+import { runHashTokenCommand } from "./hash-token-command.js";
 import { runIngestCommand } from "./ingest-command.js";
 import { runMcpCommand } from "./mcp-command.js";
 import { runShCommand } from "./sh-command.js";
@@ -10,6 +11,7 @@ Commands:
   ingest <dir> --collection <name> ...   put a docs folder into a Chroma collection
   sh --collection <name> ... [-c CMD]    a bash shell over the docs (ls, cat, grep, find, search)
   mcp --collection <name> ... [--http]   serve that shell and search as an MCP server
+  hash-token                             the SHA-256 of a bearer token (from stdin) for mcp --tokens-file
 
 Run \`atrium-docs <command> --help\` for a command's options.
 `;
@@ -25,6 +27,8 @@ async function main(argv: string[]): Promise<number> {
       return runShCommand(rest, io);
     case "mcp":
       return runMcpCommand(rest, io);
+    case "hash-token":
+      return runHashTokenCommand(rest, io);
     case "-h":
     case "--help":
       process.stdout.write(USAGE);
