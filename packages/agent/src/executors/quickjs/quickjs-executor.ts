@@ -302,7 +302,7 @@ export class QuickJsExecutor implements CodeExecutor {
     if (run.stop) return;
     run.stop = stop;
     run.controller.abort();
-    this.worker.stop(run.id);
+    this.worker.stop();
     // Guest code stops within microseconds of the flag; a worker stuck in a long native call
     // (some allocations near the memory limit) is given up on instead of waited for.
     run.giveUpTimers.push(setTimeout(run.giveUp, QUICKJS_STOP_GRACE_MS));

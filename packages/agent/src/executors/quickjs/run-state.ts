@@ -30,8 +30,6 @@ export class RunState {
   stop: StopReason | undefined;
   toolCalls = 0;
   jobs = 0;
-  private signalled = false;
-  private waiter: (() => void) | undefined;
 
   constructor(
     readonly id: number,
@@ -45,34 +43,11 @@ export class RunState {
 
   requestStop(reason: StopReason): void {
     this.stop ??= reason;
-    this.wake();
   }
 
   settle(call: PendingToolCall, outcome: ToolOutcome): void {
     if (call.outcome || !this.pending.has(call)) return;
     call.outcome = outcome;
     this.settled.push(call);
-    this.wake();
-  }
-
-  /** Resolves at the next `wake` (or at once if one happened since the last wait). */
-  nextWake(): Promise<void> {
-    if (this.signalled) {
-      this.signalled = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      this.waiter = () => {
-        this.signalled = false;
-        resolve();
-      };
-    });
-  }
-
-  wake(): void {
-    this.signalled = true;
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.();
   }
 }

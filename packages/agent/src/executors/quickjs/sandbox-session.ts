@@ -21,8 +21,16 @@ import {
  */
 const MAX_REUSED_WASM_BYTES = 96 * 1024 * 1024;
 
-/** How the session asks the host to run a tool (the answer comes back via `deliverToolResult`). */
-export type ToolRequester = (runId: number, callId: string, name: string, json: string) => void;
+/** The session's line to the host, provided by the worker. */
+export interface HostLink {
+  /** Asks the host to run a tool; the answer comes back through `deliverToolResult`. */
+  requestTool(runId: number, callId: string, name: string, json: string): void;
+  /**
+   * Blocks until the host sends something (delivering a tool result it brings) or `until`
+   * (epoch ms) passes. A stop request also ends the wait, through the stop flag.
+   */
+  waitForHost(until: number): void;
+}
 
 /** How the code's promise ended, before stop reasons are applied. */
 type Settlement = { type: "value"; json: string | undefined } | { type: "error"; error: ExecutionError };
@@ -53,18 +61,18 @@ export class SandboxSession {
 
   private constructor(
     private limits: SessionLimits,
-    private readonly requestTool: ToolRequester,
+    private readonly link: HostLink,
     private readonly stopFlag: Int32Array,
   ) {}
 
   /** A session on `module` (a wasm instance a previous session released), or on a new one. */
   static async create(
     limits: SessionLimits,
-    requestTool: ToolRequester,
+    link: HostLink,
     stopFlag: Int32Array,
     module?: QuickJSWASMModule,
   ): Promise<SandboxSession> {
-    const session = new SandboxSession(limits, requestTool, stopFlag);
+    const session = new SandboxSession(limits, link, stopFlag);
     session.sandbox = module
       ? QuickJsSandbox.onModule(module, limits, session.host)
       : await QuickJsSandbox.create(limits, session.host);
@@ -146,10 +154,6 @@ export class SandboxSession {
     }
   }
 
-  stop(runId: number): void {
-    if (this.active?.id === runId) this.active.requestStop({ type: "host" });
-  }
-
   dispose(): void {
     this.sandbox.dispose();
   }
@@ -165,11 +169,12 @@ export class SandboxSession {
       return this.result(run, { type: "error", error: prepared }, false, started);
     const script = prepared;
 
-    const timer = setTimeout(() => run.requestStop({ type: "timeout" }), run.timeoutMs);
+    // No timer: the interrupt handler checks the deadline while code runs, and the wait for
+    // tool results ends at it.
     let settlement: Settlement;
     let stateLost = false;
     try {
-      settlement = await this.evaluate(script, run, code);
+      settlement = this.evaluate(script, run, code);
       this.endStep();
       stateLost = await this.cleanUp(run, settlement);
     } catch (crash) {
@@ -177,8 +182,6 @@ export class SandboxSession {
       // wasm frames, an abort in QuickJS): its memory can no longer be trusted.
       settlement = { type: "error", error: await this.recoverFromCrash(crash) };
       stateLost = true;
-    } finally {
-      clearTimeout(timer);
     }
     return this.result(run, settlement, stateLost, started);
   }
@@ -230,7 +233,7 @@ export class SandboxSession {
     }
   }
 
-  private async evaluate(script: string, run: RunState, code: string): Promise<Settlement> {
+  private evaluate(script: string, run: RunState, code: string): Settlement {
     const { context } = this.sandbox;
     const evaluated = context.evalCode(script, run.fileName, { type: "global" });
     if (evaluated.error) return asSyntaxError(this.settleError(evaluated.error, run, code));
@@ -262,7 +265,9 @@ export class SandboxSession {
             ),
           };
         }
-        await run.nextWake();
+        if (run.settled.length === 0) this.link.waitForHost(run.deadline);
+        // Woken by the stop flag, or the deadline passed while tools were running.
+        this.shouldInterrupt();
         this.applySettledCalls(run);
       }
     } finally {
@@ -570,7 +575,7 @@ export class SandboxSession {
     const deferred = this.sandbox.context.newPromise();
     const call: PendingToolCall = { id: `call_${run.id}_${run.toolCalls}`, name, deferred };
     run.pending.add(call);
-    this.requestTool(run.id, call.id, name, json);
+    this.link.requestTool(run.id, call.id, name, json);
     return deferred.handle;
   }
 }

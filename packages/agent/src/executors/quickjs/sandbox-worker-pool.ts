@@ -1,10 +1,20 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { ConfigError } from "@atrium/spec";
-import type { HostToWorker, SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
-import { STOP_FLAG } from "./worker-protocol.js";
+import { describeThrown } from "./describe-thrown.js";
+import {
+  ChannelSlot,
+  channelControl,
+  type HostToWorker,
+  newChannelMemory,
+  type SandboxMemory,
+  type SessionRunResult,
+  STOP_FLAG,
+  WORKER_READY,
+  type WorkerToHost,
+} from "./worker-protocol.js";
 
 type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
 type Request = HostToWorker extends infer M ? (M extends { id: number } ? Omit<M, "id"> : never) : never;
@@ -27,33 +37,52 @@ export class SandboxWorkerExit extends Error {
   }
 }
 
-/** A sandbox worker thread and its request/reply plumbing. */
+/**
+ * A sandbox worker thread and its request/reply plumbing over the shared-memory channel
+ * (worker-protocol.ts). This side never blocks: it reads the worker's slot when
+ * `Atomics.waitAsync` says it filled, and queues what it sends while the worker's slot is full.
+ */
 export class SandboxWorker {
   /** Set by the executor that holds this worker. */
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
-  private readonly stopFlag: Int32Array;
+  private readonly control: Int32Array;
+  private readonly toWorker: ChannelSlot<HostToWorker>;
+  private readonly toHost: ChannelSlot<WorkerToHost>;
+  /** Messages waiting for room in the worker's slot, oldest first. */
+  private readonly outbox: HostToWorker[] = [];
+  private waitingForRoom = false;
   private readonly replies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
   private exited: SandboxWorkerExit | undefined;
 
   private constructor(
     private readonly worker: Worker,
-    stopBuffer: SharedArrayBuffer,
+    memory: SharedArrayBuffer,
+    port: MessagePort,
   ) {
-    this.stopFlag = new Int32Array(stopBuffer);
-    // Only a pending request keeps the process alive, never an idle worker.
+    this.control = channelControl(memory);
+    this.toWorker = ChannelSlot.toWorker(memory, port);
+    this.toHost = ChannelSlot.toHost(memory, port);
+    // Only a pending request keeps the process alive, never an idle worker (a pending
+    // `Atomics.waitAsync` does not either).
     worker.unref();
-    worker.on("message", (message: WorkerToHost) => this.receive(message));
     worker.on("error", (error) => this.fail(new SandboxWorkerExit(error.message)));
     worker.on("exit", (code) => this.fail(new SandboxWorkerExit(`exit code ${code}`)));
+    void this.listen().catch((error: unknown) => {
+      // A message that cannot be read breaks the protocol: the worker can no longer be trusted.
+      this.fail(new SandboxWorkerExit(`its channel broke (${describeThrown(error)})`));
+      void worker.terminate();
+    });
   }
 
   static async spawn(): Promise<SandboxWorker> {
-    const stopBuffer = new SharedArrayBuffer(4);
-    const worker = startWorkerThread(stopBuffer);
+    const memory = newChannelMemory();
+    // Carries only messages too big for a slot; neither end listens, both read it synchronously.
+    const { port1, port2 } = new MessageChannel();
+    const worker = startWorkerThread(memory, port2);
     await new Promise<void>((resolve, reject) => {
-      const onMessage = (message: WorkerToHost) => {
-        if (message.type !== "ready") return;
+      const onMessage = (message: unknown) => {
+        if (message !== WORKER_READY) return;
         worker.off("error", reject);
         worker.off("message", onMessage);
         resolve();
@@ -61,7 +90,7 @@ export class SandboxWorker {
       worker.on("message", onMessage);
       worker.once("error", reject);
     });
-    return new SandboxWorker(worker, stopBuffer);
+    return new SandboxWorker(worker, memory, port1);
   }
 
   get healthy(): boolean {
@@ -77,22 +106,25 @@ export class SandboxWorker {
     if (this.replies.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.replies.set(id, { resolve, reject });
-      this.worker.postMessage({ ...message, id });
+      this.send({ ...message, id } as HostToWorker);
     });
   }
 
-  post(message: Extract<HostToWorker, { type: "tool-result" | "stop" }>): void {
-    if (!this.exited) this.worker.postMessage(message);
+  post(message: Extract<HostToWorker, { type: "tool-result" }>): void {
+    if (!this.exited) this.send(message);
   }
 
-  /** Asks the running guest code to stop; the interrupt handler sees the flag at once. */
-  stop(runId: number): void {
-    Atomics.store(this.stopFlag, STOP_FLAG, 1);
-    this.post({ type: "stop", runId });
+  /**
+   * Asks the running guest code to stop: the interrupt handler sees the flag at once, and the
+   * notify wakes a worker that waits for tool results.
+   */
+  stop(): void {
+    Atomics.store(this.control, STOP_FLAG, 1);
+    this.toWorker.ring();
   }
 
   clearStop(): void {
-    Atomics.store(this.stopFlag, STOP_FLAG, 0);
+    Atomics.store(this.control, STOP_FLAG, 0);
   }
 
   async terminate(): Promise<void> {
@@ -100,12 +132,40 @@ export class SandboxWorker {
     await this.worker.terminate();
   }
 
+  private send(message: HostToWorker): void {
+    this.outbox.push(message);
+    this.flush();
+  }
+
+  private flush(): void {
+    while (this.outbox.length > 0 && !this.exited) {
+      const message = this.outbox[0] as HostToWorker;
+      if (!this.toWorker.tryPut(message)) break;
+      this.outbox.shift();
+    }
+    if (this.outbox.length === 0 || this.exited || this.waitingForRoom) return;
+    this.waitingForRoom = true;
+    void this.toWorker.roomMade().then(() => {
+      this.waitingForRoom = false;
+      this.flush();
+    });
+  }
+
+  /** Reads the worker's messages for as long as it lives. */
+  private async listen(): Promise<void> {
+    while (!this.exited) {
+      const rung = this.toHost.bell();
+      const message = this.toHost.take();
+      if (message) this.receive(message);
+      else await this.toHost.bellRung(rung);
+    }
+  }
+
   private receive(message: WorkerToHost): void {
     if (message.type === "tool-call") {
       this.onToolCall?.(message);
       return;
     }
-    if (message.type !== "reply") return;
     const waiter = this.replies.get(message.id);
     if (!waiter) return;
     this.replies.delete(message.id);
@@ -118,6 +178,10 @@ export class SandboxWorker {
     this.exited ??= error;
     for (const waiter of this.replies.values()) waiter.reject(this.exited);
     this.replies.clear();
+    this.outbox.length = 0;
+    // Ends the waits of `listen` and `flush`, which see `exited` and stop.
+    this.toHost.wakeAll();
+    this.toWorker.wakeAll();
   }
 }
 
@@ -154,9 +218,13 @@ export async function releaseWorker(worker: SandboxWorker): Promise<void> {
   }
 }
 
-function startWorkerThread(stopFlag: SharedArrayBuffer): Worker {
+function startWorkerThread(memory: SharedArrayBuffer, port: MessagePort): Worker {
   const here = import.meta.url;
-  const options = { workerData: { stopFlag }, resourceLimits: { stackSizeMb: WORKER_STACK_MB } };
+  const options = {
+    workerData: { memory, port },
+    transferList: [port],
+    resourceLimits: { stackSizeMb: WORKER_STACK_MB },
+  };
   if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
   // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
   const entry = new URL("./sandbox-worker.ts", here).href;

@@ -1,28 +1,71 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { SandboxSession } from "./sandbox-session.js";
-import { DEFAULT_SESSION_LIMITS, type HostToWorker, type WorkerToHost } from "./worker-protocol.js";
+import {
+  ChannelSlot,
+  channelControl,
+  DEFAULT_SESSION_LIMITS,
+  type HostToWorker,
+  STOP_FLAG,
+  WORKER_READY,
+  type WorkerToHost,
+} from "./worker-protocol.js";
 
 /**
- * Entry point of a sandbox worker thread: one `SandboxSession` at a time, driven by messages
- * from `QuickJsExecutor`. Requests are handled in order; while a run awaits tool results the
- * worker still takes `tool-result` and `stop` messages.
+ * Entry point of a sandbox worker thread: one `SandboxSession` at a time, driven by requests
+ * from `QuickJsExecutor` over the shared-memory channel (see worker-protocol.ts). Requests are
+ * served in order. The worker blocks in `Atomics.wait` whenever it has nothing else to do (no
+ * request, or a run waiting for tool results), so it never leaves work pending on its own event
+ * loop while it blocks: a session being prepared is awaited first.
  */
-const port = parentPort;
-if (!port) throw new Error("sandbox-worker must run in a worker thread");
-const stopFlag = new Int32Array((workerData as { stopFlag: SharedArrayBuffer }).stopFlag);
+if (!parentPort) throw new Error("sandbox-worker must run in a worker thread");
+const { memory, port } = workerData as { memory: SharedArrayBuffer; port: MessagePort };
+const control = channelControl(memory);
+const inbox = ChannelSlot.toWorker(memory, port);
+const outbox = ChannelSlot.toHost(memory, port);
+/** Requests that arrived while a run was waiting for tool results; served after that run. */
+const backlog: HostToWorker[] = [];
+// Nothing else holds this thread's event loop open while it awaits (a new wasm instance is
+// compiled and instantiated asynchronously); the channel is plain shared memory.
+setInterval(() => undefined, 2 ** 30);
 
-const post = (message: WorkerToHost) => port.postMessage(message);
 let session: SandboxSession | undefined;
 /**
  * The session for the next executor, built while the worker is idle (on the wasm instance the
  * previous session released, when it could be reused), so `init` only applies limits.
  */
 let next: Promise<SandboxSession> | undefined;
-let queue: Promise<void> = Promise.resolve();
+
+function send(message: WorkerToHost): void {
+  // The host empties its slot from its event loop; until it has, there is nothing else to do.
+  while (!outbox.tryPut(message)) outbox.waitForRoom();
+}
+
+/**
+ * The next message, waiting at most `timeoutMs`; undefined on timeout or a bare ring of the bell
+ * (a stop). With `stopsWait`, a raised stop flag ends the wait before it starts.
+ */
+function receive(timeoutMs: number, stopsWait: boolean): HostToWorker | undefined {
+  const rung = inbox.bell();
+  const message = inbox.take();
+  if (message || timeoutMs <= 0) return message;
+  if (stopsWait && Atomics.load(control, STOP_FLAG) !== 0) return undefined;
+  inbox.waitForBell(rung, timeoutMs);
+  return inbox.take();
+}
+
+/** While a run waits for tool results: takes what the host sends until `until` (epoch ms). */
+function waitForHost(until: number): void {
+  const message = receive(until - Date.now(), true);
+  if (message?.type === "tool-result") {
+    session?.deliverToolResult(message.runId, message.callId, message.outcome);
+  } else if (message) {
+    backlog.push(message);
+  }
+}
 
 function prepareNext(spare?: QuickJSWASMModule): void {
-  next = SandboxSession.create({ ...DEFAULT_SESSION_LIMITS }, requestTool, stopFlag, spare);
+  next = SandboxSession.create({ ...DEFAULT_SESSION_LIMITS }, { requestTool, waitForHost }, control, spare);
   // A failure surfaces at the next `init`, which then builds a session itself.
   next.catch(() => undefined);
 }
@@ -33,19 +76,21 @@ async function takeNext(): Promise<SandboxSession | undefined> {
   return prepared?.catch(() => undefined);
 }
 
-async function handle(message: HostToWorker & { id: number }): Promise<void> {
+async function handle(message: Exclude<HostToWorker, { type: "tool-result" }>): Promise<void> {
   try {
     switch (message.type) {
       case "init": {
         const spare = session?.release();
         session = undefined;
         const prepared = await takeNext();
-        session = prepared ?? (await SandboxSession.create(message.limits, requestTool, stopFlag, spare));
+        session =
+          prepared ??
+          (await SandboxSession.create(message.limits, { requestTool, waitForHost }, control, spare));
         session.configure(message.limits);
-        return post({ type: "reply", id: message.id, ok: true });
+        return send({ type: "reply", id: message.id, ok: true });
       }
       case "run":
-        return post({
+        return send({
           type: "reply",
           id: message.id,
           ok: true,
@@ -53,25 +98,26 @@ async function handle(message: HostToWorker & { id: number }): Promise<void> {
         });
       case "set-tools":
         live().setTools(message.names);
-        return post({ type: "reply", id: message.id, ok: true });
+        return send({ type: "reply", id: message.id, ok: true });
       case "set-variables":
-        live().setVariables(message.entries);
-        return post({ type: "reply", id: message.id, ok: true });
+        // JSON carried an undefined value as null (see worker-protocol.ts).
+        live().setVariables(message.entries.map(([name, json]) => [name, json ?? undefined]));
+        return send({ type: "reply", id: message.id, ok: true });
       case "memory":
-        return post({ type: "reply", id: message.id, ok: true, value: live().memory() });
+        return send({ type: "reply", id: message.id, ok: true, value: live().memory() });
       case "reset":
         await live().reset();
-        return post({ type: "reply", id: message.id, ok: true });
+        return send({ type: "reply", id: message.id, ok: true });
       case "recycle":
         // Built before answering: `close()` pays for the next executor's sandbox, `create()` is a message.
         prepareNext(live().release());
         session = undefined;
         await next;
-        return post({ type: "reply", id: message.id, ok: true });
+        return send({ type: "reply", id: message.id, ok: true });
     }
   } catch (error) {
     const { name, message: text } = error instanceof Error ? error : new Error(String(error));
-    post({ type: "reply", id: message.id, ok: false, error: { name, message: text } });
+    send({ type: "reply", id: message.id, ok: false, error: { name, message: text } });
   }
 }
 
@@ -81,15 +127,20 @@ function live(): SandboxSession {
 }
 
 function requestTool(runId: number, callId: string, name: string, json: string): void {
-  post({ type: "tool-call", runId, callId, name, json });
+  send({ type: "tool-call", runId, callId, name, json });
 }
 
-port.on("message", (message: HostToWorker) => {
-  if (message.type === "tool-result")
-    return session?.deliverToolResult(message.runId, message.callId, message.outcome);
-  if (message.type === "stop") return session?.stop(message.runId);
-  queue = queue.then(() => handle(message));
-});
+async function serve(): Promise<never> {
+  await next?.catch(() => undefined);
+  for (;;) {
+    // The stop flag may stay raised while idle (a run stopped as it ended): not a reason to wake.
+    const message = backlog.shift() ?? receive(Number.POSITIVE_INFINITY, false);
+    // A bare wake-up (the stop flag) while idle, or a tool result whose run is over: nothing to do.
+    if (!message || message.type === "tool-result") continue;
+    await handle(message);
+  }
+}
 
 prepareNext();
-post({ type: "ready" });
+parentPort.postMessage(WORKER_READY);
+void serve();
