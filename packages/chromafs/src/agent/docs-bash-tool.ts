@@ -28,7 +28,8 @@ export interface DocsBashToolOptions {
 /**
  * The agent-facing `bash` tool. Given a session, every call runs in it (so /tmp persists);
  * given a factory, every call gets a fresh session (what a server shared by clients wants).
- * A failing command is a value (its stderr and exit code), never a thrown error.
+ * A failing command is a value (its stderr and exit code), never a thrown error — except a
+ * command line that could not reach the store, which throws its `StoreUnavailableError`.
  */
 export function docsBashTool(
   session: DocsSession | (() => Promise<DocsSession>),
@@ -48,6 +49,9 @@ export function docsBashTool(
       const target = typeof session === "function" ? await session() : session;
       try {
         const result = await target.exec(command, { signal });
+        // An error, not an exit status: an MCP client that only looks at isError must not
+        // take a store outage for an answer.
+        if (result.storeUnavailable) throw result.storeUnavailable;
         return {
           stdout: boundOutput(result.stdout, maxBytes),
           stderr: boundOutput(result.stderr, maxBytes),

@@ -10,6 +10,7 @@ import {
   type MkdirOptions,
   type RmOptions,
 } from "just-bash";
+import { noteStoreFailure } from "../store/store-failures.js";
 import type { TreeDirent, TreeIndex } from "../tree/tree-index.js";
 import type { PageSource } from "./page-source.js";
 import { pageView } from "./page-views.js";
@@ -270,7 +271,15 @@ export class DocsFs implements IFileSystem {
   private async readPage(normalPath: string, asked: string): Promise<string> {
     if (this.index.files.has(normalPath)) {
       if (asked.length > 1 && asked.endsWith("/")) throw new PosixError("ENOTDIR", "open", asked);
-      return pageView(normalPath) ?? this.pages.read(normalPath);
+      const view = pageView(normalPath);
+      if (view !== undefined) return view;
+      try {
+        return await this.pages.read(normalPath);
+      } catch (error) {
+        // The command will print its own "No such file" for this; the session replaces that.
+        noteStoreFailure(error, { path: asked });
+        throw error;
+      }
     }
     if (this.isNullDevice(normalPath)) return "";
     if (this.index.directories.has(normalPath)) throw new PosixError("EISDIR", "read", asked);

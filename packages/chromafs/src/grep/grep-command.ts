@@ -11,6 +11,8 @@ import type { DocsFs } from "../fs/docs-fs.js";
 import type { PageSource } from "../fs/page-source.js";
 import { withPageViews } from "../fs/page-views.js";
 import type { Access, DocStore, TextFilter } from "../store/doc-store.js";
+import { noteStoreFailure } from "../store/store-failures.js";
+import type { StoreUnavailableError } from "../store/store-unavailable.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 import { type GrepArgs, grepCommandLine, parseGrepArgs } from "./grep-args.js";
 import { baseNameFilter, grepTargets } from "./grep-candidates.js";
@@ -146,6 +148,11 @@ async function spelledFiles(parsed: GrepArgs, cwd: string, fs: IFileSystem): Pro
 }
 
 const NO_MATCH: ExecResult = { stdout: "", stderr: "", exitCode: 1 };
+
+/** grep's answer when the store cannot be reached: its trouble status, and the store named. */
+export function storeFailed(error: StoreUnavailableError, command = "grep"): ExecResult {
+  return { stdout: "", stderr: `${command}: ${error.message}\n`, exitCode: 2 };
+}
 /** just-bash's messages about operands it could not read, which `-s` silences. */
 const FILE_ERROR = /^grep: .*: (No such file or directory|Is a directory|Not a directory)$/;
 
@@ -213,6 +220,9 @@ async function runGrep(
   try {
     plan = await planParsed(parsed, ctx.cwd, acceleration);
   } catch (error) {
+    // A store that cannot be reached fails the whole command: a full scan would read what is
+    // cached and call every other page missing.
+    if (noteStoreFailure(error, { command: "grep" })) return storeFailed(error);
     rethrowIfFatal(error);
     return fullScan();
   }

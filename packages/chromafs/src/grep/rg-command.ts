@@ -2,8 +2,9 @@ import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
 import { withPageViews } from "../fs/page-views.js";
+import { noteStoreFailure } from "../store/store-failures.js";
 import type { TreeIndex } from "../tree/tree-index.js";
-import type { GrepAcceleration } from "./grep-command.js";
+import { type GrepAcceleration, storeFailed } from "./grep-command.js";
 import { sparseViews } from "./sparse-views.js";
 
 /** rg flags the accelerator understands; any other flag means just-bash's rg reads every file. */
@@ -179,6 +180,7 @@ export function createRgCommand(acceleration: GrepAcceleration): Command {
     try {
       plan = await planRg(args, ctx.cwd, acceleration);
     } catch (error) {
+      if (noteStoreFailure(error, { command: "rg" })) return storeFailed(error, "rg");
       rethrowIfFatal(error);
       plan = { kind: "full-scan", args: [...args] };
     }

@@ -3,6 +3,7 @@ import { type Command, defineCommand } from "just-bash";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { queryWords } from "../store/chroma-doc-store.js";
 import type { Access, DocStore, SearchHit } from "../store/doc-store.js";
+import { noteStoreFailure } from "../store/store-failures.js";
 import { SEARCH_DEFAULT_HITS, SEARCH_SNIPPET_CHARS } from "../tuning.js";
 import { windowAround } from "./snippet.js";
 
@@ -48,6 +49,7 @@ export function createSearchCommand(store: DocStore, access: Access): Command {
     try {
       hits = await store.search(query, access, limit);
     } catch (error) {
+      noteStoreFailure(error, { command: "search" });
       rethrowIfFatal(error);
       const message = errorMessage(error);
       return { stdout: "", stderr: `search: ${message}\n`, exitCode: 2 };

@@ -11,6 +11,8 @@ import { createSearchCommand } from "../search/search-command.js";
 import { createDirectoryMessageCommands } from "../shell/directory-messages.js";
 import { createLsCommand } from "../shell/ls-recursive-headings.js";
 import type { Access, DocStore } from "../store/doc-store.js";
+import { storeFailureError, watchStoreFailures } from "../store/store-failures.js";
+import type { StoreUnavailableError } from "../store/store-unavailable.js";
 import { trustedStore } from "../store/trusted-store.js";
 import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
 
@@ -32,7 +34,16 @@ export interface CommandResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /**
+   * Set when the command line needed the store and could not reach it: the result is then
+   * `STORE_UNAVAILABLE_EXIT_CODE` with this error's message as stderr and no stdout, never
+   * what the command made of the pages it could read.
+   */
+  storeUnavailable?: StoreUnavailableError;
 }
+
+/** Exit status of a command line that could not reach the store (grep's "trouble" status). */
+export const STORE_UNAVAILABLE_EXIT_CODE = 2;
 
 export interface DocsSession {
   readonly bash: Bash;
@@ -104,18 +115,30 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
     },
     async exec(command, execOptions = {}) {
       if (closed) throw new ClosedError("docs session");
-      try {
-        const result = await bash.exec(command, { signal: execOptions.signal, cwd: execOptions.cwd ?? cwd });
-        const next = result.env.PWD;
-        if (next && (await fs.exists(next))) cwd = next;
-        return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
-      } catch (error) {
-        // just-bash lets a failed output redirection escape exec; bash prints this and goes on.
-        if (isPosixError(error, "EROFS")) {
-          return { stdout: "", stderr: `bash: ${error.path}: Read-only file system\n`, exitCode: 1 };
-        }
-        throw error;
+      const {
+        value: result,
+        thrown,
+        failure,
+      } = await watchStoreFailures(() =>
+        bash.exec(command, { signal: execOptions.signal, cwd: execOptions.cwd ?? cwd }),
+      );
+      const next = result?.env.PWD;
+      if (next && (await fs.exists(next))) cwd = next;
+      if (failure) {
+        const error = storeFailureError(failure, result?.stderr ?? "");
+        return {
+          stdout: "",
+          stderr: `${error.message}\n`,
+          exitCode: STORE_UNAVAILABLE_EXIT_CODE,
+          storeUnavailable: error,
+        };
       }
+      if (result) return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+      // just-bash lets a failed output redirection escape exec; bash prints this and goes on.
+      if (isPosixError(thrown, "EROFS")) {
+        return { stdout: "", stderr: `bash: ${thrown.path}: Read-only file system\n`, exitCode: 1 };
+      }
+      throw thrown;
     },
     async close() {
       closed = true;

@@ -1,4 +1,12 @@
-import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
+import {
+  type ChromaClient,
+  ChromaUnreachableError,
+  type Collection,
+  connectChroma,
+  type Metadata,
+  type Where,
+  type WhereDocument,
+} from "@atrium/chroma";
 import { AtriumError, type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { bm25TermScore, countOccurrences, queryTerms, reciprocalRankFusion } from "@atrium/spec/ranking";
 import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
@@ -25,12 +33,27 @@ import {
   STORE_PARALLEL_QUERIES,
 } from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
+import { StoreUnavailableError, unreachableReason } from "./store-unavailable.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
   collection: string;
   /** Must be the embedding the collection was ingested with; default the offline hashing one. */
   embedding?: Embedding;
+  /**
+   * The embedded server `url` came from (`startChromaServer`'s answer). When the store cannot
+   * reach it, the store asks the server where it is now (`refresh()`: a reuser re-reads the
+   * shared record) and, if a restart moved it to another port, reconnects there.
+   */
+  server?: FollowedServer;
 };
+
+/** What the store needs of an embedded server to follow it across restarts. */
+export interface FollowedServer {
+  /** Where the server answers now. */
+  readonly url: string;
+  /** Looks again where the server is (a reuser re-reads the shared record). */
+  refresh?(): Promise<unknown>;
+}
 
 /** The store answered something inconsistent (chunks missing for a page the tree lists). */
 export class DocStoreError extends AtriumError {
@@ -70,7 +93,6 @@ const WITHIN_AS_FILTER_MAX_PATHS = 200;
  * re-ingest happened (possibly changing access), so the tree is re-read before answering.
  */
 export class ChromaDocStore implements DocStore {
-  readonly description: string;
   /**
    * Weight of the vector ranking against the keyword ranking (1) when fusing search results.
    * The offline hashing embedding is lexical and weaker than IDF-weighted keywords, so it gets
@@ -81,11 +103,11 @@ export class ChromaDocStore implements DocStore {
   private loading: Promise<TreeSnapshot> | undefined;
 
   private constructor(
-    private readonly collection: Collection,
+    private collection: Collection,
     private readonly embedding: Embedding,
-    where: string,
+    private url: string | undefined,
+    private readonly server: FollowedServer | undefined,
   ) {
-    this.description = `chroma ${where} collection ${collection.name}`;
     this.semanticWeight = embedding.id.startsWith("hashing-") ? 0.5 : 1;
   }
 
@@ -93,14 +115,84 @@ export class ChromaDocStore implements DocStore {
     const client: ChromaClient = await resolveClient(options);
     const embedding = options.embedding ?? defaultEmbedding();
     const collection = await openDocsCollection(client, options.collection, embedding, { create: false });
-    return new ChromaDocStore(collection, embedding, options.url ?? "(client)");
+    return new ChromaDocStore(collection, embedding, options.url, options.server);
   }
 
-  async readTree(): Promise<PathTree> {
-    return (await this.reloadTree()).tree;
+  get description(): string {
+    return `chroma ${this.url ?? "(client)"} collection ${this.collection.name}`;
   }
 
-  async readPages(paths: readonly string[], access: Access): Promise<Map<string, string>> {
+  readTree(): Promise<PathTree> {
+    return this.reachable(async () => (await this.reloadTree()).tree);
+  }
+
+  readPages(paths: readonly string[], access: Access): Promise<Map<string, string>> {
+    return this.reachable(() => this.readPagesNow(paths, access));
+  }
+
+  findPages(filter: TextFilter, access: Access, within?: readonly string[]): Promise<string[]> {
+    return this.reachable(() => this.findPagesNow(filter, access, within));
+  }
+
+  findChunks(
+    filter: TextFilter,
+    access: Access,
+    within?: readonly string[],
+  ): Promise<Map<string, PageChunk[]> | null> {
+    return this.reachable(() => this.findChunksNow(filter, access, within));
+  }
+
+  search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
+    return this.reachable(() => this.searchNow(query, access, limit));
+  }
+
+  /**
+   * Runs a store call; a server that does not answer is a `StoreUnavailableError` naming the
+   * store (never an empty answer, never chromadb's generic fetch text). A followed server that
+   * came back elsewhere is reconnected to and the call made once more.
+   */
+  private async reachable<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      const reason = unreachableReason(error);
+      if (reason === undefined) throw error;
+      if (!(await this.followServer())) throw this.unavailable(reason, error);
+      try {
+        return await call();
+      } catch (retryError) {
+        const again = unreachableReason(retryError);
+        throw again === undefined ? retryError : this.unavailable(again, retryError);
+      }
+    }
+  }
+
+  private unavailable(reason: string, cause: unknown): StoreUnavailableError {
+    const where = this.url ? `Chroma at ${this.url}` : "Chroma";
+    return new StoreUnavailableError(`${where}, collection ${this.collection.name}`, reason, { cause });
+  }
+
+  /** True when the followed server now answers at another URL and the store reconnected there. */
+  private async followServer(): Promise<boolean> {
+    const server = this.server;
+    if (!server) return false;
+    try {
+      await server.refresh?.();
+      const url = server.url;
+      if (url === this.url) return false;
+      const client = await connectChroma(url);
+      this.collection = await openDocsCollection(client, this.collection.name, this.embedding, {
+        create: false,
+      });
+      this.url = url;
+      return true;
+    } catch (error) {
+      rethrowIfFatal(error instanceof ChromaUnreachableError ? undefined : error);
+      return false;
+    }
+  }
+
+  private async readPagesNow(paths: readonly string[], access: Access): Promise<Map<string, string>> {
     const wanted = [...new Set(paths)];
     let snapshot = await this.currentTree();
     let pages = await this.fetchPages(snapshot, wanted, access);
@@ -122,13 +214,17 @@ export class ChromaDocStore implements DocStore {
     return result;
   }
 
-  async findPages(filter: TextFilter, access: Access, within?: readonly string[]): Promise<string[]> {
+  private async findPagesNow(
+    filter: TextFilter,
+    access: Access,
+    within?: readonly string[],
+  ): Promise<string[]> {
     const found = await this.matchingChunks(filter, access, within, false);
     if ("everyVisible" in found) return found.everyVisible;
     return [...new Set(found.rows.map((row) => row.page))].sort();
   }
 
-  async findChunks(
+  private async findChunksNow(
     filter: TextFilter,
     access: Access,
     within?: readonly string[],
@@ -196,7 +292,7 @@ export class ChromaDocStore implements DocStore {
     return { rows: inScope ? checked.filter((row) => inScope.has(row.page)) : checked };
   }
 
-  async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
+  private async searchNow(query: string, access: Access, limit: number): Promise<SearchHit[]> {
     const wanted = Math.max(1, Math.min(Math.floor(limit), SEARCH_CANDIDATES));
     const snapshot = await this.currentTree();
     const where = this.accessFilter(snapshot, access);
@@ -465,6 +561,7 @@ export function escapeRegex(text: string): string {
 }
 
 function isRejectedFilter(error: unknown): boolean {
+  if (unreachableReason(error) !== undefined) return false;
   const message = errorMessage(error);
   return /regex|invalid|where document/i.test(message) && !/fetch failed|ECONNREFUSED/i.test(message);
 }
