@@ -103,7 +103,8 @@ describe("atrium-docs mcp --http under faults", () => {
     McpClient.connect("docs", { type: "http", url, headers: { authorization: `Bearer ${token}` } });
 
   it("answers a request without a valid token 401 and shows it nothing", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong-token-0123456789" }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-0123456789" }];
+    for (const headers of attempts) {
       const response = await fetch(url, {
         method: "POST",
         headers: { ...HEADERS, ...headers },
