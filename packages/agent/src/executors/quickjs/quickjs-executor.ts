@@ -63,7 +63,11 @@ type HostStop = { type: "abort" } | { type: "closed" } | { type: "fatal"; error:
 
 interface ActiveRun {
   id: number;
-  controller: AbortController;
+  /**
+   * Aborts the signal of the run's tool calls when the run ends; made by the first tool call, as
+   * building and aborting one (a DOMException with a stack) is a real part of a trivial step.
+   */
+  controller?: AbortController;
   images: ImagePart[];
   stop?: HostStop;
   /** Gives up on the worker (it does not answer); armed by the watchdog and by a stop. */
@@ -144,7 +148,6 @@ export class QuickJsExecutor implements CodeExecutor {
     const timeoutMs = positive("timeoutMs", options.timeoutMs ?? this.timeoutMs);
     const run: ActiveRun = {
       id: ++lastRunId,
-      controller: new AbortController(),
       images: [],
       giveUp: () => {},
       giveUpTimers: [],
@@ -254,7 +257,7 @@ export class QuickJsExecutor implements CodeExecutor {
     } finally {
       for (const timer of run.giveUpTimers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      run.controller.abort();
+      run.controller?.abort();
     }
     const workerLost = outcome === "hung" || outcome instanceof SandboxWorkerExit;
     // A worker that stopped answering (or died) is replaced; everything it held is gone.
@@ -301,7 +304,7 @@ export class QuickJsExecutor implements CodeExecutor {
   private stopRun(run: ActiveRun, stop: HostStop): void {
     if (run.stop) return;
     run.stop = stop;
-    run.controller.abort();
+    run.controller?.abort();
     this.worker.stop();
     // Guest code stops within microseconds of the flag; a worker stuck in a long native call
     // (some allocations near the memory limit) is given up on instead of waited for.
@@ -337,7 +340,7 @@ export class QuickJsExecutor implements CodeExecutor {
       tool,
       input,
       { id: callId, name },
-      { signal: run.controller.signal, images: run.images },
+      { signal: (run.controller ??= new AbortController()).signal, images: run.images },
       { onToolCall: this.onToolCall, maxTransferChars: this.limits.maxTransferChars },
     ).then((outcome) => {
       if ("fatal" in outcome) this.stopRun(run, { type: "fatal", error: outcome.fatal });
