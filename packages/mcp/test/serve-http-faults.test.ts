@@ -204,49 +204,56 @@ describe("abandoned calls", () => {
 });
 
 describe("close() with calls in flight", () => {
-  it("stops taking requests, lets calls finish within the grace period and answers the rest with an error", async () => {
-    const aborted: string[] = [];
-    const server = await serveMcpHttp({
-      name: "drain",
-      version: "1.0.0",
-      tools: [sleep, waitTool(aborted)],
-      shutdownGraceMs: 1_000,
-    });
-    const clients = await Promise.all([1, 2, 3, 4].map(() => sdkClient(server.url)));
-    try {
-      const calls = clients.map(({ client }, i) =>
-        client
-          .callTool(
-            i < 2
-              ? { name: "sleep", arguments: { ms: 300 } }
-              : { name: "wait", arguments: { label: `w${i}` } },
-          )
-          .then(
-            (result) => result,
-            (error: Error) => error.message,
-          ),
-      );
-      await waitFor(() => server.inFlightCount === 4, "four calls in flight");
-      const closing = server.close();
-      const late = await fetch(server.url, { method: "POST", headers: HEADERS, body: "{}" }).then(
-        (response) => response.status,
-        () => "connection refused",
-      );
-      expect(late).toBe("connection refused");
-      expect(await Promise.all(calls)).toEqual([
-        { content: [{ type: "text", text: "slept 300" }] },
-        { content: [{ type: "text", text: "slept 300" }] },
-        "MCP error -32000: The server is shutting down; the call did not finish within 1000 ms",
-        "MCP error -32000: The server is shutting down; the call did not finish within 1000 ms",
-      ]);
-      await closing;
-      expect(aborted.sort()).toEqual(["w2", "w3"]);
-      expect(server.sessionCount).toBe(0);
-    } finally {
-      await Promise.all(clients.map(({ client }) => client.close()));
-      await server.close();
-    }
-  });
+  it.each([
+    { mode: "SSE", jsonResponse: false },
+    { mode: "JSON", jsonResponse: true },
+  ])(
+    "stops taking requests, lets calls finish within the grace period and answers the rest with an error ($mode responses)",
+    async ({ jsonResponse }) => {
+      const aborted: string[] = [];
+      const server = await serveMcpHttp({
+        name: "drain",
+        version: "1.0.0",
+        tools: [sleep, waitTool(aborted)],
+        shutdownGraceMs: 1_000,
+        jsonResponse,
+      });
+      const clients = await Promise.all([1, 2, 3, 4].map(() => sdkClient(server.url)));
+      try {
+        const calls = clients.map(({ client }, i) =>
+          client
+            .callTool(
+              i < 2
+                ? { name: "sleep", arguments: { ms: 300 } }
+                : { name: "wait", arguments: { label: `w${i}` } },
+            )
+            .then(
+              (result) => result,
+              (error: Error) => error.message,
+            ),
+        );
+        await waitFor(() => server.inFlightCount === 4, "four calls in flight");
+        const closing = server.close();
+        const late = await fetch(server.url, { method: "POST", headers: HEADERS, body: "{}" }).then(
+          (response) => response.status,
+          () => "connection refused",
+        );
+        expect(late).toBe("connection refused");
+        expect(await Promise.all(calls)).toEqual([
+          { content: [{ type: "text", text: "slept 300" }] },
+          { content: [{ type: "text", text: "slept 300" }] },
+          "MCP error -32000: The server is shutting down; the call did not finish within 1000 ms",
+          "MCP error -32000: The server is shutting down; the call did not finish within 1000 ms",
+        ]);
+        await closing;
+        expect(aborted.sort()).toEqual(["w2", "w3"]);
+        expect(server.sessionCount).toBe(0);
+      } finally {
+        await Promise.all(clients.map(({ client }) => client.close()));
+        await server.close();
+      }
+    },
+  );
 });
 
 describe("malformed tools/call", () => {
