@@ -141,12 +141,16 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     const session = sessions.add(id, transport, identity);
     sessions.begin(session, res);
     let opened: OpenedSession | undefined;
+    let ended = false;
     transport.onclose = () => {
+      ended = true;
       sessions.delete(id);
       void opened?.close().catch(() => {});
     };
     try {
       opened = await openSessionTools(options, identity);
+      // Closed while its tools were opening (the server is shutting down): release them now.
+      if (ended) await opened.close();
       await createMcpServer(opened.options).connect(transport);
       inFlight.track(transport, body, res);
       await transport.handleRequest(req, res, body);
