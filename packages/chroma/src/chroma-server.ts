@@ -1,17 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { join, resolve } from "node:path";
 import { errorMessage } from "@atrium/spec";
 import { ChromaStartError } from "./errors.js";
-import { stopOnExit } from "./exit-cleanup.js";
 import { findFreePort } from "./free-port.js";
 import { isChromaAlive } from "./heartbeat.js";
-import { DEFAULT_CHROMA_LIMITS, resolveChromaLimits } from "./limits.js";
+import { type ChromaLimits, resolveChromaLimits } from "./limits.js";
 import { LogRing } from "./log-ring.js";
 import { type DataDirSnapshot, isWritableDirectory, snapshotDataDir } from "./read-only-snapshot.js";
+import { launchServerChild, PortTakenError, type ServerChild } from "./server-child.js";
 import {
   isProcessAlive,
   readServerInfo,
@@ -22,9 +18,7 @@ import {
   withStartLock,
   writeServerInfo,
 } from "./server-info-file.js";
-import { SERVER_LAUNCHER_SOURCE } from "./server-launcher.js";
-import { classifyStartFailure, describeStartFailure, describeStartTimeout } from "./start-failure.js";
-import { HEARTBEAT_POLL_INTERVAL_MS } from "./tuning.js";
+import { type ChromaServerEvent, type ChromaServerHealth, ServerSupervisor } from "./server-supervisor.js";
 
 export interface StartChromaServerOptions {
   /** Data directory (created if missing). One server per directory: a second start reuses it. */
@@ -42,13 +36,29 @@ export interface StartChromaServerOptions {
    * dir is an error that says so, since writes would be lost.
    */
   readOnly?: boolean;
+  /**
+   * Restart the server when it exits unexpectedly (default true; see `ServerSupervisor`). Only
+   * the owner supervises; a reuser follows the data dir's record (`refresh()`).
+   */
+  supervise?: boolean;
+  /** Overrides of the restart limits (`serverRestart*` of `ChromaLimits`), checked like any limit. */
+  restartLimits?: Partial<
+    Pick<
+      ChromaLimits,
+      | "serverRestartMaxAttempts"
+      | "serverRestartWindowMs"
+      | "serverRestartBackoffMinMs"
+      | "serverRestartBackoffMaxMs"
+    >
+  >;
 }
 
 export interface ChromaServer {
+  /** Where the server answers now: a restart that found its port taken moves it. */
   readonly url: string;
   readonly host: string;
   readonly port: number;
-  /** PID of the server process. */
+  /** PID of the server process (a restart changes it). */
   readonly pid: number;
   readonly dataDir: string;
   /**
@@ -62,6 +72,15 @@ export interface ChromaServer {
   readonly servedDir: string;
   /** The last lines the server printed (bounded; empty for a reused server). */
   readonly logs: readonly string[];
+  /** Up, restarting or down, restarts so far, the last error. */
+  health(): ChromaServerHealth;
+  /**
+   * Looks again: a reuser re-reads the data dir's record (the owner may have restarted the
+   * server elsewhere) and checks the heartbeat; the owner, which supervises, just answers.
+   */
+  refresh(): Promise<ChromaServerHealth>;
+  /** Exits, restarts and giving up, as they happen (the owner's supervisor only). */
+  onEvent(listener: (event: ChromaServerEvent) => void): () => void;
   /** Stops the server (owner) or just lets go of it (reuser). Idempotent. */
   stop(): Promise<void>;
 }
@@ -72,7 +91,7 @@ export interface ChromaServer {
  */
 export async function startChromaServer(options: StartChromaServerOptions): Promise<ChromaServer> {
   // A bad option is the caller's ConfigError, checked before any directory or process is touched.
-  resolveChromaLimits({ serverStartTimeoutMs: options.startTimeoutMs });
+  resolveChromaLimits({ serverStartTimeoutMs: options.startTimeoutMs, ...options.restartLimits });
   const dataDir = resolve(options.path);
   const host = options.host ?? "127.0.0.1";
   if (!(await isWritableDirectory(dataDir)) && (await isDirectory(dataDir))) {
@@ -132,11 +151,26 @@ async function startReadOnly(
   try {
     const server = await spawnServer(snapshot.dir, host, options);
     return {
-      ...server,
+      get url() {
+        return server.url;
+      },
+      host: server.host,
+      get port() {
+        return server.port;
+      },
+      get pid() {
+        return server.pid;
+      },
       dataDir,
+      servedDir: server.servedDir,
+      owned: server.owned,
+      logFile: server.logFile,
       get logs() {
         return server.logs;
       },
+      health: () => server.health(),
+      refresh: () => server.refresh(),
+      onEvent: (listener) => server.onEvent(listener),
       stop: async () => {
         await server.stop();
         await snapshot.remove();
@@ -180,25 +214,59 @@ async function findRunningServer(dataDir: string): Promise<ServerInfo | undefine
   );
 }
 
+/**
+ * A server another process (or an earlier call) owns. It does not supervise; `refresh()`
+ * re-reads the record, which the owner rewrites when it restarts the server elsewhere.
+ */
 function reusedServer(dataDir: string, info: ServerInfo): ChromaServer {
-  return {
+  let current = info;
+  let health: ChromaServerHealth = {
+    state: "up",
     url: info.url,
-    host: info.host,
-    port: info.port,
     pid: info.pid,
+    restarts: 0,
+    since: new Date().toISOString(),
+  };
+  const settle = (state: ChromaServerHealth["state"], lastError?: string) => {
+    if (state !== health.state || current.pid !== health.pid || current.url !== health.url) {
+      health = { ...health, state, url: current.url, pid: current.pid, since: new Date().toISOString() };
+      if (state === "up" && current.pid !== info.pid) health.restarts++;
+    }
+    health = lastError === undefined ? health : { ...health, lastError };
+    return health;
+  };
+  return {
+    get url() {
+      return current.url;
+    },
+    host: info.host,
+    get port() {
+      return current.port;
+    },
+    get pid() {
+      return current.pid;
+    },
     dataDir,
     servedDir: dataDir,
     owned: false,
     logFile: join(dataDir, SERVER_LOG_FILE),
     logs: [],
+    health: () => ({ ...health }),
+    async refresh() {
+      const recorded = await readServerInfo(dataDir);
+      if (recorded) current = recorded;
+      if (recorded && isProcessAlive(recorded.pid) && (await isChromaAlive(recorded.url)))
+        return settle("up");
+      return settle(
+        recorded ? "restarting" : "down",
+        recorded
+          ? `no answer from the Chroma server at ${recorded.url} (pid ${recorded.pid}); its owner, process ${recorded.ownerPid}, restarts it`
+          : `no Chroma server is recorded for ${dataDir} any more: its owner stopped it`,
+      );
+    },
+    onEvent: () => () => {},
     stop: async () => {},
   };
-}
-
-function chromaCliPath(): string {
-  const require = createRequire(import.meta.url);
-  // "chromadb" resolves to dist/cjs/chromadb.cjs; the CLI sits at dist/cli.mjs.
-  return join(dirname(require.resolve("chromadb")), "..", "cli.mjs");
 }
 
 async function spawnServer(
@@ -206,131 +274,61 @@ async function spawnServer(
   host: string,
   options: StartChromaServerOptions,
 ): Promise<ChromaServer> {
-  const { serverStartTimeoutMs } = resolveChromaLimits({ serverStartTimeoutMs: options.startTimeoutMs });
-  const attempts = options.port === undefined ? DEFAULT_CHROMA_LIMITS.portAttempts : 1;
-  let lastError: ChromaStartError | undefined;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const port = options.port ?? (await findFreePort(host));
-    try {
-      return await spawnOnPort(dataDir, host, port, serverStartTimeoutMs);
-    } catch (error) {
-      if (!(error instanceof PortTakenError)) throw error;
-      lastError = error.startError;
-    }
-  }
-  throw lastError;
-}
-
-class PortTakenError extends Error {
-  constructor(readonly startError: ChromaStartError) {
-    super(startError.message);
-  }
-}
-
-async function spawnOnPort(
-  dataDir: string,
-  host: string,
-  port: number,
-  timeoutMs: number,
-): Promise<ChromaServer> {
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  const logFile = join(dataDir, SERVER_LOG_FILE);
-  const logStream = createWriteStream(logFile, { flags: "a" });
-  logStream.write(`--- ${new Date().toISOString()} starting Chroma on ${url} by pid ${process.pid}\n`);
+  const limits = resolveChromaLimits({
+    serverStartTimeoutMs: options.startTimeoutMs,
+    ...options.restartLimits,
+  });
   const ring = new LogRing();
-  const child = spawn(
-    process.execPath,
-    [
-      "-e",
-      SERVER_LAUNCHER_SOURCE,
-      chromaCliPath(),
-      String(process.pid),
-      "run",
-      "--path",
-      dataDir,
-      "--host",
-      host,
-      "--port",
-      String(port),
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
-  );
-  const onOutput = (chunk: Buffer) => {
-    logStream.write(chunk);
-    ring.push(chunk.toString("utf8"));
+  const launch = async (wanted: number | undefined): Promise<ServerChild> => {
+    const attempts = wanted === undefined ? limits.portAttempts : 1;
+    let lastError: ChromaStartError | undefined;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const port = wanted ?? (await findFreePort(host));
+      try {
+        return await launchServerChild(dataDir, host, port, limits.serverStartTimeoutMs, ring);
+      } catch (error) {
+        if (!(error instanceof PortTakenError) || wanted !== undefined) throw error;
+        lastError = error.startError;
+      }
+    }
+    throw lastError;
   };
-  child.stdout?.on("data", onOutput);
-  child.stderr?.on("data", onOutput);
-  stopOnExit(child);
-  const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
-  child.once("exit", () => logStream.end());
-
-  const failure = (exitCode: number | null, signal: NodeJS.Signals | null) => {
-    const output = ring.text();
-    const error = new ChromaStartError(
-      dataDir,
-      describeStartFailure({ dataDir, url, port, exitCode, signal, output }),
-    );
-    return classifyStartFailure(output) === "port-in-use" ? new PortTakenError(error) : error;
-  };
-
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
-      await exited;
-      throw failure(child.exitCode, child.signalCode);
-    }
-    if (classifyStartFailure(ring.text()) === "port-in-use") {
-      await terminate(child, exited);
-      throw failure(null, null);
-    }
-    if (await isChromaAlive(url, HEARTBEAT_POLL_INTERVAL_MS * 10)) break;
-    if (Date.now() > deadline) {
-      await terminate(child, exited);
-      throw new ChromaStartError(
-        dataDir,
-        describeStartTimeout({ dataDir, url, timeoutMs, output: ring.text() }),
-      );
-    }
-    await sleep(HEARTBEAT_POLL_INTERVAL_MS);
+  let first: ServerChild;
+  try {
+    first = await launch(options.port);
+  } catch (error) {
+    throw error instanceof PortTakenError ? error.startError : error;
   }
-
-  const pid = child.pid;
   await writeServerInfo(dataDir, {
-    pid,
+    pid: first.pid,
     host,
-    port,
-    url,
+    port: first.port,
+    url: first.url,
     ownerPid: process.pid,
     startedAt: new Date().toISOString(),
   });
-  let stopping: Promise<void> | undefined;
+  const supervisor = new ServerSupervisor(dataDir, first, limits, launch, options.supervise !== false);
   return {
-    url,
+    get url() {
+      return supervisor.url;
+    },
     host,
-    port,
-    pid,
+    get port() {
+      return supervisor.port;
+    },
+    get pid() {
+      return supervisor.pid;
+    },
     dataDir,
     servedDir: dataDir,
     owned: true,
-    logFile,
+    logFile: join(dataDir, SERVER_LOG_FILE),
     get logs() {
       return ring.snapshot();
     },
-    stop() {
-      stopping ??= (async () => {
-        await terminate(child, exited);
-        await removeServerInfo(dataDir, pid);
-      })();
-      return stopping;
-    },
+    health: () => supervisor.health(),
+    refresh: async () => supervisor.health(),
+    onEvent: (listener) => supervisor.onEvent(listener),
+    stop: () => supervisor.stop(),
   };
-}
-
-async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), DEFAULT_CHROMA_LIMITS.serverStopTimeoutMs);
-  await exited;
-  clearTimeout(timer);
 }

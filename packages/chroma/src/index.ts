@@ -16,5 +16,6 @@ export {
   type EmbeddingEnv,
   resolveEmbedding,
 } from "./resolve-embedding.js";
+export type { ChromaServerEvent, ChromaServerHealth, ChromaServerState } from "./server-supervisor.js";
 export { classifyStartFailure, describeStartFailure, type StartFailureKind } from "./start-failure.js";
 export * as chromaTuning from "./tuning.js";

@@ -20,6 +20,17 @@ export interface ChromaLimits {
   serverLogLineMaxChars: number;
   /** How long a second starter waits for the first one to finish starting the same data dir. */
   startLockWaitMs: number;
+  /**
+   * Unexpected exits of a supervised server (or failed restarts) tolerated within
+   * `serverRestartWindowMs`; one more and the owner stops restarting it (health "down").
+   */
+  serverRestartMaxAttempts: number;
+  /** The window in which exits count as "quick" failures toward `serverRestartMaxAttempts`. */
+  serverRestartWindowMs: number;
+  /** Pause before the first restart; each further quick failure doubles it... */
+  serverRestartBackoffMinMs: number;
+  /** ...up to this. */
+  serverRestartBackoffMaxMs: number;
   /** Dimensions accepted by the hashing embedding. */
   hashingMinDimensions: number;
   hashingMaxDimensions: number;
@@ -37,6 +48,10 @@ export const DEFAULT_CHROMA_LIMITS: Readonly<ChromaLimits> = Object.freeze({
   serverLogRingLines: 400,
   serverLogLineMaxChars: 2_000,
   startLockWaitMs: 25_000,
+  serverRestartMaxAttempts: 5,
+  serverRestartWindowMs: 60_000,
+  serverRestartBackoffMinMs: 100,
+  serverRestartBackoffMaxMs: 5_000,
   hashingMinDimensions: 8,
   hashingMaxDimensions: 8_192,
   hashingMaxTextChars: 65_536,
@@ -51,6 +66,10 @@ const CHROMA_LIMIT_KINDS: LimitKinds<ChromaLimits> = {
   serverLogRingLines: "count",
   serverLogLineMaxChars: "count",
   startLockWaitMs: "duration",
+  serverRestartMaxAttempts: "count",
+  serverRestartWindowMs: "duration",
+  serverRestartBackoffMinMs: "duration",
+  serverRestartBackoffMaxMs: "duration",
   hashingMinDimensions: "count",
   hashingMaxDimensions: "count",
   hashingMaxTextChars: "count",
