@@ -38,6 +38,11 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
   maxSessions?: number;
   /** How long `close()` lets calls in flight finish before answering them with an error; default `shutdownGraceMs`. */
   shutdownGraceMs?: number;
+  /**
+   * What `GET /health` answers (as JSON; 200 when `ok`, else 503), behind the same Host check
+   * and authentication as the endpoint; without it there is no /health.
+   */
+  health?: () => { ok: boolean } & Record<string, unknown>;
 };
 
 export interface ServedMcpHttp {
@@ -85,7 +90,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== path) return reply(res, 404, `not found; the MCP endpoint is ${path}`);
+    const health = url.pathname === "/health" && req.method === "GET" ? options.health : undefined;
+    if (url.pathname !== path && !health) return reply(res, 404, `not found; the MCP endpoint is ${path}`);
     if (LOOPBACK_HOSTS.has(host) && !LOOPBACK_HOSTS.has(hostName(req.headers.host))) {
       return reply(res, 403, "Host header is not loopback");
     }
@@ -97,6 +103,11 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     if (auth) {
       identity = await authenticate(req, res, auth);
       if (!identity) return;
+    }
+    if (health) {
+      const report = health();
+      res.writeHead(report.ok ? 200 : 503, { "content-type": "application/json" });
+      return res.end(JSON.stringify(report));
     }
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
