@@ -1,106 +1,168 @@
+import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+
 /**
- * Every default limit of @atrium/agent, in one place. Each section belongs to one area; the
- * numbers are defaults that options override.
+ * Every limit of @atrium/agent, one interface per area (the QuickJS sandbox, the agent loop, the
+ * model layer), each with one frozen defaults record and one resolver built on the spec's
+ * `resolveLimitValues`, so a bad override is refused naming the field. Options override the
+ * defaults; numbers that only tune speed or estimates live in `tuning.ts`.
  */
+
+const OWNER = "@atrium/agent";
 
 // ── QuickJS executor ──────────────────────────────────────────────────────────────────────────
 
-/** Wall-clock budget of one `run` (sync code, awaited tools and jobs together). */
-export const QUICKJS_TIMEOUT_MS = 30_000;
+/** Limits of one QuickJS sandbox and of the host's watch over it; each is a `QuickJsExecutor` option. */
+export interface QuickJsLimits {
+  /** Wall-clock budget of one `run` (sync code, awaited tools and jobs together). */
+  timeoutMs: number;
+  /** Heap of one sandbox; an allocation past it fails inside the code with an "out of memory" error. */
+  memoryLimitBytes: number;
+  /**
+   * Interpreter stack. Kept small on purpose: QuickJS's own check must fire before the wasm
+   * frames exhaust Node's native stack (about 1 MB); 256 KiB allows ~1,400 plain recursive calls.
+   */
+  maxStackBytes: number;
+  /** Printed characters kept per run; beyond it the middle is cut (head and tail stay). */
+  maxOutputChars: number;
+  /** Printed characters after which a run is a flood and ends with an "output-limit" error. */
+  maxPrintedChars: number;
+  /** Tool calls one run may make; the next one ends the run. */
+  maxToolCalls: number;
+  /** Promise jobs (microtasks) one run may execute; past it the run ends (a promise flood). */
+  maxJobs: number;
+  /** Longest code one run accepts. */
+  maxCodeChars: number;
+  /** Largest JSON text one value may take crossing the sandbox boundary (results, tool data). */
+  maxTransferChars: number;
+  /** Time allowed, after a run stopped, for reading its error out of the sandbox (getters run there). */
+  cleanupMs: number;
+  /** How long past a run's timeout the host waits for the sandbox worker before replacing it. */
+  watchdogGraceMs: number;
+  /** How long after an abort or close the host waits for the sandbox worker before replacing it. */
+  stopGraceMs: number;
+}
 
-/** Heap of one sandbox; an allocation past it fails inside the code with an "out of memory" error. */
-export const QUICKJS_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_QUICKJS_LIMITS: Readonly<QuickJsLimits> = Object.freeze({
+  timeoutMs: 30_000,
+  memoryLimitBytes: 64 * 1024 * 1024,
+  maxStackBytes: 256 * 1024,
+  maxOutputChars: 20_000,
+  maxPrintedChars: 5_000_000,
+  maxToolCalls: 200,
+  maxJobs: 1_000_000,
+  maxCodeChars: 200_000,
+  maxTransferChars: 5_000_000,
+  cleanupMs: 250,
+  watchdogGraceMs: 2_000,
+  stopGraceMs: 1_000,
+});
 
-/**
- * Interpreter stack. Kept small on purpose: QuickJS's own check must fire before the wasm frames
- * exhaust Node's native stack (about 1 MB); 256 KiB allows ~1,400 plain recursive calls.
- */
-export const QUICKJS_MAX_STACK_BYTES = 256 * 1024;
+const QUICKJS_LIMIT_KINDS: LimitKinds<QuickJsLimits> = {
+  timeoutMs: "duration",
+  memoryLimitBytes: "count",
+  maxStackBytes: "count",
+  maxOutputChars: "count",
+  maxPrintedChars: "count",
+  maxToolCalls: "count",
+  maxJobs: "count",
+  maxCodeChars: "count",
+  maxTransferChars: "count",
+  cleanupMs: "duration",
+  watchdogGraceMs: "duration",
+  stopGraceMs: "duration",
+};
 
-/** Printed characters kept per run; beyond it the middle is cut (head and tail stay). */
-export const QUICKJS_MAX_OUTPUT_CHARS = 20_000;
-
-/** Printed characters after which a run is a flood and ends with an "output-limit" error. */
-export const QUICKJS_MAX_PRINTED_CHARS = 5_000_000;
-
-/** Tool calls one run may make; the next one ends the run. */
-export const QUICKJS_MAX_TOOL_CALLS = 200;
-
-/** Promise jobs (microtasks) one run may execute; past it the run ends (a promise flood). */
-export const QUICKJS_MAX_JOBS = 1_000_000;
-
-/** Timers (`setTimeout`) one run may have pending at once. */
-export const QUICKJS_MAX_TIMERS = 100;
-
-/** Longest code one run accepts. */
-export const QUICKJS_MAX_CODE_CHARS = 200_000;
-
-/** Largest JSON text one value may take crossing the sandbox boundary (results, tool data). */
-export const QUICKJS_MAX_TRANSFER_CHARS = 5_000_000;
-
-/** Time allowed, after a run stopped, for reading its error out of the sandbox (getters run there). */
-export const QUICKJS_CLEANUP_MS = 250;
-
-/** How long past a run's timeout the host waits for the sandbox worker before replacing it. */
-export const QUICKJS_WATCHDOG_GRACE_MS = 2_000;
-
-/** How long after an abort or close the host waits for the sandbox worker before replacing it. */
-export const QUICKJS_STOP_GRACE_MS = 1_000;
+/** The QuickJS defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
+export function resolveQuickJsLimits(partial: Partial<QuickJsLimits> = {}): Readonly<QuickJsLimits> {
+  return resolveLimitValues(OWNER, DEFAULT_QUICKJS_LIMITS, QUICKJS_LIMIT_KINDS, partial);
+}
 
 // ── Agent loop ────────────────────────────────────────────────────────────────────────────────
 
-/** Action steps per run before the closing "answer now" model call. */
-export const DEFAULT_MAX_STEPS = 20;
+/** Limits of the agent loop; the matching agent options override them. */
+export interface AgentLoopLimits {
+  /** Action steps per run before the closing "answer now" model call. */
+  maxSteps: number;
+  /** Wall-clock budget of one code step in the sandbox (the executor interrupts past it). */
+  stepTimeoutMs: number;
+  /** An observation longer than this is cut in the middle, keeping its head and tail. */
+  maxObservationChars: number;
+  /** Images of action steps older than this many steps are replaced by a note in model requests. */
+  keepImagesForSteps: number;
+  /** Images one action step may add (from tools or the sandbox); the rest are left out, with a note. */
+  maxStepImages: number;
+  /** Largest image file or byte array `run(task, { images })` accepts, and largest image a step keeps. */
+  maxImageBytes: number;
+  /** Images one run may be given up front. */
+  maxTaskImages: number;
+  /** Native tool calls one model reply may ask for; more is answered with an error observation. */
+  maxToolCallsPerStep: number;
+  /** How much of each extra variable's value the task text previews for the model. */
+  variablePreviewChars: number;
+}
 
-/** Wall-clock budget of one code step in the sandbox (the executor interrupts past it). */
-export const DEFAULT_STEP_TIMEOUT_MS = 30_000;
+export const DEFAULT_AGENT_LOOP_LIMITS: Readonly<AgentLoopLimits> = Object.freeze({
+  maxSteps: 20,
+  stepTimeoutMs: 30_000,
+  maxObservationChars: 20_000,
+  keepImagesForSteps: 2,
+  maxStepImages: 8,
+  maxImageBytes: 20 * 1024 * 1024,
+  maxTaskImages: 16,
+  maxToolCallsPerStep: 16,
+  variablePreviewChars: 200,
+});
 
-/** An observation longer than this is cut in the middle, keeping its head and tail. */
-export const MAX_OBSERVATION_CHARS = 20_000;
+const AGENT_LOOP_LIMIT_KINDS: LimitKinds<AgentLoopLimits> = {
+  maxSteps: "count",
+  stepTimeoutMs: "duration",
+  maxObservationChars: "count",
+  keepImagesForSteps: "count",
+  maxStepImages: "count",
+  maxImageBytes: "count",
+  maxTaskImages: "count",
+  maxToolCallsPerStep: "count",
+  variablePreviewChars: "count",
+};
 
-/** Images of action steps older than this many steps are replaced by a note in model requests. */
-export const DEFAULT_KEEP_IMAGES_FOR_STEPS = 2;
+/** The agent loop's defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
+export function resolveAgentLoopLimits(partial: Partial<AgentLoopLimits> = {}): Readonly<AgentLoopLimits> {
+  return resolveLimitValues(OWNER, DEFAULT_AGENT_LOOP_LIMITS, AGENT_LOOP_LIMIT_KINDS, partial);
+}
 
-/** Images one action step may add (from tools or the sandbox); the rest are left out, with a note. */
-export const MAX_STEP_IMAGES = 8;
-
-/** Largest image file or byte array `run(task, { images })` accepts, and largest image a step keeps. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-
-/** Images one run may be given up front. */
-export const MAX_TASK_IMAGES = 16;
-
-/** Native tool calls one model reply may ask for; more is answered with an error observation. */
-export const MAX_TOOL_CALLS_PER_STEP = 16;
-
-/** How much of each extra variable's value the task text previews for the model. */
-export const VARIABLE_PREVIEW_CHARS = 200;
+/**
+ * The loop's limits under the names `multi-step-agent.ts` imports; kept until it reads
+ * `DEFAULT_AGENT_LOOP_LIMITS` itself.
+ */
+export const DEFAULT_MAX_STEPS = DEFAULT_AGENT_LOOP_LIMITS.maxSteps;
+export const MAX_OBSERVATION_CHARS = DEFAULT_AGENT_LOOP_LIMITS.maxObservationChars;
+export const DEFAULT_KEEP_IMAGES_FOR_STEPS = DEFAULT_AGENT_LOOP_LIMITS.keepImagesForSteps;
 
 // ── Models ────────────────────────────────────────────────────────────────────────────────────
 
-/** ScriptedModel's usage estimate: characters per token of text (a common rule of thumb). */
-export const SCRIPTED_CHARS_PER_TOKEN = 4;
+/** Limits of the model layer (retry policy and token estimates are tuning: `tuning.ts`). */
+export interface ModelLimits {
+  /** One model request (one attempt), start to end, streamed or not. */
+  requestTimeoutMs: number;
+  /** The longest silence between two chunks of a streamed answer (one attempt). */
+  streamChunkTimeoutMs: number;
+  /** A `scripted:<path>` reply file larger than this is refused. */
+  scriptedFileMaxBytes: number;
+}
 
-/** ScriptedModel's usage estimate for one image part (OpenAI's low-detail image cost). */
-export const SCRIPTED_IMAGE_TOKENS = 85;
+export const DEFAULT_MODEL_LIMITS: Readonly<ModelLimits> = Object.freeze({
+  requestTimeoutMs: 300_000,
+  streamChunkTimeoutMs: 60_000,
+  scriptedFileMaxBytes: 10 * 1024 * 1024,
+});
 
-/** Model calls: attempts in all (the first included) on 429, 5xx, timeouts and network errors. */
-export const MODEL_RETRY_MAX_ATTEMPTS = 4;
+const MODEL_LIMIT_KINDS: LimitKinds<ModelLimits> = {
+  requestTimeoutMs: "duration",
+  streamChunkTimeoutMs: "duration",
+  scriptedFileMaxBytes: "count",
+};
 
-/** Backoff before the second attempt; doubled for each later one, with jitter. */
-export const MODEL_RETRY_BASE_DELAY_MS = 1_000;
-
-/** Ceiling of the exponential backoff. */
-export const MODEL_RETRY_MAX_DELAY_MS = 30_000;
-
-/** Ceiling of a wait the provider asked for with Retry-After / retry-after-ms. */
-export const MODEL_RETRY_MAX_AFTER_MS = 60_000;
-
-/** One model request (one attempt), start to end, streamed or not. */
-export const MODEL_REQUEST_TIMEOUT_MS = 300_000;
-
-/** The longest silence between two chunks of a streamed answer (one attempt). */
-export const MODEL_STREAM_CHUNK_TIMEOUT_MS = 60_000;
-
-/** A `scripted:<path>` reply file larger than this is refused. */
-export const SCRIPTED_FILE_MAX_BYTES = 10 * 1024 * 1024;
+/** The model layer's defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
+export function resolveModelLimits(partial: Partial<ModelLimits> = {}): Readonly<ModelLimits> {
+  return resolveLimitValues(OWNER, DEFAULT_MODEL_LIMITS, MODEL_LIMIT_KINDS, partial);
+}

@@ -3,7 +3,7 @@ import { PIXEL_PNG } from "@atrium/spec/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type ActionStep, ToolCallingAgent } from "../src/agents/index.js";
-import { MAX_STEP_IMAGES } from "../src/limits.js";
+import { DEFAULT_AGENT_LOOP_LIMITS } from "../src/limits.js";
 import { ScriptedModel } from "../src/models/index.js";
 import { tool } from "../src/tools/index.js";
 
@@ -272,7 +272,7 @@ describe("ToolCallingAgent observations", () => {
 });
 
 describe("step images", () => {
-  it("keep at most MAX_STEP_IMAGES images of known type, and tell the model what was left out", async () => {
+  it("keep at most maxStepImages images of known type, and tell the model what was left out", async () => {
     const odd = tool({
       name: "odd",
       description: "Returns bytes that are no image.",
@@ -301,7 +301,7 @@ describe("step images", () => {
     ]);
     const result = await new ToolCallingAgent({ model, tools: [odd, snap] }).run("Look.");
     const step = result.steps[1] as ActionStep;
-    expect(MAX_STEP_IMAGES).toBe(8);
+    expect(DEFAULT_AGENT_LOOP_LIMITS.maxStepImages).toBe(8);
     expect(step.observation).toBe(
       "odd (call_1_1):\ntook one\n\nsnap (call_1_2):\ntook ten\n[Images left out: an image without a media type; 3 images beyond the 8 a step may add.]",
     );

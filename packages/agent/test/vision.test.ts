@@ -62,7 +62,7 @@ describe("vision", () => {
     });
   });
 
-  it("keeps at most MAX_STEP_IMAGES images of one code step and notes the rest", async () => {
+  it("keeps at most maxStepImages images of one code step and notes the rest", async () => {
     const model = new ScriptedModel([
       js("for (let i = 0; i < 10; i++) await screenshot({});\n'ten'"),
       js("final_answer(10)"),
@@ -94,7 +94,7 @@ describe("vision", () => {
     );
     const hugeDataUrl = `data:image/png;base64,${"A".repeat(28_000_000)}`;
     await expect(agent.run("x", { images: [hugeDataUrl] })).rejects.toThrow(
-      "image data URL is about 21000000 bytes; the limit is 20971520 (MAX_IMAGE_BYTES)",
+      "image data URL is about 21000000 bytes; the limit is 20971520 (maxImageBytes)",
     );
     expect(model.calls).toHaveLength(0);
   });

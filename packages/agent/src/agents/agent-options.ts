@@ -1,5 +1,5 @@
 import { ConfigError, TOOL_NAME_PATTERN, type Tool } from "@atrium/spec";
-import { VARIABLE_PREVIEW_CHARS } from "../limits.js";
+import { DEFAULT_AGENT_LOOP_LIMITS } from "../limits.js";
 import { variablesNote } from "../prompts/loop-prompts.js";
 import { truncateMiddle } from "./truncate.js";
 
@@ -52,7 +52,7 @@ export function describeVariables(variables: Record<string, unknown>): string {
     } catch {
       text = String(variables[name]);
     }
-    return truncateMiddle(text, VARIABLE_PREVIEW_CHARS);
+    return truncateMiddle(text, DEFAULT_AGENT_LOOP_LIMITS.variablePreviewChars);
   });
   return variablesNote(names, previews);
 }

@@ -1,7 +1,10 @@
 import { readFile, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { ConfigError, type ImagePart } from "@atrium/spec";
-import { MAX_IMAGE_BYTES, MAX_TASK_IMAGES } from "../limits.js";
+import { DEFAULT_AGENT_LOOP_LIMITS } from "../limits.js";
+
+const { maxImageBytes, maxTaskImages } = DEFAULT_AGENT_LOOP_LIMITS;
+
 import { type StoredImage, storedBytes, storeImage } from "./stored-image.js";
 
 /** An image for `run(task, { images })`: a file path, an http(s)/data/file URL, bytes, or a part. */
@@ -31,8 +34,8 @@ export function sniffImageType(bytes: Uint8Array): string | undefined {
 export async function loadImages(inputs: readonly ImageInput[] = []): Promise<StoredImage[]> {
   if (!Array.isArray(inputs))
     throw new ConfigError("images must be an array of paths, URLs, bytes or image parts");
-  if (inputs.length > MAX_TASK_IMAGES) {
-    throw new ConfigError(`${inputs.length} images given; at most ${MAX_TASK_IMAGES} fit one task`);
+  if (inputs.length > maxTaskImages) {
+    throw new ConfigError(`${inputs.length} images given; at most ${maxTaskImages} fit one task`);
   }
   return Promise.all(inputs.map(loadImage));
 }
@@ -69,9 +72,9 @@ async function fromFile(path: string): Promise<StoredImage> {
     });
   });
   if (!info.isFile()) throw new ConfigError(`image ${path}: not a file`);
-  if (info.size > MAX_IMAGE_BYTES) {
+  if (info.size > maxImageBytes) {
     throw new ConfigError(
-      `image ${path} is ${info.size} bytes; the limit is ${MAX_IMAGE_BYTES} (MAX_IMAGE_BYTES)`,
+      `image ${path} is ${info.size} bytes; the limit is ${maxImageBytes} (maxImageBytes)`,
     );
   }
   return fromBytes(await readFile(path), `image ${path}`);
@@ -80,18 +83,16 @@ async function fromFile(path: string): Promise<StoredImage> {
 /** Base64 given inline (a part or a data URL) is held to the same size limit as files. */
 function withinSize(image: StoredImage, what: string): StoredImage {
   const bytes = storedBytes(image);
-  if (bytes > MAX_IMAGE_BYTES) {
-    throw new ConfigError(
-      `${what} is about ${bytes} bytes; the limit is ${MAX_IMAGE_BYTES} (MAX_IMAGE_BYTES)`,
-    );
+  if (bytes > maxImageBytes) {
+    throw new ConfigError(`${what} is about ${bytes} bytes; the limit is ${maxImageBytes} (maxImageBytes)`);
   }
   return image;
 }
 
 function fromBytes(bytes: Uint8Array, what: string): StoredImage {
-  if (bytes.byteLength > MAX_IMAGE_BYTES) {
+  if (bytes.byteLength > maxImageBytes) {
     throw new ConfigError(
-      `${what} is ${bytes.byteLength} bytes; the limit is ${MAX_IMAGE_BYTES} (MAX_IMAGE_BYTES)`,
+      `${what} is ${bytes.byteLength} bytes; the limit is ${maxImageBytes} (maxImageBytes)`,
     );
   }
   const mediaType = sniffImageType(bytes);

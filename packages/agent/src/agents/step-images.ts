@@ -1,5 +1,8 @@
 import type { ImagePart } from "@atrium/spec";
-import { MAX_IMAGE_BYTES, MAX_STEP_IMAGES } from "../limits.js";
+import { DEFAULT_AGENT_LOOP_LIMITS } from "../limits.js";
+
+const { maxImageBytes, maxStepImages } = DEFAULT_AGENT_LOOP_LIMITS;
+
 import { sniffImageType } from "./load-images.js";
 import { type StoredImage, storedBytes, storeImage } from "./stored-image.js";
 
@@ -11,14 +14,14 @@ export interface StepImages {
 
 /**
  * The images of one action step as memory keeps them. Tools (MCP servers, managed agents) and
- * sandbox code are not trusted to be small or well-formed: beyond `MAX_STEP_IMAGES`, an image
- * over `MAX_IMAGE_BYTES`, or bytes that are no known image are left out, and the note tells the
+ * sandbox code are not trusted to be small or well-formed: beyond `maxStepImages`, an image
+ * over `maxImageBytes`, or bytes that are no known image are left out, and the note tells the
  * model, instead of the next request growing without bound or the run failing.
  */
 export function keepStepImages(parts: readonly ImagePart[]): StepImages {
   const images: StoredImage[] = [];
   const reasons: string[] = [];
-  for (const part of parts.slice(0, MAX_STEP_IMAGES)) {
+  for (const part of parts.slice(0, maxStepImages)) {
     const typed =
       part.image instanceof Uint8Array && !part.mediaType
         ? { ...part, mediaType: sniffImageType(part.image) }
@@ -29,11 +32,11 @@ export function keepStepImages(parts: readonly ImagePart[]): StepImages {
     }
     const stored = storeImage(typed);
     const bytes = storedBytes(stored);
-    if (bytes > MAX_IMAGE_BYTES) reasons.push(`an image of ${bytes} bytes (the limit is ${MAX_IMAGE_BYTES})`);
+    if (bytes > maxImageBytes) reasons.push(`an image of ${bytes} bytes (the limit is ${maxImageBytes})`);
     else images.push(stored);
   }
-  if (parts.length > MAX_STEP_IMAGES) {
-    reasons.push(`${parts.length - MAX_STEP_IMAGES} images beyond the ${MAX_STEP_IMAGES} a step may add`);
+  if (parts.length > maxStepImages) {
+    reasons.push(`${parts.length - maxStepImages} images beyond the ${maxStepImages} a step may add`);
   }
   const note = reasons.length ? `[Images left out: ${reasons.join("; ")}.]` : "";
   return { images, note };

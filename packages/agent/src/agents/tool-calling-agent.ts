@@ -9,7 +9,7 @@ import {
   type ToolCall,
   type ToolSpec,
 } from "@atrium/spec";
-import { MAX_TOOL_CALLS_PER_STEP } from "../limits.js";
+import { DEFAULT_AGENT_LOOP_LIMITS } from "../limits.js";
 import { toolCallingSystemPrompt } from "../prompts/tool-calling-prompt.js";
 import type { ActionStep, ToolCallRecord } from "./memory-steps.js";
 import { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
@@ -182,9 +182,9 @@ function refuse(calls: readonly ToolCall[]): ParseError | undefined {
       "you called no tool. Call one or more tools, or final_answer alone with the answer.",
     );
   }
-  if (calls.length > MAX_TOOL_CALLS_PER_STEP) {
+  if (calls.length > DEFAULT_AGENT_LOOP_LIMITS.maxToolCallsPerStep) {
     return new ParseError(
-      `you made ${calls.length} tool calls in one step; at most ${MAX_TOOL_CALLS_PER_STEP} are allowed. Make fewer calls per step.`,
+      `you made ${calls.length} tool calls in one step; at most ${DEFAULT_AGENT_LOOP_LIMITS.maxToolCallsPerStep} are allowed. Make fewer calls per step.`,
     );
   }
   if (calls.length > 1 && calls.some((call) => call.name === FINAL_ANSWER.name)) {

@@ -18,7 +18,7 @@ import {
   streamText,
   type ToolSet,
 } from "ai";
-import { MODEL_REQUEST_TIMEOUT_MS, MODEL_STREAM_CHUNK_TIMEOUT_MS } from "../limits.js";
+import { DEFAULT_MODEL_LIMITS } from "../limits.js";
 import { type ToolResultImages, toModelMessages } from "./ai-sdk-messages.js";
 import { toModelError } from "./model-error.js";
 import { type RetryOptions, withRetries } from "./retry.js";
@@ -30,9 +30,9 @@ export interface AiSdkModelOptions {
   apiKeyEnvVar?: string;
   /** Where images returned by tools go; see `ToolResultImages`. Default "user-message". */
   toolResultImages?: ToolResultImages;
-  /** Per attempt: the whole request (default `MODEL_REQUEST_TIMEOUT_MS`). */
+  /** Per attempt: the whole request (default `DEFAULT_MODEL_LIMITS.requestTimeoutMs`). */
   timeoutMs?: number;
-  /** Per attempt: the longest silence between two stream chunks (default `MODEL_STREAM_CHUNK_TIMEOUT_MS`). */
+  /** Per attempt: the longest silence between two stream chunks (default `DEFAULT_MODEL_LIMITS.streamChunkTimeoutMs`). */
   chunkTimeoutMs?: number;
   /** Retry policy wrapped around the adapter; `false` returns the bare adapter. */
   retry?: RetryOptions | false;
@@ -77,7 +77,7 @@ export class AiSdkModel implements Model {
     try {
       const result = await generateText({
         ...this.#callSettings(messages, options),
-        timeout: { totalMs: this.#options.timeoutMs ?? MODEL_REQUEST_TIMEOUT_MS },
+        timeout: { totalMs: this.#options.timeoutMs ?? DEFAULT_MODEL_LIMITS.requestTimeoutMs },
       });
       return toResponse(
         result.text,
@@ -104,8 +104,8 @@ export class AiSdkModel implements Model {
         ...this.#callSettings(messages, options),
         abortSignal: request.signal,
         timeout: {
-          totalMs: this.#options.timeoutMs ?? MODEL_REQUEST_TIMEOUT_MS,
-          chunkMs: this.#options.chunkTimeoutMs ?? MODEL_STREAM_CHUNK_TIMEOUT_MS,
+          totalMs: this.#options.timeoutMs ?? DEFAULT_MODEL_LIMITS.requestTimeoutMs,
+          chunkMs: this.#options.chunkTimeoutMs ?? DEFAULT_MODEL_LIMITS.streamChunkTimeoutMs,
         },
         // Errors arrive as `error` parts and are thrown below; the default handler would also log them.
         onError: () => {},

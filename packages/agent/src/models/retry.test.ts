@@ -1,6 +1,6 @@
 import { AbortError, ConfigError, type Message, ModelError, type ModelStreamPart } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import { MODEL_RETRY_BASE_DELAY_MS, MODEL_RETRY_MAX_AFTER_MS, MODEL_RETRY_MAX_DELAY_MS } from "../limits.js";
+import { MODEL_RETRY_BASE_DELAY_MS, MODEL_RETRY_MAX_AFTER_MS, MODEL_RETRY_MAX_DELAY_MS } from "../tuning.js";
 import { ProviderError } from "./model-error.js";
 import { type RetryEvent, retryDelayMs, withRetries } from "./retry.js";
 import { ScriptedModel } from "./scripted-model.js";
@@ -122,7 +122,7 @@ describe("retry options", () => {
 });
 
 describe("retryDelayMs", () => {
-  it("uses the defaults from limits.ts with equal jitter", () => {
+  it("uses the defaults from tuning.ts with equal jitter", () => {
     expect(retryDelayMs(1, status(500), { random: () => 0 })).toBe(MODEL_RETRY_BASE_DELAY_MS / 2);
     expect(retryDelayMs(1, status(500), { random: () => 0.999999 })).toBe(MODEL_RETRY_BASE_DELAY_MS);
     expect(retryDelayMs(3, status(500), { random: () => 0 })).toBe(2 * MODEL_RETRY_BASE_DELAY_MS);

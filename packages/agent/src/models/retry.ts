@@ -6,7 +6,7 @@ import {
   MODEL_RETRY_MAX_AFTER_MS,
   MODEL_RETRY_MAX_ATTEMPTS,
   MODEL_RETRY_MAX_DELAY_MS,
-} from "../limits.js";
+} from "../tuning.js";
 import { ProviderError, toModelError } from "./model-error.js";
 
 export interface RetryOptions {

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { ConfigError } from "@atrium/spec";
 import { z } from "zod";
-import { SCRIPTED_FILE_MAX_BYTES } from "../limits.js";
+import { DEFAULT_MODEL_LIMITS } from "../limits.js";
 import { isRetryableStatus, ProviderError } from "./model-error.js";
 import { ScriptedModel, type ScriptedReply } from "./scripted-model.js";
 
@@ -67,9 +67,9 @@ function readJson(path: string): unknown {
   let text: string;
   try {
     const size = statSync(path).size;
-    if (size > SCRIPTED_FILE_MAX_BYTES) {
+    if (size > DEFAULT_MODEL_LIMITS.scriptedFileMaxBytes) {
       throw new ConfigError(
-        `Scripted replies file ${path} has ${size} bytes, more than the ${SCRIPTED_FILE_MAX_BYTES} allowed; split the script`,
+        `Scripted replies file ${path} has ${size} bytes, more than the ${DEFAULT_MODEL_LIMITS.scriptedFileMaxBytes} allowed; split the script`,
       );
     }
     text = readFileSync(path, "utf8");

@@ -11,7 +11,7 @@ import {
   type ToolCall,
   type Usage,
 } from "@atrium/spec";
-import { SCRIPTED_CHARS_PER_TOKEN, SCRIPTED_IMAGE_TOKENS } from "../limits.js";
+import { SCRIPTED_CHARS_PER_TOKEN, SCRIPTED_IMAGE_TOKENS } from "../tuning.js";
 
 /** A tool call in a script; `id` may be left out and is then derived from the call number. */
 export interface ScriptedToolCall {

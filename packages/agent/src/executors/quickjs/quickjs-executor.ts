@@ -10,7 +10,7 @@ import {
   TOOL_NAME_PATTERN,
   type Tool,
 } from "@atrium/spec";
-import { QUICKJS_STOP_GRACE_MS, QUICKJS_TIMEOUT_MS, QUICKJS_WATCHDOG_GRACE_MS } from "../../limits.js";
+import { DEFAULT_QUICKJS_LIMITS, type QuickJsLimits, resolveQuickJsLimits } from "../../limits.js";
 import { ExecutorBusyError } from "../executor-errors.js";
 import { describeThrown } from "./describe-thrown.js";
 import { fromJsonText, toJsonText } from "./json-crossing.js";
@@ -24,34 +24,10 @@ import {
   SandboxWorkerExit,
 } from "./sandbox-worker-pool.js";
 import { runToolCall, type ToolCallEvent } from "./tool-bridge.js";
-import {
-  DEFAULT_SESSION_LIMITS,
-  type SandboxMemory,
-  type SessionLimits,
-  type SessionRunResult,
-  type ToolOutcome,
-  type WorkerToHost,
-} from "./worker-protocol.js";
+import type { SandboxMemory, SessionRunResult, ToolOutcome, WorkerToHost } from "./worker-protocol.js";
 
-export interface QuickJsExecutorOptions {
-  /** Default wall-clock budget of one run (a run's `timeoutMs` overrides it). */
-  timeoutMs?: number;
-  /** Heap limit of the sandbox. */
-  memoryLimitBytes?: number;
-  /** Interpreter stack limit; see `QUICKJS_MAX_STACK_BYTES` before raising it. */
-  maxStackBytes?: number;
-  /** Printed characters kept per run (head and tail; the middle is cut with a marker). */
-  maxOutputChars?: number;
-  /** Printed characters after which a run ends with an "output-limit" error. */
-  maxPrintedChars?: number;
-  /** Tool calls per run; the next one ends the run with a "runtime" error. */
-  maxToolCalls?: number;
-  /** Promise jobs per run; past it the run ends with a "runtime" error. */
-  maxJobs?: number;
-  /** Longest code a run accepts. */
-  maxCodeChars?: number;
-  /** Largest JSON text of one value crossing the boundary (results, tool inputs and outputs). */
-  maxTransferChars?: number;
+/** Every limit of `QuickJsLimits` is an option (its default in `DEFAULT_QUICKJS_LIMITS`). */
+export interface QuickJsExecutorOptions extends Partial<QuickJsLimits> {
   /** Observes every tool call the code makes (call, progress, result). */
   onToolCall?: (event: ToolCallEvent) => void;
   /** Tools to install right away (same as `setTools`). */
@@ -94,34 +70,15 @@ export class QuickJsExecutor implements CodeExecutor {
   private active: ActiveRun | undefined;
   private activeCompletion: Promise<unknown> | undefined;
   private closing: Promise<void> | undefined;
-  private readonly limits: SessionLimits;
-  private readonly timeoutMs: number;
+  private readonly limits: Readonly<QuickJsLimits>;
   private readonly onToolCall: ((event: ToolCallEvent) => void) | undefined;
 
   private constructor(options: QuickJsExecutorOptions) {
-    this.timeoutMs = positive("timeoutMs", options.timeoutMs ?? QUICKJS_TIMEOUT_MS);
-    this.limits = {
-      memoryLimitBytes: positive(
-        "memoryLimitBytes",
-        options.memoryLimitBytes ?? DEFAULT_SESSION_LIMITS.memoryLimitBytes,
-      ),
-      maxStackBytes: positive("maxStackBytes", options.maxStackBytes ?? DEFAULT_SESSION_LIMITS.maxStackBytes),
-      maxOutputChars: positive(
-        "maxOutputChars",
-        options.maxOutputChars ?? DEFAULT_SESSION_LIMITS.maxOutputChars,
-      ),
-      maxPrintedChars: positive(
-        "maxPrintedChars",
-        options.maxPrintedChars ?? DEFAULT_SESSION_LIMITS.maxPrintedChars,
-      ),
-      maxToolCalls: positive("maxToolCalls", options.maxToolCalls ?? DEFAULT_SESSION_LIMITS.maxToolCalls),
-      maxJobs: positive("maxJobs", options.maxJobs ?? DEFAULT_SESSION_LIMITS.maxJobs),
-      maxCodeChars: positive("maxCodeChars", options.maxCodeChars ?? DEFAULT_SESSION_LIMITS.maxCodeChars),
-      maxTransferChars: positive(
-        "maxTransferChars",
-        options.maxTransferChars ?? DEFAULT_SESSION_LIMITS.maxTransferChars,
-      ),
-    };
+    const overrides: Partial<Record<keyof QuickJsLimits, number>> = {};
+    for (const field of Object.keys(DEFAULT_QUICKJS_LIMITS) as (keyof QuickJsLimits)[]) {
+      overrides[field] = options[field];
+    }
+    this.limits = resolveQuickJsLimits(overrides);
     this.onToolCall = options.onToolCall;
   }
 
@@ -145,7 +102,7 @@ export class QuickJsExecutor implements CodeExecutor {
     this.assertIdle("run()");
     if (typeof code !== "string") throw new ConfigError("run(code): code must be a string");
     if (options.signal?.aborted) throw new AbortError("The run was aborted before it started");
-    const timeoutMs = positive("timeoutMs", options.timeoutMs ?? this.timeoutMs);
+    const timeoutMs = positive("timeoutMs", options.timeoutMs ?? this.limits.timeoutMs);
     const run: ActiveRun = {
       id: ++lastRunId,
       images: [],
@@ -243,7 +200,7 @@ export class QuickJsExecutor implements CodeExecutor {
     const hung = new Promise<"hung">((resolve) => {
       run.giveUp = () => resolve("hung");
     });
-    run.giveUpTimers.push(setTimeout(run.giveUp, timeoutMs + QUICKJS_WATCHDOG_GRACE_MS));
+    run.giveUpTimers.push(setTimeout(run.giveUp, timeoutMs + this.limits.watchdogGraceMs));
     let outcome: SessionRunResult | "hung" | SandboxWorkerExit;
     try {
       this.worker.clearStop();
@@ -308,7 +265,7 @@ export class QuickJsExecutor implements CodeExecutor {
     this.worker.stop();
     // Guest code stops within microseconds of the flag; a worker stuck in a long native call
     // (some allocations near the memory limit) is given up on instead of waited for.
-    run.giveUpTimers.push(setTimeout(run.giveUp, QUICKJS_STOP_GRACE_MS));
+    run.giveUpTimers.push(setTimeout(run.giveUp, this.limits.stopGraceMs));
   }
 
   private handleToolCall(message: Extract<WorkerToHost, { type: "tool-call" }>): void {
@@ -336,11 +293,12 @@ export class QuickJsExecutor implements CodeExecutor {
       });
       return;
     }
+    run.controller ??= new AbortController();
     void runToolCall(
       tool,
       input,
       { id: callId, name },
-      { signal: (run.controller ??= new AbortController()).signal, images: run.images },
+      { signal: run.controller.signal, images: run.images },
       { onToolCall: this.onToolCall, maxTransferChars: this.limits.maxTransferChars },
     ).then((outcome) => {
       if ("fatal" in outcome) this.stopRun(run, { type: "fatal", error: outcome.fatal });

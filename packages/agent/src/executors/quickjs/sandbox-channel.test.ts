@@ -1,11 +1,11 @@
 import { MessageChannel } from "node:worker_threads";
 import { AbortError, type Tool, type ToolContext } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_QUICKJS_LIMITS } from "../../limits.js";
 import { QuickJsExecutor } from "./quickjs-executor.js";
 import { SandboxWorker, SandboxWorkerExit } from "./sandbox-worker-pool.js";
 import {
   ChannelSlot,
-  DEFAULT_SESSION_LIMITS,
   type HostToWorker,
   newChannelMemory,
   SLOT_BYTES,
@@ -142,7 +142,7 @@ describe("QuickJsExecutor over the channel", () => {
   it("a worker blocked in Atomics.wait (idle) is terminated at once", async () => {
     const worker = await SandboxWorker.spawn();
     // Answered, so the worker is back in its wait for the next request.
-    await worker.request({ type: "init", limits: { ...DEFAULT_SESSION_LIMITS } });
+    await worker.request({ type: "init", limits: DEFAULT_QUICKJS_LIMITS });
     const terminated = performance.now();
     await worker.terminate();
     expect(performance.now() - terminated).toBeLessThan(500);

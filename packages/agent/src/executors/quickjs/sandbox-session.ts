@@ -1,19 +1,13 @@
 import type { ExecutionError } from "@atrium/spec";
 import type { QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten";
-import { QUICKJS_CLEANUP_MS } from "../../limits.js";
+import type { QuickJsLimits } from "../../limits.js";
 import { describeThrown } from "./describe-thrown.js";
 import { type DescribedError, describedToExecutionError, executionError } from "./execution-errors.js";
 import { NotebookSyntaxError, toNotebookScript } from "./notebook-script.js";
 import { QuickJsSandbox, type SandboxHost } from "./quickjs-sandbox.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
 import { type PendingToolCall, RunState } from "./run-state.js";
-import {
-  type SandboxMemory,
-  type SessionLimits,
-  type SessionRunResult,
-  STOP_FLAG,
-  type ToolOutcome,
-} from "./worker-protocol.js";
+import { type SandboxMemory, type SessionRunResult, STOP_FLAG, type ToolOutcome } from "./worker-protocol.js";
 
 /**
  * A wasm instance whose linear memory grew past this is not handed to the next session (wasm
@@ -60,14 +54,14 @@ export class SandboxSession {
   };
 
   private constructor(
-    private limits: SessionLimits,
+    private limits: QuickJsLimits,
     private readonly link: HostLink,
     private readonly stopFlag: Int32Array,
   ) {}
 
   /** A session on `module` (a wasm instance a previous session released), or on a new one. */
   static async create(
-    limits: SessionLimits,
+    limits: QuickJsLimits,
     link: HostLink,
     stopFlag: Int32Array,
     module?: QuickJSWASMModule,
@@ -98,7 +92,7 @@ export class SandboxSession {
   }
 
   /** Applies an executor's limits (a session may be built ahead of time with others). */
-  configure(limits: SessionLimits): void {
+  configure(limits: QuickJsLimits): void {
     this.limits = limits;
     this.sandbox.runtime.setMemoryLimit(limits.memoryLimitBytes);
     this.sandbox.runtime.setMaxStackSize(limits.maxStackBytes);
@@ -224,7 +218,7 @@ export class SandboxSession {
    * longer apply; a short budget does), and readies the prelude for the next step.
    */
   private endStep(): void {
-    this.drainingUntil = Date.now() + QUICKJS_CLEANUP_MS;
+    this.drainingUntil = Date.now() + this.limits.cleanupMs;
     try {
       const ended = this.sandbox.callHelper("endStep");
       (ended.error ?? ended.value).dispose();
@@ -320,7 +314,7 @@ export class SandboxSession {
   private settleError(errorHandle: QuickJSHandle, run: RunState, code: string): Settlement {
     try {
       if (run.stop) return stopped;
-      run.deadline = Date.now() + QUICKJS_CLEANUP_MS;
+      run.deadline = Date.now() + this.limits.cleanupMs;
       const described = this.describe(errorHandle);
       return {
         type: "error",

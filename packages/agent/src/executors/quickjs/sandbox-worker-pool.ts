@@ -23,7 +23,7 @@ type Request = HostToWorker extends infer M ? (M extends { id: number } ? Omit<M
 const MAX_IDLE_WORKERS = 4;
 /**
  * Native stack of a worker, in MB. Kept at the size of Node's main-thread stack: QuickJS's own
- * stack check (see QUICKJS_MAX_STACK_BYTES) was measured against it, and when a C path without
+ * stack check (see `maxStackBytes` in limits.ts) was measured against it, and when a C path without
  * that check recurses, Node's stack must overflow (a catchable RangeError the session recovers
  * from) before the wasm shadow stack does.
  */

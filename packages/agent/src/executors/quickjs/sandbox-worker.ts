@@ -1,10 +1,10 @@
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
+import { DEFAULT_QUICKJS_LIMITS } from "../../limits.js";
 import { SandboxSession } from "./sandbox-session.js";
 import {
   ChannelSlot,
   channelControl,
-  DEFAULT_SESSION_LIMITS,
   type HostToWorker,
   STOP_FLAG,
   WORKER_READY,
@@ -65,7 +65,7 @@ function waitForHost(until: number): void {
 }
 
 function prepareNext(spare?: QuickJSWASMModule): void {
-  next = SandboxSession.create({ ...DEFAULT_SESSION_LIMITS }, { requestTool, waitForHost }, control, spare);
+  next = SandboxSession.create(DEFAULT_QUICKJS_LIMITS, { requestTool, waitForHost }, control, spare);
   // A failure surfaces at the next `init`, which then builds a session itself.
   next.catch(() => undefined);
 }

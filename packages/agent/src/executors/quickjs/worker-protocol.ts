@@ -1,15 +1,6 @@
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import type { ExecutionError } from "@atrium/spec";
-import {
-  QUICKJS_MAX_CODE_CHARS,
-  QUICKJS_MAX_JOBS,
-  QUICKJS_MAX_OUTPUT_CHARS,
-  QUICKJS_MAX_PRINTED_CHARS,
-  QUICKJS_MAX_STACK_BYTES,
-  QUICKJS_MAX_TOOL_CALLS,
-  QUICKJS_MAX_TRANSFER_CHARS,
-  QUICKJS_MEMORY_LIMIT_BYTES,
-} from "../../limits.js";
+import type { QuickJsLimits } from "../../limits.js";
 
 /**
  * Messages between `QuickJsExecutor` (main thread) and its sandbox worker, and the shared-memory
@@ -23,36 +14,12 @@ import {
  * could drift from this one and corrupt messages silently.
  */
 
-/** Limits the session in the worker enforces. */
-export interface SessionLimits {
-  memoryLimitBytes: number;
-  maxStackBytes: number;
-  maxOutputChars: number;
-  maxPrintedChars: number;
-  maxToolCalls: number;
-  maxJobs: number;
-  maxCodeChars: number;
-  maxTransferChars: number;
-}
-
-/** The limits of a sandbox no option changed (see limits.ts). */
-export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = Object.freeze({
-  memoryLimitBytes: QUICKJS_MEMORY_LIMIT_BYTES,
-  maxStackBytes: QUICKJS_MAX_STACK_BYTES,
-  maxOutputChars: QUICKJS_MAX_OUTPUT_CHARS,
-  maxPrintedChars: QUICKJS_MAX_PRINTED_CHARS,
-  maxToolCalls: QUICKJS_MAX_TOOL_CALLS,
-  maxJobs: QUICKJS_MAX_JOBS,
-  maxCodeChars: QUICKJS_MAX_CODE_CHARS,
-  maxTransferChars: QUICKJS_MAX_TRANSFER_CHARS,
-});
-
 export type ToolOutcome =
   | { ok: true; json: string | undefined }
   | { ok: false; name: string; message: string };
 
 export type HostToWorker =
-  | { type: "init"; id: number; limits: SessionLimits }
+  | { type: "init"; id: number; limits: QuickJsLimits }
   | { type: "run"; id: number; runId: number; code: string; timeoutMs: number }
   | { type: "set-tools"; id: number; names: string[] }
   | { type: "set-variables"; id: number; entries: [name: string, json: string | undefined][] }
