@@ -24,7 +24,12 @@ export * as limits from "./limits.js";
 export { toCallToolResult } from "./serve/call-tool.js";
 export type { McpHttpAuth, McpIdentity } from "./serve/client-identity.js";
 export { createMcpServer } from "./serve/create-server.js";
-export { type ServedMcpHttp, type ServeMcpHttpOptions, serveMcpHttp } from "./serve/serve-http.js";
+export {
+  type HealthReport,
+  type ServedMcpHttp,
+  type ServeMcpHttpOptions,
+  serveMcpHttp,
+} from "./serve/serve-http.js";
 export { type ServedMcp, type StdioStreams, serveMcp } from "./serve/serve-stdio.js";
 export {
   agentTool,

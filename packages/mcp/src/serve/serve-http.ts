@@ -42,8 +42,11 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
    * What `GET /health` answers (as JSON; 200 when `ok`, else 503), behind the same Host check
    * and authentication as the endpoint; without it there is no /health.
    */
-  health?: () => { ok: boolean } & Record<string, unknown>;
+  health?: () => HealthReport | Promise<HealthReport>;
 };
+
+/** What a served program says about its own health at `GET /health`. */
+export type HealthReport = { ok: boolean } & Record<string, unknown>;
 
 export interface ServedMcpHttp {
   /** The endpoint, e.g. http://127.0.0.1:43123/mcp. */
@@ -105,7 +108,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
       if (!identity) return;
     }
     if (health) {
-      const report = health();
+      const report = await health();
       res.writeHead(report.ok ? 200 : 503, { "content-type": "application/json" });
       return res.end(JSON.stringify(report));
     }
