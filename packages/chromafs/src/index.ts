@@ -23,10 +23,17 @@ export {
   type DocsSession,
   type DocsSessionOptions,
   openDocsSession,
+  STORE_UNAVAILABLE_EXIT_CODE,
 } from "./session/docs-session.js";
-export { ChromaDocStore, type ChromaDocStoreOptions, DocStoreError } from "./store/chroma-doc-store.js";
+export {
+  ChromaDocStore,
+  type ChromaDocStoreOptions,
+  DocStoreError,
+  type FollowedServer,
+} from "./store/chroma-doc-store.js";
 export type { Access, DocStore, SearchHit, TextFilter } from "./store/doc-store.js";
 export { LocalFolderStore } from "./store/local-folder-store.js";
+export { isStoreUnavailable, StoreUnavailableError } from "./store/store-unavailable.js";
 export { compileTextFilter } from "./store/text-filter-matcher.js";
 export {
   type ChunkingRecord,

@@ -12,6 +12,8 @@ Over stdio by default (what MCP hosts launch; the local user, with --groups). --
 streamable HTTP: each client authenticates with a bearer token from --tokens-file and sees what
 its token's groups allow; --no-auth serves anyone who reaches the port, on loopback only.
 SIGTERM or Ctrl-C stops taking requests, lets calls in flight finish (up to 10 s), then exits.
+Over HTTP, GET /health (same authentication) reports the store: 200 when it answers, else 503.
+An embedded Chroma server (--path) that dies is restarted; each restart is logged on stderr.
 
 ${STORE_USAGE}
   --groups a,b          the user's groups (stdio, or --http --no-auth)
@@ -49,11 +51,20 @@ export async function runMcpCommand(argv: string[], io: ShellIo): Promise<number
   });
   if ("exitCode" in prepared) return prepared.exitCode;
   const { values, groups, opened } = prepared;
+  // The embedded server restarts itself when it dies; say so where the operator looks.
+  opened.server?.onEvent((event) => io.stderr.write(`atrium-docs mcp: ${event.message}\n`));
   try {
     const port = portOf(values) as number;
     if (values.http) {
       const host = typeof values.host === "string" ? values.host : undefined;
-      const served = await serveDocsMcpHttp({ store: opened.store, groups, port, host, auth });
+      const served = await serveDocsMcpHttp({
+        store: opened.store,
+        groups,
+        port,
+        host,
+        auth,
+        health: () => opened.health(),
+      });
       io.stdout.write(`${served.url}\n`);
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);

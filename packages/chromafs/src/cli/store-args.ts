@@ -1,4 +1,11 @@
-import { type ChromaServer, connectChroma, resolveEmbedding, startChromaServer } from "@atrium/chroma";
+import {
+  type ChromaServer,
+  type ChromaServerHealth,
+  connectChroma,
+  isChromaAlive,
+  resolveEmbedding,
+  startChromaServer,
+} from "@atrium/chroma";
 import { ConfigError, type Embedding } from "@atrium/spec";
 import { EMBEDDING_METADATA_KEY } from "../ingest/docs-collection.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
@@ -35,8 +42,18 @@ export const STORE_USAGE = `Where the docs are (one of):
 
 export interface OpenedStore {
   store: DocStore;
+  /** The embedded server the store runs on (`--path`), which restarts itself if it dies. */
+  server?: ChromaServer;
+  /** Whether the store answers now, and for an embedded server its supervision state. */
+  health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }
+
+export type StoreHealth = {
+  ok: boolean;
+  store: string;
+  chroma?: ChromaServerHealth;
+};
 
 export function storeArgs(values: Record<string, string | boolean | undefined>): StoreArgs {
   const text = (key: string) => (typeof values[key] === "string" ? (values[key] as string) : undefined);
@@ -58,7 +75,7 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
     }
     if (args.embedding) throw new ConfigError("--embedding applies to a Chroma collection, not to --dir");
     const store = new LocalFolderStore(args.dir, args.groupsFile);
-    return { store, close: async () => {} };
+    return { store, health: async () => ({ ok: true, store: store.description }), close: async () => {} };
   }
   if (!args.collection) throw new ConfigError("missing --collection <name> (or --dir <folder>)");
   if (args.chromaUrl && args.path) throw new ConfigError("pass either --chroma-url or --path, not both");
@@ -79,10 +96,17 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
     const serverUrl = url ?? (server as ChromaServer).url;
     const store = await ChromaDocStore.open({
       url: serverUrl,
+      server,
       collection: args.collection,
       embedding: chosen ?? (await recordedEmbedding(serverUrl, args.collection, env)),
     });
-    return { store, close: async () => server?.stop() };
+    const embedded = server;
+    const health = async (): Promise<StoreHealth> => {
+      if (!embedded) return { ok: await isChromaAlive(serverUrl), store: store.description };
+      const chroma = await embedded.refresh();
+      return { ok: chroma.state === "up", store: store.description, chroma };
+    };
+    return { store, server, health, close: async () => server?.stop() };
   } catch (error) {
     await server?.stop();
     throw error;

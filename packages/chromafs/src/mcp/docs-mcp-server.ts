@@ -2,6 +2,7 @@ import {
   type McpHttpAuth,
   type ServedMcp,
   type ServedMcpHttp,
+  type ServeMcpHttpOptions,
   type SessionTools,
   serveMcp,
   serveMcpHttp,
@@ -24,6 +25,8 @@ export interface DocsMcpHttpOptions extends DocsMcpOptions {
    * `groups`, and only loopback hosts are allowed.
    */
   auth?: McpHttpAuth;
+  /** Answered at `GET /health` (the store's and its Chroma server's state). */
+  health?: ServeMcpHttpOptions["health"];
 }
 
 const INSTRUCTIONS =
@@ -68,6 +71,7 @@ export async function serveDocsMcpHttp(options: DocsMcpHttpOptions): Promise<Ser
     port: options.port,
     host: options.host,
     auth: options.auth,
+    health: options.health,
     openSession: (identity) =>
       openDocsMcpSession({ ...options, groups: identity ? identity.groups : options.groups }),
   });
