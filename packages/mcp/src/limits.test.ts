@@ -26,7 +26,9 @@ describe("mcp limits", () => {
       inputSchema: { type: "object" },
       execute: async () => "ok",
     };
-    await expect(serveMcpHttp({ tools: [echo], sessionIdleMs: 0 })).rejects.toThrow(
+    await expect(
+      serveMcpHttp({ name: "limits", version: "1.0.0", tools: [echo], sessionIdleMs: 0 }),
+    ).rejects.toThrow(
       new ConfigError(
         "@atrium/mcp limit sessionIdleMs must be a positive finite number of milliseconds, got 0",
       ),
