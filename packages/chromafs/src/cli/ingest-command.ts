@@ -26,7 +26,9 @@ Re-running changes only what changed.
                         ingests without --groups-file; a new file replaces it
   --clear-groups        drop the stored groups mapping (as a file holding {} does);
                         only front-matter groups: then restrict pages
-  --rebuild             drop the collection and ingest everything anew
+  --rebuild             ingest everything anew into a new collection, which
+                        replaces the old one only once complete (the old one,
+                        with its groups mapping, stays in use until then)
   --embedding <spec>    how pages are embedded: hashing (offline), openai:<model>
                         (OPENAI_API_KEY), ollama:<model> (OLLAMA_BASE_URL) or
                         openai-compatible:<baseURL>#<model>; default $ATRIUM_EMBEDDING,
@@ -68,6 +70,8 @@ export async function runIngestCommand(
       clearGroups: parsed.clearGroups,
       rebuild: parsed.rebuild,
       onProgress: parsed.quiet ? undefined : reporter.onProgress,
+      // Said even with -q: it reports a past run that did not finish.
+      onNotice: (message) => io.stderr.write(`atrium-docs ingest: ${message}\n`),
     });
     reporter.finish();
     io.stdout.write(parsed.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));

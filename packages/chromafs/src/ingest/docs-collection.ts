@@ -1,4 +1,4 @@
-import type { ChromaClient, Collection } from "@atrium/chroma";
+import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import { connectChroma, hashingEmbedding } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
 import { FORMAT_METADATA_KEY, refuseNewerFormat, STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
@@ -31,7 +31,7 @@ export async function openDocsCollection(
   client: ChromaClient,
   name: string,
   embedding: Embedding,
-  options: { create: boolean },
+  options: { create: boolean; metadata?: Metadata },
 ): Promise<Collection> {
   validateCollectionName(name);
   const collection = options.create
@@ -39,7 +39,11 @@ export async function openDocsCollection(
         name,
         embeddingFunction: null,
         configuration: { hnsw: { space: "cosine" } },
-        metadata: { [EMBEDDING_METADATA_KEY]: embedding.id, [FORMAT_METADATA_KEY]: STORAGE_FORMAT_VERSION },
+        metadata: {
+          ...options.metadata,
+          [EMBEDDING_METADATA_KEY]: embedding.id,
+          [FORMAT_METADATA_KEY]: STORAGE_FORMAT_VERSION,
+        },
       })
     : await client.getCollection({ name }).catch((error: unknown) => {
         throw new IngestError(
@@ -72,11 +76,16 @@ export function storedFormat(collection: Collection): number {
 /**
  * Records the current storage format in the collection metadata once ingest has written a tree
  * of that format (the tree is the authority; this lets readers refuse a newer collection before
- * fetching anything). The whole metadata is written back, so the embedding key stays.
+ * fetching anything), dropping the keys in `obsolete` (records only an unfinished ingest needs).
+ * The whole metadata is written back, so the embedding key stays.
  */
-export async function recordStorageFormat(collection: Collection): Promise<void> {
-  if (collection.metadata?.[FORMAT_METADATA_KEY] === STORAGE_FORMAT_VERSION) return;
-  await collection.modify({
-    metadata: { ...collection.metadata, [FORMAT_METADATA_KEY]: STORAGE_FORMAT_VERSION },
-  });
+export async function recordStorageFormat(
+  collection: Collection,
+  obsolete: readonly string[] = [],
+): Promise<void> {
+  const metadata: Metadata = { ...collection.metadata };
+  const stale = obsolete.filter((key) => key in metadata);
+  if (metadata[FORMAT_METADATA_KEY] === STORAGE_FORMAT_VERSION && stale.length === 0) return;
+  for (const key of stale) delete metadata[key];
+  await collection.modify({ metadata: { ...metadata, [FORMAT_METADATA_KEY]: STORAGE_FORMAT_VERSION } });
 }

@@ -1,11 +1,11 @@
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
-import { type Embedding, rethrowIfFatal } from "@atrium/spec";
+import type { Embedding } from "@atrium/spec";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
 import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
 import { DELETE_BATCH, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../tuning.js";
-import { accessMetadata, type GroupRules, loadGroupRules } from "./access-groups.js";
+import { accessMetadata, type GroupMapping, type GroupRules, loadGroupRules } from "./access-groups.js";
 import { chunkPage, chunkStartLines } from "./chunk-page.js";
 import { validateCollectionName } from "./collection-name.js";
 import {
@@ -18,8 +18,28 @@ import {
 import { IngestError } from "./errors.js";
 import { inParallel } from "./in-parallel.js";
 import { chunkId, currentChunking, pageRevision, parseChunkId } from "./page-revision.js";
+import { pauseForTest } from "./pause-for-test.js";
+import {
+  PENDING_GROUPS_METADATA_KEY,
+  pendingGroupsEntry,
+  readPendingGroups,
+  recordPendingGroups,
+} from "./pending-groups.js";
 import { type PreparedPage, readPage } from "./read-page.js";
-import { chooseGroupRules, type GroupsSummary, refuseLegacyUnrestrict } from "./stored-groups.js";
+import {
+  dropCollection,
+  findCollection,
+  recoverInterruptedRebuild,
+  stagingCollectionName,
+  stagingMetadata,
+  swapIn,
+} from "./staging-collection.js";
+import {
+  type ChosenGroups,
+  chooseGroupRules,
+  type GroupsSummary,
+  refuseLegacyUnrestrict,
+} from "./stored-groups.js";
 import { readStoredTree } from "./stored-tree.js";
 import { walkDocs } from "./walk-docs.js";
 
@@ -45,9 +65,14 @@ export type IngestOptions = ChromaTarget & {
   clearGroups?: boolean;
   /** Default: the offline hashing embedding (384 dimensions). */
   embedding?: Embedding;
-  /** Delete the collection first and ingest everything anew. */
+  /**
+   * Ingest everything anew into a new collection beside the old one, which stays in use until
+   * the new one is complete and takes its place.
+   */
   rebuild?: boolean;
   onProgress?: (progress: IngestProgress) => void;
+  /** Told what the ingest found and did beyond its job (an interrupted rebuild finished or dropped). */
+  onNotice?: (message: string) => void;
 };
 
 export interface IngestSummary {
@@ -58,6 +83,8 @@ export interface IngestSummary {
   bytes: number;
   /** Which groups mapping applied and how many pages are restricted. */
   groups: GroupsSummary;
+  /** What was found and done beyond the ingest itself (see `onNotice`); usually empty. */
+  notices: string[];
   seconds: number;
 }
 
@@ -69,9 +96,13 @@ interface PendingChunk {
 
 /**
  * Ingests a docs directory into a collection, changing only what changed since the stored tree.
- * Order makes it crash-safe: new chunks go in under new ids first, the tree is written last,
- * and only then are chunks the tree no longer points at deleted — at every moment the stored
- * tree points at chunks that exist.
+ * Order makes it crash-safe (`kill -9` at any moment leaves no restricted page visible and every
+ * visible page whole):
+ * - the groups mapping is recorded before the first chunk of a collection without a tree;
+ * - new chunks go in under new ids first, the tree is written last, and only then are chunks the
+ *   tree no longer points at deleted — at every moment the stored tree points at chunks that exist;
+ * - a rebuild writes a staging collection beside the old one and swaps it in only once its tree
+ *   is written (`staging-collection.ts`); the next ingest finishes or drops an interrupted one.
  */
 export async function ingestDocs(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
@@ -87,61 +118,140 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
       `${options.dir} has ${docs.length} pages, over the limit of ${DEFAULT_CHROMAFS_LIMITS.ingestMaxPages}`,
     );
   }
+  validateCollectionName(options.collection);
   const client = await resolveClient(options);
-  // A collection this ingest creates (or re-creates for a rebuild) is dropped again if the
-  // ingest fails before its tree is written: no empty collection, no recorded embedding left.
-  const state = { created: !(await collectionExists(client, options.collection)), treeWritten: false };
+  const recovery = await recoverInterruptedRebuild(client, options.collection);
+  for (const notice of recovery.notices) options.onNotice?.(notice);
+  const prepared: Prepared = {
+    docs,
+    embedding,
+    fileRules,
+    started,
+    notices: recovery.notices,
+    droppedMapping: recovery.droppedMapping,
+  };
+  if (options.rebuild) return rebuild(client, options, prepared);
+  // A collection this ingest creates is dropped again if the ingest fails before its tree is
+  // written: no empty collection, no recorded embedding left.
+  const state = { created: !(await findCollection(client, options.collection)), treeWritten: false };
   try {
-    return await ingestInto(client, options, { docs, embedding, fileRules, started, state });
+    return await ingestInto(client, options, prepared, state);
   } catch (error) {
     if (state.created && !state.treeWritten) await dropCollection(client, options.collection);
     throw error;
   }
 }
 
+interface Prepared {
+  docs: Awaited<ReturnType<typeof walkDocs>>;
+  embedding: Embedding;
+  fileRules: GroupRules | undefined;
+  started: number;
+  notices: string[];
+  /** The mapping of a half-built rebuild just dropped (see `RebuildRecovery`). */
+  droppedMapping: GroupMapping | undefined;
+}
+
+/** A plain ingest: only what changed is written, into the collection itself. */
 async function ingestInto(
   client: ChromaClient,
   options: IngestOptions,
-  prepared: {
-    docs: Awaited<ReturnType<typeof walkDocs>>;
-    embedding: Embedding;
-    fileRules: GroupRules | undefined;
-    started: number;
-    /** Whether this ingest made the collection; whether the new tree is stored (then it's in use). */
-    state: { created: boolean; treeWritten: boolean };
-  },
+  prepared: Prepared,
+  /** Whether this ingest made the collection; whether the new tree is stored (then it's in use). */
+  state: { created: boolean; treeWritten: boolean },
 ): Promise<IngestSummary> {
-  const { docs, embedding, fileRules, started, state } = prepared;
-  const keepsStoredGroups = fileRules === undefined && !options.clearGroups;
-  // A rebuild drops the collection, but not the groups mapping stored with it.
-  const beforeRebuild =
-    options.rebuild && keepsStoredGroups
-      ? await readTreeBeforeRebuild(client, options.collection)
-      : undefined;
-  const collection = options.rebuild
-    ? undefined
-    : await openDocsCollection(client, options.collection, embedding, { create: true });
-  const previous = collection ? await readPreviousTree(collection, options.collection) : undefined;
-  const prior = beforeRebuild ?? previous;
+  const { embedding } = prepared;
+  const collection = await openDocsCollection(client, options.collection, embedding, { create: true });
+  const previous = await readPreviousTree(collection, options.collection);
   const chosen = chooseGroupRules({
-    fileRules,
+    fileRules: prepared.fileRules,
     clear: options.clearGroups === true,
-    prior,
+    prior: previous,
+    pending: previous ? undefined : (readPendingGroups(collection) ?? prepared.droppedMapping),
     collection: options.collection,
   });
-
   const progress = options.onProgress ?? (() => {});
-  // Every page is read (and refused if broken) before a rebuild drops anything.
-  const pages = await readAllPages(docs, chosen.rules, progress);
-  refuseLegacyUnrestrict(prior, chosen, pages, options.collection);
-  if (options.rebuild) {
-    // An embedding that can't answer (server down, bad key) fails here, before anything is dropped.
-    await embedding.embed(["embedding check"]);
-    await dropCollection(client, options.collection);
-    state.created = true;
+  const pages = await readAllPages(prepared.docs, chosen.rules, progress);
+  refuseLegacyUnrestrict(previous, chosen, pages, options.collection);
+  // Until the tree is written, this record is the only place the mapping is kept.
+  if (!previous) await recordPendingGroups(collection, chosen.rules?.mapping ?? {});
+  const plan = planChunks(pages, previous, chosen);
+  await writeChunks(collection, embedding, plan.pending, progress);
+  await pauseForTest("tree");
+  await writeTree(collection, embedding, plan.tree);
+  state.treeWritten = true;
+  await recordStorageFormat(collection, [PENDING_GROUPS_METADATA_KEY]);
+  await pauseForTest("cleanup");
+  const deleted = await deleteStaleChunks(collection, plan.tree, progress);
+  return summarize(options.collection, prepared, plan, chosen, deleted);
+}
+
+/**
+ * A rebuild: every page written anew into a staging collection beside the old one, which stays
+ * in use (with its groups mapping) until the staging one is complete and swapped in.
+ */
+async function rebuild(
+  client: ChromaClient,
+  options: IngestOptions,
+  prepared: Prepared,
+): Promise<IngestSummary> {
+  const { embedding } = prepared;
+  const keepsStoredGroups = prepared.fileRules === undefined && !options.clearGroups;
+  const before = keepsStoredGroups ? await readBeforeRebuild(client, options.collection) : undefined;
+  const chosen = chooseGroupRules({
+    fileRules: prepared.fileRules,
+    clear: options.clearGroups === true,
+    prior: before?.tree,
+    pending: before?.tree ? undefined : (before?.pending ?? prepared.droppedMapping),
+    collection: options.collection,
+  });
+  const progress = options.onProgress ?? (() => {});
+  // Every page is read (and refused if broken) before anything is written.
+  const pages = await readAllPages(prepared.docs, chosen.rules, progress);
+  refuseLegacyUnrestrict(before?.tree, chosen, pages, options.collection);
+  // An embedding that can't answer (server down, bad key) fails here, before anything is written.
+  await embedding.embed(["embedding check"]);
+  const name = stagingCollectionName(options.collection);
+  if (await findCollection(client, name)) {
+    throw new IngestError(
+      `Collection ${name} exists and was not made by a rebuild of ${options.collection}; a rebuild writes its new collection under that name, so rename or delete it first`,
+    );
   }
-  const target =
-    collection ?? (await openDocsCollection(client, options.collection, embedding, { create: true }));
+  const staging = await openDocsCollection(client, name, embedding, {
+    create: true,
+    metadata: { ...stagingMetadata(options.collection), ...pendingGroupsEntry(chosen.rules?.mapping ?? {}) },
+  });
+  let swapped = false;
+  try {
+    const plan = planChunks(pages, undefined, chosen);
+    await writeChunks(staging, embedding, plan.pending, progress);
+    await pauseForTest("tree");
+    await writeTree(staging, embedding, plan.tree);
+    await swapIn(client, staging, options.collection, () => pauseForTest("swap"));
+    swapped = true;
+    return summarize(options.collection, prepared, plan, chosen, 0);
+  } catch (error) {
+    // The old collection is untouched until the swap; a failed rebuild leaves only it.
+    if (!swapped) await dropCollection(client, name);
+    throw error;
+  }
+}
+
+interface ChunkPlan {
+  tree: WrittenPathTree;
+  pending: PendingChunk[];
+  counts: IngestSummary["pages"];
+  bytes: number;
+  totalChunks: number;
+  restricted: number;
+}
+
+/** The new tree and the chunks to write: every page new or changed since `previous`. */
+function planChunks(
+  pages: readonly PreparedPage[],
+  previous: StoredPathTree | undefined,
+  chosen: ChosenGroups,
+): ChunkPlan {
   const tree: WrittenPathTree = {
     version: STORAGE_FORMAT_VERSION,
     chunking: currentChunking(),
@@ -185,40 +295,29 @@ async function ingestInto(
     });
   }
   if (previous) counts.removed = Object.keys(previous.files).filter((path) => !(path in tree.files)).length;
+  return { tree, pending, counts, bytes, totalChunks, restricted };
+}
 
-  await writeChunks(target, embedding, pending, progress);
-  await writeTree(target, embedding, tree);
-  state.treeWritten = true;
-  await recordStorageFormat(target);
-  const deleted = await deleteStaleChunks(target, tree, progress);
+function summarize(
+  collection: string,
+  prepared: Prepared,
+  plan: ChunkPlan,
+  chosen: ChosenGroups,
+  deleted: number,
+): IngestSummary {
   return {
-    collection: options.collection,
-    pages: counts,
-    chunks: { written: pending.length, deleted, total: totalChunks },
-    bytes,
-    groups: { mapping: chosen.source, rules: Object.keys(chosen.rules?.mapping ?? {}).length, restricted },
-    seconds: (performance.now() - started) / 1000,
+    collection,
+    pages: plan.counts,
+    chunks: { written: plan.pending.length, deleted, total: plan.totalChunks },
+    bytes: plan.bytes,
+    groups: {
+      mapping: chosen.source,
+      rules: Object.keys(chosen.rules?.mapping ?? {}).length,
+      restricted: plan.restricted,
+    },
+    notices: prepared.notices,
+    seconds: (performance.now() - prepared.started) / 1000,
   };
-}
-
-async function collectionExists(client: ChromaClient, name: string): Promise<boolean> {
-  validateCollectionName(name);
-  try {
-    await client.getCollection({ name });
-    return true;
-  } catch (error) {
-    rethrowIfFatal(error);
-    return false;
-  }
-}
-
-async function dropCollection(client: ChromaClient, name: string): Promise<void> {
-  try {
-    await client.deleteCollection({ name });
-  } catch (error) {
-    rethrowIfFatal(error);
-    // Absent already: nothing to drop.
-  }
 }
 
 async function readPreviousTree(
@@ -237,27 +336,23 @@ async function readPreviousTree(
 }
 
 /**
- * The tree of a collection about to be rebuilt, for its groups mapping; undefined when the
- * collection doesn't exist. Opened without the embedding check: a rebuild may switch embeddings.
+ * The tree of a collection about to be rebuilt (for its groups mapping), or the mapping its
+ * unfinished first ingest recorded when it has no tree; undefined when the collection doesn't
+ * exist. Opened without the embedding check: a rebuild may switch embeddings.
  */
-async function readTreeBeforeRebuild(
+async function readBeforeRebuild(
   client: ChromaClient,
   name: string,
-): Promise<StoredPathTree | undefined> {
-  validateCollectionName(name);
-  let collection: Collection;
-  try {
-    collection = await client.getCollection({ name });
-  } catch (error) {
-    rethrowIfFatal(error);
-    return undefined;
-  }
-  return readPreviousTree(
+): Promise<{ tree?: StoredPathTree; pending?: GroupMapping } | undefined> {
+  const collection = await findCollection(client, name);
+  if (!collection) return undefined;
+  const tree = await readPreviousTree(
     collection,
     name,
     "Its groups mapping can't be read, and a rebuild without one could make restricted pages public; " +
       "pass --groups-file <file> with --rebuild (or --clear-groups if no mapping should apply)",
   );
+  return tree ? { tree } : { pending: readPendingGroups(collection) };
 }
 
 async function readAllPages(
@@ -310,6 +405,7 @@ async function writeChunks(
       );
     }
     await inFlight;
+    if (written > 0) await pauseForTest("chunks");
     inFlight = collection
       .upsert({
         ids: batch.map((chunk) => chunk.id),

@@ -1,5 +1,5 @@
 import type { PathTree } from "../tree/path-tree.js";
-import { type GroupRules, parseGroupRules } from "./access-groups.js";
+import { type GroupMapping, type GroupRules, parseGroupRules } from "./access-groups.js";
 import { IngestError } from "./errors.js";
 import type { PreparedPage } from "./read-page.js";
 
@@ -34,6 +34,11 @@ export function chooseGroupRules(options: {
   fileRules: GroupRules | undefined;
   clear: boolean;
   prior: PathTree | undefined;
+  /**
+   * The mapping recorded by an ingest that never wrote its tree (`atrium_groups_pending`): what
+   * applies when the collection has no tree yet, e.g. after a first ingest was killed.
+   */
+  pending?: GroupMapping;
   collection: string;
 }): ChosenGroups {
   const { fileRules, prior } = options;
@@ -43,7 +48,7 @@ export function chooseGroupRules(options: {
       : { source: "groups-file", rules: fileRules };
   }
   if (options.clear) return { source: "cleared", rules: undefined };
-  const stored = prior?.groupRules;
+  const stored = prior ? prior.groupRules : options.pending;
   if (!stored || Object.keys(stored).length === 0) return { source: "none", rules: undefined };
   return {
     source: "stored",
