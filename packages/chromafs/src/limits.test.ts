@@ -2,7 +2,7 @@ import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { docsBashTool } from "./agent/docs-bash-tool.js";
 import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "./limits.js";
-import { sessionExecutionLimits } from "./session/docs-session.js";
+import { pageSearchWork, sessionExecutionLimits } from "./session/docs-session.js";
 import { LocalFolderStore } from "./store/local-folder-store.js";
 import { TreeCache } from "./tree/tree-cache.js";
 
@@ -16,11 +16,32 @@ describe("chromafs limits", () => {
   it("gives just-bash a session's execution limits, the command timeout included", () => {
     expect(sessionExecutionLimits(resolveChromafsLimits({ commandTimeoutMs: 5_000 }))).toEqual({
       maxCommandCount: 10_000,
-      maxLoopIterations: 10_000,
+      // grep's work on the largest page: 2 × 50,000 lines + 4,096 KiB + 1.
+      maxLoopIterations: 104_097,
+      maxArrayElements: 1_000_000,
       maxOutputSize: 16 * 1024 * 1024,
       maxExecutionTimeMs: 5_000,
       maxFileSystemBytes: 64 * 1024 * 1024,
     });
+  });
+
+  it("never gives a session less than the largest page needs, whatever the session limits say", () => {
+    const limits = resolveChromafsLimits({
+      sessionMaxLoopIterations: 10,
+      sessionMaxOutputBytes: 1_000,
+      pageMaxBytes: 64 * 1024 * 1024,
+      pageMaxLines: 2_000_000,
+    });
+    expect(pageSearchWork(limits)).toBe(4_065_537);
+    expect(sessionExecutionLimits(limits)).toMatchObject({
+      maxLoopIterations: 4_065_537,
+      maxArrayElements: 4_065_537,
+      maxOutputSize: 64 * 1024 * 1024,
+    });
+    // A page ingest accepts is printed whole by atrium-docs sh too.
+    expect(DEFAULT_CHROMAFS_LIMITS.shellOutputMaxBytes).toBeGreaterThanOrEqual(
+      DEFAULT_CHROMAFS_LIMITS.pageMaxBytes,
+    );
   });
 
   it("checks the options that override a limit", () => {

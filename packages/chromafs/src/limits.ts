@@ -19,13 +19,23 @@ export interface ChromafsLimits {
   grepPatternMaxChars: number;
   /** Bytes of stdout and of stderr the CLI's shell (`atrium-docs sh`) prints per command before cutting. */
   shellOutputMaxBytes: number;
-  /** just-bash limits of a docs session: generous for reading, bounded for loops. */
+  /**
+   * just-bash limits of a docs session: generous for reading, bounded for loops. just-bash also
+   * bounds grep's and rg's work on one file by the loop limit, and one command's output by the
+   * output limit, so a session gets at least what the largest page needs (`sessionExecutionLimits`).
+   */
   sessionMaxCommandCount: number;
   sessionMaxLoopIterations: number;
   sessionMaxOutputBytes: number;
   sessionMaxFileSystemBytes: number;
-  /** Largest page ingest accepts; a bigger file is refused with an error naming it. */
-  ingestPageMaxBytes: number;
+  /**
+   * The largest page, one limit for the whole path: ingest (and `LocalFolderStore`) refuses a
+   * bigger file with an error naming it, and every page it accepts is printed whole by `cat` in
+   * a session (and by `atrium-docs sh`) and searched by `grep` and `rg`.
+   */
+  pageMaxBytes: number;
+  /** The most lines a page may have (grep's work on a page grows with its lines); same reach as `pageMaxBytes`. */
+  pageMaxLines: number;
   /** Most pages one ingest accepts (the tree is fetched whole at session start). */
   ingestMaxPages: number;
   /** Largest decompressed tree JSON accepted, in bytes (a corrupt or hostile tree can't balloon memory). */
@@ -45,7 +55,8 @@ export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
   sessionMaxLoopIterations: 10_000,
   sessionMaxOutputBytes: 16 * 1024 * 1024,
   sessionMaxFileSystemBytes: 64 * 1024 * 1024,
-  ingestPageMaxBytes: 32 * 1024 * 1024,
+  pageMaxBytes: 4 * 1024 * 1024,
+  pageMaxLines: 50_000,
   ingestMaxPages: 200_000,
   treeJsonMaxBytes: 256 * 1024 * 1024,
   searchMaxQueryWords: 8,
@@ -62,7 +73,8 @@ const CHROMAFS_LIMIT_KINDS: LimitKinds<ChromafsLimits> = {
   sessionMaxLoopIterations: "count",
   sessionMaxOutputBytes: "count",
   sessionMaxFileSystemBytes: "count",
-  ingestPageMaxBytes: "count",
+  pageMaxBytes: "count",
+  pageMaxLines: "count",
   ingestMaxPages: "count",
   treeJsonMaxBytes: "count",
   searchMaxQueryWords: "count",

@@ -78,9 +78,9 @@ describe("bad input at the session level (real Chroma server)", () => {
       // keeps serving what it had.
       const chunksBefore = (await (await connectChroma(server.url)).getCollection({ name: "huge" })).count();
       const over = join(huge.root, "big", "over.md");
-      writeFileSync(over, "y".repeat(DEFAULT_CHROMAFS_LIMITS.ingestPageMaxBytes + 1));
+      writeFileSync(over, "y".repeat(DEFAULT_CHROMAFS_LIMITS.pageMaxBytes + 1));
       await expect(ingestDocs({ dir: huge.root, collection: "huge", url: server.url })).rejects.toThrow(
-        `${over} is ${DEFAULT_CHROMAFS_LIMITS.ingestPageMaxBytes + 1} bytes, over the ${DEFAULT_CHROMAFS_LIMITS.ingestPageMaxBytes}-byte page limit; split it or leave it out`,
+        `${over} is ${DEFAULT_CHROMAFS_LIMITS.pageMaxBytes + 1} bytes, over the ${DEFAULT_CHROMAFS_LIMITS.pageMaxBytes}-byte page limit; split it or leave it out`,
       );
       const after = await (await connectChroma(server.url)).getCollection({ name: "huge" });
       expect(await after.count()).toBe(await chunksBefore);

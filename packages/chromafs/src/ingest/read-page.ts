@@ -22,13 +22,20 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Reads a page and works out its tree entry (everything but the chunk count). */
 export async function readPage(doc: DocFile, rules: GroupRules | undefined): Promise<PreparedPage> {
+  const { pageMaxBytes, pageMaxLines } = DEFAULT_CHROMAFS_LIMITS;
   const info = await stat(doc.file);
-  if (info.size > DEFAULT_CHROMAFS_LIMITS.ingestPageMaxBytes) {
+  if (info.size > pageMaxBytes) {
     throw new IngestError(
-      `${doc.file} is ${info.size} bytes, over the ${DEFAULT_CHROMAFS_LIMITS.ingestPageMaxBytes}-byte page limit; split it or leave it out`,
+      `${doc.file} is ${info.size} bytes, over the ${pageMaxBytes}-byte page limit; split it or leave it out`,
     );
   }
   const bytes = await readFile(doc.file);
+  const lines = lineCount(bytes);
+  if (lines > pageMaxLines) {
+    throw new IngestError(
+      `${doc.file} has ${lines} lines, over the ${pageMaxLines}-line page limit; split it or leave it out`,
+    );
+  }
   let text: string;
   try {
     text = UTF8.decode(bytes);
@@ -51,6 +58,13 @@ export async function readPage(doc: DocFile, rules: GroupRules | undefined): Pro
   if (groups.length > 0) entry.groups = groups;
   if (bytes.length >= LAZY_PAGE_MIN_BYTES) entry.lazy = true;
   return { doc, text, entry, frontMatterGroups: front.groups !== undefined };
+}
+
+/** Lines as grep counts them: one per newline, plus a last line without one. */
+function lineCount(bytes: Uint8Array): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? lines + 1 : lines;
 }
 
 function firstHeading(text: string): string | undefined {

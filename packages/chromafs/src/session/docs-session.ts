@@ -61,12 +61,32 @@ export interface DocsSession {
   close(): Promise<void>;
 }
 
-/** just-bash's execution limits for a docs session: generous for reading, bounded for loops. */
+/** just-bash's default bound on array elements, which is also its bound on the lines of one file grep reads. */
+const JUST_BASH_MAX_ARRAY_ELEMENTS = 1_000_000;
+
+/**
+ * The work just-bash's grep and rg may spend on one file — they count a unit per KiB read, per
+ * line and per match printed (`-o`), and stop with "matching work limit exceeded" past it — for
+ * the largest page ingest accepts: every line once and matched once, plus the KiB.
+ */
+export function pageSearchWork(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS): number {
+  return 2 * limits.pageMaxLines + Math.ceil(limits.pageMaxBytes / 1024) + 1;
+}
+
+/**
+ * just-bash's execution limits for a docs session: generous for reading, bounded for loops, and
+ * never below what one page needs, so every page ingest accepts can be printed whole by `cat`
+ * and searched by `grep`/`rg`. just-bash bounds grep's work on a file by the loop limit (rg's
+ * exactly, grep's by up to ten times it within `maxArrayElements`); shell loops stay bounded by
+ * `maxCommandCount`, which every iteration spends.
+ */
 export function sessionExecutionLimits(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS) {
+  const pageWork = pageSearchWork(limits);
   return {
     maxCommandCount: limits.sessionMaxCommandCount,
-    maxLoopIterations: limits.sessionMaxLoopIterations,
-    maxOutputSize: limits.sessionMaxOutputBytes,
+    maxLoopIterations: Math.max(limits.sessionMaxLoopIterations, pageWork),
+    maxArrayElements: Math.max(JUST_BASH_MAX_ARRAY_ELEMENTS, pageWork),
+    maxOutputSize: Math.max(limits.sessionMaxOutputBytes, limits.pageMaxBytes),
     maxExecutionTimeMs: limits.commandTimeoutMs,
     maxFileSystemBytes: limits.sessionMaxFileSystemBytes,
   };
