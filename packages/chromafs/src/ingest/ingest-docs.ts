@@ -163,11 +163,14 @@ async function ingestInto(
   const { embedding } = prepared;
   const collection = await openDocsCollection(client, options.collection, embedding, { create: true });
   const previous = await readPreviousTree(collection, options.collection);
+  const keepsStoredGroups = prepared.fileRules === undefined && !options.clearGroups;
   const chosen = chooseGroupRules({
     fileRules: prepared.fileRules,
     clear: options.clearGroups === true,
     prior: previous,
-    pending: previous ? undefined : (readPendingGroups(collection) ?? prepared.droppedMapping),
+    // Read only when it is what applies: a groups file or a clear replaces even a corrupt one.
+    pending:
+      previous || !keepsStoredGroups ? undefined : (readPendingGroups(collection) ?? prepared.droppedMapping),
     collection: options.collection,
   });
   const progress = options.onProgress ?? (() => {});
