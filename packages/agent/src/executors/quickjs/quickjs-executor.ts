@@ -40,10 +40,13 @@ type HostStop = { type: "abort" } | { type: "closed" } | { type: "fatal"; error:
 interface ActiveRun {
   id: number;
   /**
-   * Aborts the signal of the run's tool calls when the run ends; made by the first tool call, as
-   * building and aborting one (a DOMException with a stack) is a real part of a trivial step.
+   * Aborts the signal of the run's tool calls when the run ends. Made (or taken from a spare)
+   * by the first tool call: building one and aborting it (an event and a DOMException with a
+   * stack) costs as much as a trivial step, so neither happens where a run waits for it.
    */
   controller?: AbortController;
+  /** Tool calls of this run whose `execute` has not settled yet. */
+  toolsRunning: number;
   images: ImagePart[];
   stop?: HostStop;
   /** Gives up on the worker (it does not answer); armed by the watchdog and by a stop. */
@@ -72,6 +75,8 @@ export class QuickJsExecutor implements CodeExecutor {
   private closing: Promise<void> | undefined;
   private readonly limits: Readonly<QuickJsLimits>;
   private readonly onToolCall: ((event: ToolCallEvent) => void) | undefined;
+  /** A fresh controller for the next run's tool calls, made while the host was idle. */
+  private spareController: AbortController | undefined;
 
   private constructor(options: QuickJsExecutorOptions) {
     const overrides: Partial<Record<keyof QuickJsLimits, number>> = {};
@@ -105,6 +110,7 @@ export class QuickJsExecutor implements CodeExecutor {
     const timeoutMs = positive("timeoutMs", options.timeoutMs ?? this.limits.timeoutMs);
     const run: ActiveRun = {
       id: ++lastRunId,
+      toolsRunning: 0,
       images: [],
       giveUp: () => {},
       giveUpTimers: [],
@@ -214,7 +220,7 @@ export class QuickJsExecutor implements CodeExecutor {
     } finally {
       for (const timer of run.giveUpTimers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      run.controller?.abort();
+      this.endToolSignal(run);
     }
     const workerLost = outcome === "hung" || outcome instanceof SandboxWorkerExit;
     // A worker that stopped answering (or died) is replaced; everything it held is gone.
@@ -293,7 +299,9 @@ export class QuickJsExecutor implements CodeExecutor {
       });
       return;
     }
-    run.controller ??= new AbortController();
+    run.controller ??= this.spareController ?? new AbortController();
+    this.spareController = undefined;
+    run.toolsRunning++;
     void runToolCall(
       tool,
       input,
@@ -301,8 +309,27 @@ export class QuickJsExecutor implements CodeExecutor {
       { signal: run.controller.signal, images: run.images },
       { onToolCall: this.onToolCall, maxTransferChars: this.limits.maxTransferChars },
     ).then((outcome) => {
+      run.toolsRunning--;
       if ("fatal" in outcome) this.stopRun(run, { type: "fatal", error: outcome.fatal });
       else reply(outcome);
+    });
+  }
+
+  /**
+   * Aborts the run's tool signal. A tool still running learns it before `run` returns; when every
+   * tool call has settled, the abort (and a spare controller for the next run) waits for the
+   * event loop's next turn, off the path of the result.
+   */
+  private endToolSignal(run: ActiveRun): void {
+    const controller = run.controller;
+    if (!controller) return;
+    if (run.toolsRunning > 0) {
+      controller.abort();
+      return;
+    }
+    setImmediate(() => {
+      controller.abort();
+      this.spareController ??= new AbortController();
     });
   }
 

@@ -149,4 +149,28 @@ describe("QuickJsExecutor over the channel", () => {
     expect(worker.healthy).toBe(false);
     await expect(worker.request({ type: "reset" })).rejects.toEqual(new SandboxWorkerExit("terminated"));
   });
+
+  it("a finished tool's signal aborts once its step has ended; the next step's tools get a fresh one", async () => {
+    const signals: AbortSignal[] = [];
+    const keep: Tool = {
+      name: "keep",
+      description: "Keeps its signal.",
+      inputSchema: { type: "object" },
+      async execute(_input: unknown, context: ToolContext) {
+        signals.push(context.signal);
+        return context.signal.aborted;
+      },
+    };
+    const executor = await QuickJsExecutor.create({ tools: [keep] });
+    try {
+      expect((await executor.run("await keep({})")).output).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await executor.run("await keep({})")).output).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+      expect(signals[0]).not.toBe(signals[1]);
+    } finally {
+      await executor.close();
+    }
+  });
 });
