@@ -25,6 +25,13 @@ export {
   openDocsSession,
   STORE_UNAVAILABLE_EXIT_CODE,
 } from "./session/docs-session.js";
+export type { DocsShell } from "./session/docs-shell.js";
+export { SessionWorkerLostError } from "./session-pool/pool-errors.js";
+export {
+  type SessionPoolLimits,
+  SessionWorkerPool,
+  type SessionWorkerPoolOptions,
+} from "./session-pool/session-worker-pool.js";
 export {
   ChromaDocStore,
   type ChromaDocStoreOptions,

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
 
 /**
@@ -42,6 +43,16 @@ export interface ChromafsLimits {
   treeJsonMaxBytes: number;
   /** Query words the keyword half of search looks up (one id-only query each). */
   searchMaxQueryWords: number;
+  /**
+   * Worker threads a `SessionWorkerPool` runs commands on (default: the machine's available
+   * parallelism). Each holds its own store client and page cache (a share of
+   * `sharedPageCacheMaxBytes`).
+   */
+  poolWorkers: number;
+  /** Commands one pool worker runs at once, interleaved (sessions past it wait their turn, round-robin). */
+  poolWorkerMaxConcurrentCommands: number;
+  /** Commands one pooled session may have waiting behind its running one; more are refused. */
+  poolSessionMaxQueuedCommands: number;
 }
 
 export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
@@ -60,6 +71,9 @@ export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
   ingestMaxPages: 200_000,
   treeJsonMaxBytes: 256 * 1024 * 1024,
   searchMaxQueryWords: 8,
+  poolWorkers: availableParallelism(),
+  poolWorkerMaxConcurrentCommands: 4,
+  poolSessionMaxQueuedCommands: 64,
 });
 
 const CHROMAFS_LIMIT_KINDS: LimitKinds<ChromafsLimits> = {
@@ -78,6 +92,9 @@ const CHROMAFS_LIMIT_KINDS: LimitKinds<ChromafsLimits> = {
   ingestMaxPages: "count",
   treeJsonMaxBytes: "count",
   searchMaxQueryWords: "count",
+  poolWorkers: "count",
+  poolWorkerMaxConcurrentCommands: "count",
+  poolSessionMaxQueuedCommands: "count",
 };
 
 /** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

@@ -62,3 +62,10 @@ export const SEARCH_EVIDENCE_MAX_DISTANCE = 0.5;
 
 /** Characters of a chunk returned as a search snippet. */
 export const SEARCH_SNIPPET_MAX_CHARS = 600;
+
+/**
+ * A pool worker lets its event loop run (messages: a cancellation, another session's command)
+ * at a filesystem call once a command has computed this long without yielding. Shorter slices
+ * interleave commands more finely and cost a little throughput.
+ */
+export const WORKER_TIME_SLICE_MS = 20;

@@ -1,7 +1,8 @@
 import { schemaToolInput, type Tool } from "@atrium/spec";
 import { z } from "zod";
 import { resolveChromafsLimits } from "../limits.js";
-import type { CommandResult, DocsSession } from "../session/docs-session.js";
+import type { CommandResult } from "../session/docs-session.js";
+import type { DocsShell } from "../session/docs-shell.js";
 import { boundOutput } from "./bounded-output.js";
 
 const Input = z.strictObject({
@@ -26,13 +27,13 @@ export interface DocsBashToolOptions {
 }
 
 /**
- * The agent-facing `bash` tool. Given a session, every call runs in it (so /tmp persists);
+ * The agent-facing `bash` tool. Given a session (in process or pooled), every call runs in it (so /tmp persists);
  * given a factory, every call gets a fresh session (what a server shared by clients wants).
  * A failing command is a value (its stderr and exit code), never a thrown error — except a
  * command line that could not reach the store, which throws its `StoreUnavailableError`.
  */
 export function docsBashTool(
-  session: DocsSession | (() => Promise<DocsSession>),
+  session: DocsShell | (() => Promise<DocsShell>),
   options: DocsBashToolOptions = {},
 ): Tool<{ command: string }, CommandResult> {
   const { toolOutputMaxBytes: maxBytes, commandTimeoutMs: timeoutMs } = resolveChromafsLimits({

@@ -33,6 +33,12 @@ export interface DocsFsOptions {
   pages: PageSource;
   /** Mount point of the per-session writable scratch area (default `/tmp`); null for none. */
   scratchMount?: string | null;
+  /**
+   * Awaited before each read, stat and directory listing. A command over cached pages never
+   * otherwise leaves its microtasks, so a pool worker uses this to let its event loop run now
+   * and then (a cancellation arrives, another session's command takes a turn).
+   */
+  yieldPoint?: () => Promise<void>;
 }
 
 /**
@@ -47,9 +53,11 @@ export class DocsFs implements IFileSystem {
   private readonly scratchMount: string | null;
   private readonly scratch: InMemoryFs | null;
   private rootChildren: TreeDirent[] | undefined;
+  private readonly yieldPoint: (() => Promise<void>) | undefined;
 
   constructor(options: DocsFsOptions) {
     this.index = options.index;
+    this.yieldPoint = options.yieldPoint;
     this.pages = options.pages;
     this.scratchMount = options.scratchMount === undefined ? "/tmp" : options.scratchMount;
     if (this.scratchMount) {
@@ -63,6 +71,7 @@ export class DocsFs implements IFileSystem {
   // ---- reads -------------------------------------------------------------------------------
 
   async readFile(path: string, options?: ReadFileOptions): Promise<string> {
+    if (this.yieldPoint) await this.yieldPoint();
     const target = this.locate(path, "open");
     if (target.scratch) return target.scratch.readFile(target.path, options);
     const text = await this.readPage(target.path, path);
@@ -72,12 +81,14 @@ export class DocsFs implements IFileSystem {
   }
 
   async readFileBuffer(path: string): Promise<Uint8Array> {
+    if (this.yieldPoint) await this.yieldPoint();
     const target = this.locate(path, "open");
     if (target.scratch) return target.scratch.readFileBuffer(target.path);
     return new Uint8Array(Buffer.from(await this.readPage(target.path, path), "utf8"));
   }
 
   async readFileBytes(path: string): Promise<ByteString> {
+    if (this.yieldPoint) await this.yieldPoint();
     const target = this.locate(path, "open");
     if (target.scratch) return target.scratch.readFileBytes(target.path);
     return encodeUtf8ToBytes(await this.readPage(target.path, path));
@@ -93,6 +104,7 @@ export class DocsFs implements IFileSystem {
   }
 
   async stat(path: string): Promise<FsStat> {
+    if (this.yieldPoint) await this.yieldPoint();
     const target = this.locate(path, "stat");
     if (target.scratch) return target.scratch.stat(target.path);
     if (this.isNullDevice(target.path)) {
@@ -140,6 +152,7 @@ export class DocsFs implements IFileSystem {
   }
 
   async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {
+    if (this.yieldPoint) await this.yieldPoint();
     const target = this.locate(path, "scandir");
     if (target.scratch) return target.scratch.readdirWithFileTypes(target.path);
     const children = this.children(target.path);

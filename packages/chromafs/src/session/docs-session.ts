@@ -28,6 +28,8 @@ export interface DocsSessionOptions {
   accelerateGrep?: boolean;
   /** A private page cache of this many bytes instead of the tree cache's shared one. */
   pageCacheBytes?: number;
+  /** Awaited before each filesystem read (see `DocsFsOptions.yieldPoint`); pool workers set it. */
+  yieldPoint?: () => Promise<void>;
 }
 
 export interface CommandResult {
@@ -105,7 +107,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
   const pageCache =
     options.pageCacheBytes === undefined ? treeCache.pages : new PageCache(options.pageCacheBytes);
   const pages = new PageSource(store, access, pageCache);
-  const fs = new DocsFs({ index, pages });
+  const fs = new DocsFs({ index, pages, yieldPoint: options.yieldPoint });
   const acceleration = options.accelerateGrep === false ? null : { store, access, index, pages, fs };
   const commands: CustomCommand[] = [
     createSearchCommand(store, access),

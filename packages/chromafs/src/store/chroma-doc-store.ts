@@ -122,6 +122,21 @@ export class ChromaDocStore implements DocStore {
     return `chroma ${this.url ?? "(client)"} collection ${this.collection.name}`;
   }
 
+  /**
+   * What another thread needs to open its own client of this store (a `SessionWorkerPool`
+   * worker): where it is now, the collection, the embedding's id (a `resolveEmbedding` spec)
+   * and the server to follow. Undefined for a store opened on a client object.
+   */
+  reopening(): { url: string; collection: string; embedding: string; server?: FollowedServer } | undefined {
+    if (this.url === undefined) return undefined;
+    return {
+      url: this.url,
+      collection: this.collection.name,
+      embedding: this.embedding.id,
+      server: this.server,
+    };
+  }
+
   readTree(): Promise<PathTree> {
     return this.reachable(async () => (await this.reloadTree()).tree);
   }

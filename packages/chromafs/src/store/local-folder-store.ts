@@ -21,7 +21,8 @@ import { compileTextFilter } from "./text-filter-matcher.js";
 export class LocalFolderStore implements DocStore {
   readonly root: string;
   readonly description: string;
-  private readonly groupsFile: string | undefined;
+  /** The JSON of globs to groups given at construction, if any. */
+  readonly groupsFile: string | undefined;
   private texts = new Map<string, string>();
   private markdown = new Set<string>();
   private chunks = new Map<string, PageChunk[]>();

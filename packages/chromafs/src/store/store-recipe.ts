@@ -1,0 +1,53 @@
+import { resolveEmbedding } from "@atrium/chroma";
+import { ConfigError, errorMessage } from "@atrium/spec";
+import { ChromaDocStore, type FollowedServer } from "./chroma-doc-store.js";
+import type { DocStore } from "./doc-store.js";
+import { LocalFolderStore } from "./local-folder-store.js";
+
+/**
+ * A store as plain data, so another thread can open its own client of it: a worker can't share
+ * the host's connections, caches or server object, only where the store is.
+ */
+export type StoreRecipe =
+  | { kind: "chroma"; url: string; collection: string; embedding: string; followsServer: boolean }
+  | { kind: "folder"; root: string; groupsFile?: string };
+
+export interface ReopenableStore {
+  recipe: StoreRecipe;
+  /** The embedded server a Chroma store follows across restarts; the host answers for it. */
+  server?: FollowedServer;
+}
+
+/** How `store` can be opened again elsewhere; undefined for a store only this thread can use. */
+export function storeRecipeOf(store: DocStore): ReopenableStore | undefined {
+  if (store instanceof LocalFolderStore) {
+    return { recipe: { kind: "folder", root: store.root, groupsFile: store.groupsFile } };
+  }
+  if (store instanceof ChromaDocStore) {
+    const where = store.reopening();
+    if (!where) return undefined;
+    const { server, ...rest } = where;
+    return { recipe: { kind: "chroma", ...rest, followsServer: server !== undefined }, server };
+  }
+  return undefined;
+}
+
+/** Opens a store from its recipe; `server` stands in for the host's server object. */
+export async function openStoreFromRecipe(recipe: StoreRecipe, server?: FollowedServer): Promise<DocStore> {
+  if (recipe.kind === "folder") return new LocalFolderStore(recipe.root, recipe.groupsFile);
+  let embedding: ReturnType<typeof resolveEmbedding>;
+  try {
+    embedding = resolveEmbedding(recipe.embedding);
+  } catch (error) {
+    throw new ConfigError(
+      `a worker thread can't open collection ${recipe.collection}: its embedding id ${recipe.embedding} is not an embedding spec (${errorMessage(error).split("\n")[0]}); pass an embedding made by resolveEmbedding, or run sessions in process`,
+      { cause: error },
+    );
+  }
+  return ChromaDocStore.open({
+    url: recipe.url,
+    collection: recipe.collection,
+    embedding,
+    server: recipe.followsServer ? server : undefined,
+  });
+}
