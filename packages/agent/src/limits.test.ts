@@ -1,5 +1,6 @@
 import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
+import { CodeAgent } from "./agents/index.js";
 import { QuickJsExecutor } from "./executors/index.js";
 import {
   DEFAULT_AGENT_LOOP_LIMITS,
@@ -9,6 +10,7 @@ import {
   resolveModelLimits,
   resolveQuickJsLimits,
 } from "./limits.js";
+import { ScriptedModel } from "./models/index.js";
 
 describe("agent limits", () => {
   it("each area resolves to its frozen defaults, which pass their own checks", () => {
@@ -50,6 +52,14 @@ describe("agent limits", () => {
     await expect(QuickJsExecutor.create({ stopGraceMs: Number.NaN })).rejects.toThrow(
       new ConfigError(
         "@atrium/agent limit stopGraceMs must be a positive finite number of milliseconds, got NaN",
+      ),
+    );
+  });
+
+  it("CodeAgent checks its step timeout through the loop's limits", () => {
+    expect(() => new CodeAgent({ model: new ScriptedModel([]), stepTimeoutMs: 0 })).toThrow(
+      new ConfigError(
+        "@atrium/agent limit stepTimeoutMs must be a positive finite number of milliseconds, got 0",
       ),
     );
   });

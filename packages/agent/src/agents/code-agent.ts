@@ -10,7 +10,7 @@ import {
 import type { CodeDialect } from "../dialects/code-dialect.js";
 import { dialectFor } from "../dialects/dialect-for.js";
 import { QuickJsExecutor } from "../executors/index.js";
-import { DEFAULT_AGENT_LOOP_LIMITS } from "../limits.js";
+import { resolveAgentLoopLimits } from "../limits.js";
 import { codeAgentSystemPrompt } from "../prompts/code-agent-prompt.js";
 import {
   type CodeBlockFormat,
@@ -38,7 +38,7 @@ export interface CodeAgentOptions extends AgentOptions {
   executor?: CodeExecutor | ExecutorFactory | CreateExecutor;
   /** How the model marks code: "markdown" (```js fences, the default), "xml" or custom tags. */
   codeBlockTags?: CodeBlockStyle;
-  /** Wall-clock budget of one code step (default `DEFAULT_AGENT_LOOP_LIMITS.stepTimeoutMs`). */
+  /** Wall-clock budget of one code step (default `DEFAULT_AGENT_LOOP_LIMITS.stepTimeoutMs`; checked by `resolveAgentLoopLimits`). */
   stepTimeoutMs?: number;
   /** What the sandbox allows, shown to the model; defaults suit the executor's language. */
   capabilities?: readonly string[];
@@ -62,9 +62,7 @@ export class CodeAgent extends MultiStepAgent {
   constructor(options: CodeAgentOptions) {
     super(options);
     this.#codeOptions = options;
-    this.#stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_AGENT_LOOP_LIMITS.stepTimeoutMs;
-    if (!(this.#stepTimeoutMs > 0))
-      throw new ConfigError(`stepTimeoutMs must be > 0, got ${options.stepTimeoutMs}`);
+    this.#stepTimeoutMs = resolveAgentLoopLimits({ stepTimeoutMs: options.stepTimeoutMs }).stepTimeoutMs;
     const executor = options.executor;
     if (executor !== undefined && typeof executor !== "function") {
       if (isInstance(executor)) dialectFor(languageOf(executor));
