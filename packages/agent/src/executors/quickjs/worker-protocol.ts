@@ -56,10 +56,11 @@ export const WORKER_READY = "ready";
 
 // ── the shared-memory channel ───────────────────────────────────────────────────────────────────
 //
-// Why not `postMessage`: a message-port hop wakes the other thread's event loop, and a step took
-// two of them (request, reply), most of a trivial step's cost and the part that grows most when
-// the machine is busy. Here each direction is one slot in a SharedArrayBuffer: the writer fills
-// it, flips its state word to FULL, and rings the direction's bell (adds 1, `Atomics.notify`).
+// Why not `postMessage`: a message-port hop wakes the other thread's event loop and runs its
+// message machinery; a bare round trip took 0.010–0.015 ms here against 0.006–0.009 ms through
+// shared memory, and a step makes two hops, a tool step four. Each direction is one slot in a
+// SharedArrayBuffer: the writer fills it, flips its state word to FULL, and rings the
+// direction's bell (adds 1, `Atomics.notify`).
 // The reader takes the message and flips the state back to EMPTY (notifying it: a writer may be
 // waiting for room). A reader reads the bell before it looks at the slot and waits only while the
 // bell still has that value, so a message (or a stop, which rings the worker's bell too) that
