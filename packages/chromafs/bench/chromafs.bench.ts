@@ -1,5 +1,5 @@
 /**
- * The figures issue 5 names, measured in one run against a real Chroma server holding the
+ * The figures issues 5 and 11 name, measured in one run against a real Chroma server holding the
  * Mintlify corpus, side by side with their baselines (unaccelerated just-bash grep over the same
  * filesystem, GNU grep on a disk copy, a sandbox that copies the corpus before its first `ls`).
  */
@@ -14,6 +14,7 @@ import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
 import { TreeCache } from "../src/tree/tree-cache.js";
 import { CORPUS_DIR, writeDiskCopy } from "../test/oracle/disk-copy.js";
+import { measureMcpHttp } from "./mcp-http-load.js";
 
 /** A row whose value is itself a ratio; the baseline names the figure it was divided by (or into). */
 function ratioRow(metric: string, value: number, baseline: string, baselineValue: number): BenchRow {
@@ -129,6 +130,7 @@ try {
     ratioRow("session_start_speedup_vs_sandbox", sandbox / warm, "sandbox_copy_start_ms", sandbox),
     { metric: "ingest_s", value: ingestSeconds, unit: "s" },
     { metric: "concurrent_cmds_per_s", value: commandsPerSecond, unit: "cmd/s" },
+    ...(await measureMcpHttp({ store })),
   ];
   writeBenchResults("chromafs", rows);
   disk.remove();
