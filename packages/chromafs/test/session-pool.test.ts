@@ -1,5 +1,7 @@
+import { McpClient } from "@atrium/mcp";
 import { LimitError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { SessionWorkerLostError } from "../src/session-pool/pool-errors.js";
 import { SessionWorkerPool } from "../src/session-pool/session-worker-pool.js";
@@ -9,7 +11,7 @@ import { CORPUS_DIR } from "./oracle/disk-copy.js";
 import { ORACLE_COMMANDS } from "./oracle/oracle-commands.js";
 
 /** Seconds of CPU over the Mintlify corpus: every page read and scanned, again and again. */
-const HEAVY = "for i in $(seq 1 40); do grep -rvc zzz-absent / > /dev/null; done; echo heavy-done";
+const HEAVY = "for i in $(seq 1 20); do grep -rvc zzz-absent / > /dev/null; done; echo heavy-done";
 /** Long enough over the small docs that the test acts while it runs. */
 const HEAVY_SMALL = "for i in $(seq 1 5000); do grep -rc API / > /dev/null; done";
 const ABORTED = { stdout: "", stderr: "bash: execution aborted\n", exitCode: 124 };
@@ -82,6 +84,57 @@ describe("SessionWorkerPool over the Mintlify corpus", () => {
     expect(Number(after.stdout)).toBeLessThan(400);
     expect(after.stderr).toBe("ls: /tmp/waited: No such file or directory\n");
     await session.close();
+  }, 120_000);
+});
+
+describe("atrium-docs MCP server on its session pool", () => {
+  it("answers one client's light calls while another's heavy call runs, and a cancelled call stops", async () => {
+    const served = await serveDocsMcpHttp({
+      store: new LocalFolderStore(CORPUS_DIR),
+      poolLimits: { poolWorkers: 2 },
+    });
+    const heavy = await McpClient.connect("heavy", { type: "http", url: served.url });
+    const light = await McpClient.connect("light", { type: "http", url: served.url });
+    try {
+      const finished: string[] = [];
+      const heavyCall = heavy.callTool("bash", { command: HEAVY }).then((result) => {
+        finished.push("heavy");
+        return result.structuredContent;
+      });
+      for (let n = 0; n < 10; n++) {
+        const result = await light.callTool("bash", { command: "ls /zh | head -2" });
+        expect(result.structuredContent).toEqual({
+          stdout: "advanced-support.mdx\nagent\n",
+          stderr: "",
+          exitCode: 0,
+        });
+        finished.push(`light ${n}`);
+      }
+      expect(await heavyCall).toEqual({ stdout: "heavy-done\n", stderr: "", exitCode: 0 });
+      expect(finished.indexOf("heavy")).toBe(10);
+
+      const controller = new AbortController();
+      const cancelled = heavy
+        .callTool(
+          "bash",
+          {
+            command:
+              "for i in $(seq 1 400); do echo $i >> /tmp/ran; grep -rvc zzz-absent / > /dev/null; done",
+          },
+          { signal: controller.signal },
+        )
+        .catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      controller.abort();
+      expect(await cancelled).toBeInstanceOf(Error);
+      // The worker stopped the loop: the session's next call runs at once and finds it cut short.
+      const after = await heavy.callTool("bash", { command: "cat /tmp/ran 2>/dev/null | wc -l" });
+      expect(Number((after.structuredContent as { stdout: string }).stdout)).toBeLessThan(400);
+    } finally {
+      await heavy.close();
+      await light.close();
+      await served.close();
+    }
   }, 120_000);
 });
 
