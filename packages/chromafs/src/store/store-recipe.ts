@@ -18,18 +18,32 @@ export interface ReopenableStore {
   server?: FollowedServer;
 }
 
-/** How `store` can be opened again elsewhere; undefined for a store only this thread can use. */
+/**
+ * How `store` can be opened again elsewhere; undefined for a store only this thread can use (a
+ * custom `DocStore`, a `ChromaDocStore` opened on a client object, or one whose embedding's id
+ * is not a spec `resolveEmbedding` can rebuild here, such as a hand-made embedding).
+ */
 export function storeRecipeOf(store: DocStore): ReopenableStore | undefined {
   if (store instanceof LocalFolderStore) {
     return { recipe: { kind: "folder", root: store.root, groupsFile: store.groupsFile } };
   }
   if (store instanceof ChromaDocStore) {
     const where = store.reopening();
-    if (!where) return undefined;
+    if (!where || !resolvable(where.embedding)) return undefined;
     const { server, ...rest } = where;
     return { recipe: { kind: "chroma", ...rest, followsServer: server !== undefined }, server };
   }
   return undefined;
+}
+
+function resolvable(embedding: string): boolean {
+  try {
+    resolveEmbedding(embedding);
+    return true;
+  } catch (error) {
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
 }
 
 /** Opens a store from its recipe; `server` stands in for the host's server object. */
