@@ -12,6 +12,8 @@ Over stdio by default (what MCP hosts launch; the local user, with --groups). --
 streamable HTTP: each client authenticates with a bearer token from --tokens-file and sees what
 its token's groups allow; --no-auth serves anyone who reaches the port, on loopback only.
 SIGTERM or Ctrl-C stops taking requests, lets calls in flight finish (up to 10 s), then exits.
+Each client's commands run on worker threads (one per core, a session pinned to one), in order,
+taking turns with the other clients, so one client's heavy command never stalls the others.
 Over HTTP, GET /health (same authentication) reports the store: 200 when it answers, else 503.
 An embedded Chroma server (--path) that dies is restarted; each restart is logged on stderr.
 
