@@ -8,6 +8,7 @@ import { McpClient } from "@atrium/mcp";
 import type { BenchRow } from "@atrium/spec/bench";
 import { compared } from "@atrium/spec/bench";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
+import type { SessionPoolLimits } from "../src/session-pool/session-worker-pool.js";
 import type { DocStore } from "../src/store/doc-store.js";
 
 export interface McpHttpLoadOptions {
@@ -18,8 +19,9 @@ export interface McpHttpLoadOptions {
   requests?: number;
   /** Light requests timed in each light-command run (default 300). */
   lightRequests?: number;
-  /** Where the server runs sessions (default: its worker pool). */
+  /** Where the server runs sessions (default: its worker pool), and the pool's limits. */
   sessions?: "workers" | "in-process";
+  poolLimits?: Partial<SessionPoolLimits>;
 }
 
 /** The throughput mix: every session cycles through it, each from its own starting point. */
@@ -61,7 +63,7 @@ async function timedLight(client: McpClient, count: number): Promise<number[]> {
 
 export async function measureMcpHttp(options: McpHttpLoadOptions): Promise<BenchRow[]> {
   const { store, sessionCounts = [8, 32], requests = 2_000, lightRequests = 300, sessions } = options;
-  const served = await serveDocsMcpHttp({ store, sessions });
+  const served = await serveDocsMcpHttp({ store, sessions, poolLimits: options.poolLimits });
   const clients: McpClient[] = [];
   const connect = async () => {
     const client = await McpClient.connect(`bench-${clients.length}`, { type: "http", url: served.url });
