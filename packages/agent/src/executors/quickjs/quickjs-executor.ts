@@ -65,6 +65,12 @@ let lastRunId = 0;
  * `await`, the last expression is the output), tools as async functions bridged to the host,
  * and limits on time, memory, stack, output, tool calls and promise jobs. See the README.
  */
+/**
+ * The reason a step's tool signal aborts with. One shared instance: `abort()` without a reason
+ * builds a DOMException with a stack trace on every tool step, a measurable part of its cost.
+ */
+const STEP_ENDED = new AbortError("the step that called this tool ended");
+
 export class QuickJsExecutor implements CodeExecutor {
   readonly language = "javascript" as const;
   readonly capabilities = QUICKJS_CAPABILITIES;
@@ -267,7 +273,7 @@ export class QuickJsExecutor implements CodeExecutor {
   private stopRun(run: ActiveRun, stop: HostStop): void {
     if (run.stop) return;
     run.stop = stop;
-    run.controller?.abort();
+    run.controller?.abort(STEP_ENDED);
     this.worker.stop();
     // Guest code stops within microseconds of the flag; a worker stuck in a long native call
     // (some allocations near the memory limit) is given up on instead of waited for.
@@ -324,11 +330,11 @@ export class QuickJsExecutor implements CodeExecutor {
     const controller = run.controller;
     if (!controller) return;
     if (run.toolsRunning > 0) {
-      controller.abort();
+      controller.abort(STEP_ENDED);
       return;
     }
     setImmediate(() => {
-      controller.abort();
+      controller.abort(STEP_ENDED);
       this.spareController ??= new AbortController();
     });
   }
