@@ -200,6 +200,11 @@ export class QuickJsExecutor implements CodeExecutor {
     await this.closing;
   }
 
+  /** `await using executor = await QuickJsExecutor.create()` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   private async execute(
     code: string,
     run: ActiveRun,
