@@ -29,6 +29,9 @@ function normalise(trace: string): string {
   return trace.replace(/\d+\.\d\d s/g, "T s").replace(/\d+ in \/ \d+ out tokens/g, "N in / N out tokens");
 }
 
+/** `word` as one POSIX shell word, whatever it holds. */
+const shellWord = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
 let files = 0;
 function script(replies: unknown[]): string {
   const path = join(dir, `replies-${++files}.json`);
@@ -251,7 +254,8 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       "--model",
       `scripted:${replies}`,
       "--mcp",
-      `${process.execPath} ${everything} stdio`,
+      // Quoted: a checkout path may hold spaces.
+      `${shellWord(process.execPath)} ${shellWord(everything)} stdio`,
     ]);
     expect(stderr).toContain('→ echo({"message":"hi"})');
     expect(stdout).toBe("Echo: hi\n");
