@@ -42,7 +42,8 @@ async function connectMcp(args: CliArgs, warn: (text: string) => void): Promise<
   } catch (error) {
     // Every server failed: the same report as when only some did.
     if (!(error instanceof mcp.McpConnectError)) throw error;
-    connection = { tools: [], errors: [...error.failures], clients: {}, close: async () => {} };
+    const close = async () => {};
+    connection = { tools: [], errors: [...error.failures], clients: {}, close, [Symbol.asyncDispose]: close };
   }
   const required = connection.errors.filter((failure) => servers[failure.server]?.optional !== true);
   if (required.length > 0) {

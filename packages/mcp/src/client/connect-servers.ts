@@ -14,8 +14,11 @@ export interface McpServerFailure {
   error: AtriumError;
 }
 
-/** Several MCP servers at once: their tools, the servers that failed, and one close(). */
-export interface McpConnection {
+/**
+ * Several MCP servers at once: their tools, the servers that failed, and one close().
+ * `await using mcp = await connectMcpServers(...)` closes it at the end of the block.
+ */
+export interface McpConnection extends AsyncDisposable {
   tools: McpTool[];
   errors: McpServerFailure[];
   /** The servers that connected, by config name. */
@@ -123,7 +126,7 @@ export async function connectMcpServers(
   const tools = listed.map(({ client, description, validator }, i) =>
     mcpTool(client, description, names[i]!, validator),
   );
-  return { tools, errors, clients, close };
+  return { tools, errors, clients, close, [Symbol.asyncDispose]: close };
 }
 
 /**

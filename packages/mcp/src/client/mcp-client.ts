@@ -217,6 +217,11 @@ export class McpClient {
     await this.transport.close().catch(() => {});
   }
 
+  /** `await using client = await McpClient.connect(...)` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   /** Follows `nextCursor` to the end; a server listing more than `maxListedItems` items is cut off. */
   private async allPages<T>(
     what: string,

@@ -7,12 +7,14 @@ import type { McpStdioServerConfig } from "../config/server-config.js";
 import { McpServerError } from "../errors.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { killGroup, trackChildGroup, untrackChildGroup } from "./child-processes.js";
+import { EventLoopHold } from "./event-loop-hold.js";
 
 /**
  * The SDK's stdio client transport, reshaped for an agent host: the server leads its own
  * process group (so close() and host exit reach grandchildren too), its stderr is kept as a
  * bounded tail instead of flooding the host's terminal, and its exit status is recorded so a
- * server that dies at start is reported with its code and last words.
+ * server that dies at start is reported with its code and last words. The process holds the
+ * host's event loop only while a request waits for its answer (see EventLoopHold).
  */
 export class StdioProcessTransport implements Transport {
   onclose?: () => void;
@@ -25,6 +27,7 @@ export class StdioProcessTransport implements Transport {
   private exit: { code: number | null; signal: NodeJS.Signals | null; byUs: boolean } | undefined;
   private exited: Promise<void> | undefined;
   private closing = false;
+  private hold: EventLoopHold | undefined;
 
   constructor(
     private readonly server: string,
@@ -61,6 +64,7 @@ export class StdioProcessTransport implements Transport {
       this.exited = new Promise((done) => child.once("exit", () => done()));
       child.once("spawn", () => {
         if (child.pid !== undefined) trackChildGroup(child.pid);
+        this.hold = new EventLoopHold(child);
         resolve();
       });
       child.once("error", (error: NodeJS.ErrnoException) => {
@@ -116,6 +120,7 @@ export class StdioProcessTransport implements Transport {
         continue;
       }
       if (message === null) return;
+      this.hold?.received(message);
       this.onmessage?.(message);
     }
   }
@@ -129,6 +134,7 @@ export class StdioProcessTransport implements Transport {
         new McpServerError(this.server, "CLOSED", `is not running (${why})`, { isFatal: false }),
       );
     }
+    this.hold?.sent(message);
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);
@@ -141,6 +147,7 @@ export class StdioProcessTransport implements Transport {
     if (!child || child.pid === undefined) return;
     const pid = child.pid;
     this.closing = true;
+    this.hold?.pin();
     const gone = () => this.exit !== undefined;
     if (!gone()) {
       child.stdin?.end();

@@ -48,7 +48,8 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
 /** What a served program says about its own health at `GET /health`. */
 export type HealthReport = { ok: boolean } & Record<string, unknown>;
 
-export interface ServedMcpHttp {
+/** `await using served = await serveMcpHttp(...)` closes it at the end of the block. */
+export interface ServedMcpHttp extends AsyncDisposable {
   /** The endpoint, e.g. http://127.0.0.1:43123/mcp. */
   url: string;
   /** Open MCP sessions (one per connected client). */
@@ -186,7 +187,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   let closed: Promise<void> | undefined;
-  return {
+  const served: ServedMcpHttp = {
     url: `http://${shownHost}:${port}${path}`,
     get sessionCount() {
       return sessions.size;
@@ -210,7 +211,9 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
       })();
       return closed;
     },
+    [Symbol.asyncDispose]: () => served.close(),
   };
+  return served;
 }
 
 function sameIdentity(a: McpIdentity | undefined, b: McpIdentity | undefined): boolean {

@@ -9,7 +9,8 @@ export interface StdioStreams {
   stdout?: Writable;
 }
 
-export interface ServedMcp {
+/** `await using served = await serveMcp(...)` closes it at the end of the block. */
+export interface ServedMcp extends AsyncDisposable {
   close(): Promise<void>;
   /** Resolves when the client goes away (stdin closed) or close() was called. */
   closed: Promise<void>;
@@ -37,5 +38,6 @@ export async function serveMcp(options: ServeMcpOptions, streams: StdioStreams =
   const end = () => void server.close();
   stdin.once("end", end).once("close", end).once("error", end);
   await server.connect(transport);
-  return { close: () => server.close(), closed };
+  const close = () => server.close();
+  return { close, closed, [Symbol.asyncDispose]: close };
 }
