@@ -34,9 +34,21 @@ export interface QuickJsLimits {
   maxCodeChars: number;
   /** Largest JSON text one value may take crossing the sandbox boundary (results, tool data). */
   maxTransferChars: number;
+  /**
+   * Characters that may cross the sandbox boundary in one run, all values together (tool inputs
+   * and results, printed output, the answer, the error); past it the run ends ("output-limit").
+   */
+  maxStepTransferChars: number;
+  /** Longest error message (and stack) read out of the sandbox; the rest is cut, saying how much. */
+  maxErrorChars: number;
   /** Time allowed, after a run stopped, for reading its error out of the sandbox (getters run there). */
   cleanupMs: number;
-  /** How long past a run's timeout the host waits for the sandbox worker before replacing it. */
+  /**
+   * The least time past a run's timeout the host waits for the sandbox worker before replacing
+   * it; the wait is the larger of this and the timeout itself, so a run ends by
+   * max(2 × timeoutMs, timeoutMs + watchdogGraceMs) even when native code (a sort, an
+   * allocation) does not check the interrupt flag.
+   */
   watchdogGraceMs: number;
   /** How long after an abort or close the host waits for the sandbox worker before replacing it. */
   stopGraceMs: number;
@@ -52,8 +64,10 @@ export const DEFAULT_QUICKJS_LIMITS: Readonly<QuickJsLimits> = Object.freeze({
   maxJobs: 1_000_000,
   maxCodeChars: 200_000,
   maxTransferChars: 5_000_000,
+  maxStepTransferChars: 20_000_000,
+  maxErrorChars: 20_000,
   cleanupMs: 250,
-  watchdogGraceMs: 2_000,
+  watchdogGraceMs: 1_000,
   stopGraceMs: 1_000,
 });
 
@@ -67,6 +81,8 @@ const QUICKJS_LIMIT_KINDS: LimitKinds<QuickJsLimits> = {
   maxJobs: "count",
   maxCodeChars: "count",
   maxTransferChars: "count",
+  maxStepTransferChars: "count",
+  maxErrorChars: "count",
   cleanupMs: "duration",
   watchdogGraceMs: "duration",
   stopGraceMs: "duration",

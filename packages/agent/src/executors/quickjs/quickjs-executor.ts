@@ -24,6 +24,12 @@ import {
   SandboxWorkerExit,
 } from "./sandbox-worker-pool.js";
 import { runToolCall, type ToolCallEvent } from "./tool-bridge.js";
+import {
+  checkMemory,
+  checkRunResult,
+  checkToolCall,
+  MalformedWorkerMessage,
+} from "./worker-message-checks.js";
 import type { SandboxMemory, SessionRunResult, ToolOutcome, WorkerToHost } from "./worker-protocol.js";
 
 /** Every limit of `QuickJsLimits` is an option (its default in `DEFAULT_QUICKJS_LIMITS`). */
@@ -52,6 +58,8 @@ interface ActiveRun {
   /** Gives up on the worker (it does not answer); armed by the watchdog and by a stop. */
   giveUp: () => void;
   giveUpTimers: ReturnType<typeof setTimeout>[];
+  /** The worker sent a message that failed its checks: the sandbox is broken. */
+  malformed?: MalformedWorkerMessage;
 }
 
 const VARIABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -83,6 +91,11 @@ export class QuickJsExecutor implements CodeExecutor {
   private readonly onToolCall: ((event: ToolCallEvent) => void) | undefined;
   /** A fresh controller for the next run's tool calls, made while the host was idle. */
   private spareController: AbortController | undefined;
+  /**
+   * The replacement of a lost worker, started when a run gave up on it: the run returns at once
+   * (its time bound holds) and the next operation waits for the new worker.
+   */
+  private replacement: Promise<void> | undefined;
 
   private constructor(options: QuickJsExecutorOptions) {
     const overrides: Partial<Record<keyof QuickJsLimits, number>> = {};
@@ -146,7 +159,7 @@ export class QuickJsExecutor implements CodeExecutor {
       next.set(tool.name, tool);
     }
     this.tools = next;
-    await this.worker.request({ type: "set-tools", names: [...next.keys()] });
+    await (await this.ready()).request({ type: "set-tools", names: [...next.keys()] });
   }
 
   async setVariables(variables: Record<string, unknown>): Promise<void> {
@@ -174,7 +187,7 @@ export class QuickJsExecutor implements CodeExecutor {
       entries.push([name, json]);
     }
     try {
-      await this.worker.request({ type: "set-variables", entries });
+      await (await this.ready()).request({ type: "set-variables", entries });
     } catch (error) {
       throw new ConfigError(`setVariables: ${describeThrown(error)}`, { cause: error });
     }
@@ -182,19 +195,20 @@ export class QuickJsExecutor implements CodeExecutor {
 
   async reset(): Promise<void> {
     this.assertIdle("reset()");
-    await this.worker.request({ type: "reset" });
+    await (await this.ready()).request({ type: "reset" });
   }
 
   /** The sandbox's memory: bytes QuickJS has allocated, and the size of its wasm memory. */
   async memoryUsage(): Promise<SandboxMemory> {
     this.assertIdle("memoryUsage()");
-    return this.worker.request({ type: "memory" });
+    return checkMemory(await (await this.ready()).request({ type: "memory" }));
   }
 
   async close(): Promise<void> {
     this.closing ??= (async () => {
       if (this.active) this.stopRun(this.active, { type: "closed" });
       await this.activeCompletion;
+      await this.replacement?.catch(() => undefined);
       await releaseWorker(this.worker);
     })();
     await this.closing;
@@ -217,26 +231,35 @@ export class QuickJsExecutor implements CodeExecutor {
     const hung = new Promise<"hung">((resolve) => {
       run.giveUp = () => resolve("hung");
     });
-    run.giveUpTimers.push(setTimeout(run.giveUp, timeoutMs + this.limits.watchdogGraceMs));
     let outcome: SessionRunResult | "hung" | SandboxWorkerExit;
     try {
-      this.worker.clearStop();
-      outcome = await Promise.race([
-        this.worker.request({ type: "run", runId: run.id, code, timeoutMs }),
+      const worker = await this.ready();
+      // Native work (a sort, a big allocation) does not check the interrupt flag, so the worker
+      // gets as long again as the timeout (at least watchdogGraceMs) before it is given up on:
+      // no run lasts past max(2 × timeout, timeout + watchdogGraceMs).
+      const graceMs = Math.max(timeoutMs, this.limits.watchdogGraceMs);
+      run.giveUpTimers.push(setTimeout(run.giveUp, timeoutMs + graceMs));
+      worker.clearStop();
+      const reply = await Promise.race([
+        worker.request({ type: "run", runId: run.id, code, timeoutMs }),
         hung,
       ]);
+      outcome = reply === "hung" ? reply : checkRunResult(reply, this.limits);
     } catch (error) {
-      if (!(error instanceof SandboxWorkerExit)) throw error;
-      outcome = error;
+      if (error instanceof MalformedWorkerMessage) run.malformed ??= error;
+      else if (!(error instanceof SandboxWorkerExit)) throw error;
+      outcome = run.malformed ? new SandboxWorkerExit(run.malformed.message) : (error as SandboxWorkerExit);
     } finally {
       for (const timer of run.giveUpTimers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       this.endToolSignal(run);
     }
-    const workerLost = outcome === "hung" || outcome instanceof SandboxWorkerExit;
+    const workerLost =
+      outcome === "hung" || outcome instanceof SandboxWorkerExit || run.malformed !== undefined;
     // A worker that stopped answering (or died) is replaced; everything it held is gone.
+    if (run.malformed && outcome === "hung") outcome = new SandboxWorkerExit(run.malformed.message);
     if (workerLost && run.stop?.type === "closed") await this.worker.terminate();
-    else if (workerLost) await this.replaceWorker();
+    else if (workerLost) this.startReplacement();
     if (run.stop?.type === "abort") {
       throw new AbortError(
         workerLost
@@ -295,6 +318,14 @@ export class QuickJsExecutor implements CodeExecutor {
     };
     const tool = this.tools.get(name);
     if (!run || run.id !== runId || run.stop) return;
+    try {
+      checkToolCall(message, this.limits);
+    } catch (error) {
+      if (!(error instanceof MalformedWorkerMessage)) throw error;
+      run.malformed ??= error;
+      run.giveUp();
+      return;
+    }
     if (!tool) {
       reply({ ok: false, name: "ReferenceError", message: `${name} is not a tool` });
       return;
@@ -361,6 +392,31 @@ export class QuickJsExecutor implements CodeExecutor {
     await old.terminate();
     await this.attachWorker();
     if (this.tools.size) await this.worker.request({ type: "set-tools", names: [...this.tools.keys()] });
+  }
+
+  private startReplacement(): void {
+    const replacement = this.replaceWorker();
+    this.replacement = replacement;
+    // Its failure is reported to the operation that waits for it (`ready`), not unhandled.
+    replacement.catch(() => undefined);
+  }
+
+  /**
+   * The worker, once a replacement under way is done. A failed replacement is this operation's
+   * error, and the next operation tries again.
+   */
+  private async ready(): Promise<SandboxWorker> {
+    const replacement = this.replacement;
+    if (replacement) {
+      try {
+        await replacement;
+      } catch (error) {
+        if (this.replacement === replacement) this.startReplacement();
+        throw error;
+      }
+      if (this.replacement === replacement) this.replacement = undefined;
+    }
+    return this.worker;
   }
 
   private assertIdle(operation: string): void {

@@ -30,6 +30,8 @@ export class RunState {
   stop: StopReason | undefined;
   toolCalls = 0;
   jobs = 0;
+  /** Characters that crossed the boundary in this run (see `maxStepTransferChars`). */
+  crossedChars = 0;
 
   constructor(
     readonly id: number,

@@ -41,11 +41,18 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
   const setValues = uncurry(Set.prototype.values);
   const mapSize = uncurry(getOwnPropertyDescriptor(Map.prototype, "size").get);
   const setSize = uncurry(getOwnPropertyDescriptor(Set.prototype, "size").get);
+  const weakSetHas = uncurry(WeakSet.prototype.has);
+  const weakSetAdd = uncurry(WeakSet.prototype.add);
+  const stringSlice = uncurry(String.prototype.slice);
+  const stringReplace = uncurry(String.prototype.replace);
   const ErrorProto = Error.prototype;
   const TypeErrorCtor = TypeError;
   const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
   const toolErrors = new WeakSet();
-  const isToolError = (value) => { try { return toolErrors.has(value); } catch { return false; } };
+  const isToolError = (value) => { try { return weakSetHas(toolErrors, value); } catch { return false; } };
+  // Its callbacks run whenever the collector finds a target dead: in a later step, inside that
+  // step's time budget. The sandbox has none (nor a use for one).
+  delete G.FinalizationRegistry;
 
   const isInstance = (value, ctor) => {
     try { return value instanceof ctor; } catch { return false; }
@@ -76,8 +83,12 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
     }
   }
 
+  function cut(text, limit) {
+    return text.length > limit ? stringSlice(text, 0, limit) + "… [" + (text.length - limit) + " characters cut]" : text;
+  }
+
   function quote(text) {
-    return "'" + text.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n") + "'";
+    return "'" + stringReplace(stringReplace(stringReplace(text, /\\/g, "\\\\"), /'/g, "\\'"), /\n/g, "\\n") + "'";
   }
 
   function formatKey(key) {
@@ -187,7 +198,9 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
     const text = join(buffered, "");
     buffered = [];
     bufferedChars = 0;
-    hostPrint(text);
+    // As JSON text, like every value leaving the sandbox: a C string would end at a NUL and
+    // lose lone surrogates.
+    hostPrint(stringify(text));
   }
 
   const console = {};
@@ -239,9 +252,10 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
     endStep() {
       try { flushLogs(); } finally { buffered = []; bufferedChars = 0; ended = false; }
     },
-    markToolError(error) { toolErrors.add(error); },
-    describeError(error) {
-      const out = { isError: false, isToolError: isToolError(error), name: "Error", message: "", stack: "" };
+    markToolError(error) { weakSetAdd(toolErrors, error); },
+    describeError(error, maxChars) {
+      // A null prototype: an inherited toJSON (Object.prototype.toJSON) cannot replace it.
+      const out = { __proto__: null, isError: false, isToolError: isToolError(error), name: "Error", message: "", stack: "" };
       try {
         if (error !== null && (typeof error === "object" || typeof error === "function")) {
           out.isError = isInstance(error, Error) || getPrototypeOf(error) === ErrorProto;
@@ -255,6 +269,11 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
       } catch (inner) {
         out.message = "(the thrown value could not be read)";
       }
+      // Cut here, so a 20-million-character message never leaves the sandbox.
+      const limit = +maxChars;
+      out.name = cut(out.name, 200);
+      out.message = cut(out.message, limit);
+      out.stack = cut(out.stack, limit);
       return stringify(out);
     },
   };

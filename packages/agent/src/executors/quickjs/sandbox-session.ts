@@ -296,6 +296,7 @@ export class SandboxSession {
     const exported = this.sandbox.callHelper("exportValue", value);
     if (exported.error) return this.settleError(exported.error, run, code);
     const json = this.sandbox.takeString(exported.value);
+    if (json !== undefined && !this.cross(run, json.length)) return stopped;
     if (json !== undefined && json.length > this.limits.maxTransferChars) {
       return {
         type: "error",
@@ -333,7 +334,11 @@ export class SandboxSession {
       message,
       stack: "",
     });
-    const described = this.sandbox.callHelper("describeError", errorHandle);
+    const described = this.sandbox.callHelper(
+      "describeError",
+      errorHandle,
+      String(this.limits.maxErrorChars),
+    );
     if (described.error) {
       described.error.dispose();
       // Reading the error failed too; out of memory is the usual reason.
@@ -341,7 +346,8 @@ export class SandboxSession {
     }
     const json = this.sandbox.takeString(described.value);
     try {
-      return json ? (JSON.parse(json) as DescribedError) : fallback("the thrown value could not be read");
+      const parsed: unknown = json ? JSON.parse(json) : undefined;
+      return isDescribedError(parsed) ? parsed : fallback("the thrown value could not be read");
     } catch {
       return fallback("the thrown value could not be read");
     }
@@ -355,6 +361,7 @@ export class SandboxSession {
       const outcome = call.outcome;
       try {
         if (!outcome || run.stop) continue;
+        if (outcome.ok && outcome.json !== undefined && !this.cross(run, outcome.json.length)) continue;
         if (outcome.ok) {
           const imported = this.sandbox.callHelper("importValue", outcome.json);
           if (imported.error) {
@@ -517,9 +524,32 @@ export class SandboxSession {
     return false;
   }
 
-  private print(text: string): void {
+  /**
+   * Counts `chars` crossing the boundary in `run`; false (and the run stopping) once the step's
+   * budget is spent.
+   */
+  private cross(run: RunState, chars: number): boolean {
+    run.crossedChars += chars;
+    if (run.crossedChars <= this.limits.maxStepTransferChars) return true;
+    run.requestStop({
+      type: "limit",
+      error: executionError(
+        "output-limit",
+        "RangeError",
+        `The code moved more than ${this.limits.maxStepTransferChars} characters across the sandbox boundary in one step (tool inputs and results, printed output, answers) and was stopped; move less data per step`,
+        "",
+      ),
+    });
+    return false;
+  }
+
+  /** Printed text, as JSON text (a C string would end at a NUL and lose lone surrogates). */
+  private print(json: string): void {
     const run = this.active;
     if (!run || (run.stop && this.drainingUntil === undefined)) return;
+    const text: unknown = JSON.parse(json);
+    if (typeof text !== "string") throw new TypeError("the sandbox printed something that is not text");
+    if (!this.cross(run, json.length)) return;
     run.logs.append(text);
     if (run.logs.printed > this.limits.maxPrintedChars) {
       run.requestStop({
@@ -537,6 +567,7 @@ export class SandboxSession {
   private finalAnswer(json: string | undefined): void {
     const run = this.active;
     if (!run) throw new Error("final_answer can only be called while a step runs");
+    if (json !== undefined && !this.cross(run, json.length)) return;
     if (json !== undefined && json.length > this.limits.maxTransferChars) {
       throw new RangeError(
         `the final answer is ${json.length} characters of JSON; the limit is ${this.limits.maxTransferChars}`,
@@ -566,6 +597,7 @@ export class SandboxSession {
         `the input of tool ${name} is ${json.length} characters of JSON; the limit is ${this.limits.maxTransferChars}`,
       );
     }
+    if (!this.cross(run, json.length)) throw new RangeError("too much data crossed in this step");
     const deferred = this.sandbox.context.newPromise();
     const call: PendingToolCall = { id: `call_${run.id}_${run.toolCalls}`, name, deferred };
     run.pending.add(call);
@@ -575,6 +607,19 @@ export class SandboxSession {
 }
 
 const stopped: Settlement = { type: "error", error: { kind: "runtime", name: "Error", message: "stopped" } };
+
+/** Whether the prelude's description has the shape and types it must have (it may be forged). */
+function isDescribedError(value: unknown): value is DescribedError {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.isError === "boolean" &&
+    typeof v.isToolError === "boolean" &&
+    typeof v.name === "string" &&
+    typeof v.message === "string" &&
+    typeof v.stack === "string"
+  );
+}
 
 function withStateLost(error: ExecutionError, stateLost: boolean): ExecutionError {
   return stateLost ? { ...error, stateLost: true } : error;
