@@ -53,7 +53,8 @@ export interface StartChromaServerOptions {
   >;
 }
 
-export interface ChromaServer {
+/** `await using server = await startChromaServer(...)` stops it (or lets go of it) at the end of the block. */
+export interface ChromaServer extends AsyncDisposable {
   /** Where the server answers now: a restart that found its port taken moves it. */
   readonly url: string;
   readonly host: string;
@@ -150,6 +151,10 @@ async function startReadOnly(
   }
   try {
     const server = await spawnServer(snapshot.dir, host, options);
+    const stop = async () => {
+      await server.stop();
+      await snapshot.remove();
+    };
     return {
       get url() {
         return server.url;
@@ -171,10 +176,8 @@ async function startReadOnly(
       health: () => server.health(),
       refresh: () => server.refresh(),
       onEvent: (listener) => server.onEvent(listener),
-      stop: async () => {
-        await server.stop();
-        await snapshot.remove();
-      },
+      stop,
+      [Symbol.asyncDispose]: () => stop(),
     };
   } catch (error) {
     await snapshot.remove();
@@ -266,6 +269,7 @@ function reusedServer(dataDir: string, info: ServerInfo): ChromaServer {
     },
     onEvent: () => () => {},
     stop: async () => {},
+    [Symbol.asyncDispose]: async () => {},
   };
 }
 
@@ -330,5 +334,6 @@ async function spawnServer(
     refresh: async () => supervisor.health(),
     onEvent: (listener) => supervisor.onEvent(listener),
     stop: () => supervisor.stop(),
+    [Symbol.asyncDispose]: () => supervisor.stop(),
   };
 }

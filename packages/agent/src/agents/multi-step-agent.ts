@@ -118,6 +118,11 @@ export abstract class MultiStepAgent implements Agent {
   /** Frees what the agent holds (its sandbox). The agent can run again afterwards. */
   async close(): Promise<void> {}
 
+  /** `await using agent = new CodeAgent(...)` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   /**
    * Runs the task to its end and returns the result. An exception thrown by `onEvent` stops the
    * run (as an abort) and `run` rejects with that exception, whatever `throwOnError` says.

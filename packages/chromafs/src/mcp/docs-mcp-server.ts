@@ -91,7 +91,8 @@ export async function serveDocsMcp(options: DocsMcpOptions): Promise<ServedMcp> 
     });
     if (!owned || !pool) return served;
     const closed = served.closed.then(() => pool.close());
-    return { closed, close: () => served.close().then(() => pool.close()) };
+    const close = () => served.close().then(() => pool.close());
+    return { closed, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     if (owned) await pool?.close();
     throw error;
@@ -119,6 +120,8 @@ export async function serveDocsMcpHttp(options: DocsMcpHttpOptions): Promise<Ser
         openDocsMcpSession({ ...options, groups: identity ? identity.groups : options.groups, pool }),
     });
     if (!owned || !pool) return served;
+    // Calls in flight finish (or are answered) first; then the workers stop.
+    const close = () => served.close().then(() => pool.close());
     return {
       url: served.url,
       get sessionCount() {
@@ -127,8 +130,8 @@ export async function serveDocsMcpHttp(options: DocsMcpHttpOptions): Promise<Ser
       get inFlightCount() {
         return served.inFlightCount;
       },
-      // Calls in flight finish (or are answered) first; then the workers stop.
-      close: () => served.close().then(() => pool.close()),
+      close,
+      [Symbol.asyncDispose]: close,
     };
   } catch (error) {
     if (owned) await pool?.close();

@@ -147,6 +147,7 @@ export class SessionWorkerPool {
       },
       exec: (command, execOptions = {}) => slot.exec(state, command, execOptions),
       close: async () => slot.closeSession(state),
+      [Symbol.asyncDispose]: async () => slot.closeSession(state),
     };
   }
 
@@ -167,6 +168,11 @@ export class SessionWorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.map((slot) => slot.close()));
+  }
+
+  /** `await using pool = await SessionWorkerPool.create(...)` stops it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 }
 

@@ -47,7 +47,8 @@ export interface CommandResult {
 /** Exit status of a command line that could not reach the store (grep's "trouble" status). */
 export const STORE_UNAVAILABLE_EXIT_CODE = 2;
 
-export interface DocsSession {
+/** `await using session = await openDocsSession(...)` closes it at the end of the block. */
+export interface DocsSession extends AsyncDisposable {
   readonly bash: Bash;
   readonly fs: DocsFs;
   readonly access: Access;
@@ -163,6 +164,9 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
       throw thrown;
     },
     async close() {
+      closed = true;
+    },
+    async [Symbol.asyncDispose]() {
       closed = true;
     },
   };

@@ -5,4 +5,4 @@ import type { DocsSession } from "./docs-session.js";
  * pool worker (`SessionWorkerPool.openSession`): run a command line, where the next one starts,
  * whom it serves, close. The agent tools and the MCP server take this.
  */
-export type DocsShell = Pick<DocsSession, "access" | "cwd" | "exec" | "close">;
+export type DocsShell = Pick<DocsSession, "access" | "cwd" | "exec" | "close" | typeof Symbol.asyncDispose>;
