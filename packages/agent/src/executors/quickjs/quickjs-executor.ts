@@ -233,7 +233,8 @@ export class QuickJsExecutor implements CodeExecutor {
     });
     let outcome: SessionRunResult | "hung" | SandboxWorkerExit;
     try {
-      const worker = await this.ready();
+      // No await on the common path: an idle await per step is measurable on trivial steps.
+      const worker = this.replacement ? await this.ready() : this.worker;
       // Native work (a sort, a big allocation) does not check the interrupt flag, so the worker
       // gets as long again as the timeout (at least watchdogGraceMs) before it is given up on:
       // no run lasts past max(2 × timeout, timeout + watchdogGraceMs).

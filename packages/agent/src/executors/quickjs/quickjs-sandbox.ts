@@ -10,7 +10,8 @@ export interface SandboxLimits {
 /** What the sandbox calls back into. Every callback runs while QuickJS is on the stack. */
 export interface SandboxHost {
   shouldInterrupt(): boolean;
-  print(text: string): void;
+  /** Printed text as JSON text (a C string would end at a NUL and lose lone surrogates). */
+  print(json: string): void;
   finalAnswer(json: string | undefined): void;
   /** Returns a promise handle; the caller of the host function takes ownership of it. */
   callTool(name: string, json: string): QuickJSHandle;
