@@ -150,6 +150,26 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     });
   });
 
+  it("the trace names the images sent with the task: count, media type and size, or URL", async () => {
+    const png = join(dir, "pixel-trace.png");
+    writeFileSync(png, Buffer.from(PIXEL_PNG.image as string, "base64"));
+    const replies = script([js("final_answer(1)")]);
+    const { code, stderr } = await cli([
+      "run",
+      "Describe.",
+      "--model",
+      `scripted:${replies}`,
+      "--image",
+      png,
+      "--image",
+      "https://example.com/cat.jpg",
+    ]);
+    expect(code).toBe(0);
+    expect(stderr.split("\n")[0]).toBe(
+      "2 images sent with the task: image/png 70 B, https://example.com/cat.jpg",
+    );
+  });
+
   it("exits 3 when the answer came from the closing call after --max-steps", async () => {
     const replies = script([js("1"), "Probably 1."]);
     const { code, stdout } = await cli([

@@ -13,7 +13,8 @@ export type RunState = "success" | "max_steps" | "error" | "aborted";
  * every run ends with exactly one `run-end`. `step` numbers start at 1.
  */
 export type AgentEvent =
-  | { type: "run-start"; runId: string; task: string }
+  /** `images`: the images sent with the task, when there are any. */
+  | { type: "run-start"; runId: string; task: string; images?: ImagePart[] }
   | { type: "step-start"; step: number }
   | { type: "planning"; step: number; plan: string }
   | { type: "model-delta"; step: number; text: string }

@@ -259,7 +259,12 @@ export abstract class MultiStepAgent implements Agent {
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const attributes = { [ATTR.runId]: run.runId, ...(this.name ? { [ATTR.agentName]: this.name } : {}) };
     const { span, spanContext: runSpan } = startSpan(SPAN.run, attributes, undefined);
-    run.emit({ type: "run-start", runId: run.runId, task: run.task });
+    run.emit({
+      type: "run-start",
+      runId: run.runId,
+      task: run.task,
+      ...(images.length ? { images: images.map(imagePartOf) } : {}),
+    });
     let finished = false;
     try {
       try {

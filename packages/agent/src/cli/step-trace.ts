@@ -1,6 +1,7 @@
 import { styleText } from "node:util";
 import type { AgentEvent } from "@atrium/spec";
 import { formatValue } from "../agents/observation.js";
+import { describeImages } from "./image-summary.js";
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -42,6 +43,9 @@ export function stepTracePrinter(write: (text: string) => void, color: boolean):
     flush();
     pendingWasStreamed = false;
     switch (event.type) {
+      case "run-start":
+        if (event.images?.length) write(`${paint("dim", describeImages(event.images))}\n`);
+        break;
       case "step-start":
         write(`${paint("bold", `━━ Step ${event.step} ━━`)}\n`);
         break;
