@@ -8,6 +8,7 @@ import { McpServerError } from "../errors.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { killGroup, trackChildGroup, untrackChildGroup } from "./child-processes.js";
 import { EventLoopHold } from "./event-loop-hold.js";
+import { describeSpawnFailure } from "./spawn-failure.js";
 
 /**
  * The SDK's stdio client transport, reshaped for an agent host: the server leads its own
@@ -52,9 +53,10 @@ export class StdioProcessTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new McpServerError(this.server, "CONFIG", "transport already started");
     const { command, args = [], env, cwd } = this.config;
+    const childEnv = { ...getDefaultEnvironment(), ...env };
     return new Promise((resolve, reject) => {
       const child = spawn(command, args, {
-        env: { ...getDefaultEnvironment(), ...env },
+        env: childEnv,
         cwd,
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
@@ -68,10 +70,7 @@ export class StdioProcessTransport implements Transport {
         resolve();
       });
       child.once("error", (error: NodeJS.ErrnoException) => {
-        const reason =
-          error.code === "ENOENT"
-            ? `command not found: "${command}" (is it installed and on PATH${cwd ? `, or relative to ${cwd}` : ""}?)`
-            : `cannot start "${command}": ${error.message}`;
+        const reason = describeSpawnFailure(command, error, cwd, childEnv.PATH);
         const failure = new McpServerError(this.server, "UNAVAILABLE", reason, { cause: error });
         reject(failure);
         this.onerror?.(failure);
