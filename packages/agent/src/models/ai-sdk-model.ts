@@ -18,7 +18,7 @@ import {
   streamText,
   type ToolSet,
 } from "ai";
-import { DEFAULT_MODEL_LIMITS } from "../limits.js";
+import { type ModelLimits, resolveModelLimits } from "../limits.js";
 import { type ToolResultImages, toModelMessages } from "./ai-sdk-messages.js";
 import { toModelError } from "./model-error.js";
 import { type RetryOptions, withRetries } from "./retry.js";
@@ -55,6 +55,7 @@ export class AiSdkModel implements Model {
   readonly id: string;
   readonly #languageModel: ConcreteLanguageModel;
   readonly #options: AiSdkModelOptions;
+  readonly #limits: Readonly<ModelLimits>;
 
   constructor(languageModel: LanguageModel, options: AiSdkModelOptions = {}) {
     if (typeof languageModel === "string") {
@@ -70,6 +71,10 @@ export class AiSdkModel implements Model {
     }
     this.#languageModel = languageModel;
     this.#options = options;
+    this.#limits = resolveModelLimits({
+      requestTimeoutMs: options.timeoutMs,
+      streamChunkTimeoutMs: options.chunkTimeoutMs,
+    });
     this.id = options.id ?? `${languageModel.provider.split(".")[0]}:${languageModel.modelId}`;
   }
 
@@ -77,7 +82,7 @@ export class AiSdkModel implements Model {
     try {
       const result = await generateText({
         ...this.#callSettings(messages, options),
-        timeout: { totalMs: this.#options.timeoutMs ?? DEFAULT_MODEL_LIMITS.requestTimeoutMs },
+        timeout: { totalMs: this.#limits.requestTimeoutMs },
       });
       return toResponse(
         result.text,
@@ -104,8 +109,8 @@ export class AiSdkModel implements Model {
         ...this.#callSettings(messages, options),
         abortSignal: request.signal,
         timeout: {
-          totalMs: this.#options.timeoutMs ?? DEFAULT_MODEL_LIMITS.requestTimeoutMs,
-          chunkMs: this.#options.chunkTimeoutMs ?? DEFAULT_MODEL_LIMITS.streamChunkTimeoutMs,
+          totalMs: this.#limits.requestTimeoutMs,
+          chunkMs: this.#limits.streamChunkTimeoutMs,
         },
         // Errors arrive as `error` parts and are thrown below; the default handler would also log them.
         onError: () => {},
