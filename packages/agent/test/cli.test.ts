@@ -146,7 +146,7 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(result.steps[0]).toEqual({
       type: "task",
       task: "Describe.",
-      images: [{ type: "image", data: PIXEL_PNG.image, mediaType: "image/png" }],
+      images: [{ type: "image", image: PIXEL_PNG.image, mediaType: "image/png" }],
     });
   });
 

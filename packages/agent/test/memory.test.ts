@@ -4,6 +4,39 @@ import { ScriptedModel } from "../src/models/index.js";
 import { add, js, track } from "./support/agents.js";
 
 describe("memory", () => {
+  it("keeps images in spec's ImagePart shape, and loads runs saved in the old { data } / { url } shape", () => {
+    const oldSave = {
+      version: 1,
+      steps: [
+        {
+          type: "task",
+          task: "Look.",
+          images: [
+            { type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" },
+            { type: "image", url: "https://example.com/cat.jpg" },
+          ],
+        },
+      ],
+    };
+    const loaded = AgentMemory.fromJSON(JSON.stringify(oldSave));
+    expect(loaded.toJSON().steps[0]).toEqual({
+      type: "task",
+      task: "Look.",
+      images: [
+        { type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" },
+        { type: "image", image: "https://example.com/cat.jpg" },
+      ],
+    });
+    expect(loaded.toMessages("system", { keepImagesForSteps: 1 })[1]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "New task:\nLook." },
+        { type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" },
+        { type: "image", image: new URL("https://example.com/cat.jpg") },
+      ],
+    });
+  });
+
   it("round-trips through JSON and a new agent continues the run from it", async () => {
     const first = new ScriptedModel([
       js("const total = await add({ a: 20, b: 22 });\nconsole.log(total);"),

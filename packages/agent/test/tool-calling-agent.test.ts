@@ -306,7 +306,7 @@ describe("step images", () => {
       "odd (call_1_1):\ntook one\n\nsnap (call_1_2):\ntook ten\n[Images left out: an image without a media type; 3 images beyond the 8 a step may add.]",
     );
     expect(step.images).toEqual(
-      Array.from({ length: 7 }, () => ({ type: "image", data: PIXEL_PNG.image, mediaType: "image/png" })),
+      Array.from({ length: 7 }, () => ({ type: "image", image: PIXEL_PNG.image, mediaType: "image/png" })),
     );
   });
 });

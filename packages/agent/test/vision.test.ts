@@ -58,7 +58,7 @@ describe("vision", () => {
         "Observation:\nLast output from code snippet:\npixel\n[1 image from step 1 removed to save context]",
     });
     expect(result.steps[1]).toMatchObject({
-      images: [{ type: "image", data: base64, mediaType: "image/png" }],
+      images: [{ type: "image", image: base64, mediaType: "image/png" }],
     });
   });
 

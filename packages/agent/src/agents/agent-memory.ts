@@ -1,6 +1,6 @@
 import { ConfigError, type ContentPart, type Message } from "@atrium/spec";
 import type { ActionStep, MemoryStep, SerializedMemory } from "./memory-steps.js";
-import { imagePartOf, type StoredImage } from "./stored-image.js";
+import { imagePartOf, type StoredImage, upgradeStoredImage } from "./stored-image.js";
 
 export interface ToMessagesOptions {
   /** Images of action steps older than this many action steps are replaced by a note. */
@@ -40,7 +40,7 @@ export class AgentMemory {
         `saved memory: step ${bad + 1} is not a task, planning, action or final-answer step; pass what memory.toJSON() returned`,
       );
     }
-    return new AgentMemory(structuredClone(steps));
+    return new AgentMemory(structuredClone(steps).map(upgradeImages));
   }
 
   toJSON(): SerializedMemory {
@@ -139,4 +139,12 @@ function actionMessages(step: ActionStep, keepImages: boolean): Message[] {
 function withImages(text: string, images: StoredImage[] | undefined): string | ContentPart[] {
   if (!images?.length) return text;
   return [{ type: "text", text }, ...images.map(imagePartOf)];
+}
+
+/** Task and action steps saved before memory used spec's image shape load as today's. */
+function upgradeImages(step: MemoryStep): MemoryStep {
+  if ((step.type === "task" || step.type === "action") && Array.isArray(step.images)) {
+    return { ...step, images: step.images.map((image) => upgradeStoredImage(image) as StoredImage) };
+  }
+  return step;
 }

@@ -61,7 +61,7 @@ async function fromUrl(url: URL): Promise<StoredImage> {
   if (url.protocol === "file:") return fromFile(fileURLToPath(url));
   if (url.protocol === "data:")
     return withinSize(storeImage({ type: "image", image: url.href }), "image data URL");
-  if (url.protocol === "http:" || url.protocol === "https:") return { type: "image", url: url.href };
+  if (url.protocol === "http:" || url.protocol === "https:") return { type: "image", image: url.href };
   throw new ConfigError(`image URL ${url.href}: only http(s), data and file URLs are supported`);
 }
 
@@ -97,5 +97,5 @@ function fromBytes(bytes: Uint8Array, what: string): StoredImage {
   }
   const mediaType = sniffImageType(bytes);
   if (!mediaType) throw new ConfigError(`${what}: not a PNG, JPEG, GIF or WebP image`);
-  return { type: "image", data: Buffer.from(bytes).toString("base64"), mediaType };
+  return { type: "image", image: Buffer.from(bytes).toString("base64"), mediaType };
 }
