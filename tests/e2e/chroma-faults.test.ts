@@ -4,18 +4,15 @@
 // either exactly right or an error naming the store, never a wrong answer; /health says what is
 // happening; within 10 s the same sessions of the same server answer right again. Loopback only,
 // bounded in count and time, correctness only (no timing thresholds beyond the issue's 10 s).
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { startChromaServer } from "@atrium/chroma";
 import { ingestDocs } from "@atrium/chromafs";
 import { McpClient } from "@atrium/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const CHROMAFS_DIR = fileURLToPath(new URL("../../packages/chromafs", import.meta.url));
+import { type AtriumDocsMcp, startAtriumDocsMcp, stopAtriumDocsMcp } from "./atrium-docs-mcp.js";
 
 /** 24 pages in 4 sections; a third mention OpenAPI, every other one holds an API key line. */
 function corpus(): Record<string, string> {
@@ -60,10 +57,7 @@ const CALLS = BASH_COMMANDS.length + 1;
 describe("atrium-docs mcp --http while its Chroma server is killed", () => {
   let base: string;
   let dataDir: string;
-  let child: ChildProcess;
-  let exited: Promise<number | null>;
-  let url: string;
-  let stderr = "";
+  let server: AtriumDocsMcp;
 
   beforeAll(async () => {
     base = mkdtempSync(join(tmpdir(), "atrium-e2e-chroma-faults-"));
@@ -79,41 +73,12 @@ describe("atrium-docs mcp --http while its Chroma server is killed", () => {
     } finally {
       await ingestServer.stop();
     }
-    child = spawn(
-      process.execPath,
-      [
-        "--conditions=@atrium/source",
-        "--import",
-        "tsx",
-        "src/cli/main.ts",
-        "mcp",
-        "--path",
-        dataDir,
-        "--collection",
-        "docs",
-        "--http",
-        "--no-auth",
-      ],
-      { cwd: CHROMAFS_DIR, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    url = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-        out += chunk;
-        if (out.includes("\n")) resolve(out.trim());
-      });
-      child.once("exit", (code) => reject(new Error(`atrium-docs mcp exited with ${code}: ${stderr}`)));
-    });
+    server = await startAtriumDocsMcp(["--path", dataDir, "--collection", "docs", "--http", "--no-auth"]);
   }, 90_000);
 
   afterAll(async () => {
     try {
-      if (child && child.exitCode === null) {
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await stopAtriumDocsMcp(server, "SIGTERM");
     } finally {
       if (base) rmSync(base, { recursive: true, force: true });
     }
@@ -125,7 +90,7 @@ describe("atrium-docs mcp --http while its Chroma server is killed", () => {
     chroma: { url: string; pid: number; state: string; restarts: number };
   };
   const health = async () => {
-    const response = await fetch(new URL("/health", url));
+    const response = await fetch(new URL("/health", server.url));
     return { status: response.status, body: (await response.json()) as Health };
   };
 
@@ -135,10 +100,10 @@ describe("atrium-docs mcp --http while its Chroma server is killed", () => {
     const chroma = before.body.chroma;
     expect(chroma).toMatchObject({ state: "up", restarts: 0 });
     const record = JSON.parse(readFileSync(join(dataDir, "atrium-chroma.json"), "utf8"));
-    expect(record).toMatchObject({ pid: chroma.pid, url: chroma.url, ownerPid: child.pid });
+    expect(record).toMatchObject({ pid: chroma.pid, url: chroma.url, ownerPid: server.child.pid });
 
     // One session's answers, before any fault, are the truth.
-    const single = await McpClient.connect("single", { type: "http", url });
+    const single = await McpClient.connect("single", { type: "http", url: server.url });
     const truth: Answer[] = [];
     for (let index = 0; index < CALLS; index++) truth.push(await ask(single, index));
     await single.close();
@@ -146,7 +111,9 @@ describe("atrium-docs mcp --http while its Chroma server is killed", () => {
     expect(JSON.parse(truth[0]!.text)).toEqual({ stdout: "8\n", stderr: "", exitCode: 0 });
 
     const clients = await Promise.all(
-      Array.from({ length: SESSIONS }, (_, n) => McpClient.connect(`load-${n}`, { type: "http", url })),
+      Array.from({ length: SESSIONS }, (_, n) =>
+        McpClient.connect(`load-${n}`, { type: "http", url: server.url }),
+      ),
     );
     const storeError = `the docs store (Chroma at ${chroma.url}, collection docs) cannot be reached`;
     const tally = { right: 0, storeErrors: 0, wrong: [] as { call: number; answer: Answer }[] };
@@ -192,8 +159,10 @@ describe("atrium-docs mcp --http while its Chroma server is killed", () => {
       for (let index = 0; index < CALLS; index++) expect(await ask(client, index)).toEqual(truth[index]);
     }
     await Promise.all(clients.map((client) => client.close()));
-    expect(child.exitCode).toBeNull();
-    expect(stderr).toContain(`the server (pid ${chroma.pid}) was killed by SIGKILL; restarting it in 100 ms`);
-    expect(stderr).toContain(`restarted on ${chroma.url}`);
+    expect(server.child.exitCode).toBeNull();
+    expect(server.stderr()).toContain(
+      `the server (pid ${chroma.pid}) was killed by SIGKILL; restarting it in 100 ms`,
+    );
+    expect(server.stderr()).toContain(`restarted on ${chroma.url}`);
   }, 90_000);
 });

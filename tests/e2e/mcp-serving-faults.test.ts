@@ -2,16 +2,13 @@
 // clients without a valid token, two identities in one server, concurrent sessions against one
 // session's answers, 200 clients that vanish mid-call, and SIGTERM with calls in flight. Loopback
 // only, bounded in count and time, correctness only (no timing thresholds).
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { McpClient } from "@atrium/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const CHROMAFS_DIR = fileURLToPath(new URL("../../packages/chromafs", import.meta.url));
+import { type AtriumDocsMcp, startAtriumDocsMcp, stopAtriumDocsMcp } from "./atrium-docs-mcp.js";
 
 const PAGES: Record<string, string> = {
   "index.mdx": "# Welcome\nStart with the quickstart.\nThe API key lives in settings.\n",
@@ -42,10 +39,7 @@ function messages(text: string): unknown[] {
 
 describe("atrium-docs mcp --http under faults", () => {
   let base: string;
-  let child: ChildProcess;
-  let url: string;
-  let exited: Promise<number | null>;
-  let stderr = "";
+  let server: AtriumDocsMcp;
 
   beforeAll(async () => {
     base = mkdtempSync(join(tmpdir(), "atrium-e2e-serving-"));
@@ -60,52 +54,34 @@ describe("atrium-docs mcp --http under faults", () => {
       },
     };
     writeFileSync(join(base, "tokens.json"), JSON.stringify(tokens));
-    child = spawn(
-      process.execPath,
-      [
-        "--conditions=@atrium/source",
-        "--import",
-        "tsx",
-        "src/cli/main.ts",
-        "mcp",
-        "--dir",
-        join(base, "docs"),
-        "--http",
-        "--tokens-file",
-        join(base, "tokens.json"),
-      ],
-      { cwd: CHROMAFS_DIR, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    url = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-        out += chunk;
-        if (out.includes("\n")) resolve(out.trim());
-      });
-      child.once("exit", (code) => reject(new Error(`atrium-docs mcp exited with ${code}: ${stderr}`)));
-    });
+    server = await startAtriumDocsMcp([
+      "--dir",
+      join(base, "docs"),
+      "--http",
+      "--tokens-file",
+      join(base, "tokens.json"),
+    ]);
   }, 60_000);
 
   afterAll(async () => {
     try {
-      if (child && child.exitCode === null) {
-        child.kill("SIGKILL");
-        await exited;
-      }
+      await stopAtriumDocsMcp(server, "SIGKILL");
     } finally {
       if (base) rmSync(base, { recursive: true, force: true });
     }
   });
 
   const connect = (token: string) =>
-    McpClient.connect("docs", { type: "http", url, headers: { authorization: `Bearer ${token}` } });
+    McpClient.connect("docs", {
+      type: "http",
+      url: server.url,
+      headers: { authorization: `Bearer ${token}` },
+    });
 
   it("answers a request without a valid token 401 and shows it nothing", async () => {
     const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-0123456789" }];
     for (const headers of attempts) {
-      const response = await fetch(url, {
+      const response = await fetch(server.url, {
         method: "POST",
         headers: { ...HEADERS, ...headers },
         body: JSON.stringify(INITIALIZE),
@@ -118,7 +94,7 @@ describe("atrium-docs mcp --http under faults", () => {
     // A session id does not stand in for a token.
     const staff = await connect(STAFF_TOKEN);
     try {
-      const listing = await fetch(url, {
+      const listing = await fetch(server.url, {
         method: "POST",
         headers: { ...HEADERS, "mcp-session-id": "any" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
@@ -188,7 +164,7 @@ describe("atrium-docs mcp --http under faults", () => {
 
   it("after 200 clients vanish mid-call without ending their sessions, a new client still connects", async () => {
     const vanish = async () => {
-      const init = await fetch(url, {
+      const init = await fetch(server.url, {
         method: "POST",
         headers: { ...HEADERS, authorization: `Bearer ${GUEST_TOKEN}` },
         body: JSON.stringify(INITIALIZE),
@@ -197,7 +173,7 @@ describe("atrium-docs mcp --http under faults", () => {
       const session = init.headers.get("mcp-session-id")!;
       await init.text();
       const controller = new AbortController();
-      const call = fetch(url, {
+      const call = fetch(server.url, {
         method: "POST",
         headers: { ...HEADERS, authorization: `Bearer ${GUEST_TOKEN}`, "mcp-session-id": session },
         body: JSON.stringify({
@@ -229,7 +205,7 @@ describe("atrium-docs mcp --http under faults", () => {
 
   it("on SIGTERM mid-load every call in flight gets a reply, then the server exits", async () => {
     const session = async () => {
-      const init = await fetch(url, {
+      const init = await fetch(server.url, {
         method: "POST",
         headers: { ...HEADERS, authorization: `Bearer ${STAFF_TOKEN}` },
         body: JSON.stringify(INITIALIZE),
@@ -239,7 +215,7 @@ describe("atrium-docs mcp --http under faults", () => {
     };
     const call = async (command: string) => {
       const id = await session();
-      const response = await fetch(url, {
+      const response = await fetch(server.url, {
         method: "POST",
         headers: { ...HEADERS, authorization: `Bearer ${STAFF_TOKEN}`, "mcp-session-id": id },
         body: JSON.stringify({
@@ -254,7 +230,7 @@ describe("atrium-docs mcp --http under faults", () => {
     const quick = [1, 2, 3, 4, 5, 6].map((n) => call(`sleep 2; echo done ${n}`));
     const stuck = [1, 2].map(() => call("sleep 25; echo never"));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    child.kill("SIGTERM");
+    server.child.kill("SIGTERM");
     const done = (n: number) => [
       {
         jsonrpc: "2.0",
@@ -282,7 +258,7 @@ describe("atrium-docs mcp --http under faults", () => {
       shuttingDown,
       shuttingDown,
     ]);
-    expect(await exited).toBe(0);
-    await expect(fetch(url, { method: "POST", headers: HEADERS, body: "{}" })).rejects.toThrow();
+    expect(await server.exited).toBe(0);
+    await expect(fetch(server.url, { method: "POST", headers: HEADERS, body: "{}" })).rejects.toThrow();
   }, 60_000);
 });
