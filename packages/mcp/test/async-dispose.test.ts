@@ -70,34 +70,42 @@ describe("await using", () => {
   });
 });
 
-describe("a forgotten close()", () => {
-  it("does not keep a script alive: it exits by itself and its server is gone", async () => {
-    const started = Date.now();
-    const script = spawn(
-      process.execPath,
-      [bundledFixture("forgets-close.ts"), process.execPath, everythingEntry, "stdio"],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let out = "";
-    let err = "";
-    script.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    script.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-    const code = await new Promise<number | null | "hung">((resolve) => {
-      const timer = setTimeout(() => {
-        script.kill("SIGKILL");
-        resolve("hung");
-      }, 15_000);
-      script.once("exit", (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
-      });
+/** Runs the forgets-close fixture against `target`; "hung" when it has not exited after 15 s. */
+async function forgetfulScript(target: string[]) {
+  const script = spawn(process.execPath, [bundledFixture("forgets-close.ts"), ...target], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  script.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  script.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+  const code = await new Promise<number | null | "hung">((resolve) => {
+    const timer = setTimeout(() => {
+      script.kill("SIGKILL");
+      resolve("hung");
+    }, 15_000);
+    script.once("exit", (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
     });
-    expect({ code, err }).toEqual({ code: 0, err: "" });
-    expect(Date.now() - started).toBeLessThan(15_000);
-    const report = JSON.parse(out.trim()) as { pid: number; said: string };
-    expect(report.said).toBe("Echo: hi");
-    expect(await waitForExit(report.pid)).toBe(true);
+  });
+  return {
+    code,
+    err,
+    report: out ? (JSON.parse(out.trim()) as { pid: number | null; said: string }) : undefined,
+  };
+}
+
+describe("a forgotten close()", () => {
+  it("does not keep a script alive on stdio: it exits by itself and its server is gone", async () => {
+    const { code, err, report } = await forgetfulScript([process.execPath, everythingEntry, "stdio"]);
+    expect({ code, err, said: report?.said }).toEqual({ code: 0, err: "", said: "Echo: hi" });
+    expect(await waitForExit(report!.pid!)).toBe(true);
+  });
+
+  it("does not keep a script alive on streamable HTTP (its standing GET stream is unref'd)", async () => {
+    await using served = await serveMcpHttp({ name: "sample", version: "1.0.0", tools: sampleTools });
+    const { code, err, report } = await forgetfulScript([served.url]);
+    expect({ code, err, report }).toEqual({ code: 0, err: "", report: { pid: null, said: "hi" } });
   });
 });

@@ -6,9 +6,13 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
  * blank line), so a long-lived stream of small events is fine. Past the limit the body errors
  * and `onOverflow` runs; the SDK would otherwise hold all of it in memory.
  */
-export function boundedFetch(maxBytes: number, onOverflow: (error: Error) => void): FetchLike {
+export function boundedFetch(
+  maxBytes: number,
+  onOverflow: (error: Error) => void,
+  baseFetch: FetchLike = fetch,
+): FetchLike {
   return async (url, init) => {
-    const response = await fetch(url, init);
+    const response = await baseFetch(url, init);
     if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
     const meter = new MessageMeter(
       (response.headers.get("content-type") ?? "").includes("text/event-stream"),

@@ -19,6 +19,7 @@ import {
 import { isStdioConfig, type McpHttpServerConfig, type McpServerConfig } from "../config/server-config.js";
 import { McpServerError } from "../errors.js";
 import { DEFAULT_MCP_LIMITS, resolveMcpLimits } from "../limits.js";
+import { backgroundStreamFetch } from "./background-stream-fetch.js";
 import { boundedFetch } from "./bounded-fetch.js";
 import { type CallSite, callFailure } from "./call-errors.js";
 import { ProgressOrderedTransport } from "./progress-ordered-transport.js";
@@ -345,13 +346,17 @@ async function connectHttp(
   let dropped: string | undefined;
   const dropReason = () => dropped;
   const bounded =
-    <T extends Transport>(make: (fetch: FetchLike) => T): (() => T) =>
+    <T extends Transport>(make: (fetch: FetchLike) => T, baseFetch: FetchLike = fetch): (() => T) =>
     () => {
       const transport: T = make(
-        boundedFetch(DEFAULT_MCP_LIMITS.maxHttpMessageBytes, (error) => {
-          dropped = `it ${error.message}`;
-          void transport.close().catch(() => {});
-        }),
+        boundedFetch(
+          DEFAULT_MCP_LIMITS.maxHttpMessageBytes,
+          (error) => {
+            dropped = `it ${error.message}`;
+            void transport.close().catch(() => {});
+          },
+          baseFetch,
+        ),
       );
       return transport;
     };
@@ -371,7 +376,11 @@ async function connectHttp(
   try {
     return await attempt(
       "streamable-http",
-      bounded((fetch) => new StreamableHTTPClientTransport(url, { requestInit, fetch })),
+      // The standing GET stream must not keep a host alive that forgot close().
+      bounded(
+        (fetch) => new StreamableHTTPClientTransport(url, { requestInit, fetch }),
+        backgroundStreamFetch(),
+      ),
       dropReason,
     );
   } catch (error) {
