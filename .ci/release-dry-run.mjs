@@ -29,7 +29,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const keep = process.argv.includes("--keep");
 const started = performance.now();
 
-const localPnpm = join(root, ".tools/node_modules/.bin");
+const localPnpm = join(root, ".tools/bin");
 const env = { ...process.env, PATH: `${localPnpm}:${process.env.PATH}`, CI: "true" };
 // better-sqlite3 builds against local headers when they exist (see .ci/setup.sh).
 if (existsSync("/usr/include/node/node.h")) env.npm_config_nodedir = "/usr";

@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const ci = process.env.CI === "true";
 const env = {
   ...process.env,
-  PATH: [join(root, ".tools", "node_modules", ".bin"), process.env.PATH].join(delimiter),
+  PATH: [join(root, ".tools", "bin"), process.env.PATH].join(delimiter),
 };
 
 /** The workspace folders, in the order pnpm-workspace.yaml lists their patterns. */

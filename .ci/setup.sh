@@ -15,7 +15,7 @@ APT_PACKAGES=(${ATRIUM_APT_PACKAGES:-})
 # it would otherwise try to download them, and this network has no route to do that.
 if [ -f /usr/include/node/node.h ]; then export npm_config_nodedir=/usr; fi
 
-pnpm_bin="$TOOLS_DIR/node_modules/.bin/pnpm"
+pnpm_bin="$TOOLS_DIR/bin/pnpm"
 if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
   echo "setup: installing pnpm@$PNPM_VERSION into .tools/" >&2
   log=$(mktemp)
@@ -28,8 +28,15 @@ if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VE
     exit 1
   fi
   rm -f "$log"
+  # pnpm's own bin stays a shebang-less placeholder until its install script swaps in the native
+  # binary, and npm 11 does not run that script: a shell can start the placeholder, but turbo
+  # (and anything else that execs it directly) cannot. This shim runs pnpm's Node entry point,
+  # which finds the native binary npm installed beside it.
+  mkdir -p "$TOOLS_DIR/bin"
+  printf '#!/bin/sh\nexec node "%s/node_modules/pnpm/bin/pnpm.mjs" "$@"\n' "$TOOLS_DIR" >"$pnpm_bin"
+  chmod +x "$pnpm_bin"
 fi
-export PATH="$TOOLS_DIR/node_modules/.bin:$PATH"
+export PATH="$TOOLS_DIR/bin:$PATH"
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
