@@ -38,7 +38,7 @@ export async function benchQuickJs(): Promise<BenchRow[]> {
   const stepMs = await sampleMs(() => executor.run("1 + 1"), { iterations: 200, warmup: 200 });
   const toolStepMs = await sampleMs(() => executor.run("await add({ a: 1, b: 2 })"), {
     iterations: 200,
-    warmup: 20,
+    warmup: 200, // as long as the plain step's: the tool path (bridge, validation, events) tiers up too
   });
   await executor.close();
 

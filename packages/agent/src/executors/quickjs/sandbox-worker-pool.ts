@@ -54,6 +54,7 @@ export class SandboxWorker {
   private readonly replies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
   private exited: SandboxWorkerExit | undefined;
+  private listening = false;
 
   private constructor(
     private readonly worker: Worker,
@@ -68,11 +69,6 @@ export class SandboxWorker {
     worker.unref();
     worker.on("error", (error) => this.fail(new SandboxWorkerExit(error.message)));
     worker.on("exit", (code) => this.fail(new SandboxWorkerExit(`exit code ${code}`)));
-    void this.listen().catch((error: unknown) => {
-      // A message that cannot be read breaks the protocol: the worker can no longer be trusted.
-      this.fail(new SandboxWorkerExit(`its channel broke (${describeThrown(error)})`));
-      void worker.terminate();
-    });
   }
 
   static async spawn(): Promise<SandboxWorker> {
@@ -107,6 +103,7 @@ export class SandboxWorker {
     return new Promise((resolve, reject) => {
       this.replies.set(id, { resolve, reject });
       this.send({ ...message, id } as HostToWorker);
+      this.listen();
     });
   }
 
@@ -151,14 +148,31 @@ export class SandboxWorker {
     });
   }
 
-  /** Reads the worker's messages for as long as it lives. */
-  private async listen(): Promise<void> {
-    while (!this.exited) {
+  /**
+   * Reads the worker's messages while a reply is due. The worker only speaks when asked (a
+   * reply, or a tool call during a run), so an idle host leaves no `Atomics.waitAsync` pending:
+   * a notify that has to wake a waiting event loop is what makes a crossing slow.
+   */
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
+    void this.listenWhileDue().catch((error: unknown) => {
+      this.listening = false;
+      // A message that cannot be read breaks the protocol: the worker can no longer be trusted.
+      this.fail(new SandboxWorkerExit(`its channel broke (${describeThrown(error)})`));
+      void this.worker.terminate();
+    });
+  }
+
+  private async listenWhileDue(): Promise<void> {
+    while (!this.exited && this.replies.size > 0) {
       const rung = this.toHost.bell();
       const message = this.toHost.take();
       if (message) this.receive(message);
-      else if (!(this.replies.size > 0 && (await this.pollBell(rung)))) await this.toHost.bellRung(rung);
+      else if (!(await this.pollBell(rung))) await this.toHost.bellRung(rung);
     }
+    // In the same synchronous turn as the check above, so a request made from now on listens again.
+    this.listening = false;
   }
 
   /**
