@@ -1,10 +1,11 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type ChromaServer, resolveEmbedding, startChromaServer } from "@atrium/chroma";
+import type { ChromaServer } from "@atrium/chroma";
 import { errorMessage } from "@atrium/spec";
 import { validateCollectionName } from "../ingest/collection-name.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
+import { type Chroma, loadChroma } from "../store/load-chroma.js";
 import { recordedEmbedding } from "./store-args.js";
 
 export interface CommandIo {
@@ -44,9 +45,16 @@ export async function runIngestCommand(
   argv: string[],
   io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  let chroma: Chroma;
+  try {
+    chroma = await loadChroma("atrium-docs ingest");
+  } catch (error) {
+    io.stderr.write(`atrium-docs ingest: ${errorMessage(error)}\n`);
+    return 1;
+  }
   let parsed: ReturnType<typeof parseIngestArgs>;
   try {
-    parsed = parseIngestArgs(argv);
+    parsed = parseIngestArgs(argv, chroma.resolveEmbedding);
   } catch (error) {
     io.stderr.write(`atrium-docs ingest: ${(error as Error).message}\n\n${INGEST_USAGE}`);
     return 2;
@@ -58,7 +66,7 @@ export async function runIngestCommand(
   let server: ChromaServer | undefined;
   const reporter = progressReporter(io.stderr);
   try {
-    if (!parsed.url) server = await startChromaServer({ path: parsed.path as string });
+    if (!parsed.url) server = await chroma.startChromaServer({ path: parsed.path as string });
     const url = parsed.url ?? (server as ChromaServer).url;
     const embedding = parsed.embedding ?? (await recordedEmbedding(url, parsed.collection));
     const summary = await ingestDocs({
@@ -86,7 +94,7 @@ export async function runIngestCommand(
   }
 }
 
-function parseIngestArgs(argv: string[]) {
+function parseIngestArgs(argv: string[], resolveEmbedding: Chroma["resolveEmbedding"]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -1,15 +1,9 @@
-import {
-  type ChromaServer,
-  type ChromaServerHealth,
-  connectChroma,
-  isChromaAlive,
-  resolveEmbedding,
-  startChromaServer,
-} from "@atrium/chroma";
+import type { ChromaServer, ChromaServerHealth } from "@atrium/chroma";
 import { ConfigError, type Embedding } from "@atrium/spec";
 import { EMBEDDING_METADATA_KEY } from "../ingest/docs-collection.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import type { DocStore } from "../store/doc-store.js";
+import { loadChroma } from "../store/load-chroma.js";
 import { LocalFolderStore } from "../store/local-folder-store.js";
 
 /** Where the docs are, as the `sh` and `mcp` commands take it. */
@@ -88,6 +82,7 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
   }
   // A spec given is checked before any server starts; a bad one is a usage error.
   const spec = args.embedding ?? (env.ATRIUM_EMBEDDING?.trim() || undefined);
+  const { isChromaAlive, resolveEmbedding, startChromaServer } = await loadChroma("--collection");
   const chosen = spec === undefined ? undefined : resolveEmbedding(spec, env);
   let server: ChromaServer | undefined;
   try {
@@ -123,6 +118,7 @@ export async function recordedEmbedding(
   collection: string,
   env = process.env,
 ): Promise<Embedding | undefined> {
+  const { connectChroma, resolveEmbedding } = await loadChroma("--collection");
   const client = await connectChroma(url);
   const found = await client.getCollection({ name: collection }).catch(() => undefined);
   const recorded = found?.metadata?.[EMBEDDING_METADATA_KEY];

@@ -1,6 +1,6 @@
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
-import { connectChroma, hashingEmbedding } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
+import { loadChroma } from "../store/load-chroma.js";
 import { FORMAT_METADATA_KEY, refuseNewerFormat, STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import { validateCollectionName } from "./collection-name.js";
 import { IngestError } from "./errors.js";
@@ -13,12 +13,12 @@ export type ChromaTarget = { client: ChromaClient; url?: undefined } | { url: st
 
 export async function resolveClient(target: ChromaTarget): Promise<ChromaClient> {
   if (target.client) return target.client;
-  if (target.url) return connectChroma(target.url);
+  if (target.url) return (await loadChroma()).connectChroma(target.url);
   throw new IngestError("Pass either a chromadb `client` or the `url` of a Chroma server");
 }
 
-export function defaultEmbedding(): Embedding {
-  return hashingEmbedding();
+export async function defaultEmbedding(): Promise<Embedding> {
+  return (await loadChroma()).hashingEmbedding();
 }
 
 /**

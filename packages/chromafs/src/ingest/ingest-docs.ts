@@ -106,7 +106,7 @@ interface PendingChunk {
  */
 export async function ingestDocs(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const embedding = options.embedding ?? defaultEmbedding();
+  const embedding = options.embedding ?? (await defaultEmbedding());
   if (options.groupsFile !== undefined && options.clearGroups) {
     throw new IngestError("Pass either a groups file or clearGroups, not both");
   }

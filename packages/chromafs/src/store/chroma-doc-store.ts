@@ -1,12 +1,4 @@
-import {
-  type ChromaClient,
-  ChromaUnreachableError,
-  type Collection,
-  connectChroma,
-  type Metadata,
-  type Where,
-  type WhereDocument,
-} from "@atrium/chroma";
+import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
 import { AtriumError, type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { bm25TermScore, countOccurrences, queryTerms, reciprocalRankFusion } from "@atrium/spec/ranking";
 import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
@@ -33,6 +25,7 @@ import {
   STORE_PARALLEL_QUERIES,
 } from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
+import { loadChroma } from "./load-chroma.js";
 import { StoreUnavailableError, unreachableReason } from "./store-unavailable.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
@@ -112,8 +105,10 @@ export class ChromaDocStore implements DocStore {
   }
 
   static async open(options: ChromaDocStoreOptions): Promise<ChromaDocStore> {
+    // Loaded even for a client passed in, so a ChromaDocStore implies a loaded module (storeRecipeOf).
+    await loadChroma();
     const client: ChromaClient = await resolveClient(options);
-    const embedding = options.embedding ?? defaultEmbedding();
+    const embedding = options.embedding ?? (await defaultEmbedding());
     const collection = await openDocsCollection(client, options.collection, embedding, { create: false });
     return new ChromaDocStore(collection, embedding, options.url, options.server);
   }
@@ -191,18 +186,19 @@ export class ChromaDocStore implements DocStore {
   private async followServer(): Promise<boolean> {
     const server = this.server;
     if (!server) return false;
+    const chroma = await loadChroma();
     try {
       await server.refresh?.();
       const url = server.url;
       if (url === this.url) return false;
-      const client = await connectChroma(url);
+      const client = await chroma.connectChroma(url);
       this.collection = await openDocsCollection(client, this.collection.name, this.embedding, {
         create: false,
       });
       this.url = url;
       return true;
     } catch (error) {
-      rethrowIfFatal(error instanceof ChromaUnreachableError ? undefined : error);
+      rethrowIfFatal(error instanceof chroma.ChromaUnreachableError ? undefined : error);
       return false;
     }
   }

@@ -1,7 +1,7 @@
-import { resolveEmbedding } from "@atrium/chroma";
-import { ConfigError, errorMessage } from "@atrium/spec";
+import { ConfigError, type Embedding, errorMessage } from "@atrium/spec";
 import { ChromaDocStore, type FollowedServer } from "./chroma-doc-store.js";
 import type { DocStore } from "./doc-store.js";
+import { loadChroma, loadedChroma } from "./load-chroma.js";
 import { LocalFolderStore } from "./local-folder-store.js";
 
 /**
@@ -37,8 +37,11 @@ export function storeRecipeOf(store: DocStore): ReopenableStore | undefined {
 }
 
 function resolvable(embedding: string): boolean {
+  // A ChromaDocStore exists only once its open loaded @atrium/chroma.
+  const chroma = loadedChroma();
+  if (!chroma) return false;
   try {
-    resolveEmbedding(embedding);
+    chroma.resolveEmbedding(embedding);
     return true;
   } catch (error) {
     if (error instanceof ConfigError) return false;
@@ -49,7 +52,8 @@ function resolvable(embedding: string): boolean {
 /** Opens a store from its recipe; `server` stands in for the host's server object. */
 export async function openStoreFromRecipe(recipe: StoreRecipe, server?: FollowedServer): Promise<DocStore> {
   if (recipe.kind === "folder") return new LocalFolderStore(recipe.root, recipe.groupsFile);
-  let embedding: ReturnType<typeof resolveEmbedding>;
+  const { resolveEmbedding } = await loadChroma();
+  let embedding: Embedding;
   try {
     embedding = resolveEmbedding(recipe.embedding);
   } catch (error) {
