@@ -1,6 +1,7 @@
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
+import { loadChroma } from "../store/load-chroma.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
 import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
 import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
@@ -106,6 +107,7 @@ interface PendingChunk {
  */
 export async function ingestDocs(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
+  await loadChroma("ingestDocs"); // first, so a missing optional peer is named for what needs it
   const embedding = options.embedding ?? (await defaultEmbedding());
   if (options.groupsFile !== undefined && options.clearGroups) {
     throw new IngestError("Pass either a groups file or clearGroups, not both");
