@@ -142,17 +142,10 @@ const AGENT_LOOP_LIMIT_KINDS: LimitKinds<AgentLoopLimits> = {
 };
 
 /** The agent loop's defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
+/** The loop's defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
 export function resolveAgentLoopLimits(partial: Partial<AgentLoopLimits> = {}): Readonly<AgentLoopLimits> {
   return resolveLimitValues(OWNER, DEFAULT_AGENT_LOOP_LIMITS, AGENT_LOOP_LIMIT_KINDS, partial);
 }
-
-/**
- * The loop's limits under the names `multi-step-agent.ts` imports; kept until it reads
- * `DEFAULT_AGENT_LOOP_LIMITS` itself.
- */
-export const DEFAULT_MAX_STEPS = DEFAULT_AGENT_LOOP_LIMITS.maxSteps;
-export const MAX_OBSERVATION_CHARS = DEFAULT_AGENT_LOOP_LIMITS.maxObservationChars;
-export const DEFAULT_KEEP_IMAGES_FOR_STEPS = DEFAULT_AGENT_LOOP_LIMITS.keepImagesForSteps;
 
 // ── Models ────────────────────────────────────────────────────────────────────────────────────
 

@@ -16,7 +16,7 @@ import {
   ZERO_USAGE,
 } from "@atrium/spec";
 import type { Context } from "@opentelemetry/api";
-import { DEFAULT_KEEP_IMAGES_FOR_STEPS, DEFAULT_MAX_STEPS, MAX_OBSERVATION_CHARS } from "../limits.js";
+import { DEFAULT_AGENT_LOOP_LIMITS } from "../limits.js";
 import { ATTR, inSpan, SPAN, startSpan } from "../observability/tracing.js";
 import {
   closingPrompt,
@@ -81,7 +81,7 @@ export abstract class MultiStepAgent implements Agent {
     this.tools = checkTools(options.tools ?? []);
     this.name = options.name;
     this.description = options.description;
-    this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? DEFAULT_MAX_STEPS);
+    this.maxSteps = positiveInteger("maxSteps", options.maxSteps ?? DEFAULT_AGENT_LOOP_LIMITS.maxSteps);
     this.planningInterval =
       options.planningInterval === undefined
         ? undefined
@@ -89,11 +89,11 @@ export abstract class MultiStepAgent implements Agent {
     this.instructions = options.instructions;
     this.keepImagesForSteps = nonNegativeInteger(
       "keepImagesForSteps",
-      options.keepImagesForSteps ?? DEFAULT_KEEP_IMAGES_FOR_STEPS,
+      options.keepImagesForSteps ?? DEFAULT_AGENT_LOOP_LIMITS.keepImagesForSteps,
     );
     this.maxObservationChars = positiveInteger(
       "maxObservationChars",
-      options.maxObservationChars ?? MAX_OBSERVATION_CHARS,
+      options.maxObservationChars ?? DEFAULT_AGENT_LOOP_LIMITS.maxObservationChars,
     );
     this.#stepCallbacks = options.stepCallbacks ?? [];
     this.#finalAnswerChecks = options.finalAnswerChecks ?? [];

@@ -29,7 +29,7 @@ export interface AgentOptions {
   name?: string;
   /** What the agent is good at; the manager model reads it when this agent is a tool. */
   description?: string;
-  /** Action steps before the closing call that must answer (default `DEFAULT_MAX_STEPS`). */
+  /** Action steps before the closing call that must answer (default `DEFAULT_AGENT_LOOP_LIMITS.maxSteps`, 20). */
   maxSteps?: number;
   /** Plan before step 1 and then every this many steps; off when undefined. */
   planningInterval?: number;
