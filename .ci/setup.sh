@@ -36,6 +36,14 @@ if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VE
   printf '#!/bin/sh\nexec node "%s/node_modules/pnpm/bin/pnpm.mjs" "$@"\n' "$TOOLS_DIR" >"$pnpm_bin"
   chmod +x "$pnpm_bin"
 fi
+# pnpm runs native builds (better-sqlite3's `node-gyp rebuild`) with node-gyp from PATH and has no
+# copy of its own; npm ships one, so a shim points at it rather than downloading another.
+node_gyp_js="$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js"
+if [ ! -x "$TOOLS_DIR/bin/node-gyp" ] && [ -f "$node_gyp_js" ]; then
+  mkdir -p "$TOOLS_DIR/bin"
+  printf '#!/bin/sh\nexec node "%s" "$@"\n' "$(readlink -f "$node_gyp_js")" >"$TOOLS_DIR/bin/node-gyp"
+  chmod +x "$TOOLS_DIR/bin/node-gyp"
+fi
 export PATH="$TOOLS_DIR/bin:$PATH"
 
 missing=()
