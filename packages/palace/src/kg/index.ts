@@ -1,0 +1,16 @@
+export {
+  KnowledgeGraphConflictError,
+  KnowledgeGraphFormatError,
+  KnowledgeGraphNotFoundError,
+} from "./kg-errors.js";
+export { renderFact } from "./kg-fact-lines.js";
+export {
+  DEFAULT_KNOWLEDGE_GRAPH_LIMITS,
+  type KnowledgeGraphLimits,
+  resolveKnowledgeGraphLimits,
+} from "./kg-limits.js";
+export { entityKey, normalizePredicate } from "./kg-names.js";
+export { createKnowledgeGraphTables, KG_SCHEMA_VERSION } from "./kg-schema.js";
+export { parseFactTime } from "./kg-time.js";
+export type * from "./kg-types.js";
+export { KnowledgeGraph, type KnowledgeGraphOptions } from "./knowledge-graph.js";

@@ -1,0 +1,30 @@
+/**
+ * How names become lookup keys. Entities are matched ignoring case, Unicode compatibility forms
+ * and runs of whitespace ("caroline", " Caroline ", "CAROLINE" are one person); predicates are
+ * folded to lower_snake_case so "lives in", "Lives-In" and "lives_in" are one relation.
+ */
+
+/** The display form of a name: compatibility-normalized, trimmed, inner whitespace collapsed. */
+export function cleanName(name: string): string {
+  return name.normalize("NFKC").trim().replace(/\s+/gu, " ");
+}
+
+/** The key an entity name or alias is stored and looked up under. */
+export function entityKey(name: string): string {
+  return cleanName(name).toLowerCase();
+}
+
+/** A predicate in its stored form: lower_snake_case. */
+export function normalizePredicate(predicate: string): string {
+  return predicate
+    .normalize("NFKC")
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/gu, "_");
+}
+
+/** Letters, digits, underscores, plus `.` and `:` for namespaced predicates ("schema:knows"). */
+export const PREDICATE_PATTERN = /^[\p{L}\p{N}_.:]+$/u;
+
+/** Control characters never belong in a name; they would break the rendered fact lines. */
+export const CONTROL_CHARACTERS = /\p{Cc}/u;

@@ -1,0 +1,771 @@
+import { randomBytes } from "node:crypto";
+import { LimitError, ValidationError } from "@atrium/spec";
+import type { Database, Statement } from "better-sqlite3";
+import {
+  invalidatedMessage,
+  keptBothMessage,
+  refusedMessage,
+  unresolvableMessage,
+} from "./kg-conflict-messages.js";
+import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "./kg-errors.js";
+import { renderFact } from "./kg-fact-lines.js";
+import { type KnowledgeGraphSchemas, knowledgeGraphSchemas, parseInput } from "./kg-input.js";
+import { type KnowledgeGraphLimits, resolveKnowledgeGraphLimits } from "./kg-limits.js";
+import { entityKey } from "./kg-names.js";
+import { TRIPLE_SELECT, TRUE_AT_SQL, type TripleRow, tripleFromRow } from "./kg-rows.js";
+import { createKnowledgeGraphTables } from "./kg-schema.js";
+import { parseFactTime } from "./kg-time.js";
+import type {
+  AddFactOptions,
+  AddFactResult,
+  Entity,
+  EntityInput,
+  FactConflict,
+  FactInput,
+  InvalidateOptions,
+  InvalidateTarget,
+  KnowledgeGraphImportResult,
+  KnowledgeGraphQuery,
+  KnowledgeGraphRow,
+  KnowledgeGraphStats,
+  Neighbourhood,
+  NeighbourNode,
+  NeighboursOptions,
+  Triple,
+} from "./kg-types.js";
+
+export interface KnowledgeGraphOptions {
+  /** Predicates to declare single-valued (persisted, as `declarePredicate` does). */
+  singleValuedPredicates?: string[];
+  limits?: Partial<KnowledgeGraphLimits>;
+  /** The clock (tests pin it); defaults to the system time. */
+  now?: () => Date;
+}
+
+interface EntityRow {
+  id: number;
+  key: string;
+  name: string;
+  type: string | null;
+  created_at: string;
+}
+
+/** A fact time as stored: the text as written and its epoch milliseconds. */
+interface FactTime {
+  text: string;
+  ms: number;
+}
+
+const SUBJECT = "knowledge graph";
+
+/**
+ * A temporal knowledge graph in the palace's SQLite file: entities (with aliases) and facts
+ * between them that hold over a time span. It never overwrites: ending a fact records when it
+ * stopped being true, so `query({ asOf })` answers what was known at any time, and a fact that
+ * contradicts an open one of a single-valued predicate is reported instead of replacing it.
+ *
+ * Every write is one `BEGIN IMMEDIATE` transaction (a savepoint when the caller already holds
+ * one), so concurrent writers in other processes are serialized by SQLite's lock and the
+ * check-then-insert of `add` cannot race.
+ */
+export class KnowledgeGraph {
+  readonly limits: Readonly<KnowledgeGraphLimits>;
+  readonly #db: Database;
+  readonly #schemas: KnowledgeGraphSchemas;
+  readonly #now: () => Date;
+  readonly #statements: ReturnType<typeof prepareStatements>;
+
+  constructor(db: Database, options: KnowledgeGraphOptions = {}) {
+    this.limits = resolveKnowledgeGraphLimits(options.limits);
+    this.#db = db;
+    this.#schemas = knowledgeGraphSchemas(this.limits);
+    this.#now = options.now ?? (() => new Date());
+    createKnowledgeGraphTables(db);
+    this.#statements = prepareStatements(db);
+    for (const predicate of options.singleValuedPredicates ?? []) {
+      this.declarePredicate(predicate, { singleValued: true });
+    }
+  }
+
+  // ---- predicates -------------------------------------------------------------------------
+
+  /** Declares (or re-declares) a predicate; single-valued ones get conflict checks in `add`. Persisted. */
+  declarePredicate(name: string, options: { singleValued: boolean }): void {
+    const predicate = parseInput(this.#schemas.predicate, name, SUBJECT, ["predicate"]);
+    const { singleValued } = parseInput(this.#schemas.declareOptions, options, SUBJECT, ["options"]);
+    this.#write(() => this.#statements.upsertPredicate.run(predicate, singleValued ? 1 : 0));
+  }
+
+  /** Every declared predicate, by name. */
+  predicates(): Array<{ name: string; singleValued: boolean }> {
+    const rows = this.#statements.allPredicates.all() as Array<{ name: string; single_valued: number }>;
+    return rows.map((row) => ({ name: row.name, singleValued: row.single_valued === 1 }));
+  }
+
+  isSingleValued(predicate: string): boolean {
+    const name = parseInput(this.#schemas.predicate, predicate, SUBJECT, ["predicate"]);
+    const row = this.#statements.getPredicate.get(name) as { single_valued: number } | undefined;
+    return row?.single_valued === 1;
+  }
+
+  // ---- entities ---------------------------------------------------------------------------
+
+  /** The entity a name or alias resolves to (case and spacing ignored), if any. */
+  entity(name: string): Entity | undefined {
+    const cleaned = parseInput(this.#schemas.entityName("name"), name, SUBJECT, ["name"]);
+    const row = this.#resolve(cleaned);
+    return row === undefined ? undefined : this.#entityFromRow(row);
+  }
+
+  /**
+   * Creates the entity if no name or alias resolves to it; sets its type when given and adds the
+   * aliases. An alias that already names another entity is refused (merging is not supported).
+   */
+  upsertEntity(input: EntityInput): Entity {
+    const { name, type, aliases } = parseInput(this.#schemas.entity, input, SUBJECT, ["entity"]);
+    return this.#write(() => {
+      const row = this.#ensureEntity(name, undefined, this.#nowIso());
+      if (type !== undefined && row.type !== type) this.#statements.setEntityType.run(type, row.id);
+      for (const alias of aliases ?? []) this.#addAlias(row, alias);
+      return this.#entityFromRow(this.#statements.entityById.get(row.id) as EntityRow);
+    });
+  }
+
+  // ---- facts ------------------------------------------------------------------------------
+
+  /**
+   * Stores a fact unless an identical one already holds (then `created: false` and the stored
+   * one). For a single-valued predicate, stored facts with the same subject and another object
+   * whose time overlaps the new one are conflicts; `options.onConflict` says what happens
+   * (see `ConflictPolicy`). A fact without `validFrom` is compared with what holds now.
+   */
+  add(fact: FactInput, options: AddFactOptions = {}): AddFactResult {
+    const input = parseInput(this.#schemas.fact, fact, SUBJECT, ["fact"]);
+    const { onConflict = "report" } = parseInput(this.#schemas.addOptions, options, SUBJECT, ["options"]);
+    let from = input.validFrom === undefined ? undefined : this.#time(input.validFrom, "fact.validFrom");
+    const to = input.validTo === undefined ? undefined : this.#time(input.validTo, "fact.validTo");
+    return this.#write(() => {
+      const nowIso = this.#nowIso();
+      // "invalidate" means the new fact replaces the old from its start; without a start that is now.
+      if (from === undefined && onConflict === "invalidate") from = { text: nowIso, ms: Date.parse(nowIso) };
+      if (from !== undefined && to !== undefined && to.ms < from.ms) {
+        throw new ValidationError(SUBJECT, [
+          {
+            path: ["fact", "validTo"],
+            message: `${to.text} is before validFrom ${from.text}; a fact cannot end before it begins`,
+          },
+        ]);
+      }
+      const subject = this.#resolve(input.subject);
+      const object = this.#resolve(input.object);
+      if (subject !== undefined && object !== undefined) {
+        const same = this.#sameFact(subject.id, input.predicate, object.id, from, to);
+        if (same !== undefined) return { triple: same, created: false, conflicts: [] };
+      }
+      const conflicts =
+        subject !== undefined && this.#singleValued(input.predicate)
+          ? this.#overlapping(subject.id, input.predicate, object?.id, from?.ms ?? Date.parse(nowIso), to?.ms)
+          : [];
+      const objectName = object?.name ?? input.object;
+      const store = (): Triple => {
+        const subjectRow = this.#ensureEntity(input.subject, input.subjectType, nowIso);
+        const objectRow = this.#ensureEntity(input.object, input.objectType, nowIso);
+        return this.#insertTriple({
+          id: newTripleId(),
+          subjectId: subjectRow.id,
+          predicate: input.predicate,
+          objectId: objectRow.id,
+          from,
+          to,
+          sourceDrawerId: input.sourceDrawerId,
+          confidence: input.confidence,
+          createdAt: nowIso,
+        });
+      };
+      if (conflicts.length === 0) return { triple: store(), created: true, conflicts: [] };
+      if (onConflict === "report") {
+        return {
+          triple: undefined,
+          created: false,
+          conflicts: conflicts.map((row) => refused(row, objectName)),
+        };
+      }
+      if (onConflict === "keep-both") {
+        const triple = store();
+        const reported = conflicts.map(
+          (row): FactConflict => ({
+            existing: tripleFromRow(row),
+            resolution: "kept-both",
+            message: keptBothMessage(tripleFromRow(row), triple.object),
+          }),
+        );
+        return { triple, created: true, conflicts: reported };
+      }
+      // "invalidate": every conflict must be an open fact that began before the new one.
+      const start = from as FactTime;
+      const endable = (row: TripleRow) =>
+        row.valid_to_ms === null && (row.valid_from_ms === null || row.valid_from_ms < start.ms);
+      if (!conflicts.every(endable)) {
+        return {
+          triple: undefined,
+          created: false,
+          conflicts: conflicts.map((row): FactConflict => {
+            const existing = tripleFromRow(row);
+            return endable(row)
+              ? refused(row, objectName)
+              : {
+                  existing,
+                  resolution: "refused",
+                  message: unresolvableMessage(existing, objectName, start.text),
+                };
+          }),
+        };
+      }
+      for (const row of conflicts) this.#statements.endTriple.run(start.text, start.ms, row.id);
+      const triple = store();
+      const reported = conflicts.map((row): FactConflict => {
+        const existing = tripleFromRow(this.#statements.tripleById.get(row.id) as TripleRow);
+        return { existing, resolution: "invalidated", message: invalidatedMessage(existing, triple.object) };
+      });
+      return { triple, created: true, conflicts: reported };
+    });
+  }
+
+  /**
+   * Ends facts at `options.at` (default now): the fact with that id, or every open fact with that
+   * subject, predicate and object. Nothing is deleted, so `query({ asOf })` still finds them for
+   * earlier times. Returns the ended facts.
+   */
+  invalidate(target: InvalidateTarget, options: InvalidateOptions = {}): Triple[] {
+    const parsedTarget = parseInput(this.#schemas.invalidateTarget, target, SUBJECT, ["target"]);
+    const { at: atText } = parseInput(this.#schemas.invalidateOptions, options, SUBJECT, ["options"]);
+    return this.#write(() => {
+      const at = atText === undefined ? this.#nowTime() : this.#time(atText, "options.at");
+      let rows: TripleRow[];
+      if (typeof parsedTarget === "string") {
+        const row = this.#statements.tripleById.get(parsedTarget) as TripleRow | undefined;
+        if (row === undefined) {
+          throw new KnowledgeGraphNotFoundError(
+            `No fact has id ${parsedTarget}; find fact ids with query or timeline`,
+          );
+        }
+        if (row.valid_to !== null) {
+          throw new KnowledgeGraphConflictError(
+            `Fact ${row.id} (${renderFact(tripleFromRow(row))}) already ended at ${row.valid_to}; nothing to invalidate`,
+          );
+        }
+        rows = [row];
+      } else {
+        const subject = this.#resolve(parsedTarget.subject);
+        const object = this.#resolve(parsedTarget.object);
+        rows =
+          subject === undefined || object === undefined
+            ? []
+            : (this.#statements.openFacts.all({
+                subject: subject.id,
+                predicate: parsedTarget.predicate,
+                object: object.id,
+              }) as TripleRow[]);
+        if (rows.length === 0) {
+          throw new KnowledgeGraphNotFoundError(
+            `No open fact "${parsedTarget.subject} ${parsedTarget.predicate} ${parsedTarget.object}"; check the names with query or timeline`,
+          );
+        }
+      }
+      for (const row of rows) {
+        if (row.valid_from_ms !== null && at.ms < row.valid_from_ms) {
+          throw new ValidationError(SUBJECT, [
+            {
+              path: ["options", "at"],
+              message: `${at.text} is before fact ${row.id} began (${row.valid_from}); end it at or after its validFrom`,
+            },
+          ]);
+        }
+      }
+      for (const row of rows) this.#statements.endTriple.run(at.text, at.ms, row.id);
+      return rows.map((row) => tripleFromRow(this.#statements.tripleById.get(row.id) as TripleRow));
+    });
+  }
+
+  /**
+   * Facts matching every given field (names resolve through aliases; an unknown name matches
+   * nothing), ordered by `validFrom` (unknown first) then insertion. With `asOf`, only facts
+   * true at that time.
+   */
+  query(query: KnowledgeGraphQuery = {}): Triple[] {
+    const q = parseInput(this.#schemas.query, query, SUBJECT, ["query"]);
+    const conditions: string[] = [];
+    const params: Record<string, string | number> = {};
+    for (const role of ["subject", "object"] as const) {
+      const name = q[role];
+      if (name === undefined) continue;
+      const row = this.#resolve(name);
+      if (row === undefined) return [];
+      conditions.push(`t.${role}_id = @${role}`);
+      params[role] = row.id;
+    }
+    if (q.predicate !== undefined) {
+      conditions.push("t.predicate = @predicate");
+      params.predicate = q.predicate;
+    }
+    if (q.asOf !== undefined) {
+      conditions.push(TRUE_AT_SQL);
+      params.at = this.#time(q.asOf, "query.asOf").ms;
+    }
+    params.limit = this.#cap(q.limit);
+    const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+    const rows = this.#db
+      .prepare(`${TRIPLE_SELECT} ${where} ORDER BY t.valid_from_ms, t.seq LIMIT @limit`)
+      .all(params) as TripleRow[];
+    return rows.map(tripleFromRow);
+  }
+
+  /** Every fact the entity is subject or object of, past and present, by `validFrom` (unknown first). */
+  timeline(entity: string, options: { limit?: number } = {}): Triple[] {
+    const row = this.#requireEntity(entity);
+    const limit = this.#cap(
+      options.limit === undefined
+        ? undefined
+        : parseInput(this.#schemas.limit, options.limit, SUBJECT, ["limit"]),
+    );
+    const rows = this.#statements.timeline.all({ entity: row.id, limit }) as TripleRow[];
+    return rows.map(tripleFromRow);
+  }
+
+  /**
+   * The entities within `depth` hops of `entity` (facts followed in both directions) and the
+   * facts between them. Stops widening at the `traversalMaxNodes` limit and says so.
+   */
+  neighbours(entity: string, depth = 1, options: NeighboursOptions = {}): Neighbourhood {
+    const start = this.#requireEntity(entity);
+    const maxDepth = parseInput(this.#schemas.depth, depth, SUBJECT, ["depth"]);
+    const { asOf } = parseInput(this.#schemas.neighboursOptions, options, SUBJECT, ["options"]);
+    const at = asOf === undefined ? undefined : this.#time(asOf, "options.asOf").ms;
+    const edgesSql = `${TRIPLE_SELECT}
+      WHERE (t.subject_id IN (SELECT value FROM json_each(@ids)) OR t.object_id IN (SELECT value FROM json_each(@ids)))
+      ${at === undefined ? "" : `AND ${TRUE_AT_SQL}`}
+      ORDER BY t.seq`;
+    const edgesOf = this.#db.prepare(edgesSql);
+    const visited = new Map<number, NeighbourNode>([[start.id, this.#node(start, 0)]]);
+    const edges = new Map<string, Triple>();
+    let frontier = [start.id];
+    let truncated = false;
+    for (let hop = 1; hop <= maxDepth && frontier.length > 0; hop++) {
+      const next: number[] = [];
+      const params =
+        at === undefined ? { ids: JSON.stringify(frontier) } : { ids: JSON.stringify(frontier), at };
+      for (const row of edgesOf.all(params) as TripleRow[]) {
+        for (const [id, name] of [
+          [row.subject_id, row.subject],
+          [row.object_id, row.object],
+        ] as const) {
+          if (visited.has(id)) continue;
+          if (visited.size >= this.limits.traversalMaxNodes) {
+            truncated = true;
+            continue;
+          }
+          const entityRow = this.#statements.entityById.get(id) as EntityRow;
+          visited.set(id, this.#node({ ...entityRow, name }, hop));
+          next.push(id);
+        }
+        if (visited.has(row.subject_id) && visited.has(row.object_id)) edges.set(row.id, tripleFromRow(row));
+      }
+      frontier = next;
+    }
+    const nodes = [...visited.values()].sort((a, b) => a.depth - b.depth || compareText(a.name, b.name));
+    return { entity: start.name, nodes, edges: [...edges.values()], truncated };
+  }
+
+  /** Counts for status displays. */
+  stats(): KnowledgeGraphStats {
+    const counts = this.#statements.counts.get() as {
+      entities: number;
+      aliases: number;
+      triples: number;
+      open: number;
+      predicates: number;
+    };
+    const single = this.#statements.singleValued.all() as Array<{ name: string }>;
+    const top = this.#statements.topPredicates.all() as Array<{ predicate: string; count: number }>;
+    return {
+      entities: counts.entities,
+      aliases: counts.aliases,
+      triples: counts.triples,
+      openTriples: counts.open,
+      endedTriples: counts.triples - counts.open,
+      predicates: counts.predicates,
+      singleValuedPredicates: single.map((row) => row.name),
+      topPredicates: top,
+    };
+  }
+
+  /**
+   * Facts true now, as short lines for a wake-up context ("Caroline — lives_in → Boston (since
+   * 2023-05)"). For an entity: the facts it is subject of, then object of, most recent first
+   * (an unknown name gives none). Without one: facts about the most connected entities first.
+   */
+  factsFor(entity: string | undefined, limit: number): string[] {
+    const max = Math.min(
+      parseInput(this.#schemas.limit, limit, SUBJECT, ["limit"]),
+      this.limits.factsMaxLines,
+    );
+    const at = this.#nowTime().ms;
+    let rows: TripleRow[];
+    if (entity === undefined) {
+      rows = this.#statements.topFacts.all({ at, limit: max }) as TripleRow[];
+    } else {
+      const name = parseInput(this.#schemas.entityName("entity"), entity, SUBJECT, ["entity"]);
+      const row = this.#resolve(name);
+      if (row === undefined) return [];
+      rows = this.#statements.entityFacts.all({ entity: row.id, at, limit: max }) as TripleRow[];
+    }
+    return rows.map((row) => renderFact(tripleFromRow(row)));
+  }
+
+  // ---- export / import --------------------------------------------------------------------
+
+  /**
+   * The whole graph as rows for the palace's JSONL export: predicates, then entities, then
+   * triples in insertion order. Read in pages, so a caller may write elsewhere between rows.
+   */
+  *export(): Generator<KnowledgeGraphRow> {
+    for (const predicate of this.predicates()) yield { kind: "kg-predicate", ...predicate };
+    let lastEntity = 0;
+    for (;;) {
+      const page = this.#statements.entityPage.all(lastEntity, EXPORT_PAGE) as EntityRow[];
+      for (const row of page) yield { kind: "kg-entity", ...this.#entityFromRow(row) };
+      if (page.length < EXPORT_PAGE) break;
+      lastEntity = (page[page.length - 1] as EntityRow).id;
+    }
+    let lastSeq = 0;
+    for (;;) {
+      const page = this.#statements.triplePage.all(lastSeq, EXPORT_PAGE) as TripleRow[];
+      for (const row of page) yield { kind: "kg-triple", ...tripleFromRow(row) };
+      if (page.length < EXPORT_PAGE) break;
+      lastSeq = (page[page.length - 1] as TripleRow).seq;
+    }
+  }
+
+  /**
+   * Takes back rows written by `export` in one transaction (all or nothing): entities merge into
+   * ones their name or aliases resolve to, triples keep their ids and times and skip conflict
+   * checks (they are a record, not new claims). A triple id already holding the same fact is
+   * skipped; one holding a different fact is refused. Each row is validated, errors name its index.
+   */
+  import(rows: Iterable<unknown>): KnowledgeGraphImportResult {
+    return this.#write(() => {
+      const result: KnowledgeGraphImportResult = { entities: 0, predicates: 0, triples: 0, skipped: 0 };
+      let index = 0;
+      for (const value of rows) {
+        if (index >= this.limits.importMaxRows) {
+          throw new LimitError(
+            "importMaxRows",
+            `An import holds more than ${this.limits.importMaxRows} rows; split it or raise the importMaxRows limit`,
+          );
+        }
+        const row = parseInput(this.#schemas.row, value, SUBJECT, ["rows", index]);
+        index++;
+        if (row.kind === "kg-predicate") {
+          this.#statements.upsertPredicate.run(row.name, row.singleValued ? 1 : 0);
+          result.predicates++;
+        } else if (row.kind === "kg-entity") {
+          const entity = this.#ensureEntity(row.name, undefined, row.createdAt);
+          if (row.type !== undefined && entity.type !== row.type) {
+            this.#statements.setEntityType.run(row.type, entity.id);
+          }
+          for (const alias of row.aliases) this.#addAlias(entity, alias);
+          result.entities++;
+        } else {
+          const { kind: _kind, ...triple } = row;
+          const from = triple.validFrom === undefined ? undefined : this.#time(triple.validFrom, "validFrom");
+          const to = triple.validTo === undefined ? undefined : this.#time(triple.validTo, "validTo");
+          if (from !== undefined && to !== undefined && to.ms < from.ms) {
+            throw new ValidationError(SUBJECT, [
+              {
+                path: ["rows", index - 1, "validTo"],
+                message: `${to.text} is before validFrom ${from.text}`,
+              },
+            ]);
+          }
+          const stored = this.#statements.tripleById.get(triple.id) as TripleRow | undefined;
+          if (stored !== undefined) {
+            if (sameTriple(tripleFromRow(stored), triple)) {
+              result.skipped++;
+              continue;
+            }
+            throw new KnowledgeGraphConflictError(
+              `rows.${index - 1}: fact id ${triple.id} already holds "${renderFact(tripleFromRow(stored))}", not "${renderFact(triple)}"; import into an empty palace or drop that row`,
+            );
+          }
+          this.#insertTriple({
+            id: triple.id,
+            subjectId: this.#ensureEntity(triple.subject, undefined, triple.createdAt).id,
+            predicate: triple.predicate,
+            objectId: this.#ensureEntity(triple.object, undefined, triple.createdAt).id,
+            from,
+            to,
+            sourceDrawerId: triple.sourceDrawerId,
+            confidence: triple.confidence,
+            createdAt: triple.createdAt,
+          });
+          result.triples++;
+        }
+      }
+      return result;
+    });
+  }
+
+  // ---- internals --------------------------------------------------------------------------
+
+  #write<Result>(body: () => Result): Result {
+    return this.#db.transaction(body).immediate();
+  }
+
+  #nowIso(): string {
+    return this.#now().toISOString();
+  }
+
+  #nowTime(): FactTime {
+    const text = this.#nowIso();
+    return { text, ms: Date.parse(text) };
+  }
+
+  #time(text: string, field: string): FactTime {
+    return { text, ms: parseFactTime(text, field) };
+  }
+
+  #cap(limit: number | undefined): number {
+    return Math.min(limit ?? this.limits.queryMaxRows, this.limits.queryMaxRows);
+  }
+
+  #singleValued(predicate: string): boolean {
+    const row = this.#statements.getPredicate.get(predicate) as { single_valued: number } | undefined;
+    return row?.single_valued === 1;
+  }
+
+  #resolve(cleanedName: string): EntityRow | undefined {
+    const key = entityKey(cleanedName);
+    return (this.#statements.entityByKey.get(key) ?? this.#statements.entityByAlias.get(key)) as
+      | EntityRow
+      | undefined;
+  }
+
+  #requireEntity(name: string): EntityRow {
+    const cleaned = parseInput(this.#schemas.entityName("entity"), name, SUBJECT, ["entity"]);
+    const row = this.#resolve(cleaned);
+    if (row === undefined) {
+      throw new KnowledgeGraphNotFoundError(
+        `No entity is named ${JSON.stringify(cleaned)} (nor has it as an alias); add a fact about it first, or check the spelling with query`,
+      );
+    }
+    return row;
+  }
+
+  #ensureEntity(name: string, type: string | undefined, createdAt: string): EntityRow {
+    const existing = this.#resolve(name);
+    if (existing !== undefined) {
+      if (type !== undefined && existing.type === null) {
+        this.#statements.setEntityType.run(type, existing.id);
+        return { ...existing, type };
+      }
+      return existing;
+    }
+    const key = entityKey(name);
+    const info = this.#statements.insertEntity.run(key, name, type ?? null, createdAt);
+    return { id: Number(info.lastInsertRowid), key, name, type: type ?? null, created_at: createdAt };
+  }
+
+  #addAlias(entity: EntityRow, alias: string): void {
+    const key = entityKey(alias);
+    if (key === entity.key) return;
+    const owner = this.#resolve(alias);
+    if (owner !== undefined) {
+      if (owner.id === entity.id) return;
+      throw new KnowledgeGraphConflictError(
+        `The alias ${JSON.stringify(alias)} already names the entity ${JSON.stringify(owner.name)}; an alias can point at one entity only`,
+      );
+    }
+    const count = (this.#statements.aliasCount.get(entity.id) as { count: number }).count;
+    if (count >= this.limits.entityMaxAliases) {
+      throw new LimitError(
+        "entityMaxAliases",
+        `${entity.name} already has ${count} aliases (the entityMaxAliases limit); ${JSON.stringify(alias)} was not added`,
+      );
+    }
+    this.#statements.insertAlias.run(key, alias, entity.id);
+  }
+
+  #entityFromRow(row: EntityRow): Entity {
+    const aliases = (this.#statements.aliasesOf.all(row.id) as Array<{ alias: string }>).map((a) => a.alias);
+    const entity: Entity = { name: row.name, aliases, createdAt: row.created_at };
+    if (row.type !== null) entity.type = row.type;
+    return entity;
+  }
+
+  #node(row: EntityRow, depth: number): NeighbourNode {
+    return row.type === null ? { name: row.name, depth } : { name: row.name, type: row.type, depth };
+  }
+
+  /** A stored fact with the same subject, predicate and object that already covers the new span. */
+  #sameFact(
+    subjectId: number,
+    predicate: string,
+    objectId: number,
+    from: FactTime | undefined,
+    to: FactTime | undefined,
+  ): Triple | undefined {
+    const candidates = this.#statements.sameFacts.all({
+      subject: subjectId,
+      predicate,
+      object: objectId,
+    }) as TripleRow[];
+    const covering = candidates.find((row) => {
+      // An open fact is restated by any open one: "identical open fact" is a no-op whatever its start.
+      if (to === undefined) return row.valid_to_ms === null;
+      const startsInTime = row.valid_from_ms === null || (from !== undefined && row.valid_from_ms <= from.ms);
+      const endsInTime = row.valid_to_ms === null || row.valid_to_ms >= to.ms;
+      return startsInTime && endsInTime;
+    });
+    return covering === undefined ? undefined : tripleFromRow(covering);
+  }
+
+  /** Facts of `subject predicate` with another object true at some instant of [fromMs, toMs). */
+  #overlapping(
+    subjectId: number,
+    predicate: string,
+    objectId: number | undefined,
+    fromMs: number,
+    toMs: number | undefined,
+  ): TripleRow[] {
+    return this.#statements.overlapping.all({
+      subject: subjectId,
+      predicate,
+      object: objectId ?? -1,
+      from: fromMs,
+      to: toMs ?? Number.MAX_SAFE_INTEGER,
+    }) as TripleRow[];
+  }
+
+  #insertTriple(triple: {
+    id: string;
+    subjectId: number;
+    predicate: string;
+    objectId: number;
+    from: FactTime | undefined;
+    to: FactTime | undefined;
+    sourceDrawerId: string | undefined;
+    confidence: number | undefined;
+    createdAt: string;
+  }): Triple {
+    this.#statements.insertTriple.run({
+      id: triple.id,
+      subject: triple.subjectId,
+      predicate: triple.predicate,
+      object: triple.objectId,
+      validFrom: triple.from?.text ?? null,
+      validFromMs: triple.from?.ms ?? null,
+      validTo: triple.to?.text ?? null,
+      validToMs: triple.to?.ms ?? null,
+      source: triple.sourceDrawerId ?? null,
+      confidence: triple.confidence ?? null,
+      createdAt: triple.createdAt,
+    });
+    return tripleFromRow(this.#statements.tripleById.get(triple.id) as TripleRow);
+  }
+}
+
+const EXPORT_PAGE = 1_000;
+
+function newTripleId(): string {
+  return `t_${randomBytes(12).toString("hex")}`;
+}
+
+function refused(row: TripleRow, newObject: string): FactConflict {
+  const existing = tripleFromRow(row);
+  return { existing, resolution: "refused", message: refusedMessage(existing, newObject) };
+}
+
+function sameTriple(a: Triple, b: Triple): boolean {
+  const fields: Array<keyof Triple> = [
+    "subject",
+    "predicate",
+    "object",
+    "validFrom",
+    "validTo",
+    "sourceDrawerId",
+    "confidence",
+    "createdAt",
+  ];
+  return fields.every((field) =>
+    field === "subject" || field === "object"
+      ? entityKey(String(a[field])) === entityKey(String(b[field]))
+      : a[field] === b[field],
+  );
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function prepareStatements(db: Database) {
+  const prepare = (sql: string): Statement => db.prepare(sql);
+  return {
+    upsertPredicate: prepare(
+      "INSERT INTO kg_predicates (name, single_valued) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET single_valued = excluded.single_valued",
+    ),
+    getPredicate: prepare("SELECT single_valued FROM kg_predicates WHERE name = ?"),
+    allPredicates: prepare("SELECT name, single_valued FROM kg_predicates ORDER BY name"),
+    singleValued: prepare("SELECT name FROM kg_predicates WHERE single_valued = 1 ORDER BY name"),
+    entityByKey: prepare("SELECT id, key, name, type, created_at FROM kg_entities WHERE key = ?"),
+    entityByAlias: prepare(
+      "SELECT e.id, e.key, e.name, e.type, e.created_at FROM kg_aliases a JOIN kg_entities e ON e.id = a.entity_id WHERE a.key = ?",
+    ),
+    entityById: prepare("SELECT id, key, name, type, created_at FROM kg_entities WHERE id = ?"),
+    entityPage: prepare(
+      "SELECT id, key, name, type, created_at FROM kg_entities WHERE id > ? ORDER BY id LIMIT ?",
+    ),
+    insertEntity: prepare("INSERT INTO kg_entities (key, name, type, created_at) VALUES (?, ?, ?, ?)"),
+    setEntityType: prepare("UPDATE kg_entities SET type = ? WHERE id = ?"),
+    aliasesOf: prepare("SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY rowid"),
+    aliasCount: prepare("SELECT count(*) AS count FROM kg_aliases WHERE entity_id = ?"),
+    insertAlias: prepare("INSERT INTO kg_aliases (key, alias, entity_id) VALUES (?, ?, ?)"),
+    insertTriple: prepare(`INSERT INTO kg_triples
+      (id, subject_id, predicate, object_id, valid_from, valid_from_ms, valid_to, valid_to_ms, source_drawer_id, confidence, created_at)
+      VALUES (@id, @subject, @predicate, @object, @validFrom, @validFromMs, @validTo, @validToMs, @source, @confidence, @createdAt)`),
+    tripleById: prepare(`${TRIPLE_SELECT} WHERE t.id = ?`),
+    triplePage: prepare(`${TRIPLE_SELECT} WHERE t.seq > ? ORDER BY t.seq LIMIT ?`),
+    endTriple: prepare("UPDATE kg_triples SET valid_to = ?, valid_to_ms = ? WHERE id = ?"),
+    sameFacts: prepare(
+      `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object ORDER BY t.seq`,
+    ),
+    openFacts: prepare(
+      `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object AND t.valid_to_ms IS NULL ORDER BY t.seq`,
+    ),
+    overlapping: prepare(`${TRIPLE_SELECT}
+      WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id != @object
+        AND (t.valid_from_ms IS NULL OR t.valid_from_ms < @to)
+        AND (t.valid_to_ms IS NULL OR t.valid_to_ms > @from)
+      ORDER BY t.seq`),
+    timeline: prepare(`${TRIPLE_SELECT}
+      WHERE t.subject_id = @entity OR t.object_id = @entity
+      ORDER BY t.valid_from_ms, t.seq LIMIT @limit`),
+    entityFacts: prepare(`${TRIPLE_SELECT}
+      WHERE (t.subject_id = @entity OR t.object_id = @entity) AND ${TRUE_AT_SQL}
+      ORDER BY t.subject_id != @entity, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`),
+    topFacts: prepare(`${TRIPLE_SELECT}
+      JOIN (SELECT subject_id AS id, count(*) AS degree FROM kg_triples
+            WHERE (valid_from_ms IS NULL OR valid_from_ms <= @at) AND (valid_to_ms IS NULL OR valid_to_ms > @at)
+            GROUP BY subject_id) d ON d.id = t.subject_id
+      WHERE ${TRUE_AT_SQL}
+      ORDER BY d.degree DESC, s.name, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`),
+    counts: prepare(`SELECT
+      (SELECT count(*) FROM kg_entities) AS entities,
+      (SELECT count(*) FROM kg_aliases) AS aliases,
+      (SELECT count(*) FROM kg_triples) AS triples,
+      (SELECT count(*) FROM kg_triples WHERE valid_to_ms IS NULL) AS open,
+      (SELECT count(DISTINCT predicate) FROM kg_triples) AS predicates`),
+    topPredicates: prepare(
+      "SELECT predicate, count(*) AS count FROM kg_triples GROUP BY predicate ORDER BY count DESC, predicate LIMIT 10",
+    ),
+  };
+}
