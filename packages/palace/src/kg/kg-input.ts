@@ -121,13 +121,8 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
         }),
       ),
     }),
-    invalidateTarget: z.union(
-      [
-        triple.shape.id,
-        z.strictObject({ subject: entityName("subject"), predicate, object: entityName("object") }),
-      ],
-      { error: "give a fact id (t_…) or { subject, predicate, object }" },
-    ),
+    tripleId: triple.shape.id,
+    factTarget: z.strictObject({ subject: entityName("subject"), predicate, object: entityName("object") }),
     invalidateOptions: z.strictObject({ at: absentAsUndefined(timeSchema) }),
     query: z.strictObject({
       subject: absentAsUndefined(entityName("subject")),

@@ -342,6 +342,12 @@ describe("invalidate", () => {
         `Fact ${id} (Caroline — likes → Jazz (2020 – 2021)) already ended at 2021; nothing to invalidate`,
       ),
     );
+    expect(() => kg.invalidate({ subject: "Caroline" } as never)).toThrow(
+      "knowledge graph: target.predicate: predicate must be a string; target.object: object must be a string",
+    );
+    expect(() => kg.invalidate(7 as never)).toThrow(
+      "knowledge graph: target: give a fact id (t_…) or { subject, predicate, object }",
+    );
     expect(() => kg.invalidate("f_1")).toThrow(
       "knowledge graph: target: id must be 't_' followed by 24 lowercase hex digits, as the graph writes them",
     );

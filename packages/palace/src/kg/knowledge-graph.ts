@@ -237,7 +237,7 @@ export class KnowledgeGraph {
    * earlier times. Returns the ended facts.
    */
   invalidate(target: InvalidateTarget, options: InvalidateOptions = {}): Triple[] {
-    const parsedTarget = parseInput(this.#schemas.invalidateTarget, target, SUBJECT, ["target"]);
+    const parsedTarget = this.#parseTarget(target);
     const { at: atText } = parseInput(this.#schemas.invalidateOptions, options, SUBJECT, ["options"]);
     return this.#write(() => {
       const at = atText === undefined ? this.#nowTime() : this.#time(atText, "options.at");
@@ -516,6 +516,16 @@ export class KnowledgeGraph {
   }
 
   // ---- internals --------------------------------------------------------------------------
+
+  #parseTarget(target: unknown): string | { subject: string; predicate: string; object: string } {
+    if (typeof target === "string") return parseInput(this.#schemas.tripleId, target, SUBJECT, ["target"]);
+    if (typeof target === "object" && target !== null) {
+      return parseInput(this.#schemas.factTarget, target, SUBJECT, ["target"]);
+    }
+    throw new ValidationError(SUBJECT, [
+      { path: ["target"], message: "give a fact id (t_…) or { subject, predicate, object }" },
+    ]);
+  }
 
   #write<Result>(body: () => Result): Result {
     return this.#db.transaction(body).immediate();
