@@ -28,7 +28,8 @@ describe("fromAiSdk", () => {
   });
 
   it("refuses a model string, pointing at resolveModel", () => {
-    expect(() => fromAiSdk("openai/gpt-4o-mini")).toThrow(
+    // The type refuses it already; plain JavaScript does not.
+    expect(() => fromAiSdk("openai/gpt-4o-mini" as never)).toThrow(
       new ConfigError(
         'fromAiSdk needs a LanguageModel object, not the string "openai/gpt-4o-mini"; for model strings use resolveModel, e.g. resolveModel("openai:gpt-4o-mini")',
       ),

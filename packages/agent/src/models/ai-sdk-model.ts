@@ -10,15 +10,13 @@ import type {
   Usage,
 } from "@atrium/spec";
 import { ConfigError } from "@atrium/spec";
-import {
-  generateText,
-  jsonSchema,
-  type LanguageModel,
-  type LanguageModelUsage,
-  streamText,
-  type ToolSet,
-} from "ai";
+import { generateText, jsonSchema, type LanguageModelUsage, streamText, type ToolSet } from "ai";
 import { type ModelLimits, resolveModelLimits } from "../limits.js";
+import {
+  type AiSdkLanguageModel,
+  asConcreteLanguageModel,
+  type ConcreteLanguageModel,
+} from "./ai-sdk-language-model.js";
 import { type ToolResultImages, toModelMessages } from "./ai-sdk-messages.js";
 import { toModelError } from "./model-error.js";
 import { type RetryOptions, withRetries } from "./retry.js";
@@ -38,14 +36,12 @@ export interface AiSdkModelOptions {
   retry?: RetryOptions | false;
 }
 
-type ConcreteLanguageModel = Exclude<LanguageModel, string>;
-
 /**
  * Any AI SDK 6 `LanguageModel` (OpenAI, Anthropic, Ollama, vLLM, llama.cpp, OpenRouter, ...) as
  * an Atrium `Model`, retried with backoff unless `retry: false`. The AI SDK's own retries are
  * off (`maxRetries: 0`) so that there is one retry policy, ours.
  */
-export function fromAiSdk(languageModel: LanguageModel, options: AiSdkModelOptions = {}): Model {
+export function fromAiSdk(languageModel: AiSdkLanguageModel, options: AiSdkModelOptions = {}): Model {
   const model = new AiSdkModel(languageModel, options);
   return options.retry === false ? model : withRetries(model, options.retry);
 }
@@ -57,7 +53,8 @@ export class AiSdkModel implements Model {
   readonly #options: AiSdkModelOptions;
   readonly #limits: Readonly<ModelLimits>;
 
-  constructor(languageModel: LanguageModel, options: AiSdkModelOptions = {}) {
+  constructor(languageModel: AiSdkLanguageModel, options: AiSdkModelOptions = {}) {
+    // The type keeps strings out; plain JavaScript callers still pass the AI SDK's gateway strings.
     if (typeof languageModel === "string") {
       throw new ConfigError(
         `fromAiSdk needs a LanguageModel object, not the string ${JSON.stringify(languageModel)}; for model strings use resolveModel, e.g. resolveModel("openai:gpt-4o-mini")`,
@@ -69,7 +66,7 @@ export class AiSdkModel implements Model {
         throw new ConfigError(`${name} must be a positive number of milliseconds; got ${value}`);
       }
     }
-    this.#languageModel = languageModel;
+    this.#languageModel = asConcreteLanguageModel(languageModel);
     this.#options = options;
     this.#limits = resolveModelLimits({
       requestTimeoutMs: options.timeoutMs,

@@ -1,4 +1,5 @@
-export { type ToolResultImages, toModelMessages } from "./ai-sdk-messages.js";
+export type { AiSdkLanguageModel } from "./ai-sdk-language-model.js";
+export type { ToolResultImages } from "./ai-sdk-messages.js";
 export { AiSdkModel, type AiSdkModelOptions, fromAiSdk } from "./ai-sdk-model.js";
 export {
   isRetryableStatus,
