@@ -57,8 +57,10 @@ export interface Triple {
 /**
  * What `add` does when the fact contradicts a stored one of a single-valued predicate:
  * "report" (default) stores nothing and returns the conflict; "invalidate" ends the old fact
- * where the new one begins (now, if it gives no `validFrom`); "keep-both" stores the new fact
- * beside the old one and still reports the conflict.
+ * where the new one begins (a new fact without `validFrom` is then taken to begin now, and is
+ * stored so, whether or not anything conflicted); "keep-both" stores the new fact beside the
+ * old one and still reports the conflict. An old fact that cannot end there (it began at or
+ * after the new one, or has an end of its own overlapping it) makes "invalidate" refuse.
  */
 export type ConflictPolicy = "report" | "invalidate" | "keep-both";
 
