@@ -40,4 +40,10 @@ export interface Drawer extends DrawerDraft {
   filedAt: string;
   /** sha256 hex of `content`, shared by drawers with the same text in different places. */
   contentHash: string;
+  /** Pinned drawers are always candidates for the wake-up context. */
+  pinned: boolean;
+  /** How often a search returned it; with `lastAccessed`, a signal of what matters. */
+  accessCount: number;
+  /** When a search last returned it (ISO 8601), if ever. */
+  lastAccessed?: string;
 }

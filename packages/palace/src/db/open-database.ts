@@ -1,0 +1,30 @@
+import BetterSqlite3, { type Database } from "better-sqlite3";
+import { PalaceError } from "../errors.js";
+
+/**
+ * Opens palace.sqlite in WAL mode (readers never wait for the writer) with a busy timeout, so a
+ * writer in another process makes this one wait for `BEGIN IMMEDIATE` instead of failing.
+ */
+export function openDatabase(file: string, busyTimeoutMs: number): Database {
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw new PalaceError("palace/format", `Cannot open ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    return db;
+  } catch (error) {
+    db.close();
+    throw new PalaceError(
+      "palace/format",
+      `${file} is not a usable SQLite database (${(error as Error).message}); restore it from an export (\`atrium-palace import\`)`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,32 @@
+export type { Drawer, DrawerDraft, DrawerMetadata } from "./drawers/drawer.js";
+export { contentHash, drawerId } from "./drawers/drawer-id.js";
+export { isPalaceError, PalaceError, type PalaceErrorCode } from "./errors.js";
+export { buildWakeUp } from "./layers/wake-up.js";
+export { DEFAULT_PALACE_LIMITS, type PalaceLimits, resolvePalaceLimits } from "./limits.js";
+export {
+  DEFAULT_MEMORY_ROOM,
+  DEFAULT_MEMORY_WING,
+  PalaceMemoryStore,
+  type PalaceMemoryStoreOptions,
+} from "./memory-store.js";
+export type { DrawerSink, ReplaceSourceResult, SourceRecord } from "./mine/drawer-sink.js";
+export {
+  type DrawerPage,
+  type DrawerUpdate,
+  type DuplicateCheck,
+  type DuplicateMatch,
+  type FileResult,
+  type InitPalaceOptions,
+  initPalace,
+  type ListOptions,
+  type OpenPalaceOptions,
+  openPalace,
+  Palace,
+  type PalaceStatus,
+  type RepairOptions,
+  type RepairReport,
+  type RoomCount,
+  type WingCount,
+} from "./palace.js";
+export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";
+export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";

@@ -1,0 +1,138 @@
+import {
+  ClosedError,
+  type MemoryItem,
+  type MemoryStore,
+  type RecallHit,
+  type RecallOptions,
+  type RememberResult,
+  ValidationError,
+  type WakeUpOptions,
+} from "@atrium/spec";
+import { countTokens } from "gpt-tokenizer";
+import { isPalaceError } from "./errors.js";
+import { buildWakeUp } from "./layers/wake-up.js";
+import { type OpenPalaceOptions, openPalace, type Palace } from "./palace.js";
+
+/** Where `remember` files a memory whose scope names no wing. */
+export const DEFAULT_MEMORY_WING = "memories";
+/** ...and no room. */
+export const DEFAULT_MEMORY_ROOM = "general";
+/** The hall memories an agent remembers are filed in. */
+export const MEMORY_HALL = "memories";
+
+export interface PalaceMemoryStoreOptions {
+  /** Close the palace when the store closes (default true). */
+  closePalace?: boolean;
+  /** Default wing and room for memories whose scope names none. */
+  wing?: string;
+  room?: string;
+  /** The `source` of remembered drafts when the item names none (default "agent"). */
+  source?: string;
+}
+
+/**
+ * Spec's `MemoryStore` over a palace: `remember` files a drawer (wing and room from the scope,
+ * else the defaults), `recall` is hybrid search, `forget` deletes, `wakeUp` builds the wake-up
+ * context within its token budget as gpt-tokenizer counts it.
+ */
+export class PalaceMemoryStore implements MemoryStore {
+  private closed = false;
+
+  constructor(
+    readonly palace: Palace,
+    private readonly options: PalaceMemoryStoreOptions = {},
+  ) {}
+
+  /** Opens (or creates) the palace in `dir` and wraps it; closing the store closes the palace. */
+  static async open(
+    dir: string,
+    options: OpenPalaceOptions & PalaceMemoryStoreOptions = {},
+  ): Promise<PalaceMemoryStore> {
+    const palace = await openPalace(dir, { create: true, ...options });
+    return new PalaceMemoryStore(palace, { ...options, closePalace: true });
+  }
+
+  async remember(item: MemoryItem): Promise<RememberResult> {
+    this.ensureOpen();
+    if (typeof item?.content !== "string" || item.content.trim() === "") {
+      throw new ValidationError("memory", [{ path: ["content"], message: "must be non-empty text" }]);
+    }
+    const [result] = await this.translate(() =>
+      this.palace.file([
+        {
+          content: item.content,
+          wing: item.scope?.wing ?? this.options.wing ?? DEFAULT_MEMORY_WING,
+          room: item.scope?.room ?? this.options.room ?? DEFAULT_MEMORY_ROOM,
+          hall: MEMORY_HALL,
+          source: item.source ?? this.options.source ?? "agent",
+          ...(item.timestamp === undefined ? {} : { timestamp: item.timestamp }),
+          ...(item.metadata === undefined ? {} : { metadata: item.metadata }),
+        },
+      ]),
+    );
+    return result as RememberResult;
+  }
+
+  async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
+    this.ensureOpen();
+    const hits = await this.translate(() =>
+      this.palace.search(query, {
+        k: options.limit ?? 10,
+        ...(options.scope?.wing === undefined ? {} : { wing: options.scope.wing }),
+        ...(options.scope?.room === undefined ? {} : { room: options.scope.room }),
+        ...(options.timeRange === undefined ? {} : { timeRange: options.timeRange }),
+      }),
+    );
+    return hits.map((hit) => ({
+      id: hit.id,
+      content: hit.content,
+      scope: { wing: hit.wing, room: hit.room },
+      score: hit.score,
+      timestamp: hit.timestamp,
+      ...(hit.source === undefined ? {} : { source: hit.source }),
+      ...(hit.metadata === undefined ? {} : { metadata: hit.metadata }),
+    }));
+  }
+
+  async forget(id: string): Promise<boolean> {
+    this.ensureOpen();
+    return this.palace.delete(id);
+  }
+
+  async wakeUp(options: WakeUpOptions): Promise<string> {
+    this.ensureOpen();
+    const budget = options?.budgetTokens;
+    if (!Number.isInteger(budget) || budget < 1) {
+      throw new ValidationError("memory", [
+        { path: ["budgetTokens"], message: "must be a positive integer" },
+      ]);
+    }
+    return buildWakeUp(this.palace, budget);
+  }
+
+  countTokens(text: string): number {
+    return countTokens(text);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.options.closePalace !== false) await this.palace.close();
+  }
+
+  /** Palace input errors become spec `ValidationError`s (same code, the message names the field). */
+  private async translate<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isPalaceError(error, "palace/invalid-input")) {
+        throw new ValidationError("memory", [{ path: [], message: error.message }], { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new ClosedError("PalaceMemoryStore");
+  }
+}

@@ -1,0 +1,856 @@
+import { resolveEmbedding } from "@atrium/chroma";
+import { ClosedError, type Embedding, rethrowIfFatal } from "@atrium/spec";
+import type { Database } from "better-sqlite3";
+import { AccessRecorder } from "./db/access-recorder.js";
+import { type DrawerChanges, DrawerRegistry } from "./db/drawer-registry.js";
+import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "./db/drawer-row.js";
+import { openDatabase } from "./db/open-database.js";
+import { migrate } from "./db/schema.js";
+import type { Drawer, DrawerDraft, DrawerMetadata } from "./drawers/drawer.js";
+import { contentHash, drawerId } from "./drawers/drawer-id.js";
+import { batchNeighbours, type Neighbours } from "./drawers/neighbours.js";
+import { type CheckedDraft, checkDraft, checkMetadata } from "./drawers/validate-draft.js";
+import { invalidInput, PalaceError } from "./errors.js";
+import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
+import type { DrawerSink, ReplaceSourceResult, SourceRecord } from "./mine/drawer-sink.js";
+import {
+  createPalaceConfig,
+  defaultPalaceName,
+  newCollectionName,
+  PALACE_FORMAT_VERSION,
+  type PalaceConfig,
+  type PalacePaths,
+  palacePaths,
+  readPalaceConfig,
+  writePalaceConfig,
+} from "./palace-dir.js";
+import {
+  checkFilter,
+  type DrawerFilter,
+  filterSql,
+  hybridSearch,
+  type SearchHit,
+  type SearchOptions,
+} from "./search/hybrid-search.js";
+import { vectorText } from "./search/lexical-index.js";
+import { DUPLICATE_CANDIDATES, DUPLICATE_DEFAULT_THRESHOLD } from "./tuning.js";
+import { ChromaConnection } from "./vectors/chroma-connection.js";
+import { VectorIndex } from "./vectors/vector-index.js";
+import { type ApplyResult, applyPendingVectors } from "./vectors/vector-sync.js";
+
+export interface InitPalaceOptions {
+  /** Shown in status and used in the Chroma collection name; default: the directory's name. */
+  name?: string;
+  /** Default: the offline hashing embedding. Its id is recorded in palace.json. */
+  embedding?: Embedding;
+  /** L0: who the user (or agent) is. */
+  identity?: string;
+}
+
+export interface OpenPalaceOptions extends InitPalaceOptions {
+  /** Must be the embedding the palace was built with (default: the one palace.json names). */
+  embedding?: Embedding;
+  /** Use this running Chroma server instead of the palace's own (`<dir>/chroma`). */
+  chromaUrl?: string;
+  /** Overrides of `DEFAULT_PALACE_LIMITS`. */
+  limits?: Partial<PalaceLimits>;
+  /** Create the palace when the directory is not one yet (with `name`, `embedding`, `identity`). */
+  create?: boolean;
+  /** How long to wait for the palace's own Chroma server to start. */
+  chromaStartTimeoutMs?: number;
+  /**
+   * Open with an embedding other than the recorded one; only `repair({ reembed: true })` may then
+   * write. Used by `repairPalace`.
+   */
+  allowEmbeddingChange?: boolean;
+}
+
+export interface FileResult {
+  id: string;
+  /** False when a drawer with this id was already filed (nothing changed). */
+  created: boolean;
+}
+
+/** What `update` may change; content, wing and turnId make the id, so editing them is delete + file. */
+export interface DrawerUpdate {
+  room?: string;
+  hall?: string;
+  speaker?: string | null;
+  sessionId?: string | null;
+  source?: string | null;
+  position?: number | null;
+  timestamp?: string;
+  metadata?: DrawerMetadata | null;
+  pinned?: boolean;
+}
+
+export interface ListOptions extends DrawerFilter {
+  source?: string;
+  pinned?: boolean;
+  /** At most `maxListLimit`; default 100. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface DrawerPage {
+  drawers: Drawer[];
+  /** Pass as `cursor` for the next page; absent on the last one. */
+  nextCursor?: string;
+}
+
+export interface DuplicateMatch {
+  drawer: Drawer;
+  /** 1 for the same text; cosine similarity of the vectors otherwise. */
+  similarity: number;
+  exact: boolean;
+}
+
+export interface DuplicateCheck {
+  isDuplicate: boolean;
+  /** Exact matches first, then near ones at or above the threshold, most similar first. */
+  matches: DuplicateMatch[];
+}
+
+export interface RoomCount {
+  room: string;
+  count: number;
+  halls: Record<string, number>;
+}
+
+export interface WingCount {
+  wing: string;
+  count: number;
+  rooms: RoomCount[];
+}
+
+export interface PalaceStatus {
+  name: string;
+  dir: string;
+  embedding: string;
+  drawers: number;
+  wings: number;
+  rooms: number;
+  sources: number;
+  pinned: number;
+  /** Write-log rows whose vectors are not in Chroma yet (0 when in sync). */
+  pendingVectors: number;
+}
+
+export interface RepairOptions {
+  /** Drop the vector collection and embed every drawer again (with the embedding the palace was opened with). */
+  reembed?: boolean;
+}
+
+export interface RepairReport {
+  /** Drawers whose pending write-log rows were applied. */
+  replayed: number;
+  /** Vectors added for drawers Chroma lacked. */
+  vectorsAdded: number;
+  /** Vectors removed because no drawer has their id. */
+  vectorsRemoved: number;
+  /** FTS rows written by the rebuild. */
+  lexicalRows: number;
+  reembedded: boolean;
+}
+
+/**
+ * Creates a palace in `dir`: palace.json, palace.sqlite with its schema, and the chroma/ data
+ * dir. Refuses a directory that already is one.
+ */
+export async function initPalace(dir: string, options: InitPalaceOptions = {}): Promise<PalaceConfig> {
+  const config = newConfig(dir, options);
+  if (!(await createPalaceConfig(dir, config))) {
+    throw new PalaceError(
+      "palace/conflict",
+      `${palacePaths(dir).dir} is already a palace (it has palace.json); open it with openPalace() or \`atrium-palace status ${dir}\``,
+    );
+  }
+  const paths = palacePaths(dir);
+  const db = openDatabase(paths.sqlite, resolvePalaceLimits().busyTimeoutMs);
+  try {
+    migrate(db, paths.sqlite, () => new DrawerRegistry(db).rebuildLexical());
+  } finally {
+    db.close();
+  }
+  return config;
+}
+
+function newConfig(dir: string, options: InitPalaceOptions): PalaceConfig {
+  const name = options.name ?? defaultPalaceName(dir);
+  const embedding = options.embedding ?? resolveEmbedding("hashing");
+  return {
+    format: PALACE_FORMAT_VERSION,
+    name,
+    embedding: embedding.id,
+    collection: newCollectionName(name),
+    ...(options.identity === undefined ? {} : { identity: options.identity }),
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Opens the palace in `dir` (or creates it, with `create: true`): the registry, the vector index
+ * (the palace's own Chroma server, started or reused, or `chromaUrl`), and catches the vectors
+ * up with any writes a crash left unapplied.
+ */
+export async function openPalace(dir: string, options: OpenPalaceOptions = {}): Promise<Palace> {
+  const limits = resolvePalaceLimits(options.limits);
+  if (options.identity !== undefined && options.identity.length > limits.maxIdentityChars) {
+    throw invalidInput("identity", `has more than maxIdentityChars (${limits.maxIdentityChars}) characters`);
+  }
+  let config: PalaceConfig;
+  try {
+    config = await readPalaceConfig(dir);
+  } catch (error) {
+    if (!(options.create && error instanceof PalaceError && error.palaceCode === "palace/not-found"))
+      throw error;
+    try {
+      await initPalace(dir, options);
+    } catch (initError) {
+      // Another process created it first: open theirs.
+      if (!(initError instanceof PalaceError && initError.palaceCode === "palace/conflict")) throw initError;
+    }
+    config = await readPalaceConfig(dir);
+  }
+  const embedding = options.embedding ?? resolveEmbedding(config.embedding);
+  if (embedding.id !== config.embedding && !options.allowEmbeddingChange) {
+    throw new PalaceError(
+      "palace/conflict",
+      `The palace in ${palacePaths(dir).dir} was built with embedding ${config.embedding}, not ${embedding.id}; open it with the same one (--embedding ${config.embedding}), or switch with \`atrium-palace repair --reembed --embedding ${embedding.id}\``,
+    );
+  }
+  const paths = palacePaths(dir);
+  const db = openDatabase(paths.sqlite, limits.busyTimeoutMs);
+  let connection: ChromaConnection | undefined;
+  try {
+    migrate(db, paths.sqlite, () => new DrawerRegistry(db).rebuildLexical());
+    connection = await ChromaConnection.open({
+      url: options.chromaUrl,
+      dataDir: paths.chroma,
+      startTimeoutMs: options.chromaStartTimeoutMs,
+    });
+    const palace = new Palace(
+      paths,
+      config,
+      embedding,
+      limits,
+      db,
+      connection,
+      embedding.id !== config.embedding,
+    );
+    if (!palace.embeddingChanged) await palace.syncVectors();
+    return palace;
+  } catch (error) {
+    await connection?.close();
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * A palace: verbatim drawers in wings and rooms, with hybrid search. SQLite (palace.sqlite) is the
+ * source of truth; Chroma holds the vectors, caught up from the write log after every write.
+ * Writes of one Palace run one at a time; several processes may share a palace (SQLite's
+ * `BEGIN IMMEDIATE` is the writer lock between them).
+ */
+export class Palace implements DrawerSink, AsyncDisposable {
+  private readonly registry: DrawerRegistry;
+  private readonly index: VectorIndex;
+  private readonly access: AccessRecorder;
+  private writes: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  /** @internal use `openPalace`. */
+  constructor(
+    readonly paths: PalacePaths,
+    private config: PalaceConfig,
+    readonly embedding: Embedding,
+    readonly limits: Readonly<PalaceLimits>,
+    private readonly db: Database,
+    private readonly connection: ChromaConnection,
+    readonly embeddingChanged: boolean,
+  ) {
+    this.registry = new DrawerRegistry(db);
+    this.index = new VectorIndex(connection, config.collection, embedding);
+    this.access = new AccessRecorder(db, limits.busyTimeoutMs);
+  }
+
+  get dir(): string {
+    return this.paths.dir;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** L0: who the user (or agent) is, from palace.json. */
+  get identity(): string | undefined {
+    return this.config.identity;
+  }
+
+  /**
+   * The open palace.sqlite, for modules that keep their own tables in it (the knowledge graph).
+   * Their writes must not hold a transaction across an `await`.
+   */
+  get database(): Database {
+    this.ensureOpen();
+    return this.db;
+  }
+
+  /** Files drafts; each result says whether it was new. One transaction for the whole batch. */
+  async file(drafts: readonly DrawerDraft[]): Promise<FileResult[]> {
+    this.ensureOpen();
+    const checked = this.checkDrafts(drafts, "drafts");
+    return this.exclusive(async () => {
+      const filedAt = new Date().toISOString();
+      const ids = checked.map((draft) => drawerId(draft));
+      const neighbours = batchNeighbours(checked);
+      const results = this.db
+        .transaction(() => {
+          const seen = new Set<string>();
+          return checked.map((draft, at) => {
+            const id = ids[at] as string;
+            if (seen.has(id) || this.registry.exists(id)) return { id, created: false };
+            seen.add(id);
+            this.registry.insert(draft, id, filedAt, this.completeNeighbours(draft, neighbours[at] ?? {}));
+            return { id, created: true };
+          });
+        })
+        .immediate();
+      await this.applyVectors();
+      return results;
+    });
+  }
+
+  getSource(key: string): SourceRecord | undefined {
+    this.ensureOpen();
+    const row = this.db
+      .prepare("SELECT key, content_hash, drawer_count, mined_at FROM sources WHERE key = ?")
+      .get(key) as { key: string; content_hash: string; drawer_count: number; mined_at: string } | undefined;
+    return (
+      row && {
+        key: row.key,
+        contentHash: row.content_hash,
+        drawerCount: row.drawer_count,
+        minedAt: row.mined_at,
+      }
+    );
+  }
+
+  /**
+   * Files `drafts` as the whole content of source `key` in one transaction: drawers of the source
+   * no longer among them are removed, kept ones are moved if their room (or other fields) changed,
+   * and the source's hash is recorded. A draft's `source` defaults to `key`. A drawer whose text
+   * another source already filed in the same wing stays with that source and counts as kept.
+   */
+  async replaceSource(key: string, hash: string, drafts: DrawerDraft[]): Promise<ReplaceSourceResult> {
+    this.ensureOpen();
+    if (typeof key !== "string" || key === "") throw invalidInput("key", "must be non-empty text");
+    if (typeof hash !== "string" || hash === "") throw invalidInput("contentHash", "must be non-empty text");
+    drafts.forEach((draft, at) => {
+      if (draft.source !== undefined && draft.source !== key) {
+        throw invalidInput(
+          `drafts[${at}].source`,
+          `is ${JSON.stringify(draft.source)}, but the source being replaced is ${JSON.stringify(key)}`,
+        );
+      }
+    });
+    const checked = this.checkDrafts(
+      drafts.map((draft) => ({ ...draft, source: key })),
+      "drafts",
+    );
+    return this.exclusive(async () => {
+      const filedAt = new Date().toISOString();
+      const neighbours = batchNeighbours(checked);
+      const result = this.db
+        .transaction(() => {
+          const before = new Set(this.registry.idsOfSource(key));
+          const wanted = new Set<string>();
+          const counts: ReplaceSourceResult = { added: 0, kept: 0, removed: 0 };
+          checked.forEach((draft, at) => {
+            const id = drawerId(draft);
+            if (wanted.has(id)) return;
+            wanted.add(id);
+            const row = this.registry.byId(id);
+            if (!row) {
+              this.registry.insert(draft, id, filedAt, neighbours[at] ?? {});
+              counts.added++;
+              return;
+            }
+            counts.kept++;
+            if (row.source === key) {
+              this.registry.update(row, changedFields(row, draft, drafts[at]?.timestamp !== undefined));
+            }
+          });
+          for (const id of before) {
+            if (wanted.has(id)) continue;
+            this.registry.remove(this.registry.byId(id) as DrawerRow);
+            counts.removed++;
+          }
+          this.db
+            .prepare(
+              "INSERT INTO sources (key, content_hash, drawer_count, mined_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at",
+            )
+            .run(key, hash, wanted.size, filedAt);
+          return counts;
+        })
+        .immediate();
+      await this.applyVectors();
+      return result;
+    });
+  }
+
+  async get(id: string): Promise<Drawer | undefined> {
+    this.ensureOpen();
+    const row = this.registry.byId(id);
+    return row && rowToDrawer(row);
+  }
+
+  /** Drawers in filing order, filtered, a page at a time. */
+  async list(options: ListOptions = {}): Promise<DrawerPage> {
+    this.ensureOpen();
+    const limit = options.limit ?? 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.maxListLimit) {
+      throw invalidInput(
+        "limit",
+        `must be an integer from 1 to ${this.limits.maxListLimit}, got ${String(limit)}`,
+      );
+    }
+    const after = options.cursor === undefined ? 0 : Number(options.cursor);
+    if (!Number.isInteger(after) || after < 0) {
+      throw invalidInput("cursor", "must be the nextCursor of a previous page");
+    }
+    const { sql, params } = filterSql(checkFilter(options));
+    const conditions = ["d.rowid > ?", ...(sql ? [sql] : [])];
+    const values: (string | number)[] = [after, ...params];
+    if (options.source !== undefined) {
+      conditions.push("d.source = ?");
+      values.push(options.source);
+    }
+    if (options.pinned !== undefined) {
+      conditions.push("d.pinned = ?");
+      values.push(options.pinned ? 1 : 0);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE ${conditions.join(" AND ")} ORDER BY d.rowid LIMIT ?`,
+      )
+      .all(...values, limit + 1) as DrawerRow[];
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      drawers: page.map(rowToDrawer),
+      ...(rows.length > limit && last ? { nextCursor: String(last.rowid) } : {}),
+    };
+  }
+
+  /**
+   * Changes a drawer in place (room, hall, speaker, timestamp, metadata, pin, ...), keeping its
+   * id. Content, wing and turnId make the id: to edit them, delete the drawer and file a new one.
+   */
+  async update(id: string, changes: DrawerUpdate): Promise<Drawer> {
+    this.ensureOpen();
+    for (const key of ["content", "wing", "turnId"]) {
+      if (key in (changes as object)) {
+        throw invalidInput(
+          key,
+          "is part of the drawer's id and cannot be updated; delete the drawer and file the new text instead",
+        );
+      }
+    }
+    const patch = this.checkUpdate(changes);
+    return this.exclusive(async () => {
+      const updated = this.db
+        .transaction(() => {
+          const row = this.registry.byId(id);
+          if (!row) return undefined;
+          this.registry.update(row, patch);
+          return this.registry.byId(id) as DrawerRow;
+        })
+        .immediate();
+      if (!updated)
+        throw new PalaceError("palace/not-found", `No drawer has id ${id}; find ids with search or list`);
+      await this.applyVectors();
+      return rowToDrawer(updated);
+    });
+  }
+
+  /** Removes a drawer; false when there was none with this id. */
+  async delete(id: string): Promise<boolean> {
+    this.ensureOpen();
+    return this.exclusive(async () => {
+      const removed = this.db
+        .transaction(() => {
+          const row = this.registry.byId(id);
+          if (row) this.registry.remove(row);
+          return row !== undefined;
+        })
+        .immediate();
+      if (removed) await this.applyVectors();
+      return removed;
+    });
+  }
+
+  /**
+   * Whether `content` is already filed: the same text anywhere (by hash), then drawers whose
+   * vectors are at least `threshold` similar (cosine), optionally within one wing.
+   */
+  async checkDuplicate(
+    content: string,
+    options: { threshold?: number; wing?: string } = {},
+  ): Promise<DuplicateCheck> {
+    this.ensureOpen();
+    if (typeof content !== "string" || content.trim() === "")
+      throw invalidInput("content", "must be non-empty text");
+    if (content.length > this.limits.maxDrawerChars) {
+      throw invalidInput(
+        "content",
+        `has more than maxDrawerChars (${this.limits.maxDrawerChars}) characters`,
+      );
+    }
+    const threshold = options.threshold ?? DUPLICATE_DEFAULT_THRESHOLD;
+    if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
+      throw invalidInput("threshold", `must be a number from 0 to 1, got ${String(threshold)}`);
+    }
+    const filter = checkFilter({ wing: options.wing });
+    const exactRows = this.db
+      .prepare(
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.content_hash = ?${filter.wing ? " AND d.wing = ?" : ""} ORDER BY d.rowid`,
+      )
+      .all(contentHash(content), ...(filter.wing ? [filter.wing] : [])) as DrawerRow[];
+    const matches: DuplicateMatch[] = exactRows.map((row) => ({
+      drawer: rowToDrawer(row),
+      similarity: 1,
+      exact: true,
+    }));
+    const [vector] = await this.embedding.embed([vectorText({ content, wing: "", room: "" })]);
+    if (vector) {
+      const near = await this.index.query(
+        vector,
+        DUPLICATE_CANDIDATES + exactRows.length,
+        filter.wing ? { wing: { $eq: filter.wing } } : undefined,
+      );
+      const exactIds = new Set(exactRows.map((row) => row.id));
+      const candidates = near.filter((match) => !exactIds.has(match.id) && 1 - match.distance >= threshold);
+      const rows = new Map(
+        this.registry.byIds(candidates.map((match) => match.id)).map((row) => [row.id, row]),
+      );
+      for (const match of candidates) {
+        const row = rows.get(match.id);
+        if (row) matches.push({ drawer: rowToDrawer(row), similarity: 1 - match.distance, exact: false });
+      }
+    }
+    return { isDuplicate: matches.length > 0, matches };
+  }
+
+  /** Drawer counts by wing, room and hall. */
+  async taxonomy(): Promise<WingCount[]> {
+    this.ensureOpen();
+    const rows = this.db
+      .prepare(
+        "SELECT wing, room, hall, COUNT(*) AS n FROM drawers GROUP BY wing, room, hall ORDER BY wing, room, hall",
+      )
+      .all() as { wing: string; room: string; hall: string; n: number }[];
+    const wings: WingCount[] = [];
+    for (const row of rows) {
+      let wing = wings[wings.length - 1];
+      if (wing?.wing !== row.wing) {
+        wing = { wing: row.wing, count: 0, rooms: [] };
+        wings.push(wing);
+      }
+      let room = wing.rooms[wing.rooms.length - 1];
+      if (room?.room !== row.room) {
+        room = { room: row.room, count: 0, halls: {} };
+        wing.rooms.push(room);
+      }
+      room.halls[row.hall] = row.n;
+      room.count += row.n;
+      wing.count += row.n;
+    }
+    return wings;
+  }
+
+  async status(): Promise<PalaceStatus> {
+    this.ensureOpen();
+    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    return {
+      name: this.config.name,
+      dir: this.paths.dir,
+      embedding: this.config.embedding,
+      drawers: one("SELECT COUNT(*) AS n FROM drawers"),
+      wings: one("SELECT COUNT(DISTINCT wing) AS n FROM drawers"),
+      rooms: one("SELECT COUNT(*) AS n FROM (SELECT DISTINCT wing, room FROM drawers)"),
+      sources: one("SELECT COUNT(*) AS n FROM sources"),
+      pinned: one("SELECT COUNT(*) AS n FROM drawers WHERE pinned = 1"),
+      pendingVectors: one("SELECT COUNT(*) AS n FROM write_log WHERE applied_to_vectors = 0"),
+    };
+  }
+
+  /**
+   * Hybrid (or one-leg) search, filtered by wing, room, hall and time; records the hits' access
+   * (one UPDATE) unless `recordAccess: false`.
+   */
+  async search(
+    query: string,
+    options: SearchOptions & { recordAccess?: boolean } = {},
+  ): Promise<SearchHit[]> {
+    this.ensureOpen();
+    const { hits, rowids } = await hybridSearch(
+      {
+        db: this.db,
+        registry: this.registry,
+        index: this.index,
+        embedding: this.embedding,
+        limits: this.limits,
+      },
+      query,
+      options,
+    );
+    this.ensureOpen();
+    if (options.recordAccess !== false && rowids.length > 0)
+      this.access.record(rowids, new Date().toISOString());
+    return hits;
+  }
+
+  /** Sets (or clears) the L0 identity in palace.json, keeping keys other modules wrote there. */
+  async setIdentity(identity: string | undefined): Promise<void> {
+    this.ensureOpen();
+    if (
+      identity !== undefined &&
+      (typeof identity !== "string" || identity.length > this.limits.maxIdentityChars)
+    ) {
+      throw invalidInput(
+        "identity",
+        `must be text of at most maxIdentityChars (${this.limits.maxIdentityChars}) characters`,
+      );
+    }
+    await this.exclusive(async () => {
+      const { identity: _old, ...current } = await readPalaceConfig(this.paths.dir);
+      const next: PalaceConfig = identity === undefined ? current : { ...current, identity };
+      await writePalaceConfig(this.paths.dir, next);
+      this.config = next;
+    });
+  }
+
+  /** Applies every write-log row whose vector is not in Chroma yet (done after each write and on open). */
+  async syncVectors(): Promise<ApplyResult> {
+    this.ensureOpen();
+    return this.exclusive(() => this.applyVectors());
+  }
+
+  /**
+   * Makes the palace consistent again: applies pending vectors, adds vectors Chroma lacks and
+   * removes those no drawer has, and rebuilds the FTS index from the registry. With `reembed`,
+   * every vector is made again with the embedding the palace was opened with, and palace.json
+   * records it.
+   */
+  async repair(options: RepairOptions = {}): Promise<RepairReport> {
+    this.ensureOpen();
+    if (this.embeddingChanged && !options.reembed) {
+      throw new PalaceError(
+        "palace/conflict",
+        `This palace was opened with embedding ${this.embedding.id}, not its own ${this.config.embedding}; repair it with reembed: true`,
+      );
+    }
+    return this.exclusive(async () => {
+      const report: RepairReport = {
+        replayed: 0,
+        vectorsAdded: 0,
+        vectorsRemoved: 0,
+        lexicalRows: 0,
+        reembedded: false,
+      };
+      if (options.reembed) {
+        await this.index.drop();
+        this.db
+          .transaction(() =>
+            this.db.prepare("UPDATE write_log SET applied_to_vectors = 1 WHERE applied_to_vectors = 0").run(),
+          )
+          .immediate();
+        report.reembedded = true;
+      } else {
+        report.replayed = (await this.applyVectors()).upserted;
+      }
+      const registered = new Set(
+        (this.db.prepare("SELECT id FROM drawers").all() as { id: string }[]).map((row) => row.id),
+      );
+      const indexed = new Set(await this.index.ids());
+      const orphans = [...indexed].filter((id) => !registered.has(id));
+      const missing = [...registered].filter((id) => !indexed.has(id));
+      if (orphans.length > 0 || missing.length > 0) {
+        this.db
+          .transaction(() => {
+            for (const id of [...orphans, ...missing])
+              this.registry.log(orphans.includes(id) ? "delete" : "upsert", id);
+          })
+          .immediate();
+        await this.applyVectors();
+      }
+      report.vectorsRemoved = orphans.length;
+      report.vectorsAdded = missing.length;
+      report.lexicalRows = this.db.transaction(() => this.registry.rebuildLexical()).immediate();
+      if (options.reembed && this.embedding.id !== this.config.embedding) {
+        const current = await readPalaceConfig(this.paths.dir);
+        this.config = { ...current, embedding: this.embedding.id };
+        await writePalaceConfig(this.paths.dir, this.config);
+      }
+      return report;
+    });
+  }
+
+  /** Closes the registry and lets go of Chroma (stopping the server if this process started it). Idempotent. */
+  async close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      await this.writes.catch(() => {});
+      try {
+        this.access.flush(true);
+      } catch (error) {
+        rethrowIfFatal(error);
+      }
+      this.db.close();
+      await this.connection.close();
+    })();
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /** @internal the registry and vectors, for export, import and layers inside this package. */
+  internals(): { db: Database; registry: DrawerRegistry; index: VectorIndex } {
+    this.ensureOpen();
+    return { db: this.db, registry: this.registry, index: this.index };
+  }
+
+  /** @internal runs `body` after every earlier write of this Palace, alone. */
+  exclusive<T>(body: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(body);
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  /** @internal applies pending vectors; call inside `exclusive`. */
+  applyVectors(): Promise<ApplyResult> {
+    if (this.embeddingChanged) return Promise.resolve({ upserted: 0, deleted: 0 });
+    return applyPendingVectors(this.db, this.registry, this.index, this.embedding);
+  }
+
+  private completeNeighbours(
+    draft: CheckedDraft,
+    neighbours: Neighbours<DrawerDraft>,
+  ): Neighbours<DrawerDraft> {
+    if (
+      draft.source === undefined ||
+      draft.position === undefined ||
+      (neighbours.previous && neighbours.next)
+    ) {
+      return neighbours;
+    }
+    const stored = this.registry.storedNeighbours(draft.source, draft.position);
+    return { previous: neighbours.previous ?? stored.previous, next: neighbours.next ?? stored.next };
+  }
+
+  private checkDrafts(drafts: readonly DrawerDraft[], field: string): CheckedDraft[] {
+    if (!Array.isArray(drafts)) throw invalidInput(field, "must be an array of drafts");
+    if (drafts.length > this.limits.maxBatchDrafts) {
+      throw new PalaceError(
+        "palace/limit",
+        `${field} has ${drafts.length} drafts, more than maxBatchDrafts (${this.limits.maxBatchDrafts}); file them in smaller batches`,
+      );
+    }
+    const now = new Date().toISOString();
+    return drafts.map((draft, at) => checkDraft(draft, `${field}[${at}]`, this.limits, now));
+  }
+
+  private checkUpdate(changes: DrawerUpdate): DrawerChanges {
+    if (typeof changes !== "object" || changes === null) throw invalidInput("changes", "must be an object");
+    const known = new Set([
+      "room",
+      "hall",
+      "speaker",
+      "sessionId",
+      "source",
+      "position",
+      "timestamp",
+      "metadata",
+      "pinned",
+    ]);
+    for (const key of Object.keys(changes)) {
+      if (!known.has(key))
+        throw invalidInput(key, `is not a field update can change; known: ${[...known].join(", ")}`);
+    }
+    const patch: DrawerChanges = {};
+    const text = (key: "room" | "hall", value: unknown) => {
+      if (typeof value !== "string" || value.trim() === "" || value.length > this.limits.maxNameChars) {
+        throw invalidInput(key, `must be non-empty text of at most ${this.limits.maxNameChars} characters`);
+      }
+      return value;
+    };
+    const optionalText = (key: string, value: unknown) => {
+      if (value === null) return null;
+      if (typeof value !== "string" || value.trim() === "" || value.length > this.limits.maxNameChars) {
+        throw invalidInput(
+          key,
+          `must be null or non-empty text of at most ${this.limits.maxNameChars} characters`,
+        );
+      }
+      return value;
+    };
+    if (changes.room !== undefined) patch.room = text("room", changes.room);
+    if (changes.hall !== undefined) patch.hall = text("hall", changes.hall);
+    if (changes.speaker !== undefined) patch.speaker = optionalText("speaker", changes.speaker);
+    if (changes.sessionId !== undefined) patch.sessionId = optionalText("sessionId", changes.sessionId);
+    if (changes.source !== undefined) patch.source = optionalText("source", changes.source);
+    if (changes.position !== undefined) {
+      if (changes.position !== null && !(Number.isInteger(changes.position) && changes.position >= 0)) {
+        throw invalidInput("position", "must be null or a non-negative integer");
+      }
+      patch.position = changes.position;
+    }
+    if (changes.timestamp !== undefined) {
+      const checked = checkDraft(
+        { content: "x", wing: "x", room: "x", timestamp: changes.timestamp },
+        "changes",
+        this.limits,
+        "",
+      );
+      patch.timestamp = checked.timestamp;
+      patch.timestampMs = checked.timestampMs;
+    }
+    if (changes.metadata !== undefined) {
+      patch.metadata =
+        changes.metadata === null ? null : checkMetadata(changes.metadata, "metadata", this.limits);
+    }
+    if (changes.pinned !== undefined) {
+      if (typeof changes.pinned !== "boolean") throw invalidInput("pinned", "must be true or false");
+      patch.pinned = changes.pinned;
+    }
+    return patch;
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new ClosedError(`Palace ${this.config.name}`);
+  }
+}
+
+/** The fields of a re-mined draft that differ from its stored row (same id, so same content). */
+function changedFields(row: DrawerRow, draft: CheckedDraft, timed: boolean): DrawerChanges {
+  const changes: DrawerChanges = {};
+  if (row.room !== draft.room) changes.room = draft.room;
+  if (row.hall !== draft.hall) changes.hall = draft.hall;
+  if (row.position !== (draft.position ?? null)) changes.position = draft.position ?? null;
+  if (row.speaker !== (draft.speaker ?? null)) changes.speaker = draft.speaker ?? null;
+  if (row.session_id !== (draft.sessionId ?? null)) changes.sessionId = draft.sessionId ?? null;
+  // A draft without a time was stamped "now": that is no reason to move the stored time.
+  if (timed && row.timestamp_ms !== draft.timestampMs) {
+    changes.timestamp = draft.timestamp;
+    changes.timestampMs = draft.timestampMs;
+  }
+  const metadata = draft.metadata === undefined ? null : JSON.stringify(draft.metadata);
+  if (row.metadata !== metadata) changes.metadata = draft.metadata ?? null;
+  return changes;
+}

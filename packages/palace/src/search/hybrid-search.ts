@@ -1,0 +1,266 @@
+import type { Where } from "@atrium/chroma";
+import { checkTimeRange, type Embedding, type TimeRange, ValidationError } from "@atrium/spec";
+import { reciprocalRankFusion } from "@atrium/spec/ranking";
+import type { Database } from "better-sqlite3";
+import type { DrawerRegistry } from "../db/drawer-registry.js";
+import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
+import { LEXICAL_TABLE } from "../db/schema.js";
+import type { Drawer } from "../drawers/drawer.js";
+import { invalidInput } from "../errors.js";
+import type { PalaceLimits } from "../limits.js";
+import {
+  FUSION_WEIGHTS,
+  SEARCH_CANDIDATE_FACTOR,
+  SEARCH_DEFAULT_K,
+  SEARCH_MIN_CANDIDATES,
+} from "../tuning.js";
+import type { VectorIndex } from "../vectors/vector-index.js";
+import { LEXICAL_COLUMN_WEIGHTS, LEXICAL_COLUMNS, lexicalMatchQuery } from "./lexical-index.js";
+
+export type SearchMode = "hybrid" | "bm25" | "vector";
+
+/** Which drawers a search (or a listing) may return. */
+export interface DrawerFilter {
+  wing?: string;
+  room?: string;
+  hall?: string;
+  /** ISO 8601 bounds on the drawer's timestamp, both inclusive. */
+  timeRange?: TimeRange;
+}
+
+export interface SearchOptions extends DrawerFilter {
+  /** Hits to return (default 10, at most `maxSearchK`). */
+  k?: number;
+  /** "hybrid" (default) fuses BM25 and vector ranks; "bm25" and "vector" run one leg alone (baselines). */
+  mode?: SearchMode;
+  /** Add the drawers just before and after each hit in its source: true = 1 each side, or a count. */
+  expandNeighbours?: boolean | number;
+}
+
+export interface SearchHit extends Drawer {
+  /** Higher is better, comparable within one result list: the fused RRF score, -bm25(), or cosine similarity. */
+  score: number;
+  /** 0-based rank of the drawer in each leg that found it. */
+  ranks: { bm25?: number; vector?: number };
+  /** With `expandNeighbours`: the drawers around the hit in its source, in position order. */
+  neighbours?: { before: Drawer[]; after: Drawer[] };
+}
+
+export interface SearchContext {
+  db: Database;
+  registry: DrawerRegistry;
+  index: VectorIndex;
+  embedding: Embedding;
+  limits: PalaceLimits;
+}
+
+interface Ranked {
+  rowid?: number;
+  id?: string;
+  score: number;
+}
+
+/** A checked filter: the time range in milliseconds, open bounds as undefined. */
+export interface CheckedFilter {
+  wing?: string;
+  room?: string;
+  hall?: string;
+  fromMs?: number;
+  toMs?: number;
+}
+
+export function checkFilter(filter: DrawerFilter): CheckedFilter {
+  const checked: CheckedFilter = {};
+  for (const key of ["wing", "room", "hall"] as const) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string" || value === "") throw invalidInput(key, "must be non-empty text");
+    checked[key] = value;
+  }
+  if (filter.timeRange !== undefined) {
+    let range: { from: number; to: number };
+    try {
+      range = checkTimeRange(filter.timeRange);
+    } catch (error) {
+      if (error instanceof ValidationError)
+        throw invalidInput("timeRange", error.message.replace(/^memory: /, ""));
+      throw error;
+    }
+    if (Number.isFinite(range.from)) checked.fromMs = range.from;
+    if (Number.isFinite(range.to)) checked.toMs = range.to;
+  }
+  return checked;
+}
+
+/** SQL conditions on `drawers d` for a filter, with their parameters. */
+export function filterSql(filter: CheckedFilter): { sql: string; params: (string | number)[] } {
+  const conditions: string[] = [];
+  const params: (string | number)[] = [];
+  const add = (condition: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    conditions.push(condition);
+    params.push(value);
+  };
+  add("d.wing = ?", filter.wing);
+  add("d.room = ?", filter.room);
+  add("d.hall = ?", filter.hall);
+  add("d.timestamp_ms >= ?", filter.fromMs);
+  add("d.timestamp_ms <= ?", filter.toMs);
+  return { sql: conditions.join(" AND "), params };
+}
+
+function filterWhere(filter: CheckedFilter): Where | undefined {
+  const conditions: Where[] = [];
+  if (filter.wing !== undefined) conditions.push({ wing: { $eq: filter.wing } });
+  if (filter.room !== undefined) conditions.push({ room: { $eq: filter.room } });
+  if (filter.hall !== undefined) conditions.push({ hall: { $eq: filter.hall } });
+  if (filter.fromMs !== undefined) conditions.push({ timestamp_ms: { $gte: filter.fromMs } });
+  if (filter.toMs !== undefined) conditions.push({ timestamp_ms: { $lte: filter.toMs } });
+  if (conditions.length === 0) return undefined;
+  return conditions.length === 1 ? conditions[0] : { $and: conditions };
+}
+
+/** The registry is the truth: a vector whose drawer changed or went (not yet synced) must still obey the filter. */
+function matches(row: DrawerRow, filter: CheckedFilter): boolean {
+  return (
+    (filter.wing === undefined || row.wing === filter.wing) &&
+    (filter.room === undefined || row.room === filter.room) &&
+    (filter.hall === undefined || row.hall === filter.hall) &&
+    (filter.fromMs === undefined || row.timestamp_ms >= filter.fromMs) &&
+    (filter.toMs === undefined || row.timestamp_ms <= filter.toMs)
+  );
+}
+
+/**
+ * Hybrid search: BM25 over the FTS5 index and cosine similarity over the vectors, each leg
+ * filtered the same way, fused by reciprocal rank. Returns drawers verbatim from the registry.
+ */
+export async function hybridSearch(
+  context: SearchContext,
+  query: string,
+  options: SearchOptions = {},
+): Promise<{ hits: SearchHit[]; rowids: number[] }> {
+  const { limits } = context;
+  if (typeof query !== "string" || query.trim() === "") throw invalidInput("query", "must be non-empty text");
+  if (query.length > limits.maxQueryChars) {
+    throw invalidInput(
+      "query",
+      `has ${query.length} characters, more than maxQueryChars (${limits.maxQueryChars})`,
+    );
+  }
+  const k = options.k ?? SEARCH_DEFAULT_K;
+  if (!Number.isInteger(k) || k < 1 || k > limits.maxSearchK) {
+    throw invalidInput("k", `must be an integer from 1 to ${limits.maxSearchK}, got ${String(k)}`);
+  }
+  const mode = options.mode ?? "hybrid";
+  if (mode !== "hybrid" && mode !== "bm25" && mode !== "vector") {
+    throw invalidInput("mode", `must be "hybrid", "bm25" or "vector", got ${JSON.stringify(mode)}`);
+  }
+  const neighbourCount = neighboursWanted(options.expandNeighbours, limits);
+  const filter = checkFilter(options);
+  const candidates = mode === "hybrid" ? Math.max(SEARCH_MIN_CANDIDATES, k * SEARCH_CANDIDATE_FACTOR) : k;
+
+  const vectorLeg = mode === "bm25" ? Promise.resolve([]) : vectorRanks(context, query, filter, candidates);
+  const lexical = mode === "vector" ? [] : bm25Ranks(context.db, query, filter, candidates);
+  const vector = await vectorLeg;
+
+  const rowsById = new Map<string, DrawerRow>();
+  for (const row of context.registry.byRowids(lexical.map((hit) => hit.rowid as number)))
+    rowsById.set(row.id, row);
+  const idOfRowid = new Map([...rowsById.values()].map((row) => [row.rowid, row.id]));
+  for (const row of context.registry.byIds(
+    vector.map((hit) => hit.id as string).filter((id) => !rowsById.has(id)),
+  ))
+    rowsById.set(row.id, row);
+
+  const lexicalIds = lexical
+    .map((hit) => idOfRowid.get(hit.rowid as number))
+    .filter((id) => id !== undefined);
+  const vectorIds = vector
+    .map((hit) => hit.id as string)
+    .filter((id) => {
+      const row = rowsById.get(id);
+      return row !== undefined && matches(row, filter);
+    });
+
+  let ranked: { id: string; score: number; ranks: SearchHit["ranks"] }[];
+  if (mode === "hybrid") {
+    ranked = reciprocalRankFusion([lexicalIds, vectorIds], {
+      key: (id) => id,
+      weights: [FUSION_WEIGHTS.bm25, FUSION_WEIGHTS.vector],
+    }).map((entry) => ({
+      id: entry.key,
+      score: entry.score,
+      ranks: Object.fromEntries(entry.occurrences.map((o) => [o.list === 0 ? "bm25" : "vector", o.rank])),
+    }));
+  } else if (mode === "bm25") {
+    const scoreOf = new Map(lexical.map((hit) => [idOfRowid.get(hit.rowid as number), hit.score]));
+    ranked = lexicalIds.map((id, rank) => ({ id, score: scoreOf.get(id) ?? 0, ranks: { bm25: rank } }));
+  } else {
+    const scoreOf = new Map(vector.map((hit) => [hit.id, hit.score]));
+    ranked = vectorIds.map((id, rank) => ({ id, score: scoreOf.get(id) ?? 0, ranks: { vector: rank } }));
+  }
+
+  const hits: SearchHit[] = ranked.slice(0, k).map((entry) => ({
+    ...rowToDrawer(rowsById.get(entry.id) as DrawerRow),
+    score: entry.score,
+    ranks: entry.ranks,
+  }));
+  if (neighbourCount > 0) addNeighbours(context.db, hits, neighbourCount);
+  return { hits, rowids: hits.map((hit) => (rowsById.get(hit.id) as DrawerRow).rowid) };
+}
+
+function neighboursWanted(option: boolean | number | undefined, limits: PalaceLimits): number {
+  if (option === undefined || option === false) return 0;
+  if (option === true) return 1;
+  if (!Number.isInteger(option) || option < 0 || option > limits.maxNeighbours) {
+    throw invalidInput(
+      "expandNeighbours",
+      `must be true, false or an integer from 0 to ${limits.maxNeighbours}`,
+    );
+  }
+  return option;
+}
+
+function bm25Ranks(db: Database, query: string, filter: CheckedFilter, n: number): Ranked[] {
+  const match = lexicalMatchQuery(query);
+  if (match === undefined) return [];
+  const weights = LEXICAL_COLUMNS.map((column) => LEXICAL_COLUMN_WEIGHTS[column]).join(", ");
+  const { sql, params } = filterSql(filter);
+  const statement = sql
+    ? `SELECT f.rowid AS rowid, bm25(${LEXICAL_TABLE}, ${weights}) AS score FROM ${LEXICAL_TABLE} f JOIN drawers d ON d.rowid = f.rowid WHERE ${LEXICAL_TABLE} MATCH ? AND ${sql} ORDER BY score, f.rowid LIMIT ?`
+    : `SELECT rowid, bm25(${LEXICAL_TABLE}, ${weights}) AS score FROM ${LEXICAL_TABLE} WHERE ${LEXICAL_TABLE} MATCH ? ORDER BY score, rowid LIMIT ?`;
+  const rows = db.prepare(statement).all(match, ...params, n) as { rowid: number; score: number }[];
+  // bm25() is lower-is-better; flipped so every mode's score is higher-is-better.
+  return rows.map((row) => ({ rowid: row.rowid, score: -row.score }));
+}
+
+async function vectorRanks(
+  context: SearchContext,
+  query: string,
+  filter: CheckedFilter,
+  n: number,
+): Promise<Ranked[]> {
+  const [vector] = await context.embedding.embed([query]);
+  if (!vector) return [];
+  const matches = await context.index.query(vector, n, filterWhere(filter));
+  return matches.map((match) => ({ id: match.id, score: 1 - match.distance }));
+}
+
+function addNeighbours(db: Database, hits: SearchHit[], count: number): void {
+  const before = db.prepare(
+    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position < ? ORDER BY d.position DESC LIMIT ?`,
+  );
+  const after = db.prepare(
+    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position > ? ORDER BY d.position LIMIT ?`,
+  );
+  for (const hit of hits) {
+    if (hit.source === undefined || hit.position === undefined) {
+      hit.neighbours = { before: [], after: [] };
+      continue;
+    }
+    const earlier = before.all(hit.source, hit.position, count) as DrawerRow[];
+    const later = after.all(hit.source, hit.position, count) as DrawerRow[];
+    hit.neighbours = { before: earlier.reverse().map(rowToDrawer), after: later.map(rowToDrawer) };
+  }
+}

@@ -1,0 +1,152 @@
+import type { Collection, Metadata, Where } from "@atrium/chroma";
+import { chromaEmbeddingFunction } from "@atrium/chroma";
+import { type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
+import { PalaceError } from "../errors.js";
+import { VECTOR_LIST_PAGE, VECTOR_UPSERT_BATCH } from "../tuning.js";
+import type { ChromaConnection } from "./chroma-connection.js";
+
+/** Collection metadata key naming the embedding the vectors were made with. */
+export const EMBEDDING_METADATA_KEY = "atrium_embedding";
+
+export interface VectorRecord {
+  id: string;
+  embedding: number[];
+  metadata: Metadata;
+}
+
+export interface VectorMatch {
+  id: string;
+  /** Cosine distance: 0 for the same direction, up to 2. */
+  distance: number;
+}
+
+/**
+ * The palace's drawers in one Chroma collection: a vector and the metadata search filters on
+ * (wing, room, hall, timestamp_ms) per drawer id. An index only: everything here can be rebuilt
+ * from the registry, and every write is an idempotent upsert or delete by id.
+ */
+export class VectorIndex {
+  private collectionPromise: Promise<Collection> | undefined;
+
+  constructor(
+    private readonly connection: ChromaConnection,
+    readonly collectionName: string,
+    private readonly embedding: Embedding,
+  ) {}
+
+  async upsert(records: readonly VectorRecord[]): Promise<void> {
+    for (let start = 0; start < records.length; start += VECTOR_UPSERT_BATCH) {
+      const batch = records.slice(start, start + VECTOR_UPSERT_BATCH);
+      await this.call("upsert vectors", (collection) =>
+        collection.upsert({
+          ids: batch.map((record) => record.id),
+          embeddings: batch.map((record) => record.embedding),
+          metadatas: batch.map((record) => record.metadata),
+        }),
+      );
+    }
+  }
+
+  async delete(ids: readonly string[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += VECTOR_UPSERT_BATCH) {
+      const batch = ids.slice(start, start + VECTOR_UPSERT_BATCH);
+      await this.call("delete vectors", (collection) => collection.delete({ ids: batch }));
+    }
+  }
+
+  async query(vector: number[], n: number, where: Where | undefined): Promise<VectorMatch[]> {
+    const result = await this.call("query vectors", (collection) =>
+      collection.query({ queryEmbeddings: [vector], nResults: n, where, include: ["distances"] }),
+    );
+    const ids = result.ids[0] ?? [];
+    const distances = result.distances[0] ?? [];
+    return ids.map((id, index) => ({ id, distance: distances[index] ?? 2 }));
+  }
+
+  /** Every id in the collection (repair compares them with the registry). */
+  async ids(): Promise<string[]> {
+    const all: string[] = [];
+    for (let offset = 0; ; offset += VECTOR_LIST_PAGE) {
+      const page = await this.call("list vectors", (collection) =>
+        collection.get({ include: [], limit: VECTOR_LIST_PAGE, offset }),
+      );
+      all.push(...page.ids);
+      if (page.ids.length < VECTOR_LIST_PAGE) return all;
+    }
+  }
+
+  async count(): Promise<number> {
+    return this.call("count vectors", (collection) => collection.count());
+  }
+
+  /** Drops the collection (re-embedding starts from an empty one). */
+  async drop(): Promise<void> {
+    await this.call("drop the vector collection", async (collection) => {
+      await this.connection.client.deleteCollection({ name: collection.name });
+    });
+    this.collectionPromise = undefined;
+  }
+
+  private collection(): Promise<Collection> {
+    this.collectionPromise ??= this.openCollection().catch((error: unknown) => {
+      this.collectionPromise = undefined;
+      throw error;
+    });
+    return this.collectionPromise;
+  }
+
+  private async openCollection(): Promise<Collection> {
+    const collection = await this.connection.client.getOrCreateCollection({
+      name: this.collectionName,
+      embeddingFunction: chromaEmbeddingFunction(this.embedding),
+      configuration: { hnsw: { space: "cosine" } },
+      metadata: { [EMBEDDING_METADATA_KEY]: this.embedding.id },
+    });
+    const stored = collection.metadata?.[EMBEDDING_METADATA_KEY];
+    if (stored !== undefined && stored !== this.embedding.id) {
+      throw new PalaceError(
+        "palace/conflict",
+        `Chroma collection ${this.collectionName} holds vectors from embedding ${String(stored)}, not ${this.embedding.id}; run \`atrium-palace repair --reembed\` to rebuild it`,
+      );
+    }
+    return collection;
+  }
+
+  /**
+   * One Chroma call; when it fails because the server went away, the connection recovers it and
+   * the call runs once more. Anything else becomes a `palace/unavailable` error saying the
+   * registry is intact and how to catch the vectors up.
+   */
+  private async call<T>(what: string, run: (collection: Collection) => Promise<T>): Promise<T> {
+    try {
+      return await run(await this.collection());
+    } catch (error) {
+      rethrowIfFatal(error);
+      if (error instanceof PalaceError) throw error;
+      let recovered = false;
+      try {
+        recovered = await this.connection.recover();
+      } catch (recoverError) {
+        rethrowIfFatal(recoverError);
+      }
+      if (recovered) {
+        this.collectionPromise = undefined;
+        try {
+          return await run(await this.collection());
+        } catch (retryError) {
+          rethrowIfFatal(retryError);
+          throw unavailable(what, retryError);
+        }
+      }
+      throw unavailable(what, error);
+    }
+  }
+}
+
+function unavailable(what: string, error: unknown): PalaceError {
+  return new PalaceError(
+    "palace/unavailable",
+    `Could not ${what} in Chroma: ${errorMessage(error)}. The registry (palace.sqlite) is intact; pending vectors are applied on the next open or by \`atrium-palace repair\``,
+    { cause: error },
+  );
+}
