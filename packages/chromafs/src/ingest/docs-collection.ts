@@ -8,11 +8,29 @@ import { IngestError } from "./errors.js";
 /** Collection metadata key recording which embedding produced the stored vectors. */
 export const EMBEDDING_METADATA_KEY = "atrium_embedding";
 
+/**
+ * A chromadb `ChromaClient`, such as `connectChroma(url)` of `@atrium/chroma` returns. Declared by
+ * two of its methods rather than imported, so that this package's published declarations never
+ * name its optional peer: a user without `@atrium/chroma` type-checks with `skipLibCheck: false`
+ * too. Pass a real `ChromaClient`; anything else fails on first use.
+ */
+export interface ChromaClientLike {
+  // `never` parameters: chromadb's own signatures fit, and nothing calls through this shape.
+  getCollection(args: never): Promise<unknown>;
+  getOrCreateCollection(args: never): Promise<unknown>;
+}
+
+// Compile-time check: a chromadb whose client no longer fits the declared shape breaks the build here.
+type Fits<T extends ChromaClientLike> = T;
+export type CheckedChromaClient = Fits<ChromaClient>;
+
 /** Where a docs collection lives: a chromadb client, or the URL of a running server. */
-export type ChromaTarget = { client: ChromaClient; url?: undefined } | { url: string; client?: undefined };
+export type ChromaTarget =
+  | { client: ChromaClientLike; url?: undefined }
+  | { url: string; client?: undefined };
 
 export async function resolveClient(target: ChromaTarget): Promise<ChromaClient> {
-  if (target.client) return target.client;
+  if (target.client) return target.client as ChromaClient;
   if (target.url) return (await loadChroma()).connectChroma(target.url);
   throw new IngestError("Pass either a chromadb `client` or the `url` of a Chroma server");
 }

@@ -8,7 +8,7 @@ export {
 } from "./access-groups.js";
 export { type ChunkOptions, chunkPage } from "./chunk-page.js";
 export { validateCollectionName } from "./collection-name.js";
-export { type ChromaTarget, EMBEDDING_METADATA_KEY, openDocsCollection } from "./docs-collection.js";
+export { type ChromaClientLike, type ChromaTarget, EMBEDDING_METADATA_KEY } from "./docs-collection.js";
 export { IngestError } from "./errors.js";
 export {
   type IngestOptions,
