@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { ChromaServer } from "@atrium/chroma";
-import { errorMessage } from "@atrium/spec";
+import { type Embedding, errorMessage } from "@atrium/spec";
 import { validateCollectionName } from "../ingest/collection-name.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
@@ -40,21 +40,19 @@ Re-running changes only what changed.
   -h, --help            show this help
 `;
 
-/** `atrium-docs ingest …`; `argv` is what follows `ingest`. Resolves with the exit code. */
+/**
+ * `atrium-docs ingest …`; `argv` is what follows `ingest`. Resolves with the exit code. Usage
+ * (`--help`, bad arguments) never needs `@atrium/chroma`, the optional peer: a user without it
+ * reads the options first, and the missing-peer error comes only when an ingest would run.
+ */
 export async function runIngestCommand(
   argv: string[],
   io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
+  load: (who: string) => Promise<Chroma> = loadChroma,
 ): Promise<number> {
-  let chroma: Chroma;
-  try {
-    chroma = await loadChroma("atrium-docs ingest");
-  } catch (error) {
-    io.stderr.write(`atrium-docs ingest: ${errorMessage(error)}\n`);
-    return 1;
-  }
   let parsed: ReturnType<typeof parseIngestArgs>;
   try {
-    parsed = parseIngestArgs(argv, chroma.resolveEmbedding);
+    parsed = parseIngestArgs(argv);
   } catch (error) {
     io.stderr.write(`atrium-docs ingest: ${(error as Error).message}\n\n${INGEST_USAGE}`);
     return 2;
@@ -63,14 +61,29 @@ export async function runIngestCommand(
     io.stdout.write(INGEST_USAGE);
     return 0;
   }
+  let chroma: Chroma;
+  try {
+    chroma = await load("atrium-docs ingest");
+  } catch (error) {
+    io.stderr.write(`atrium-docs ingest: ${errorMessage(error)}\n`);
+    return 1;
+  }
+  let embedding: Embedding | undefined;
+  try {
+    // A bad spec (or a missing key) is a usage error too, found before any server is started.
+    embedding =
+      parsed.embeddingSpec === undefined ? undefined : chroma.resolveEmbedding(parsed.embeddingSpec);
+  } catch (error) {
+    io.stderr.write(`atrium-docs ingest: ${(error as Error).message}\n\n${INGEST_USAGE}`);
+    return 2;
+  }
   let server: ChromaServer | undefined;
   const reporter = progressReporter(io.stderr);
   try {
     if (!parsed.url) server = await chroma.startChromaServer({ path: parsed.path as string });
     const url = parsed.url ?? (server as ChromaServer).url;
-    const embedding = parsed.embedding ?? (await recordedEmbedding(url, parsed.collection));
     const summary = await ingestDocs({
-      embedding,
+      embedding: embedding ?? (await recordedEmbedding(url, parsed.collection)),
       dir: parsed.dir,
       collection: parsed.collection,
       url,
@@ -94,7 +107,7 @@ export async function runIngestCommand(
   }
 }
 
-function parseIngestArgs(argv: string[], resolveEmbedding: Chroma["resolveEmbedding"]) {
+function parseIngestArgs(argv: string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -135,11 +148,9 @@ function parseIngestArgs(argv: string[], resolveEmbedding: Chroma["resolveEmbedd
       "say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH)",
     );
   }
-  // A bad spec (or a missing key) is a usage error too, found before any server is started.
-  const spec = values.embedding ?? (process.env.ATRIUM_EMBEDDING?.trim() || undefined);
   return {
     help,
-    embedding: spec === undefined ? undefined : resolveEmbedding(spec),
+    embeddingSpec: values.embedding ?? (process.env.ATRIUM_EMBEDDING?.trim() || undefined),
     dir: positionals[0] as string,
     collection: values.collection,
     url,
