@@ -1,0 +1,177 @@
+import { stat } from "node:fs/promises";
+import { errorMessage, rethrowIfFatal } from "@atrium/spec";
+import type { DrawerDraft } from "../drawers/drawer.js";
+import { invalidInput, PalaceError } from "../errors.js";
+import { throwIfAborted } from "../miners/abort.js";
+import { CONVERSATION_FORMATS } from "../miners/conversation.js";
+import { parseRoomRules, RoomClassifier } from "../miners/rooms.js";
+import { conversationSources } from "./conversation-sources.js";
+import type { DrawerSink } from "./drawer-sink.js";
+import { resolveMineLimits } from "./mine-limits.js";
+import type { MineEvent, MineOptions, MineResult } from "./mine-types.js";
+import { projectSources } from "./project-sources.js";
+import type { SourceItem } from "./source-job.js";
+
+/**
+ * Mines a folder or export file into a palace (any `DrawerSink`). Incremental: a source whose
+ * hash is unchanged since the last run is skipped; a changed one is replaced whole in one atomic
+ * `replaceSource`, so a run killed at any point leaves every source either as before or as new,
+ * and running it again finishes the job. A file that cannot be read becomes an entry in `errors`
+ * naming it (and the line, column or JSON path) while the other files are still mined.
+ */
+export async function mine(sink: DrawerSink, path: string, options: MineOptions): Promise<MineResult> {
+  const events = mineEvents(sink, path, options);
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return next.value;
+    options.onProgress?.(next.value);
+  }
+}
+
+/** The same run as a stream of events (what `mine` reports through `onProgress`), ending with its result. */
+export async function* mineEvents(
+  sink: DrawerSink,
+  path: string,
+  options: MineOptions,
+): AsyncGenerator<MineEvent, MineResult> {
+  const checked = checkOptions(options);
+  const limits = resolveMineLimits(options.limits);
+  const classifier = new RoomClassifier(checked.rooms);
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) {
+    throw new PalaceError(
+      "palace/not-found",
+      `${path} does not exist; give the folder or export file to mine`,
+    );
+  }
+  if (options.mode === "project" && !info.isDirectory()) {
+    throw invalidInput(
+      "path",
+      `${path} is a file; --mode project mines a folder (use --mode convos for an export file)`,
+    );
+  }
+  const sources: AsyncGenerator<SourceItem> =
+    options.mode === "project"
+      ? projectSources(path, { wing: options.wing, classifier, limits, signal: options.signal })
+      : conversationSources(path, {
+          wing: options.wing,
+          chunking: options.chunking ?? "exchange",
+          ...(options.format ? { format: options.format } : {}),
+          classifier,
+          limits,
+          signal: options.signal,
+        });
+  const result: MineResult = {
+    sources: 0,
+    added: 0,
+    kept: 0,
+    removed: 0,
+    skipped: 0,
+    excluded: 0,
+    errors: [],
+  };
+  let files = 0;
+  let done = 0;
+  for await (const item of sources) {
+    switch (item.type) {
+      case "files":
+        files = item.files;
+        yield { type: "start", mode: options.mode, path, files };
+        break;
+      case "excluded":
+        result.excluded++;
+        yield { type: "excluded", file: item.file, reason: item.reason };
+        break;
+      case "error":
+        result.errors.push(item.error);
+        yield { type: "error", error: item.error };
+        break;
+      case "file-done":
+        done++;
+        yield { type: "file", file: item.file, done, files };
+        break;
+      case "job": {
+        throwIfAborted(options.signal);
+        const { job } = item;
+        result.sources++;
+        if (sink.getSource(job.key)?.contentHash === job.hash) {
+          result.skipped++;
+          yield {
+            type: "source",
+            key: job.key,
+            file: job.file,
+            status: "unchanged",
+            added: 0,
+            kept: 0,
+            removed: 0,
+          };
+          break;
+        }
+        const existed = sink.getSource(job.key) !== undefined;
+        try {
+          const filed = await sink.replaceSource(job.key, job.hash, uniqueDrafts(job.drafts()));
+          result.added += filed.added;
+          result.kept += filed.kept;
+          result.removed += filed.removed;
+          yield {
+            type: "source",
+            key: job.key,
+            file: job.file,
+            status: existed ? "changed" : "added",
+            ...filed,
+          };
+        } catch (error) {
+          rethrowIfFatal(error);
+          const failure = {
+            file: job.file,
+            message: `could not be filed (${job.key}): ${errorMessage(error)}`,
+          };
+          result.errors.push(failure);
+          yield { type: "error", error: failure };
+        }
+        break;
+      }
+    }
+  }
+  yield { type: "done", result };
+  return result;
+}
+
+/**
+ * Drafts with the same text and turn in one source would get the same drawer id (a repeated
+ * license header, "ok" said twice in one turn); the first is filed, the rest would only collide.
+ */
+function uniqueDrafts(drafts: DrawerDraft[]): DrawerDraft[] {
+  const seen = new Set<string>();
+  return drafts.filter((draft) => {
+    const key = `${draft.content}\0${draft.turnId ?? ""}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function checkOptions(options: MineOptions): { rooms: ReturnType<typeof parseRoomRules> } {
+  if (typeof options !== "object" || options === null) {
+    throw invalidInput("options", 'must be an object like { mode: "convos", wing: "me" }');
+  }
+  if (options.mode !== "convos" && options.mode !== "project") {
+    throw invalidInput("mode", `must be "convos" or "project", got ${JSON.stringify(options.mode)}`);
+  }
+  if (typeof options.wing !== "string" || options.wing.trim() === "") {
+    throw invalidInput("wing", "must be non-empty text: the person or project the drawers belong to");
+  }
+  if (options.format !== undefined) {
+    if (!(CONVERSATION_FORMATS as readonly string[]).includes(options.format)) {
+      throw invalidInput(
+        "format",
+        `must be one of ${CONVERSATION_FORMATS.join(", ")}, got ${JSON.stringify(options.format)}`,
+      );
+    }
+    if (options.mode === "project") throw invalidInput("format", "applies to --mode convos only");
+  }
+  if (options.chunking !== undefined && options.chunking !== "turn" && options.chunking !== "exchange") {
+    throw invalidInput("chunking", `must be "turn" or "exchange", got ${JSON.stringify(options.chunking)}`);
+  }
+  return { rooms: options.rooms === undefined ? [] : parseRoomRules(options.rooms) };
+}
