@@ -1,6 +1,9 @@
 export type { Drawer, DrawerDraft, DrawerMetadata } from "./drawers/drawer.js";
 export { contentHash, drawerId } from "./drawers/drawer-id.js";
 export { isPalaceError, PalaceError, type PalaceErrorCode } from "./errors.js";
+export { type ExportReport, exportPalace, exportRows } from "./export/export-palace.js";
+export { EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export/export-rows.js";
+export { type ImportReport, importPalace } from "./export/import-palace.js";
 export { buildWakeUp } from "./layers/wake-up.js";
 export { DEFAULT_PALACE_LIMITS, type PalaceLimits, resolvePalaceLimits } from "./limits.js";
 export {
@@ -29,4 +32,5 @@ export {
   type WingCount,
 } from "./palace.js";
 export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";
+export { repairPalace } from "./repair.js";
 export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";

@@ -24,6 +24,7 @@ import {
   readPalaceConfig,
   writePalaceConfig,
 } from "./palace-dir.js";
+import { repairOpenPalace } from "./repair.js";
 import {
   checkFilter,
   type DrawerFilter,
@@ -261,6 +262,8 @@ export class Palace implements DrawerSink, AsyncDisposable {
   private writes: Promise<unknown> = Promise.resolve();
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** Opened with another embedding than palace.json records: only a re-embedding repair may write vectors. */
+  embeddingChanged: boolean;
 
   /** @internal use `openPalace`. */
   constructor(
@@ -270,8 +273,9 @@ export class Palace implements DrawerSink, AsyncDisposable {
     readonly limits: Readonly<PalaceLimits>,
     private readonly db: Database,
     private readonly connection: ChromaConnection,
-    readonly embeddingChanged: boolean,
+    embeddingChanged: boolean,
   ) {
+    this.embeddingChanged = embeddingChanged;
     this.registry = new DrawerRegistry(db);
     this.index = new VectorIndex(connection, config.collection, embedding);
     this.access = new AccessRecorder(db, limits.busyTimeoutMs);
@@ -654,50 +658,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
         `This palace was opened with embedding ${this.embedding.id}, not its own ${this.config.embedding}; repair it with reembed: true`,
       );
     }
-    return this.exclusive(async () => {
-      const report: RepairReport = {
-        replayed: 0,
-        vectorsAdded: 0,
-        vectorsRemoved: 0,
-        lexicalRows: 0,
-        reembedded: false,
-      };
-      if (options.reembed) {
-        await this.index.drop();
-        this.db
-          .transaction(() =>
-            this.db.prepare("UPDATE write_log SET applied_to_vectors = 1 WHERE applied_to_vectors = 0").run(),
-          )
-          .immediate();
-        report.reembedded = true;
-      } else {
-        report.replayed = (await this.applyVectors()).upserted;
-      }
-      const registered = new Set(
-        (this.db.prepare("SELECT id FROM drawers").all() as { id: string }[]).map((row) => row.id),
-      );
-      const indexed = new Set(await this.index.ids());
-      const orphans = [...indexed].filter((id) => !registered.has(id));
-      const missing = [...registered].filter((id) => !indexed.has(id));
-      if (orphans.length > 0 || missing.length > 0) {
-        this.db
-          .transaction(() => {
-            for (const id of [...orphans, ...missing])
-              this.registry.log(orphans.includes(id) ? "delete" : "upsert", id);
-          })
-          .immediate();
-        await this.applyVectors();
-      }
-      report.vectorsRemoved = orphans.length;
-      report.vectorsAdded = missing.length;
-      report.lexicalRows = this.db.transaction(() => this.registry.rebuildLexical()).immediate();
-      if (options.reembed && this.embedding.id !== this.config.embedding) {
-        const current = await readPalaceConfig(this.paths.dir);
-        this.config = { ...current, embedding: this.embedding.id };
-        await writePalaceConfig(this.paths.dir, this.config);
-      }
-      return report;
-    });
+    return this.exclusive(() => repairOpenPalace(this, options));
   }
 
   /** Closes the registry and lets go of Chroma (stopping the server if this process started it). Idempotent. */
@@ -718,6 +679,19 @@ export class Palace implements DrawerSink, AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** @internal records the embedding the vectors are now made with (after a re-embed). */
+  async recordEmbedding(): Promise<void> {
+    const current = await readPalaceConfig(this.paths.dir);
+    this.config = { ...current, embedding: this.embedding.id };
+    await writePalaceConfig(this.paths.dir, this.config);
+    this.embeddingChanged = false;
+  }
+
+  /** @internal re-reads palace.json (after import or another module changed it). */
+  async reloadConfig(): Promise<void> {
+    this.config = await readPalaceConfig(this.paths.dir);
   }
 
   /** @internal the registry and vectors, for export, import and layers inside this package. */

@@ -79,12 +79,13 @@ export class VectorIndex {
     return this.call("count vectors", (collection) => collection.count());
   }
 
-  /** Drops the collection (re-embedding starts from an empty one). */
+  /** Drops the collection, whatever embedding made it (re-embedding starts from an empty one). */
   async drop(): Promise<void> {
-    await this.call("drop the vector collection", async (collection) => {
-      await this.connection.client.deleteCollection({ name: collection.name });
-    });
     this.collectionPromise = undefined;
+    const names = await this.connection.client.listCollections();
+    if (names.some((collection) => collection.name === this.collectionName)) {
+      await this.connection.client.deleteCollection({ name: this.collectionName });
+    }
   }
 
   private collection(): Promise<Collection> {

@@ -1,0 +1,82 @@
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
+import { KnowledgeGraph } from "../kg/index.js";
+import type { Palace } from "../palace.js";
+import { readPalaceConfig } from "../palace-dir.js";
+import { EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export-rows.js";
+
+const PAGE = 1_000;
+
+/** Keys of palace.json that belong to this palace's storage, not to what it remembers. */
+const STORAGE_KEYS = new Set(["format", "name", "embedding", "collection", "identity", "createdAt"]);
+
+export interface ExportReport {
+  drawers: number;
+  sources: number;
+  knowledgeGraphRows: number;
+}
+
+/**
+ * Every row of a palace, losslessly: drawers with all their fields (pins and access counts too),
+ * mined sources, the knowledge graph. Vectors are not exported: they are made again on import.
+ */
+export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRow | { kind: string }> {
+  const { db } = palace.internals();
+  const config = await readPalaceConfig(palace.dir);
+  const settings = Object.fromEntries(Object.entries(config).filter(([key]) => !STORAGE_KEYS.has(key)));
+  yield {
+    kind: "palace",
+    format: EXPORT_FORMAT_VERSION,
+    name: config.name,
+    embedding: config.embedding,
+    ...(config.identity === undefined ? {} : { identity: config.identity }),
+    exportedAt: new Date().toISOString(),
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
+  };
+  const page = db.prepare(
+    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`,
+  );
+  for (let after = 0; ; ) {
+    const rows = page.all(after, PAGE) as DrawerRow[];
+    for (const row of rows) yield { kind: "drawer", ...rowToDrawer(row) };
+    if (rows.length < PAGE) break;
+    after = (rows[rows.length - 1] as DrawerRow).rowid;
+  }
+  const sources = db
+    .prepare("SELECT key, content_hash, drawer_count, mined_at FROM sources ORDER BY key")
+    .all() as {
+    key: string;
+    content_hash: string;
+    drawer_count: number;
+    mined_at: string;
+  }[];
+  for (const source of sources) {
+    yield {
+      kind: "source",
+      key: source.key,
+      contentHash: source.content_hash,
+      drawerCount: source.drawer_count,
+      minedAt: source.mined_at,
+    };
+  }
+  yield* new KnowledgeGraph(db).export();
+}
+
+/** Writes `exportRows` to `file` as JSONL (one JSON object per line). */
+export async function exportPalace(palace: Palace, file: string): Promise<ExportReport> {
+  const out = createWriteStream(file, { encoding: "utf8" });
+  const report: ExportReport = { drawers: 0, sources: 0, knowledgeGraphRows: 0 };
+  try {
+    for await (const row of exportRows(palace)) {
+      if (row.kind === "drawer") report.drawers++;
+      else if (row.kind === "source") report.sources++;
+      else if (row.kind.startsWith("kg-")) report.knowledgeGraphRows++;
+      if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, "drain");
+    }
+  } finally {
+    out.end();
+    await once(out, "close");
+  }
+  return report;
+}

@@ -1,0 +1,141 @@
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import type { Drawer } from "../drawers/drawer.js";
+import { contentHash, drawerId } from "../drawers/drawer-id.js";
+import { batchNeighbours } from "../drawers/neighbours.js";
+import { checkDraft } from "../drawers/validate-draft.js";
+import { invalidInput, PalaceError } from "../errors.js";
+import { KnowledgeGraph } from "../kg/index.js";
+import type { Palace } from "../palace.js";
+import { readPalaceConfig, writePalaceConfig } from "../palace-dir.js";
+import { EXPORT_FORMAT_VERSION } from "./export-rows.js";
+
+export interface ImportReport {
+  /** Drawers filed; `skipped` were already in the palace (same id). */
+  drawers: number;
+  skipped: number;
+  sources: number;
+  knowledgeGraphRows: number;
+}
+
+/**
+ * Reads a JSONL export into an open palace (normally a new, empty one): drawers keep their ids,
+ * times, pins and access counts; sources and the knowledge graph come along; vectors are made
+ * with this palace's embedding. The whole file is checked first (an error names the line), then
+ * written in one transaction, so a bad file changes nothing.
+ */
+export async function importPalace(palace: Palace, file: string): Promise<ImportReport> {
+  const drawers: Drawer[] = [];
+  const sources: { key: string; contentHash: string; drawerCount: number; minedAt: string }[] = [];
+  const graph: unknown[] = [];
+  let header: { identity?: string; settings?: Record<string, unknown> } | undefined;
+  let line = 0;
+  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  for await (const text of lines) {
+    line++;
+    if (text.trim() === "") continue;
+    const where = `${file}:${line}`;
+    if (text.length > palace.limits.maxImportLineBytes) {
+      throw invalidInput(where, `is longer than maxImportLineBytes (${palace.limits.maxImportLineBytes})`);
+    }
+    let row: { kind?: unknown } & Record<string, unknown>;
+    try {
+      row = JSON.parse(text);
+    } catch (error) {
+      throw invalidInput(where, `is not JSON (${(error as Error).message}); is this a palace export?`);
+    }
+    if (line === 1 || header === undefined) {
+      if (row.kind !== "palace")
+        throw invalidInput(
+          where,
+          'must be the export header ({"kind":"palace",...}); is this a palace export?',
+        );
+      if (typeof row.format !== "number" || row.format > EXPORT_FORMAT_VERSION) {
+        throw new PalaceError(
+          "palace/format",
+          `${where}: export format ${String(row.format)} is newer than this @atrium/palace reads (${EXPORT_FORMAT_VERSION}); upgrade @atrium/palace`,
+        );
+      }
+      header = row as typeof header;
+      continue;
+    }
+    if (row.kind === "drawer") drawers.push(checkDrawer(row, where, palace));
+    else if (row.kind === "source") sources.push(checkSource(row, where));
+    else if (typeof row.kind === "string" && row.kind.startsWith("kg-")) graph.push(row);
+    else throw invalidInput(where, `has an unknown kind ${JSON.stringify(row.kind)}`);
+  }
+  if (!header) throw invalidInput(file, "is empty; expected a palace export");
+
+  const report: ImportReport = {
+    drawers: 0,
+    skipped: 0,
+    sources: sources.length,
+    knowledgeGraphRows: graph.length,
+  };
+  const { db, registry } = palace.internals();
+  const now = new Date().toISOString();
+  await palace.exclusive(async () => {
+    const checked = drawers.map((drawer, at) => checkDraft(drawer, `drawers[${at}]`, palace.limits, now));
+    const neighbours = batchNeighbours(checked);
+    db.transaction(() => {
+      checked.forEach((draft, at) => {
+        const drawer = drawers[at] as Drawer;
+        if (registry.exists(drawer.id)) {
+          report.skipped++;
+          return;
+        }
+        registry.insert(draft, drawer.id, drawer.filedAt, neighbours[at] ?? {}, {
+          accessCount: drawer.accessCount,
+          pinned: drawer.pinned,
+          ...(drawer.lastAccessed === undefined ? {} : { lastAccessed: drawer.lastAccessed }),
+        });
+        report.drawers++;
+      });
+      const upsertSource = db.prepare(
+        "INSERT INTO sources (key, content_hash, drawer_count, mined_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at",
+      );
+      for (const source of sources)
+        upsertSource.run(source.key, source.contentHash, source.drawerCount, source.minedAt);
+      if (graph.length > 0) new KnowledgeGraph(db).import(graph);
+    }).immediate();
+    const config = await readPalaceConfig(palace.dir);
+    const merged = { ...(header?.settings ?? {}), ...config };
+    if (config.identity === undefined && header?.identity !== undefined) merged.identity = header.identity;
+    if (JSON.stringify(merged) !== JSON.stringify(config)) await writePalaceConfig(palace.dir, merged);
+    await palace.reloadConfig();
+    await palace.applyVectors();
+  });
+  return report;
+}
+
+function checkDrawer(row: Record<string, unknown>, where: string, palace: Palace): Drawer {
+  const { kind: _kind, ...drawer } = row as unknown as { kind: string } & Drawer;
+  for (const key of ["id", "filedAt", "contentHash"] as const) {
+    if (typeof drawer[key] !== "string") throw invalidInput(`${where}.${key}`, "must be text");
+  }
+  checkDraft(drawer, where, palace.limits, drawer.filedAt);
+  if (drawerId(drawer) !== drawer.id || contentHash(drawer.content) !== drawer.contentHash) {
+    throw invalidInput(
+      where,
+      `drawer ${drawer.id} does not match its content (its id or contentHash was edited); restore the line from the original export`,
+    );
+  }
+  if (typeof drawer.pinned !== "boolean") throw invalidInput(`${where}.pinned`, "must be true or false");
+  if (!Number.isInteger(drawer.accessCount) || drawer.accessCount < 0) {
+    throw invalidInput(`${where}.accessCount`, "must be a non-negative integer");
+  }
+  return drawer;
+}
+
+function checkSource(row: Record<string, unknown>, where: string) {
+  const { key, contentHash: hash, drawerCount, minedAt } = row;
+  if (
+    typeof key !== "string" ||
+    typeof hash !== "string" ||
+    typeof minedAt !== "string" ||
+    !Number.isInteger(drawerCount)
+  ) {
+    throw invalidInput(where, "a source needs key, contentHash, drawerCount and minedAt");
+  }
+  return { key, contentHash: hash, drawerCount: drawerCount as number, minedAt };
+}
