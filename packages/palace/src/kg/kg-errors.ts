@@ -1,32 +1,34 @@
-import { AtriumError, type AtriumErrorOptions } from "@atrium/spec";
+import type { AtriumErrorOptions } from "@atrium/spec";
+import { PalaceError } from "../errors.js";
 
 /**
- * The knowledge graph's failures. Bad input is spec's `ValidationError` (it names every field);
- * these cover the rest. Each extends spec's error base, so `code`, `isRetryable`, `isFatal` and
- * `rethrowIfFatal` work as everywhere else.
+ * The knowledge graph's failures, in the palace's error family (match on `palaceCode`). Bad
+ * input is spec's `ValidationError` (code "VALIDATION", it names every field); these cover the
+ * rest.
  */
 
 /** An entity or fact the caller named does not exist (or is no longer open). */
-export class KnowledgeGraphNotFoundError extends AtriumError {
+export class KnowledgeGraphNotFoundError extends PalaceError {
   constructor(message: string, options: AtriumErrorOptions = {}) {
-    super("NOT_FOUND", message, options);
+    super("palace/not-found", message, options);
   }
 }
 
 /**
  * A request that contradicts what is stored: an alias already naming another entity, an imported
- * triple id holding a different fact, ending a fact before it began. Not thrown for conflicting
- * facts of single-valued predicates: `add` reports those as values.
+ * triple id holding a different fact, ending a fact that already ended. Not fatal: an agent sees
+ * it and corrects the call. Not thrown for conflicting facts of single-valued predicates: `add`
+ * reports those as values.
  */
-export class KnowledgeGraphConflictError extends AtriumError {
+export class KnowledgeGraphConflictError extends PalaceError {
   constructor(message: string, options: AtriumErrorOptions = {}) {
-    super("VALIDATION", message, options);
+    super("palace/conflict", message, { isFatal: false, ...options });
   }
 }
 
-/** The stored graph is in a shape this version cannot read (a newer schema, a corrupt row). */
-export class KnowledgeGraphFormatError extends AtriumError {
+/** The stored graph is in a shape this version cannot read (a newer schema). */
+export class KnowledgeGraphFormatError extends PalaceError {
   constructor(message: string, options: AtriumErrorOptions = {}) {
-    super("CONFIG", message, options);
+    super("palace/format", message, options);
   }
 }
