@@ -11,11 +11,13 @@ import { isRecord, type JsonRecord } from "./json-shape.js";
 export function detectFormat(path: string, text: string): ConversationFormat | undefined {
   if (isJsonLines(path, text)) return detectJsonLinesFormat(text);
   const trimmed = text.trimStart();
-  if (extname(path).toLowerCase() === ".json" || trimmed.startsWith("[") || trimmed.startsWith("{")) {
+  const isJsonFile = extname(path).toLowerCase() === ".json";
+  if (isJsonFile || trimmed.startsWith("[") || trimmed.startsWith("{")) {
     try {
       return detectJsonFormat(JSON.parse(text));
     } catch {
-      return undefined;
+      // A .json file must be JSON; text that merely starts with a bracket ("[10:02] Ana: hi") is read as text.
+      if (isJsonFile) return undefined;
     }
   }
   return plainTextShape(text) === undefined ? undefined : "plain-text";

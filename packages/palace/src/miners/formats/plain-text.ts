@@ -13,6 +13,8 @@ import { toIsoTimestamp } from "../timestamps.js";
 
 const LABEL = /^\s*(?:\[([^\]\n]{1,40})\]\s*)?([\p{L}][\p{L}\p{N} ._'-]{0,39}?)\s*:[ \t]+(\S.*)$/u;
 const QUOTE = /^\s*>\s?(.*)$/;
+/** More distinct repeated labels than this is a document with "Key: value" lines, not a transcript. */
+const MAX_SPEAKERS = 12;
 
 /** Names that mean "the person asking" and "the machine answering" in labelled transcripts. */
 const USER_NAMES = new Set(["user", "human", "me", "you", "q", "question", "customer"]);
@@ -55,8 +57,9 @@ export function parsePlainTranscript(text: string, conversationId: string): Pars
 }
 
 /**
- * The labels that name speakers: used on at least two lines, or any label when there are at most
- * four distinct ones (a short exchange). Prose with an occasional "Note: ..." has neither.
+ * The labels that name speakers: used on at least two lines, or a role name ("User", "Assistant")
+ * used once; with no repeated label, any label when there are two to four distinct ones (a short
+ * exchange). Prose with an occasional "Note: ..." has none of these.
  */
 function speakerLabels(lines: string[]): Set<string> {
   const counts = new Map<string, number>();
@@ -64,10 +67,13 @@ function speakerLabels(lines: string[]): Set<string> {
     const match = LABEL.exec(line);
     if (match) counts.set(match[2]!, (counts.get(match[2]!) ?? 0) + 1);
   }
+  const isRoleName = (name: string) =>
+    USER_NAMES.has(name.toLowerCase()) || ASSISTANT_NAMES.has(name.toLowerCase());
   const repeated = [...counts].filter(([, count]) => count >= 2).map(([name]) => name);
-  const labelledLines = [...counts.values()].reduce((sum, count) => sum + count, 0);
-  if (repeated.length > 0 && repeated.length <= 12) return new Set(repeated);
-  if (counts.size >= 2 && counts.size <= 4 && labelledLines >= 2) return new Set(counts.keys());
+  if (repeated.length > 0 && repeated.length <= MAX_SPEAKERS) {
+    return new Set([...repeated, ...[...counts.keys()].filter(isRoleName)]);
+  }
+  if (repeated.length === 0 && counts.size >= 2 && counts.size <= 4) return new Set(counts.keys());
   return new Set();
 }
 
