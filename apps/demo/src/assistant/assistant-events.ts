@@ -1,0 +1,76 @@
+import type { AgentEvent, RunState } from "@atrium/spec";
+
+/** A shell command the agent ran over the docs, with what it printed (cut for the trace). */
+export interface DocsCommandEvent {
+  type: "docs-command";
+  step: number;
+  command: string;
+  /** stdout, cut to `traceOutputChars` (`stdoutChars` tells the full length). */
+  stdout: string;
+  stdoutChars: number;
+  stderr: string;
+  exitCode: number;
+  durationMs: number;
+}
+
+/** One page the answer cites; `verified` when a docs tool printed or read that path in this run. */
+export interface Citation {
+  path: string;
+  verified: boolean;
+}
+
+/** Where one question's time went (milliseconds). */
+export interface QuestionTiming {
+  /** Docs tool calls (grep, cat, search ... over ChromaFs). */
+  retrievalMs: number;
+  /** Recall before the run and filing after it (0 without memory). */
+  memoryMs: number;
+  /** Code in the sandbox, minus the docs tool calls it waited for. */
+  executionMs: number;
+  /** Model calls. */
+  modelMs: number;
+  totalMs: number;
+}
+
+/** The last event of every question. */
+export interface AnswerEvent {
+  type: "answer";
+  state: RunState;
+  /** The answer's text ("" when the run failed; the `error` event before says why). */
+  answer: string;
+  citations: Citation[];
+  steps: number;
+  timing: QuestionTiming;
+}
+
+/** What memory recalled for this question (only with a memory plugged in). */
+export interface MemoryRecalledEvent {
+  type: "memory-recalled";
+  memories: { id: string; content: string }[];
+  durationMs: number;
+}
+
+/** What memory filed after the answer (only with a memory plugged in). */
+export interface MemoryFiledEvent {
+  type: "memory-filed";
+  ids: string[];
+  durationMs: number;
+}
+
+/** Opens every question: who asks what, with which model. */
+export interface QuestionEvent {
+  type: "question";
+  question: string;
+  user: string;
+  model: string;
+}
+
+export type DemoEvent =
+  | QuestionEvent
+  | DocsCommandEvent
+  | MemoryRecalledEvent
+  | MemoryFiledEvent
+  | AnswerEvent;
+
+/** What `ask` yields: the agent's own events, in order, with the demo's woven in. */
+export type AssistantEvent = AgentEvent | DemoEvent;

@@ -1,0 +1,251 @@
+import { CodeAgent, type CodeAgentOptions, QuickJsExecutor } from "@atrium/agent";
+import { docsBashTool, docsSearchTool } from "@atrium/chromafs";
+import { connectMcpServers, type McpConnection, type McpServersInput } from "@atrium/mcp";
+import {
+  type AgentEvent,
+  type Model,
+  type RunState,
+  rethrowIfFatal,
+  type Tool,
+  ValidationError,
+} from "@atrium/spec";
+import type { DocsLibrary, DocsUser } from "../docs/docs-library.js";
+import { type DemoLimits, resolveDemoLimits } from "../limits.js";
+import type { AssistantEvent, DocsCommandEvent, QuestionTiming } from "./assistant-events.js";
+import { pagePathsOf, readFinalAnswer, verifyCitations } from "./citations.js";
+import { DOCS_INSTRUCTIONS, memoryInstructions } from "./docs-instructions.js";
+import type { AssistantMemory } from "./memory-seam.js";
+import { TimedModel } from "./timed-model.js";
+
+export interface AssistantOptions {
+  docs: DocsLibrary;
+  model: Model;
+  /** Where the agent's code runs (default: a fresh QuickJS sandbox per question). */
+  executor?: CodeAgentOptions["executor"];
+  /** Long-term memory; absent until the palace lands (see `memory-seam.ts`). */
+  memory?: AssistantMemory;
+  /** MCP servers whose tools the agent may call beside the docs tools (`connectMcpServers` input). */
+  mcp?: McpServersInput;
+  limits?: Partial<DemoLimits>;
+}
+
+export interface AskOptions {
+  /** Who asks: their groups decide which pages exist for them (default: an anonymous user, no groups). */
+  user?: DocsUser;
+  signal?: AbortSignal;
+}
+
+export interface Assistant {
+  readonly model: Model;
+  /** Names of the tools the agent gets: the docs tools first, then MCP tools. */
+  readonly toolNames: readonly string[];
+  /** Per-server MCP failures (servers marked optional that did not connect). */
+  readonly mcpErrors: readonly Error[];
+  /**
+   * Asks one question. Yields the agent's `AgentEvent`s as they happen, with `question`,
+   * `docs-command` (each shell command over the docs, with its output) and memory events woven
+   * in, and always ends with one `answer` event (answer, cited pages, where the time went).
+   * Leaving the loop early aborts the question.
+   */
+  ask(question: string, options?: AskOptions): AsyncGenerator<AssistantEvent, void, undefined>;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+const ANONYMOUS: DocsUser = { id: "anonymous", groups: [] };
+
+/** The composed assistant: docs through ChromaFs, code in a sandbox, optional MCP tools and memory. */
+export async function createAssistant(options: AssistantOptions): Promise<Assistant> {
+  const limits = resolveDemoLimits(options.limits);
+  const mcp: McpConnection | undefined = options.mcp ? await connectMcpServers(options.mcp) : undefined;
+  const mcpTools: readonly Tool[] = mcp?.tools ?? [];
+  const executor = options.executor ?? (() => QuickJsExecutor.create());
+  const DOCS_TOOLS = ["bash", "search"];
+  const clash = mcpTools.find((t) => DOCS_TOOLS.includes(t.name));
+  if (clash) {
+    await mcp?.close();
+    throw new ValidationError("assistant", [
+      {
+        path: ["mcp"],
+        message: `an MCP server offers a tool named "${clash.name}", which the docs tools use; give that server another name so its tools get a prefix, or leave it out`,
+      },
+    ]);
+  }
+
+  async function* ask(question: string, askOptions: AskOptions = {}): AsyncGenerator<AssistantEvent> {
+    const trimmed = question.trim();
+    if (!trimmed || trimmed.length > limits.maxQuestionChars) {
+      throw new ValidationError("assistant", [
+        {
+          path: ["question"],
+          message: trimmed
+            ? `the question has ${trimmed.length} characters, over the limit of ${limits.maxQuestionChars}; shorten it`
+            : "the question is empty; ask something about the docs",
+        },
+      ]);
+    }
+    const user = askOptions.user ?? ANONYMOUS;
+    const controller = new AbortController();
+    const signal = askOptions.signal
+      ? AbortSignal.any([askOptions.signal, controller.signal])
+      : controller.signal;
+    const started = performance.now();
+    const model = new TimedModel(options.model);
+    const timing: QuestionTiming = { retrievalMs: 0, memoryMs: 0, executionMs: 0, modelMs: 0, totalMs: 0 };
+    yield { type: "question", question: trimmed, user: user.id, model: options.model.id };
+
+    let instructions = DOCS_INSTRUCTIONS;
+    if (options.memory) {
+      const began = performance.now();
+      const recalled = await options.memory.recall(trimmed, user, signal);
+      const durationMs = performance.now() - began;
+      timing.memoryMs += durationMs;
+      yield { type: "memory-recalled", memories: recalled.memories, durationMs };
+      if (recalled.context.trim()) instructions += `\n\n${memoryInstructions(recalled.context)}`;
+    }
+
+    const session = await options.docs.openSession(user);
+    const tools = [docsBashTool(session), docsSearchTool(options.docs.store, session.access), ...mcpTools];
+    const agent = new CodeAgent({
+      model,
+      tools,
+      executor,
+      instructions,
+      maxSteps: limits.maxSteps,
+      stepTimeoutMs: limits.stepTimeoutMs,
+    });
+    const seen = new Set<string>();
+    const calls = new Map<string, { command: string; started: number }>();
+    let codeStarted: number | undefined;
+    // Docs calls may overlap (Promise.all in the code): retrieval is the wall time while any runs.
+    let docsActive = 0;
+    let docsSince = 0;
+    let output: unknown;
+    let state: RunState = "error";
+    let steps = 0;
+    try {
+      for await (const event of agent.stream(trimmed, { signal })) {
+        yield event;
+        const now = performance.now();
+        switch (event.type) {
+          case "code":
+            codeStarted = now;
+            break;
+          case "observation":
+            if (codeStarted !== undefined) timing.executionMs += now - codeStarted;
+            codeStarted = undefined;
+            break;
+          case "tool-call":
+            if (event.name === "bash" || event.name === "search") {
+              if (docsActive++ === 0) docsSince = now;
+            }
+            if (event.name === "bash") {
+              calls.set(event.id, {
+                command: String((event.input as { command?: unknown })?.command ?? ""),
+                started: now,
+              });
+            } else if (event.name === "search") {
+              calls.set(event.id, {
+                command: `search ${JSON.stringify((event.input as { query?: unknown })?.query ?? "")}`,
+                started: now,
+              });
+            }
+            break;
+          case "tool-result": {
+            const call = calls.get(event.id);
+            if (!call) break;
+            calls.delete(event.id);
+            const durationMs = now - call.started;
+            if (--docsActive === 0) timing.retrievalMs += now - docsSince;
+            const docsEvent = docsCommandEvent(event, call.command, durationMs, limits.traceOutputChars);
+            for (const path of pagePathsOf(call.command, fullStdout(event.output), docsEvent.exitCode))
+              seen.add(path);
+            yield docsEvent;
+            break;
+          }
+          case "run-end":
+            output = event.output;
+            state = event.state;
+            steps = event.steps;
+            break;
+        }
+      }
+    } finally {
+      await agent.close();
+      await session.close();
+    }
+    timing.modelMs = model.elapsedMs;
+    // Tool calls happen inside the code's run: the sandbox's own share is what is left.
+    timing.executionMs = Math.max(0, timing.executionMs - timing.retrievalMs);
+    const { answer, sources } =
+      state === "success" || state === "max_steps" ? readFinalAnswer(output) : { answer: "", sources: [] };
+
+    if (options.memory && answer) {
+      const began = performance.now();
+      try {
+        const filed = await options.memory.file({ question: trimmed, answer, sources, user }, signal);
+        const durationMs = performance.now() - began;
+        timing.memoryMs += durationMs;
+        yield { type: "memory-filed", ids: filed.ids, durationMs };
+      } catch (error) {
+        // The answer stands even when filing it failed; the failure is shown, not hidden.
+        rethrowIfFatal(error);
+        timing.memoryMs += performance.now() - began;
+        yield {
+          type: "error",
+          error: {
+            name: "MemoryError",
+            code: "UNKNOWN",
+            message: `could not file this exchange in memory: ${(error as Error).message}`,
+            isRetryable: true,
+            isFatal: false,
+          },
+        };
+      }
+    }
+    timing.totalMs = performance.now() - started;
+    yield { type: "answer", state, answer, citations: verifyCitations(sources, seen), steps, timing };
+  }
+
+  const assistant: Assistant = {
+    model: options.model,
+    toolNames: ["bash", "search", ...mcpTools.map((t) => t.name)],
+    mcpErrors: mcp?.errors.map((failure) => failure.error) ?? [],
+    ask,
+    async close() {
+      await Promise.allSettled([mcp?.close(), options.memory?.close?.()]);
+    },
+    [Symbol.asyncDispose]() {
+      return assistant.close();
+    },
+  };
+  return assistant;
+}
+
+function fullStdout(output: unknown): string {
+  return typeof (output as { stdout?: unknown })?.stdout === "string"
+    ? (output as { stdout: string }).stdout
+    : typeof output === "string"
+      ? output
+      : "";
+}
+
+function docsCommandEvent(
+  event: AgentEvent & { type: "tool-result" },
+  command: string,
+  durationMs: number,
+  maxChars: number,
+): DocsCommandEvent {
+  const result = (event.output ?? {}) as { stdout?: unknown; stderr?: unknown; exitCode?: unknown };
+  const stdout = fullStdout(event.output);
+  return {
+    type: "docs-command",
+    step: event.step,
+    command,
+    stdout: stdout.length > maxChars ? `${stdout.slice(0, maxChars)}…` : stdout,
+    stdoutChars: stdout.length,
+    stderr: event.error ?? (typeof result.stderr === "string" ? result.stderr : ""),
+    exitCode: typeof result.exitCode === "number" ? result.exitCode : event.error ? 1 : 0,
+    durationMs,
+  };
+}

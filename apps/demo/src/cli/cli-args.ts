@@ -1,0 +1,90 @@
+import { parseArgs } from "node:util";
+import { ConfigError } from "@atrium/spec";
+
+export interface DemoArgs {
+  help: boolean;
+  questions: string[];
+  eval: boolean;
+  evalFile?: string;
+  json: boolean;
+  user: string;
+  groups: string[];
+  mcp: string[];
+  corpus?: string;
+  data?: string;
+}
+
+export const USAGE = `Usage: npm run demo -- [options]
+
+  (no option)            ask a few questions about the Mintlify docs and print the step trace
+  --question, -q TEXT    ask this question instead (repeatable)
+  --eval                 run the docs evaluation (eval/docs-questions.json): answer and citation accuracy
+  --eval-file PATH       evaluate with another questions file (same format)
+  --json                 with --eval: print the report as JSON
+  --user NAME            who asks (default: demo)
+  --groups a,b           the user's access groups: pages restricted to other groups stay hidden
+  --mcp "CMD ARGS"|URL   an MCP server whose tools the agent may call (repeatable), e.g.
+                         --mcp "npx -y @modelcontextprotocol/server-everything"
+  --corpus DIR           another folder of .md/.mdx pages (default: fixtures/corpora/mintlify-docs)
+  --data DIR             where Chroma keeps its data (default: apps/demo/.atrium)
+  --help, -h             this text
+
+Environment: ATRIUM_MODEL=openai:gpt-4o-mini | anthropic:… | ollama:… | openai-compatible:URL#model
+(and the provider's key); without it a scripted model answers, and says so.`;
+
+/** Parses the command line; a mistake is a `ConfigError` whose message says what to change. */
+export function parseDemoArgs(argv: readonly string[]): DemoArgs {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 0) {
+    throw new ConfigError(
+      `unexpected argument ${JSON.stringify(positionals[0])}; put a question after --question\n\n${USAGE}`,
+    );
+  }
+  const questions = (values.question ?? []).map((q) => q.trim());
+  if (questions.some((q) => q === "")) throw new ConfigError("--question needs a non-empty question");
+  if (values.eval && questions.length > 0)
+    throw new ConfigError("--eval and --question do not go together; pick one");
+  if (values["eval-file"] !== undefined && !values.eval)
+    throw new ConfigError("--eval-file goes with --eval");
+  return {
+    help: values.help ?? false,
+    questions,
+    eval: values.eval ?? false,
+    evalFile: values["eval-file"],
+    json: values.json ?? false,
+    user: values.user ?? "demo",
+    groups: (values.groups ?? "")
+      .split(",")
+      .map((g) => g.trim())
+      .filter(Boolean),
+    mcp: values.mcp ?? [],
+    corpus: values.corpus,
+    data: values.data,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: "boolean", short: "h" },
+      question: { type: "string", short: "q", multiple: true },
+      eval: { type: "boolean" },
+      "eval-file": { type: "string" },
+      json: { type: "boolean" },
+      user: { type: "string" },
+      groups: { type: "string" },
+      mcp: { type: "string", multiple: true },
+      corpus: { type: "string" },
+      data: { type: "string" },
+    },
+  });
+}

@@ -1,0 +1,135 @@
+import { relative } from "node:path";
+import { defaultServerName, type McpServerConfig, parseMcpCommandLine } from "@atrium/mcp";
+import { AbortError, ConfigError, isFatalError } from "@atrium/spec";
+import type { AssistantEvent } from "../assistant/assistant-events.js";
+import { createAssistant } from "../assistant/create-assistant.js";
+import { type DocsLibrary, openDocsLibrary } from "../docs/docs-library.js";
+import { ingestProgressBar } from "../docs/ingest-progress-bar.js";
+import { loadEvalQuestions } from "../eval/eval-questions.js";
+import { runEval } from "../eval/run-eval.js";
+import { resolveDemoModel } from "../models/resolve-demo-model.js";
+import { type DemoArgs, parseDemoArgs, USAGE } from "./cli-args.js";
+import { DEMO_QUESTIONS } from "./demo-questions.js";
+import { formatEvalReport } from "./eval-table.js";
+import { tracePrinter } from "./trace-printer.js";
+
+export interface DemoIo {
+  out: NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean };
+  err: NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C: the question in flight stops, and everything started is closed. */
+  signal: AbortSignal;
+}
+
+/** The whole CLI: returns the exit code (0 done, 1 a question failed, 2 usage, 130 interrupted). */
+export async function runDemo(argv: readonly string[], io: DemoIo): Promise<number> {
+  let args: DemoArgs;
+  try {
+    args = parseDemoArgs(argv);
+  } catch (error) {
+    io.err.write(`demo: ${(error as Error).message}\n`);
+    return 2;
+  }
+  if (args.help) {
+    io.out.write(`${USAGE}\n`);
+    return 0;
+  }
+  const color = Boolean(io.out.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
+  const say = (text: string) => io.out.write(text);
+  let chosen: ReturnType<typeof resolveDemoModel>;
+  let mcp: Record<string, McpServerConfig> | undefined;
+  try {
+    chosen = resolveDemoModel(io.env);
+    mcp = mcpServers(args.mcp);
+  } catch (error) {
+    io.err.write(`demo: ${(error as Error).message}\n`);
+    return 2;
+  }
+  say(
+    `Atrium demo: an agent that answers from the docs by reading them like a filesystem.\n${chosen.banner}\n`,
+  );
+  say("Memory: not part of the demo yet (the palace lands in a later release).\n");
+
+  let docs: DocsLibrary | undefined;
+  try {
+    const bar = ingestProgressBar(io.err);
+    const began = performance.now();
+    say("Starting the embedded Chroma server and checking the docs corpus…\n");
+    docs = await openDocsLibrary({
+      corpusDir: args.corpus,
+      dataDir: args.data,
+      onIngestProgress: bar.onProgress,
+      onNotice: (message) => io.err.write(`  ${message}\n`),
+    });
+    bar.done();
+    const ingest = docs.lastIngest;
+    const where = relative(process.cwd(), docs.corpusDir) || ".";
+    say(
+      ingest.summary
+        ? `Docs: ${ingest.reason === "first" ? "first ingest of" : "re-ingested what changed in"} ${where}: ${ingest.summary.pages.total} pages (${ingest.summary.pages.added} added, ${ingest.summary.pages.changed} changed, ${ingest.summary.pages.removed} removed) in ${(ingest.ms / 1000).toFixed(1)} s\n`
+        : `Docs: ${where} unchanged since the last ingest (${ingest.ms.toFixed(0)} ms to check); ready in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
+    );
+    if (io.signal.aborted) throw new AbortError("interrupted");
+    await using assistant = await createAssistant({ docs, model: chosen.model, mcp });
+    for (const error of assistant.mcpErrors) io.err.write(`demo: ${error.message}\n`);
+    if (mcp) say(`Tools: ${assistant.toolNames.join(", ")}\n`);
+    const user = { id: args.user, groups: args.groups };
+    const print = tracePrinter(say, { color });
+    if (args.eval) {
+      const questions = loadEvalQuestions(args.evalFile);
+      say(`Evaluating ${questions.length} questions…\n`);
+      const report = await runEval(assistant, questions, {
+        user,
+        signal: io.signal,
+        onResult: args.json
+          ? undefined
+          : (result, index) =>
+              say(
+                `  ${String(index + 1).padStart(3)}. ${result.answerCorrect ? "✓" : "✗"} answer ${result.citationCorrect ? "✓" : "✗"} citation  ${result.id} (${result.seconds.toFixed(1)} s)\n`,
+              ),
+      });
+      if (io.signal.aborted) throw new AbortError("interrupted");
+      say(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatEvalReport(report, chosen.scripted));
+      return 0;
+    }
+    let failed = 0;
+    for (const question of args.questions.length > 0 ? args.questions : DEMO_QUESTIONS) {
+      for await (const event of assistant.ask(question, { user, signal: io.signal })) {
+        print(event);
+        if (isFailedAnswer(event)) failed++;
+      }
+      if (io.signal.aborted) throw new AbortError("interrupted");
+    }
+    if (chosen.scripted) {
+      say(
+        `\nThat was the scripted model. Set ATRIUM_MODEL (see above) for a real one; run with --help for options.\n`,
+      );
+    }
+    return failed > 0 ? 1 : 0;
+  } catch (error) {
+    if (io.signal.aborted) {
+      io.err.write("\ndemo: interrupted; stopped the question in flight and the Chroma server\n");
+      return 130;
+    }
+    io.err.write(`demo: ${(error as Error).message}\n`);
+    return error instanceof ConfigError || !isFatalError(error) ? 2 : 1;
+  } finally {
+    await docs?.close();
+  }
+}
+
+function isFailedAnswer(event: AssistantEvent): boolean {
+  return event.type === "answer" && event.state !== "success";
+}
+
+function mcpServers(lines: readonly string[]): Record<string, McpServerConfig> | undefined {
+  if (lines.length === 0) return undefined;
+  const servers: Record<string, McpServerConfig> = {};
+  for (const line of lines) {
+    const config = parseMcpCommandLine(line);
+    let name = defaultServerName(config);
+    for (let n = 2; name in servers; n++) name = `${defaultServerName(config)}${n}`;
+    servers[name] = config;
+  }
+  return servers;
+}

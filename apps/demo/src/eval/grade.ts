@@ -1,0 +1,28 @@
+import type { Citation } from "../assistant/assistant-events.js";
+import type { EvalQuestion } from "./eval-questions.js";
+
+/**
+ * Case, Markdown emphasis and code marks, quotes and runs of spaces don't decide whether an
+ * answer states a fact: "`mint dev`" states "mint dev".
+ */
+export function looseText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[`*_"“”‘’']/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export interface Grade {
+  /** The answer contains the question's fact. */
+  answerCorrect: boolean;
+  /** The answer cites the page that holds it. */
+  citationCorrect: boolean;
+}
+
+export function grade(question: EvalQuestion, answer: string, citations: readonly Citation[]): Grade {
+  return {
+    answerCorrect: looseText(answer).includes(looseText(question.fact)),
+    citationCorrect: citations.some((citation) => citation.path === question.page),
+  };
+}

@@ -1,0 +1,131 @@
+// The demo's command line as a user runs it (a child process, sources through tsx): a question on
+// a small corpus copy ingests it, prints the step trace and an answer citing an .mdx page, says the
+// model is scripted and exits 0; and Ctrl-C in the middle of a question leaves no process behind,
+// checked by PID (the CLI, its Chroma server, anything else in its process group).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
+
+const DEMO_DIR = fileURLToPath(new URL("../../apps/demo", import.meta.url));
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function runDemo(args: string[]): Run {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@atrium/source", "--import", "tsx", "src/main.ts", ...args],
+    {
+      cwd: DEMO_DIR,
+      // Its own process group, as a terminal gives a foreground job, so Ctrl-C can reach the group.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ATRIUM_MODEL: "", NO_COLOR: "1" },
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("npm run demo (the CLI)", () => {
+  let docsDir: string;
+  const dataDirs: string[] = [];
+  const runs: Run[] = [];
+  const start = (args: string[]) => {
+    const run = runDemo(args);
+    runs.push(run);
+    return run;
+  };
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "atrium-demo-data-"));
+    dataDirs.push(dir);
+    return dir;
+  };
+
+  beforeAll(() => {
+    docsDir = corpusCopy(SOME_PAGES);
+  });
+  afterAll(() => {
+    for (const run of runs)
+      if (run.child.exitCode === null && run.child.signalCode === null)
+        process.kill(-run.child.pid!, "SIGKILL");
+    removeDirs(docsDir, ...dataDirs);
+  });
+
+  it("answers a question citing an .mdx page, says the model is scripted, and exits 0", async () => {
+    const run = start([
+      "--corpus",
+      docsDir,
+      "--data",
+      dataDir(),
+      "-q",
+      "How do I host my documentation on a custom domain?",
+    ]);
+    const { code } = await run.exited;
+    expect(run.stderr()).not.toMatch(/^demo:/m);
+    expect(code).toBe(0);
+    const out = run.stdout();
+    expect(out).toContain("Model: scripted (no ATRIUM_MODEL set).");
+    expect(out).toMatch(/^Docs: first ingest of .+: 9 pages \(9 added, 0 changed, 0 removed\) in [\d.]+ s$/m);
+    expect(out).toContain("  $ cat '/customize/custom-domain.mdx'");
+    expect(out).toContain("    source: /customize/custom-domain.mdx ✓\n");
+    expect(out).toContain("That was the scripted model.");
+  }, 120_000);
+
+  it("Ctrl-C during a question stops it and leaves no process behind", async () => {
+    const data = dataDir();
+    const run = start([
+      "--corpus",
+      docsDir,
+      "--data",
+      data,
+      "-q",
+      "How do I host my documentation on a custom domain?",
+    ]);
+    await until(() => run.stdout().includes("━━ Step 1 ━━"), 90_000, "the first step");
+    const chroma = JSON.parse(readFileSync(join(data, "chroma", "atrium-chroma.json"), "utf8")) as {
+      pid: number;
+    };
+    expect(alive(chroma.pid)).toBe(true);
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
+    process.kill(-run.child.pid!, "SIGINT");
+    const exit = await run.exited;
+    expect(exit).toEqual({ code: 130, signal: null });
+    expect(run.stderr()).toContain(
+      "demo: interrupted; stopped the question in flight and the Chroma server\n",
+    );
+    await until(() => !alive(chroma.pid), 10_000, `the Chroma server (pid ${chroma.pid}) to exit`);
+    await until(() => !alive(-run.child.pid!), 10_000, "every process of the demo's group to exit");
+  }, 120_000);
+});
