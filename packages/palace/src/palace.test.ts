@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { hashingEmbedding } from "@atrium/chroma";
 import { ClosedError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { LEXICAL_TABLE } from "./db/schema.js";
 import { drawerId } from "./drawers/drawer-id.js";
 import { isPalaceError, PalaceError } from "./errors.js";
 import { initPalace, openPalace } from "./palace.js";
@@ -186,6 +187,36 @@ describe("replaceSource (the miners' DrawerSink)", () => {
   });
 });
 
+describe("the FTS rows carry each drawer's neighbours", () => {
+  it("after filing one by one, deleting and moving, every row equals a full rebuild's", async () => {
+    const palace = await palaces.open();
+    const drafts = conversationDrafts("w", "chat", [
+      ...TURNS,
+      ["Melanie", "Good luck!"],
+      ["Caroline", "Thanks."],
+    ]);
+    for (const index of [3, 0, 6, 1, 5, 2, 4]) await palace.file([drafts[index]!]);
+    const { db, registry } = palace.internals();
+    const dump = () => db.prepare(`SELECT rowid, * FROM ${LEXICAL_TABLE} ORDER BY rowid`).all();
+    const rebuilt = () => {
+      const before = dump();
+      db.transaction(() => registry.rebuildLexical())();
+      return [before, dump()];
+    };
+    let [incremental, full] = rebuilt();
+    expect(incremental).toEqual(full);
+    expect(incremental).toHaveLength(7);
+    await palace.delete(drawerId(drafts[3]!));
+    await palace.update(drawerId(drafts[0]!), { position: 10 });
+    [incremental, full] = rebuilt();
+    expect(incremental).toEqual(full);
+    await palace.replaceSource("chat", "h", drafts.slice(2, 5).reverse());
+    [incremental, full] = rebuilt();
+    expect(incremental).toEqual(full);
+    expect(incremental).toHaveLength(3);
+  });
+});
+
 describe("drawer CRUD", () => {
   it("update moves a drawer and pins it, keeping its id; content edits are refused", async () => {
     const palace = await palaces.open();
@@ -208,7 +239,10 @@ describe("drawer CRUD", () => {
     expect(await palace.delete(results[0]!.id)).toBe(true);
     expect(await palace.delete(results[0]!.id)).toBe(false);
     expect(await palace.get(results[0]!.id)).toBeUndefined();
-    expect(await palace.search("rescue cat Pixel", { mode: "bm25" })).toHaveLength(1);
+    const hits = await palace.search("rescue cat Pixel", { mode: "bm25", k: 10 });
+    expect(hits.map((hit) => hit.id)).not.toContain(results[0]!.id);
+    // No FTS row (its own or a neighbour's context) still carries the deleted words.
+    expect(await palace.search("rescue grey", { mode: "bm25", k: 10 })).toEqual([]);
     expect(await vectorIds(palace)).toEqual(
       results
         .slice(1)
@@ -303,7 +337,7 @@ describe("search", () => {
     }
     const hybrid = await palace.search("Lisbon marathon", { k: 1 });
     expect(hybrid[0]?.ranks).toEqual({ bm25: 0, vector: 0 });
-    expect(hybrid[0]?.score).toBe(2 / 61);
+    expect(hybrid[0]?.score).toBe(1 / 11 + 0.2 / 11);
   });
 
   it("filters by wing, room, hall and time range in both legs", async () => {

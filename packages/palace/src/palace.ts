@@ -8,9 +8,9 @@ import { openDatabase } from "./db/open-database.js";
 import { migrate } from "./db/schema.js";
 import type { Drawer, DrawerDraft, DrawerMetadata } from "./drawers/drawer.js";
 import { contentHash, drawerId } from "./drawers/drawer-id.js";
-import { batchNeighbours, type Neighbours } from "./drawers/neighbours.js";
 import { type CheckedDraft, checkDraft, checkMetadata } from "./drawers/validate-draft.js";
 import { invalidInput, PalaceError } from "./errors.js";
+import { createKnowledgeGraphTables, KnowledgeGraph } from "./kg/index.js";
 import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
 import type { DrawerSink, ReplaceSourceResult, SourceRecord } from "./mine/drawer-sink.js";
 import {
@@ -35,6 +35,8 @@ import {
 } from "./search/hybrid-search.js";
 import { vectorText } from "./search/lexical-index.js";
 import { DUPLICATE_CANDIDATES, DUPLICATE_DEFAULT_THRESHOLD } from "./tuning.js";
+import { createTunnelTables } from "./tunnels/tunnel-schema.js";
+import { Tunnels } from "./tunnels/tunnels.js";
 import { ChromaConnection } from "./vectors/chroma-connection.js";
 import { VectorIndex } from "./vectors/vector-index.js";
 import { type ApplyResult, applyPendingVectors } from "./vectors/vector-sync.js";
@@ -171,6 +173,8 @@ export async function initPalace(dir: string, options: InitPalaceOptions = {}): 
   const db = openDatabase(paths.sqlite, resolvePalaceLimits().busyTimeoutMs);
   try {
     migrate(db, paths.sqlite, () => new DrawerRegistry(db).rebuildLexical());
+    createKnowledgeGraphTables(db);
+    createTunnelTables(db);
   } finally {
     db.close();
   }
@@ -259,6 +263,8 @@ export class Palace implements DrawerSink, AsyncDisposable {
   private readonly registry: DrawerRegistry;
   private readonly index: VectorIndex;
   private readonly access: AccessRecorder;
+  private readonly graph: KnowledgeGraph;
+  private readonly links: Tunnels;
   private writes: Promise<unknown> = Promise.resolve();
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -279,6 +285,20 @@ export class Palace implements DrawerSink, AsyncDisposable {
     this.registry = new DrawerRegistry(db);
     this.index = new VectorIndex(connection, config.collection, embedding);
     this.access = new AccessRecorder(db, limits.busyTimeoutMs);
+    this.graph = new KnowledgeGraph(db);
+    this.links = new Tunnels(db, limits);
+  }
+
+  /** The temporal knowledge graph, in palace.sqlite (its tables are made at init and open). */
+  get kg(): KnowledgeGraph {
+    this.ensureOpen();
+    return this.graph;
+  }
+
+  /** Tunnels: room names shared by wings, and explicit links between rooms or drawers. */
+  get tunnels(): Tunnels {
+    this.ensureOpen();
+    return this.links;
   }
 
   get dir(): string {
@@ -310,17 +330,18 @@ export class Palace implements DrawerSink, AsyncDisposable {
     return this.exclusive(async () => {
       const filedAt = new Date().toISOString();
       const ids = checked.map((draft) => drawerId(draft));
-      const neighbours = batchNeighbours(checked);
       const results = this.db
         .transaction(() => {
           const seen = new Set<string>();
-          return checked.map((draft, at) => {
+          const filed = checked.map((draft, at) => {
             const id = ids[at] as string;
             if (seen.has(id) || this.registry.exists(id)) return { id, created: false };
             seen.add(id);
-            this.registry.insert(draft, id, filedAt, this.completeNeighbours(draft, neighbours[at] ?? {}));
+            this.registry.insert(draft, id, filedAt);
             return { id, created: true };
           });
+          this.registry.flushLexical();
+          return filed;
         })
         .immediate();
       await this.applyVectors();
@@ -367,7 +388,6 @@ export class Palace implements DrawerSink, AsyncDisposable {
     );
     return this.exclusive(async () => {
       const filedAt = new Date().toISOString();
-      const neighbours = batchNeighbours(checked);
       const result = this.db
         .transaction(() => {
           const before = new Set(this.registry.idsOfSource(key));
@@ -379,7 +399,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
             wanted.add(id);
             const row = this.registry.byId(id);
             if (!row) {
-              this.registry.insert(draft, id, filedAt, neighbours[at] ?? {});
+              this.registry.insert(draft, id, filedAt);
               counts.added++;
               return;
             }
@@ -398,6 +418,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
               "INSERT INTO sources (key, content_hash, drawer_count, mined_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at",
             )
             .run(key, hash, wanted.size, filedAt);
+          this.registry.flushLexical();
           return counts;
         })
         .immediate();
@@ -471,6 +492,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
           const row = this.registry.byId(id);
           if (!row) return undefined;
           this.registry.update(row, patch);
+          this.registry.flushLexical();
           return this.registry.byId(id) as DrawerRow;
         })
         .immediate();
@@ -481,6 +503,15 @@ export class Palace implements DrawerSink, AsyncDisposable {
     });
   }
 
+  /** Pins a drawer: the wake-up offers pinned drawers first. */
+  pin(id: string): Promise<Drawer> {
+    return this.update(id, { pinned: true });
+  }
+
+  unpin(id: string): Promise<Drawer> {
+    return this.update(id, { pinned: false });
+  }
+
   /** Removes a drawer; false when there was none with this id. */
   async delete(id: string): Promise<boolean> {
     this.ensureOpen();
@@ -489,6 +520,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
         .transaction(() => {
           const row = this.registry.byId(id);
           if (row) this.registry.remove(row);
+          this.registry.flushLexical();
           return row !== undefined;
         })
         .immediate();
@@ -711,21 +743,6 @@ export class Palace implements DrawerSink, AsyncDisposable {
   applyVectors(): Promise<ApplyResult> {
     if (this.embeddingChanged) return Promise.resolve({ upserted: 0, deleted: 0 });
     return applyPendingVectors(this.db, this.registry, this.index, this.embedding);
-  }
-
-  private completeNeighbours(
-    draft: CheckedDraft,
-    neighbours: Neighbours<DrawerDraft>,
-  ): Neighbours<DrawerDraft> {
-    if (
-      draft.source === undefined ||
-      draft.position === undefined ||
-      (neighbours.previous && neighbours.next)
-    ) {
-      return neighbours;
-    }
-    const stored = this.registry.storedNeighbours(draft.source, draft.position);
-    return { previous: neighbours.previous ?? stored.previous, next: neighbours.next ?? stored.next };
   }
 
   private checkDrafts(drafts: readonly DrawerDraft[], field: string): CheckedDraft[] {

@@ -13,9 +13,6 @@ export const SEARCH_DEFAULT_K = 10;
 export const SEARCH_MIN_CANDIDATES = 50;
 export const SEARCH_CANDIDATE_FACTOR = 4;
 
-/** Reciprocal rank fusion weights of the BM25 and the vector leg. */
-export const FUSION_WEIGHTS = { bm25: 1, vector: 1 } as const;
-
 /** Drawers per Chroma upsert request. */
 export const VECTOR_UPSERT_BATCH = 1_000;
 

@@ -1,9 +1,12 @@
 import type { Database, Statement } from "better-sqlite3";
-import type { DrawerDraft } from "../drawers/drawer.js";
 import { contentHash } from "../drawers/drawer-id.js";
-import type { Neighbours } from "../drawers/neighbours.js";
 import type { CheckedDraft } from "../drawers/validate-draft.js";
-import { LEXICAL_COLUMNS, lexicalRow } from "../search/lexical-index.js";
+import {
+  LEXICAL_COLUMNS,
+  LEXICAL_CONTEXT_RADIUS,
+  type LexicalNeighbours,
+  lexicalRow,
+} from "../search/lexical-index.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDraft } from "./drawer-row.js";
 import { LEXICAL_TABLE } from "./schema.js";
 
@@ -23,9 +26,17 @@ export interface DrawerChanges {
   pinned?: boolean;
 }
 
+/** Sources with more drawers to re-index than this are read whole instead of drawer by drawer. */
+const WHOLE_SOURCE_THRESHOLD = 32;
+
 /**
  * The SQL of the drawer registry: the `drawers` rows, their FTS5 rows and the write log, always
  * changed together. Callers run these inside one transaction; nothing here touches Chroma.
+ *
+ * A drawer's FTS row includes the drawers around it in its source (`LEXICAL_CONTEXT_RADIUS` on
+ * each side), so filing, removing or moving one changes its neighbours' rows too. Writes only
+ * note what changed; `flushLexical()`, called before the transaction commits, rewrites every
+ * affected FTS row once from the stored drawers.
  */
 export class DrawerRegistry {
   private readonly statements: {
@@ -34,8 +45,9 @@ export class DrawerRegistry {
     byRowids: Statement<[string], DrawerRow>;
     exists: Statement<[string], { one: number }>;
     idsOfSource: Statement<[string], { id: string }>;
-    previous: Statement<[string, number], DrawerRow>;
-    next: Statement<[string, number], DrawerRow>;
+    before: Statement<[string, number, number], DrawerRow>;
+    after: Statement<[string, number, number], DrawerRow>;
+    ofSource: Statement<[string], DrawerRow>;
     insert: Statement;
     remove: Statement<[number]>;
     lexicalInsert: Statement;
@@ -55,11 +67,14 @@ export class DrawerRegistry {
       ),
       exists: db.prepare("SELECT 1 AS one FROM drawers WHERE id = ?"),
       idsOfSource: db.prepare("SELECT id FROM drawers WHERE source = ? ORDER BY position, rowid"),
-      previous: db.prepare(
-        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position < ? ORDER BY d.position DESC LIMIT 1`,
+      before: db.prepare(
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position < ? ORDER BY d.position DESC, d.rowid DESC LIMIT ?`,
       ),
-      next: db.prepare(
-        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position > ? ORDER BY d.position LIMIT 1`,
+      after: db.prepare(
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position > ? ORDER BY d.position, d.rowid LIMIT ?`,
+      ),
+      ofSource: db.prepare(
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position IS NOT NULL ORDER BY d.position, d.rowid`,
       ),
       insert: db.prepare(
         `INSERT INTO drawers (id, content, content_hash, wing, room, hall, source, position, speaker, turn_id, session_id, timestamp, timestamp_ms, filed_at, metadata, access_count, last_accessed, pinned)
@@ -95,22 +110,15 @@ export class DrawerRegistry {
     return this.statements.idsOfSource.all(source).map((row) => row.id);
   }
 
-  /** The drawers before and after a position in a source, as already stored. */
-  storedNeighbours(source: string, position: number): Neighbours<DrawerDraft> {
-    const previous = this.statements.previous.get(source, position);
-    const next = this.statements.next.get(source, position);
-    return {
-      ...(previous ? { previous: rowToDraft(previous) } : {}),
-      ...(next ? { next: rowToDraft(next) } : {}),
-    };
-  }
+  /** FTS rows to rewrite at `flushLexical` (rowids), and places in sources whose neighbours changed. */
+  private readonly dirty = new Set<number>();
+  private readonly touched: { source: string; position: number }[] = [];
 
   /** Files a new drawer: its row, its FTS row and an upsert in the write log. */
   insert(
     draft: CheckedDraft,
     id: string,
     filedAt: string,
-    neighbours: Neighbours<DrawerDraft>,
     bookkeeping: { accessCount?: number; lastAccessed?: string; pinned?: boolean } = {},
   ): void {
     const { lastInsertRowid } = this.statements.insert.run({
@@ -133,7 +141,8 @@ export class DrawerRegistry {
       last_accessed: bookkeeping.lastAccessed ?? null,
       pinned: bookkeeping.pinned ? 1 : 0,
     });
-    this.writeLexical(Number(lastInsertRowid), draft, neighbours);
+    this.dirty.add(Number(lastInsertRowid));
+    this.touch(draft.source, draft.position);
     this.log("upsert", id);
   }
 
@@ -141,6 +150,8 @@ export class DrawerRegistry {
   remove(row: DrawerRow): void {
     this.statements.remove.run(row.rowid);
     this.statements.lexicalDelete.run(row.rowid);
+    this.dirty.delete(row.rowid);
+    this.touch(row.source ?? undefined, row.position ?? undefined);
     this.log("delete", row.id);
   }
 
@@ -171,15 +182,10 @@ export class DrawerRegistry {
     const indexed = Object.keys(changes).some((key) => key !== "pinned" && key !== "metadata");
     if (!indexed) return;
     const updated = this.byId(row.id) as DrawerRow;
-    const draft = rowToDraft(updated);
-    this.statements.lexicalDelete.run(row.rowid);
-    this.writeLexical(
-      row.rowid,
-      draft,
-      draft.source !== undefined && draft.position !== undefined
-        ? this.storedNeighbours(draft.source, draft.position)
-        : {},
-    );
+    this.dirty.add(row.rowid);
+    // Moving a drawer changes the rows around its old place and around its new one.
+    this.touch(row.source ?? undefined, row.position ?? undefined);
+    this.touch(updated.source ?? undefined, updated.position ?? undefined);
     this.log("upsert", row.id);
   }
 
@@ -187,41 +193,116 @@ export class DrawerRegistry {
     this.statements.log.run(op, id);
   }
 
-  writeLexical(rowid: number, draft: DrawerDraft, neighbours: Neighbours<DrawerDraft>): void {
-    const columns = lexicalRow(draft, neighbours);
-    this.statements.lexicalInsert.run(rowid, ...LEXICAL_COLUMNS.map((column) => columns[column]));
+  /**
+   * Rewrites the FTS rows of every drawer filed, moved or changed since the last flush, and of
+   * the drawers within `LEXICAL_CONTEXT_RADIUS` of each place that changed. Call inside the
+   * writing transaction, before it commits.
+   */
+  flushLexical(): number {
+    for (const { source, position } of this.touched) {
+      for (const statement of [this.statements.before, this.statements.after]) {
+        for (const row of statement.all(source, position, LEXICAL_CONTEXT_RADIUS)) this.dirty.add(row.rowid);
+      }
+      const at = this.db
+        .prepare("SELECT rowid FROM drawers WHERE source = ? AND position = ?")
+        .all(source, position) as {
+        rowid: number;
+      }[];
+      for (const row of at) this.dirty.add(row.rowid);
+    }
+    this.touched.length = 0;
+    const rows = this.byRowids([...this.dirty]);
+    this.dirty.clear();
+    const bySource = new Map<string, DrawerRow[]>();
+    for (const row of rows) {
+      if (row.source === null || row.position === null) {
+        this.rewriteLexical(row, {});
+        continue;
+      }
+      const list = bySource.get(row.source);
+      if (list) list.push(row);
+      else bySource.set(row.source, [row]);
+    }
+    for (const [source, dirtyRows] of bySource) {
+      if (dirtyRows.length > WHOLE_SOURCE_THRESHOLD) {
+        const wanted = new Set(dirtyRows.map((row) => row.rowid));
+        this.writeSource(this.statements.ofSource.all(source), (row) => wanted.has(row.rowid));
+        continue;
+      }
+      for (const row of dirtyRows) {
+        const position = row.position as number;
+        this.rewriteLexical(row, {
+          before: this.statements.before.all(source, position, LEXICAL_CONTEXT_RADIUS).map(rowToDraft),
+          after: this.statements.after.all(source, position, LEXICAL_CONTEXT_RADIUS).map(rowToDraft),
+        });
+      }
+    }
+    return rows.length;
   }
 
   /**
-   * Refills the FTS table from the registry, each drawer with its neighbours in its source.
-   * Runs inside the caller's transaction.
+   * Refills the FTS table from the registry, each drawer with the drawers around it in its
+   * source. Runs inside the caller's transaction.
    */
   rebuildLexical(): number {
     this.db.exec(`DELETE FROM ${LEXICAL_TABLE}`);
-    const rows = this.db
+    this.dirty.clear();
+    this.touched.length = 0;
+    const all = this.db
       .prepare(`SELECT ${DRAWER_COLUMNS} FROM drawers d ORDER BY d.source, d.position, d.rowid`)
-      .iterate() as IterableIterator<DrawerRow>;
+      .all() as DrawerRow[];
     let count = 0;
-    let previous: { row: DrawerRow; draft: DrawerDraft } | undefined;
-    let pending: { row: DrawerRow; draft: DrawerDraft; before?: DrawerDraft } | undefined;
-    const flush = (next: DrawerDraft | undefined) => {
-      if (!pending) return;
-      this.writeLexical(pending.row.rowid, pending.draft, {
-        ...(pending.before ? { previous: pending.before } : {}),
-        ...(next ? { next } : {}),
-      });
-      count++;
-    };
-    // Rows come from an iterator over the same table the FTS writes don't touch: collect first.
-    const all = [...rows];
-    for (const row of all) {
-      const draft = rowToDraft(row);
-      const sameSource = row.source !== null && previous?.row.source === row.source;
-      flush(sameSource ? draft : undefined);
-      pending = { row, draft, ...(sameSource && previous ? { before: previous.draft } : {}) };
-      previous = { row, draft };
+    let start = 0;
+    while (start < all.length) {
+      const source = (all[start] as DrawerRow).source;
+      let end = start + 1;
+      while (end < all.length && (all[end] as DrawerRow).source === source) end++;
+      const group = all.slice(start, end);
+      if (source === null) {
+        for (const row of group) this.insertLexical(row, {});
+      } else {
+        for (const row of group.filter((candidate) => candidate.position === null))
+          this.insertLexical(row, {});
+        this.writeSource(
+          group.filter((candidate) => candidate.position !== null),
+          () => true,
+          (row, neighbours) => this.insertLexical(row, neighbours),
+        );
+      }
+      count += group.length;
+      start = end;
     }
-    flush(undefined);
     return count;
+  }
+
+  /** Writes the rows `wanted` picks out of one source's positioned drawers (in position order). */
+  private writeSource(
+    ordered: readonly DrawerRow[],
+    wanted: (row: DrawerRow) => boolean,
+    write: (row: DrawerRow, neighbours: LexicalNeighbours) => void = (row, neighbours) =>
+      this.rewriteLexical(row, neighbours),
+  ): void {
+    const drafts = ordered.map(rowToDraft);
+    ordered.forEach((row, at) => {
+      if (!wanted(row)) return;
+      write(row, {
+        before: drafts.slice(Math.max(0, at - LEXICAL_CONTEXT_RADIUS), at).reverse(),
+        after: drafts.slice(at + 1, at + 1 + LEXICAL_CONTEXT_RADIUS),
+      });
+    });
+  }
+
+  private rewriteLexical(row: DrawerRow, neighbours: LexicalNeighbours): void {
+    this.statements.lexicalDelete.run(row.rowid);
+    this.insertLexical(row, neighbours);
+  }
+
+  private insertLexical(row: DrawerRow, neighbours: LexicalNeighbours): void {
+    const columns = lexicalRow(rowToDraft(row), neighbours);
+    this.statements.lexicalInsert.run(row.rowid, ...LEXICAL_COLUMNS.map((column) => columns[column]));
+  }
+
+  private touch(source: string | undefined, position: number | undefined): void {
+    if (source !== undefined && position !== undefined) this.touched.push({ source, position });
   }
 }

@@ -2,7 +2,6 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Drawer } from "../drawers/drawer.js";
 import { contentHash, drawerId } from "../drawers/drawer-id.js";
-import { batchNeighbours } from "../drawers/neighbours.js";
 import { checkDraft } from "../drawers/validate-draft.js";
 import { invalidInput, PalaceError } from "../errors.js";
 import { KnowledgeGraph } from "../kg/index.js";
@@ -76,7 +75,6 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
   const now = new Date().toISOString();
   await palace.exclusive(async () => {
     const checked = drawers.map((drawer, at) => checkDraft(drawer, `drawers[${at}]`, palace.limits, now));
-    const neighbours = batchNeighbours(checked);
     db.transaction(() => {
       checked.forEach((draft, at) => {
         const drawer = drawers[at] as Drawer;
@@ -84,13 +82,14 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
           report.skipped++;
           return;
         }
-        registry.insert(draft, drawer.id, drawer.filedAt, neighbours[at] ?? {}, {
+        registry.insert(draft, drawer.id, drawer.filedAt, {
           accessCount: drawer.accessCount,
           pinned: drawer.pinned,
           ...(drawer.lastAccessed === undefined ? {} : { lastAccessed: drawer.lastAccessed }),
         });
         report.drawers++;
       });
+      registry.flushLexical();
       const upsertSource = db.prepare(
         "INSERT INTO sources (key, content_hash, drawer_count, mined_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at",
       );

@@ -8,14 +8,14 @@ import { LEXICAL_TABLE } from "../db/schema.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
-import {
-  FUSION_WEIGHTS,
-  SEARCH_CANDIDATE_FACTOR,
-  SEARCH_DEFAULT_K,
-  SEARCH_MIN_CANDIDATES,
-} from "../tuning.js";
+import { SEARCH_CANDIDATE_FACTOR, SEARCH_DEFAULT_K, SEARCH_MIN_CANDIDATES } from "../tuning.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
-import { LEXICAL_COLUMN_WEIGHTS, LEXICAL_COLUMNS, lexicalMatchQuery } from "./lexical-index.js";
+import {
+  HYBRID_FUSION,
+  LEXICAL_COLUMN_WEIGHTS,
+  LEXICAL_COLUMNS,
+  lexicalMatchQuery,
+} from "./lexical-index.js";
 
 export type SearchMode = "hybrid" | "bm25" | "vector";
 
@@ -187,7 +187,8 @@ export async function hybridSearch(
   if (mode === "hybrid") {
     ranked = reciprocalRankFusion([lexicalIds, vectorIds], {
       key: (id) => id,
-      weights: [FUSION_WEIGHTS.bm25, FUSION_WEIGHTS.vector],
+      k: HYBRID_FUSION.k,
+      weights: [HYBRID_FUSION.bm25, HYBRID_FUSION.vector],
     }).map((entry) => ({
       id: entry.key,
       score: entry.score,
