@@ -1,10 +1,39 @@
+export {
+  type FactView,
+  type PalaceToolsOptions,
+  palaceTools,
+  type RecallToolHit,
+} from "./agent-tools/index.js";
+export {
+  DIARY_HALL,
+  type DiaryEntry,
+  type DiaryReadOptions,
+  type DiaryWriteOptions,
+  diaryRead,
+  diaryWing,
+  diaryWrite,
+} from "./diary/index.js";
 export type { Drawer, DrawerDraft, DrawerMetadata } from "./drawers/drawer.js";
 export { contentHash, drawerId } from "./drawers/drawer-id.js";
 export { isPalaceError, PalaceError, type PalaceErrorCode } from "./errors.js";
 export { type ExportReport, exportPalace, exportRows } from "./export/export-palace.js";
 export { EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export/export-rows.js";
 export { type ImportReport, importPalace } from "./export/import-palace.js";
-export { buildWakeUp } from "./layers/wake-up.js";
+export * from "./kg/index.js";
+export {
+  buildWakeUp,
+  DEFAULT_WAKE_UP_TOKENS,
+  deepSearch,
+  type EssentialDrawer,
+  type EssentialsLayer,
+  essentialsLayer,
+  type IdentityLayer,
+  identityLayer,
+  type LayerScope,
+  type PalaceWakeUpOptions,
+  recallRoom,
+  wakeUp,
+} from "./layers/index.js";
 export { DEFAULT_PALACE_LIMITS, type PalaceLimits, resolvePalaceLimits } from "./limits.js";
 export {
   DEFAULT_MEMORY_ROOM,
@@ -34,3 +63,14 @@ export {
 export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";
 export { repairPalace } from "./repair.js";
 export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";
+export {
+  type DerivedTunnel,
+  type Tunnel,
+  type TunnelDestination,
+  type TunnelEnd,
+  type TunnelInput,
+  type TunnelMap,
+  type TunnelScope,
+  Tunnels,
+  tunnelId,
+} from "./tunnels/index.js";

@@ -28,6 +28,8 @@ export interface PalaceLimits {
   maxIdentityChars: number;
   /** Bytes of one line an import reads (a drawer plus its JSON). */
   maxImportLineBytes: number;
+  /** The largest token budget a wake-up accepts (it reads candidates in proportion). */
+  maxWakeUpTokens: number;
 }
 
 export const DEFAULT_PALACE_LIMITS: Readonly<PalaceLimits> = Object.freeze({
@@ -42,6 +44,7 @@ export const DEFAULT_PALACE_LIMITS: Readonly<PalaceLimits> = Object.freeze({
   maxListLimit: 1_000,
   maxIdentityChars: 4_000,
   maxImportLineBytes: 1_000_000,
+  maxWakeUpTokens: 8_000,
 });
 
 const PALACE_LIMIT_KINDS: LimitKinds<PalaceLimits> = {
@@ -56,6 +59,7 @@ const PALACE_LIMIT_KINDS: LimitKinds<PalaceLimits> = {
   maxListLimit: "count",
   maxIdentityChars: "count",
   maxImportLineBytes: "count",
+  maxWakeUpTokens: "count",
 };
 
 /** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

@@ -10,7 +10,7 @@ import {
 } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
 import { isPalaceError } from "./errors.js";
-import { buildWakeUp } from "./layers/wake-up.js";
+import { wakeUp } from "./layers/wake-up.js";
 import { type OpenPalaceOptions, openPalace, type Palace } from "./palace.js";
 
 /** Where `remember` files a memory whose scope names no wing. */
@@ -107,7 +107,10 @@ export class PalaceMemoryStore implements MemoryStore {
         { path: ["budgetTokens"], message: "must be a positive integer" },
       ]);
     }
-    return buildWakeUp(this.palace, budget);
+    return wakeUp(this.palace, {
+      budgetTokens: budget,
+      ...(this.options.wing === undefined ? {} : { wing: this.options.wing }),
+    });
   }
 
   countTokens(text: string): number {

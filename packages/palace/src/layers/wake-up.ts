@@ -1,62 +1,58 @@
-import { countTokens, decode, encode } from "gpt-tokenizer";
-import { DRAWER_COLUMNS, type DrawerRow } from "../db/drawer-row.js";
+import { invalidInput } from "../errors.js";
 import type { Palace } from "../palace.js";
+import { essentialsLayer } from "./essentials-layer.js";
+import { type BudgetLine, fitLines } from "./fit-lines.js";
+import { identityLayer } from "./identity-layer.js";
+import type { LayerScope } from "./layer-options.js";
+import { WAKE_UP_LINE_MAX_TOKENS } from "./layer-tuning.js";
 
-/** Drawers each signal (pinned, most accessed, most recent) offers the wake-up. */
-const CANDIDATES_PER_SIGNAL = 20;
+/** The budget `wakeUp` fits when given none: small enough to prepend to every prompt. */
+export const DEFAULT_WAKE_UP_TOKENS = 170;
+
+export interface PalaceWakeUpOptions extends LayerScope {
+  /** The most tokens the text may count (gpt-tokenizer); default 170, at most `maxWakeUpTokens`. */
+  budgetTokens?: number;
+}
 
 /**
- * The wake-up context: the identity (L0), then drawers chosen by a real signal — pinned first,
- * then the most accessed, then the most recent — one line each, fitted to `budgetTokens` as
- * gpt-tokenizer counts them. It never exceeds the budget: a line that does not fit whole is cut
- * at a token boundary when it is the first, and dropped otherwise.
- *
- * A first, simple version behind one function so the layered wake-up (L0–L3) can replace it.
+ * The wake-up context: L0 (who the user is: the identity, else the people of the wing, then the
+ * user entity's facts), then L1 (pinned drawers, the knowledge graph's top facts, then drawers
+ * by access and recency), one line each, fitted to the budget. It never counts more than
+ * `budgetTokens` as gpt-tokenizer counts it: lines are whole or cut at a word and marked "…",
+ * and a drawer line takes at most `WAKE_UP_LINE_MAX_TOKENS` so more of them fit.
  */
-export async function buildWakeUp(palace: Palace, budgetTokens: number): Promise<string> {
-  const { db } = palace.internals();
-  const select = (order: string, where = "") =>
-    db
-      .prepare(`SELECT ${DRAWER_COLUMNS} FROM drawers d ${where} ORDER BY ${order} LIMIT ?`)
-      .all(CANDIDATES_PER_SIGNAL) as DrawerRow[];
-  const rows = [
-    ...select("d.rowid DESC", "WHERE d.pinned = 1"),
-    ...select("d.access_count DESC, d.last_accessed DESC", "WHERE d.access_count > 0"),
-    ...select("d.timestamp_ms DESC, d.rowid DESC"),
+export async function wakeUp(palace: Palace, options: PalaceWakeUpOptions = {}): Promise<string> {
+  const budget = options.budgetTokens ?? DEFAULT_WAKE_UP_TOKENS;
+  if (!Number.isInteger(budget) || budget < 0 || budget > palace.limits.maxWakeUpTokens) {
+    throw invalidInput(
+      "budgetTokens",
+      `must be an integer from 0 to maxWakeUpTokens (${palace.limits.maxWakeUpTokens}), got ${String(budget)}`,
+    );
+  }
+  const scope: LayerScope = {
+    ...(options.wing === undefined ? {} : { wing: options.wing }),
+    ...(options.user === undefined ? {} : { user: options.user }),
+  };
+  if (budget === 0) return "";
+  const l0 = identityLayer(palace, scope);
+  // Enough candidates to fill the budget even if every line were short.
+  const l1 = essentialsLayer(palace, { ...scope, candidates: Math.ceil(budget / 8) });
+  const drawerLine = (drawer: { speaker?: string; content: string }): BudgetLine => ({
+    text: `- ${drawer.speaker ? `${drawer.speaker}: ` : ""}${drawer.content}`,
+    maxTokens: WAKE_UP_LINE_MAX_TOKENS,
+  });
+  const seenFacts = new Set(l0.userFacts);
+  const lines: BudgetLine[] = [
+    ...l0.identity.map((text) => ({ text })),
+    ...l0.userFacts.map((fact) => ({ text: `- ${fact}` })),
+    ...l1.pinned.map(({ drawer }) => drawerLine(drawer)),
+    ...l1.facts.filter((fact) => !seenFacts.has(fact)).map((fact) => ({ text: `- ${fact}` })),
+    ...l1.scored.map(({ drawer }) => drawerLine(drawer)),
   ];
-  const seen = new Set<string>();
-  const lines: string[] = [];
-  if (palace.identity?.trim()) lines.push(palace.identity.trim());
-  for (const row of rows) {
-    if (seen.has(row.id)) continue;
-    seen.add(row.id);
-    const text = row.content.replace(/\s+/g, " ").trim();
-    lines.push(`- ${row.speaker ? `${row.speaker}: ` : ""}${text}`);
-  }
-  return fitToBudget(lines, budgetTokens);
+  return fitLines(lines, budget);
 }
 
-/** Joins lines while the whole stays within `budget` tokens (counted on the joined text). */
-export function fitToBudget(lines: readonly string[], budget: number): string {
-  let text = "";
-  for (const line of lines) {
-    const next = text === "" ? line : `${text}\n${line}`;
-    if (countTokens(next) <= budget) {
-      text = next;
-      continue;
-    }
-    if (text === "") text = cutToTokens(line, budget);
-    // Later lines may be shorter and still fit.
-  }
-  return text;
-}
-
-/** The longest prefix of `line` (at a token boundary) that counts at most `budget` tokens. */
-function cutToTokens(line: string, budget: number): string {
-  const tokens = encode(line);
-  for (let keep = Math.min(tokens.length, budget); keep > 0; keep--) {
-    const cut = decode(tokens.slice(0, keep)).trimEnd();
-    if (cut !== "" && countTokens(cut) <= budget) return cut;
-  }
-  return "";
+/** @deprecated use `wakeUp(palace, { budgetTokens })`; kept for callers of the first version. */
+export function buildWakeUp(palace: Palace, budgetTokens: number): Promise<string> {
+  return wakeUp(palace, { budgetTokens });
 }

@@ -1,0 +1,22 @@
+import type { Tool } from "@atrium/spec";
+import { invalidInput } from "../errors.js";
+import type { Palace } from "../palace.js";
+import { diaryTools } from "./diary-tools.js";
+import { knowledgeGraphTools } from "./kg-tools.js";
+import { memoryTools } from "./memory-tools.js";
+import type { PalaceToolsOptions } from "./tool-options.js";
+
+/**
+ * The palace as tools for an agent (spec `Tool`s: functions in a code sandbox, or native tool
+ * calls): recall, remember, kg_query, kg_add, diary_write, diary_read. Every input is checked by
+ * its zod schema, so a bad call comes back as an observation naming the field.
+ */
+export function palaceTools(palace: Palace, options: PalaceToolsOptions = {}): Tool[] {
+  for (const key of ["wing", "room", "agent", "source"] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== "string" || value.trim() === "")) {
+      throw invalidInput(`options.${key}`, "must be non-empty text when given");
+    }
+  }
+  return [...memoryTools(palace, options), ...knowledgeGraphTools(palace), ...diaryTools(palace, options)];
+}

@@ -1,0 +1,47 @@
+import type { Palace } from "../palace.js";
+import { checkLayerScope, type LayerScope } from "./layer-options.js";
+import { DEFAULT_USER_ENTITY, IDENTITY_MAX_PEOPLE, USER_FACTS } from "./layer-tuning.js";
+
+/** L0: who the user (or agent) is. */
+export interface IdentityLayer {
+  /** palace.json's identity text, one entry per non-empty line; else one derived line naming the people. */
+  identity: string[];
+  /** True when no identity text is set and `identity` was derived from the drawers. */
+  derived: boolean;
+  /** The people of the scope: the speakers of its drawers, most turns first. */
+  people: string[];
+  /** Facts true now about the user entity, as rendered lines ("Caroline — lives_in → Boston"). */
+  userFacts: string[];
+}
+
+/**
+ * L0. The identity text from palace.json when there is one; otherwise derived from what is filed:
+ * the people of the wing (the speakers of its conversations). Either way, the knowledge graph's
+ * current facts about the user entity.
+ */
+export function identityLayer(palace: Palace, scope: LayerScope = {}): IdentityLayer {
+  const { wing, user } = checkLayerScope(scope, palace.limits);
+  const { db } = palace.internals();
+  const people = (
+    db
+      .prepare(
+        `SELECT speaker FROM drawers WHERE speaker IS NOT NULL${wing === undefined ? "" : " AND wing = @wing"} GROUP BY speaker ORDER BY COUNT(*) DESC, speaker LIMIT @limit`,
+      )
+      .all({ limit: IDENTITY_MAX_PEOPLE, ...(wing === undefined ? {} : { wing }) }) as { speaker: string }[]
+  ).map((row) => row.speaker);
+  const text = (palace.identity ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const derived = text.length === 0;
+  const identity =
+    derived && people.length > 0
+      ? [`People${wing === undefined ? "" : ` in ${wing}`}: ${people.join(", ")}.`]
+      : text;
+  return {
+    identity,
+    derived,
+    people,
+    userFacts: palace.kg.factsFor(user ?? DEFAULT_USER_ENTITY, USER_FACTS),
+  };
+}
