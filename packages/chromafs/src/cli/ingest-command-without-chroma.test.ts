@@ -64,8 +64,8 @@ describe("atrium-docs ingest without @atrium/chroma", () => {
       code: 1,
       stdout: "",
       stderr:
-        "atrium-docs ingest: atrium-docs ingest needs @atrium/chroma (and chromadb): npm install @atrium/chroma\n",
+        "atrium-docs ingest: writing a Chroma collection needs @atrium/chroma (and chromadb): npm install @atrium/chroma\n",
     });
-    expect(loads).toEqual(["atrium-docs ingest"]);
+    expect(loads).toEqual(["writing a Chroma collection"]);
   });
 });

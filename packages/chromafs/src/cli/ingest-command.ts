@@ -63,7 +63,7 @@ export async function runIngestCommand(
   }
   let chroma: Chroma;
   try {
-    chroma = await load("atrium-docs ingest");
+    chroma = await load("writing a Chroma collection");
   } catch (error) {
     io.stderr.write(`atrium-docs ingest: ${errorMessage(error)}\n`);
     return 1;
