@@ -1,14 +1,9 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  // Pooled docs sessions run in worker threads, loaded from their own file next to index.js.
-  entry: {
-    index: "src/index.ts",
-    "cli/main": "src/cli/main.ts",
-    "session-worker": "src/session-pool/session-worker.ts",
-  },
+  entry: { index: "src/index.ts", "cli/main": "src/cli/main.ts" },
   format: "esm",
-  dts: { entry: { index: "src/index.ts", "cli/main": "src/cli/main.ts" } },
+  dts: { entry: { index: "src/index.ts" } },
   clean: true,
   sourcemap: true,
   target: "node20",

@@ -1,0 +1,98 @@
+import { loadTokensFile, type TokensAuth } from "@atrium/mcp";
+import { servePalaceMcp, servePalaceMcpHttp } from "../mcp/palace-mcp-server.js";
+import {
+  type CliCommand,
+  integerOption,
+  parseCommandArgs,
+  printHelp,
+  stringOption,
+  UsageError,
+} from "./cli-command.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+
+const USAGE = `Usage: atrium-palace mcp [--palace DIR]
+       atrium-palace mcp --http (--tokens-file FILE | --no-auth) [--port N] [--host H]
+
+Serves the palace as an MCP server: status, list_wings, list_rooms, get_taxonomy, search,
+check_duplicate, add/get/list/update/delete_drawer, kg_query/add/invalidate/timeline/stats,
+wake_up. Over stdio by default (what MCP hosts launch). --http serves streamable HTTP and prints
+the endpoint URL; each client needs a bearer token from --tokens-file, or with --no-auth anyone
+who reaches the port may connect (loopback only). SIGTERM or Ctrl-C stops taking requests, lets
+calls in flight finish (up to 10 s), then exits.
+
+${PALACE_OPTION_HELP}
+  --http                serve streamable HTTP instead of stdio
+  --tokens-file FILE    bearer tokens allowed over HTTP, stored hashed (atrium-docs hash-token):
+                        {"tokens": {"<sha256 hex>": {"identity": "alice", "groups": []}}}
+  --no-auth             serve HTTP without authentication (refused unless --host is loopback)
+  --port N              HTTP port (default: a free one)
+  --host H              HTTP interface (default 127.0.0.1)
+  -h, --help            show this help
+`;
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+export const mcpCommand: CliCommand = {
+  name: "mcp",
+  synopsis: "mcp [--http ...]",
+  summary: "serve the palace over MCP (stdio or HTTP)",
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseCommandArgs(
+      argv,
+      {
+        ...PALACE_OPTION,
+        http: { type: "boolean" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "tokens-file": { type: "string" },
+        "no-auth": { type: "boolean" },
+      },
+      { min: 0, max: 0, names: "" },
+    );
+    if (!args) return printHelp(io, USAGE);
+    const { values } = args;
+    const http = values.http === true;
+    const tokensFile = stringOption(values, "tokens-file");
+    const noAuth = values["no-auth"] === true;
+    const host = stringOption(values, "host");
+    const port = integerOption(values, "port", 0, 65_535);
+    if (!http) {
+      if (tokensFile !== undefined || noAuth || host !== undefined || port !== undefined) {
+        throw new UsageError("--tokens-file, --no-auth, --port and --host apply only with --http");
+      }
+    } else if ((tokensFile === undefined) === !noAuth) {
+      throw new UsageError(
+        tokensFile === undefined
+          ? "--http needs --tokens-file FILE (the bearer tokens allowed in) or --no-auth (anyone who can reach the port; loopback only)"
+          : "give either --tokens-file or --no-auth, not both",
+      );
+    } else if (noAuth && !LOOPBACK.has(host ?? "127.0.0.1")) {
+      throw new UsageError(
+        `--no-auth serves anyone who reaches the port, so it is refused on --host ${host}; use a loopback host or --tokens-file`,
+      );
+    }
+    // Read before the palace opens, so a bad file fails fast.
+    const auth: TokensAuth | undefined = tokensFile === undefined ? undefined : loadTokensFile(tokensFile);
+    await withPalace(palaceDir(values, io.env), {}, async (palace) => {
+      if (!http) {
+        const served = await servePalaceMcp({ palace });
+        await served.closed;
+        return;
+      }
+      const served = await servePalaceMcpHttp({
+        palace,
+        ...(port === undefined ? {} : { port }),
+        ...(host === undefined ? {} : { host }),
+        ...(auth === undefined ? {} : { auth }),
+      });
+      io.stdout.write(`${served.url}\n`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await served.close(); // lets calls in flight finish, answers the rest
+    });
+    return 0;
+  },
+};

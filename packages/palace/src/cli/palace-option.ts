@@ -1,0 +1,29 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { type OpenPalaceOptions, openPalace, type Palace } from "../palace.js";
+import { type ParsedArgs, stringOption } from "./cli-command.js";
+
+/** The `--palace` option every command takes, and where the palace is when it is not given. */
+export const PALACE_OPTION = { palace: { type: "string" } } as const;
+
+export const PALACE_OPTION_HELP = `  --palace DIR          the palace directory (default: $ATRIUM_PALACE, else ~/.atrium/palace)`;
+
+/** `--palace`, else `ATRIUM_PALACE`, else `~/.atrium/palace`. */
+export function palaceDir(values: ParsedArgs["values"], env: Record<string, string | undefined>): string {
+  const given = stringOption(values, "palace") ?? (env.ATRIUM_PALACE?.trim() || undefined);
+  return resolve(given ?? join(homedir(), ".atrium", "palace"));
+}
+
+/** Opens the palace, runs `body` with it and closes it, whatever `body` does. */
+export async function withPalace<T>(
+  dir: string,
+  options: OpenPalaceOptions,
+  body: (palace: Palace) => Promise<T>,
+): Promise<T> {
+  const palace = await openPalace(dir, options);
+  try {
+    return await body(palace);
+  } finally {
+    await palace.close();
+  }
+}
