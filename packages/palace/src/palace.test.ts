@@ -214,6 +214,24 @@ describe("the FTS rows carry each drawer's neighbours", () => {
     [incremental, full] = rebuilt();
     expect(incremental).toEqual(full);
     expect(incremental).toHaveLength(3);
+    // Large batches take the whole-source path.
+    const long = conversationDrafts(
+      "w",
+      "long",
+      Array.from({ length: 80 }, (_, i) => ["S", `line ${i} word${i}`] as [string, string]),
+    );
+    await palace.file(long.filter((_, i) => i % 2 === 1));
+    await palace.file(long.filter((_, i) => i % 2 === 0));
+    [incremental, full] = rebuilt();
+    expect(incremental).toEqual(full);
+    await palace.replaceSource(
+      "long",
+      "h",
+      long.slice(0, 70).filter((_, i) => i % 3 !== 0),
+    );
+    [incremental, full] = rebuilt();
+    expect(incremental).toEqual(full);
+    expect(incremental).toHaveLength(3 + 46);
   });
 });
 

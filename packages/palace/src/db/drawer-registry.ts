@@ -48,6 +48,7 @@ export class DrawerRegistry {
     before: Statement<[string, number, number], DrawerRow>;
     after: Statement<[string, number, number], DrawerRow>;
     ofSource: Statement<[string], DrawerRow>;
+    at: Statement<[string, number], DrawerRow>;
     insert: Statement;
     remove: Statement<[number]>;
     lexicalInsert: Statement;
@@ -73,6 +74,7 @@ export class DrawerRegistry {
       after: db.prepare(
         `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position > ? ORDER BY d.position, d.rowid LIMIT ?`,
       ),
+      at: db.prepare(`SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position = ?`),
       ofSource: db.prepare(
         `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position IS NOT NULL ORDER BY d.position, d.rowid`,
       ),
@@ -199,45 +201,73 @@ export class DrawerRegistry {
    * writing transaction, before it commits.
    */
   flushLexical(): number {
+    const touchedBySource = new Map<string, number[]>();
     for (const { source, position } of this.touched) {
-      for (const statement of [this.statements.before, this.statements.after]) {
-        for (const row of statement.all(source, position, LEXICAL_CONTEXT_RADIUS)) this.dirty.add(row.rowid);
-      }
-      const at = this.db
-        .prepare("SELECT rowid FROM drawers WHERE source = ? AND position = ?")
-        .all(source, position) as {
-        rowid: number;
-      }[];
-      for (const row of at) this.dirty.add(row.rowid);
+      const list = touchedBySource.get(source);
+      if (list) list.push(position);
+      else touchedBySource.set(source, [position]);
     }
     this.touched.length = 0;
-    const rows = this.byRowids([...this.dirty]);
+    const dirtyRows = this.byRowids([...this.dirty]);
     this.dirty.clear();
-    const bySource = new Map<string, DrawerRow[]>();
-    for (const row of rows) {
+    const dirtyBySource = new Map<string, DrawerRow[]>();
+    let written = 0;
+    for (const row of dirtyRows) {
       if (row.source === null || row.position === null) {
         this.rewriteLexical(row, {});
+        written++;
         continue;
       }
-      const list = bySource.get(row.source);
+      const list = dirtyBySource.get(row.source);
       if (list) list.push(row);
-      else bySource.set(row.source, [row]);
+      else dirtyBySource.set(row.source, [row]);
     }
-    for (const [source, dirtyRows] of bySource) {
-      if (dirtyRows.length > WHOLE_SOURCE_THRESHOLD) {
-        const wanted = new Set(dirtyRows.map((row) => row.rowid));
-        this.writeSource(this.statements.ofSource.all(source), (row) => wanted.has(row.rowid));
+    for (const source of new Set([...touchedBySource.keys(), ...dirtyBySource.keys()])) {
+      const places = touchedBySource.get(source) ?? [];
+      const rows = dirtyBySource.get(source) ?? [];
+      if (places.length + rows.length > WHOLE_SOURCE_THRESHOLD) {
+        written += this.flushWholeSource(source, places, rows);
         continue;
       }
-      for (const row of dirtyRows) {
+      const affected = new Map(rows.map((row) => [row.rowid, row]));
+      for (const position of places) {
+        for (const statement of [this.statements.before, this.statements.after]) {
+          for (const row of statement.all(source, position, LEXICAL_CONTEXT_RADIUS))
+            affected.set(row.rowid, row);
+        }
+        for (const row of this.statements.at.all(source, position)) affected.set(row.rowid, row);
+      }
+      for (const row of affected.values()) {
         const position = row.position as number;
         this.rewriteLexical(row, {
           before: this.statements.before.all(source, position, LEXICAL_CONTEXT_RADIUS).map(rowToDraft),
           after: this.statements.after.all(source, position, LEXICAL_CONTEXT_RADIUS).map(rowToDraft),
         });
+        written++;
       }
     }
-    return rows.length;
+    return written;
+  }
+
+  /** `flushLexical` for a source with many changes: read it once, work out the affected rows in memory. */
+  private flushWholeSource(source: string, places: readonly number[], dirty: readonly DrawerRow[]): number {
+    const ordered = this.statements.ofSource.all(source);
+    const wanted = new Set(dirty.map((row) => row.rowid));
+    for (const position of places) {
+      // The first drawer at or after the changed place; the rows within the radius around it.
+      let low = 0;
+      let high = ordered.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (((ordered[middle] as DrawerRow).position as number) < position) low = middle + 1;
+        else high = middle;
+      }
+      const last = Math.min(ordered.length - 1, low + LEXICAL_CONTEXT_RADIUS);
+      for (let at = Math.max(0, low - LEXICAL_CONTEXT_RADIUS); at <= last; at++)
+        wanted.add((ordered[at] as DrawerRow).rowid);
+    }
+    this.writeSource(ordered, (row) => wanted.has(row.rowid));
+    return wanted.size;
   }
 
   /**
