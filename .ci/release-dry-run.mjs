@@ -10,11 +10,23 @@
 // Offline: `pnpm publish` asks the registry which versions exist before it packs, retrying for
 // about 70 s when it can't reach one; `--force` skips that question, and the registry is a closed
 // loopback port so nothing could be uploaded even if --dry-run were ignored.
+//
+// The tarballs it packs are saved as HEAD's packed set (.ci/packed-tarballs.mjs), which the
+// installed-tarball test (tests/install) then installs instead of building and packing again.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import {
+  buildPackages,
+  cloneHead,
+  headCommit,
+  publicPackages as listPublicPackages,
+  packPackage,
+  repoRoot,
+  savePackedSet,
+  toolEnv,
+} from "./packed-tarballs.mjs";
 
 const NO_REGISTRY = "http://127.0.0.1:9/";
 const SOURCE_CONDITION = "@atrium/source";
@@ -25,14 +37,10 @@ const TEST_FILE = [
   /(^|\/)test-(fixtures|support|helpers)\.[cm]?[jt]s$/,
 ];
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = repoRoot;
 const keep = process.argv.includes("--keep");
 const started = performance.now();
-
-const localPnpm = join(root, ".tools/bin");
-const env = { ...process.env, PATH: `${localPnpm}:${process.env.PATH}`, CI: "true" };
-// better-sqlite3 builds against local headers when they exist (see .ci/setup.sh).
-if (existsSync("/usr/include/node/node.h")) env.npm_config_nodedir = "/usr";
+const env = toolEnv(root);
 
 function run(command, args, cwd, options = {}) {
   try {
@@ -64,27 +72,12 @@ function cleanup() {
   else rmSync(temp, { recursive: true, force: true });
 }
 
-const head = run("git", ["rev-parse", "--short", "HEAD"], root).trim();
-run("git", ["clone", "--quiet", root, clone], root);
-log(`cloned ${head} into ${clone}`);
-
+const commit = headCommit(root);
 // The store of the machine's earlier installs serves everything; a CI runner without it falls back to the network.
-if (
-  run("pnpm", ["install", "--frozen-lockfile", "--offline", "--reporter=silent"], clone, {
-    allowFailure: true,
-    quiet: true,
-  }) === undefined
-) {
-  log("offline install incomplete, installing with the registry");
-  run("pnpm", ["install", "--frozen-lockfile", "--prefer-offline", "--reporter=silent"], clone);
-}
+step(() => cloneHead(root, clone, log));
+log(`cloned ${commit.slice(0, 7)} into ${clone}`);
 
-const workspace = JSON.parse(run("pnpm", ["ls", "-r", "--depth", "-1", "--json"], clone));
-const changesetConfig = JSON.parse(readFileSync(join(clone, ".changeset/config.json"), "utf8"));
-const ignored = new Set(changesetConfig.ignore ?? []);
-const publicPackages = workspace.filter(
-  (pkg) => pkg.path !== clone && !pkg.private && !ignored.has(pkg.name),
-);
+const publicPackages = step(() => listPublicPackages(clone));
 if (publicPackages.length === 0) fail("the workspace has no public package");
 const before = new Map(publicPackages.map((pkg) => [pkg.name, pkg.version]));
 
@@ -102,9 +95,13 @@ run("pnpm", ["exec", "changeset", "version"], clone, { quiet: true });
 const manifests = new Map(
   publicPackages.map((pkg) => [pkg.name, JSON.parse(readFileSync(join(pkg.path, "package.json"), "utf8"))]),
 );
-const filters = publicPackages.flatMap((pkg) => ["--filter", pkg.name]);
 log("building");
-run("pnpm", ["-r", ...filters, "run", "build"], clone, { quiet: true });
+step(() =>
+  buildPackages(
+    clone,
+    publicPackages.map((pkg) => pkg.name),
+  ),
+);
 
 const published = JSON.parse(
   run(
@@ -118,6 +115,7 @@ const published = JSON.parse(
 const problems = [];
 const rows = [];
 const packs = join(temp, "packs");
+const packed = [];
 for (const pkg of publicPackages) {
   const manifest = manifests.get(pkg.name);
   const result = published.find((entry) => entry.name === pkg.name);
@@ -141,15 +139,9 @@ for (const pkg of publicPackages) {
       problems.push(`${pkg.name}: ships test file ${file}`);
   }
   // The manifest as packed: pnpm replaces workspace: ranges with the versions just set.
-  const packed = JSON.parse(
-    run("pnpm", ["pack", "--pack-destination", packs, "--json"], pkg.path, { quiet: true }),
-  );
-  const packedManifest = run(
-    "tar",
-    ["-xzOf", packed.filename ?? join(packs, result.filename), "package/package.json"],
-    pkg.path,
-  );
-  for (const [field, ranges] of dependencyFields(JSON.parse(packedManifest))) {
+  const pack = step(() => packPackage(pkg.path, packs));
+  packed.push(pack);
+  for (const [field, ranges] of dependencyFields(pack.manifest)) {
     for (const [name, range] of Object.entries(ranges)) {
       if (String(range).startsWith("workspace:"))
         problems.push(`${pkg.name}: ${field}.${name} is still ${range}`);
@@ -170,7 +162,17 @@ if (problems.length > 0) {
   fail(`${problems.length} problem(s) in ${seconds} s`);
 }
 log(`ok: ${rows.length} packages would publish (${seconds} s)`);
+step(() => savePackedSet(root, commit, packed));
 cleanup();
+
+/** Runs a shared step (they throw), failing the dry run with its message. */
+function step(action) {
+  try {
+    return action();
+  } catch (error) {
+    fail(error.message);
+  }
+}
 
 /** Every file a consumer can reach through the manifest: exports targets (but the source condition), main, module, types, bin. */
 function entryPoints(manifest) {

@@ -1,3 +1,5 @@
 import { atriumVitestConfig } from "./vitest.shared.ts";
 
-export default atriumVitestConfig({ include: ["e2e/**/*.test.ts", "ci/**/*.test.ts", "repo/**/*.test.ts"] });
+export default atriumVitestConfig({
+  include: ["e2e/**/*.test.ts", "ci/**/*.test.ts", "repo/**/*.test.ts", "install/**/*.test.ts"],
+});
