@@ -41,7 +41,7 @@ export {
   PalaceMemoryStore,
   type PalaceMemoryStoreOptions,
 } from "./memory-store.js";
-export type { DrawerSink, ReplaceSourceResult, SourceRecord } from "./mine/drawer-sink.js";
+export * from "./mine/index.js";
 export {
   type DrawerPage,
   type DrawerUpdate,

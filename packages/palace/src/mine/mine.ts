@@ -94,7 +94,8 @@ export async function* mineEvents(
         throwIfAborted(options.signal);
         const { job } = item;
         result.sources++;
-        if (sink.getSource(job.key)?.contentHash === job.hash) {
+        const previous = sink.getSource(job.key);
+        if (previous?.contentHash === job.hash) {
           result.skipped++;
           yield {
             type: "source",
@@ -107,7 +108,6 @@ export async function* mineEvents(
           };
           break;
         }
-        const existed = sink.getSource(job.key) !== undefined;
         try {
           const filed = await sink.replaceSource(job.key, job.hash, uniqueDrafts(job.drafts()));
           result.added += filed.added;
@@ -117,7 +117,7 @@ export async function* mineEvents(
             type: "source",
             key: job.key,
             file: job.file,
-            status: existed ? "changed" : "added",
+            status: previous ? "changed" : "added",
             ...filed,
           };
         } catch (error) {
