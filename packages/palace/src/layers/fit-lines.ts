@@ -6,6 +6,8 @@ export interface BudgetLine {
   text: string;
   /** The most tokens this line may take (it is cut to fit); default: whatever is left. */
   maxTokens?: number;
+  /** A cut keeping fewer tokens than this leaves the line out (default `WAKE_UP_MIN_CUT_TOKENS`). */
+  minTokens?: number;
 }
 
 /** Marks a line that was cut. */
@@ -14,8 +16,8 @@ const CUT_MARK = "…";
 /**
  * Joins lines, in order, into text of at most `budget` tokens as gpt-tokenizer counts the whole
  * text. A line longer than its `maxTokens` or than what is left is cut at a token boundary
- * (at a word boundary where one is near) and marked with "…"; a line that cannot keep
- * `WAKE_UP_MIN_CUT_TOKENS` is skipped, and later, shorter lines may still fit. So the result is
+ * (at a word boundary where one is near) and marked with "…"; a line that cannot keep its
+ * `minTokens` is skipped, and later, shorter lines may still fit. So the result is
  * always whole lines, some cut, and never over the budget.
  */
 export function fitLines(lines: readonly BudgetLine[], budget: number): string {
@@ -29,7 +31,8 @@ export function fitLines(lines: readonly BudgetLine[], budget: number): string {
     const left = budget - used - (separator ? 1 : 0);
     if (left < 1) break;
     const cap = Math.min(left, line.maxTokens ?? left);
-    let candidate = countTokens(single) <= cap ? single : cutToTokens(single, cap);
+    const min = line.minTokens ?? WAKE_UP_MIN_CUT_TOKENS;
+    let candidate = countTokens(single) <= cap ? single : cutToTokens(single, cap, min);
     while (candidate !== "") {
       const joined = `${text}${separator}${candidate}`;
       const total = countTokens(joined);
@@ -38,7 +41,7 @@ export function fitLines(lines: readonly BudgetLine[], budget: number): string {
         used = total;
         break;
       }
-      candidate = cutToTokens(single, countTokens(candidate) - (total - budget));
+      candidate = cutToTokens(single, countTokens(candidate) - (total - budget), min);
     }
   }
   return text;
@@ -46,17 +49,17 @@ export function fitLines(lines: readonly BudgetLine[], budget: number): string {
 
 /**
  * The longest prefix of `line` ending in "…" that counts at most `max` tokens, cut back to the
- * last space when that keeps most of it; "" when fewer than `WAKE_UP_MIN_CUT_TOKENS` would remain.
+ * last space when that keeps most of it; "" when fewer than `min` tokens would remain.
  */
-export function cutToTokens(line: string, max: number): string {
+export function cutToTokens(line: string, max: number, min = WAKE_UP_MIN_CUT_TOKENS): string {
   const tokens = encode(line);
-  for (let keep = Math.min(tokens.length, max) - 1; keep >= WAKE_UP_MIN_CUT_TOKENS; keep--) {
+  for (let keep = Math.min(tokens.length, max) - 1; keep >= min; keep--) {
     // A cut inside a multi-byte character decodes to U+FFFD: drop it.
     let prefix = decode(tokens.slice(0, keep)).replace(/\uFFFD+$/, "");
     const space = prefix.lastIndexOf(" ");
     if (space > prefix.length / 2 && !/\s/.test(line[prefix.length] ?? " ")) prefix = prefix.slice(0, space);
     const cut = `${prefix.trimEnd()}${CUT_MARK}`;
-    if (countTokens(cut) <= max && encode(prefix.trimEnd()).length >= WAKE_UP_MIN_CUT_TOKENS) return cut;
+    if (countTokens(cut) <= max && encode(prefix.trimEnd()).length >= min) return cut;
   }
   return "";
 }

@@ -8,7 +8,10 @@
 export const WAKE_UP_LINE_MAX_TOKENS = 40;
 
 /** A line cut to fewer tokens than this is left out instead: a stub says nothing. */
-export const WAKE_UP_MIN_CUT_TOKENS = 3;
+export const WAKE_UP_MIN_CUT_TOKENS = 2;
+
+/** ...and a drawer line must keep this many tokens after its "- Speaker: " label. */
+export const DRAWER_MIN_CONTENT_TOKENS = 4;
 
 /** People named by a derived identity (L0), most turns first. */
 export const IDENTITY_MAX_PEOPLE = 8;

@@ -39,6 +39,10 @@ export async function recallRoom(
 }
 
 /** L3: deep search over the whole palace (or a scope of it); the palace's hybrid search. */
-export function deepSearch(palace: Palace, query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+export function deepSearch(
+  palace: Palace,
+  query: string,
+  options: SearchOptions & { recordAccess?: boolean } = {},
+): Promise<SearchHit[]> {
   return palace.search(query, options);
 }

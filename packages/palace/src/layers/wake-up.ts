@@ -1,10 +1,11 @@
+import { countTokens } from "gpt-tokenizer";
 import { invalidInput } from "../errors.js";
 import type { Palace } from "../palace.js";
 import { essentialsLayer } from "./essentials-layer.js";
 import { type BudgetLine, fitLines } from "./fit-lines.js";
 import { identityLayer } from "./identity-layer.js";
 import type { LayerScope } from "./layer-options.js";
-import { WAKE_UP_LINE_MAX_TOKENS } from "./layer-tuning.js";
+import { DRAWER_MIN_CONTENT_TOKENS, WAKE_UP_LINE_MAX_TOKENS } from "./layer-tuning.js";
 
 /** The budget `wakeUp` fits when given none: small enough to prepend to every prompt. */
 export const DEFAULT_WAKE_UP_TOKENS = 170;
@@ -37,19 +38,29 @@ export async function wakeUp(palace: Palace, options: PalaceWakeUpOptions = {}):
   const l0 = identityLayer(palace, scope);
   // Enough candidates to fill the budget even if every line were short.
   const l1 = essentialsLayer(palace, { ...scope, candidates: Math.ceil(budget / 8) });
-  const drawerLine = (drawer: { speaker?: string; content: string }): BudgetLine => ({
-    text: `- ${drawer.speaker ? `${drawer.speaker}: ` : ""}${drawer.content}`,
-    maxTokens: WAKE_UP_LINE_MAX_TOKENS,
-  });
+  const drawerLine = (drawer: { speaker?: string; content: string }): BudgetLine => {
+    const label = `- ${drawer.speaker ? `${drawer.speaker}: ` : ""}`;
+    return {
+      text: `${label}${drawer.content}`,
+      maxTokens: WAKE_UP_LINE_MAX_TOKENS,
+      minTokens: countTokens(label) + DRAWER_MIN_CONTENT_TOKENS,
+    };
+  };
   const seenFacts = new Set(l0.userFacts);
   const lines: BudgetLine[] = [
     ...l0.identity.map((text) => ({ text })),
-    ...l0.userFacts.map((fact) => ({ text: `- ${fact}` })),
+    ...l0.userFacts.map(factLine),
     ...l1.pinned.map(({ drawer }) => drawerLine(drawer)),
-    ...l1.facts.filter((fact) => !seenFacts.has(fact)).map((fact) => ({ text: `- ${fact}` })),
+    ...l1.facts.filter((fact) => !seenFacts.has(fact)).map(factLine),
     ...l1.scored.map(({ drawer }) => drawerLine(drawer)),
   ];
   return fitLines(lines, budget);
+}
+
+/** A fact may lose its time span to fit, never part of the fact itself. */
+function factLine(fact: string): BudgetLine {
+  const text = `- ${fact}`;
+  return { text, minTokens: countTokens(text.replace(/ \([^()]*\)$/, "")) };
 }
 
 /** @deprecated use `wakeUp(palace, { budgetTokens })`; kept for callers of the first version. */
