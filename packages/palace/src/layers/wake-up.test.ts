@@ -45,8 +45,8 @@ describe("wake-up on a palace mined from one LoCoMo conversation", () => {
     ]);
     // Then the newest turns of the conversation (session 35, January 2024), one line each.
     expect(lines.length).toBeGreaterThan(5);
-    const newest = (await palace.list({ wing, room: "session-35", limit: 1000 })).drawers.map(
-      (drawer) => `- ${drawer.speaker}: ${drawer.content}`,
+    const newest = (await palace.list({ wing, room: "session-35", limit: 1000 })).drawers.map((drawer) =>
+      `- ${drawer.speaker}: ${drawer.content}`.replace(/\s+/g, " "),
     );
     for (const line of lines.slice(4)) {
       expect(
