@@ -16,12 +16,15 @@ afterAll(() => palaces.cleanup());
 /** The first LoCoMo conversation (Caroline and Melanie, 419 turns), one drawer per turn. */
 let palace: Palace;
 let wing: string;
+/** The room of the conversation's last session (the newest turns). */
+let lastRoom: string;
 const PINNED =
   "I'm keen on counseling or working in mental health - I'd love to support those with similar issues.";
 
 beforeAll(async () => {
   const [conversation] = loadLocomo(await readFile(LOCOMO, "utf8"));
   wing = conversation!.sampleId;
+  lastRoom = conversation!.drafts.at(-1)!.room;
   palace = await palaces.open();
   await palace.replaceSource(wing, "locomo-0", conversation!.drafts);
   const pinned = conversation!.drafts.find((draft) => draft.content === PINNED)!;
@@ -43,9 +46,9 @@ describe("wake-up on a palace mined from one LoCoMo conversation", () => {
       `- Caroline: ${PINNED}`,
       "- Melanie — likes → pottery",
     ]);
-    // Then the newest turns of the conversation (session 35, January 2024), one line each.
+    // Then the newest turns of the conversation (its last session), one line each.
     expect(lines.length).toBeGreaterThan(5);
-    const newest = (await palace.list({ wing, room: "session-35", limit: 1000 })).drawers.map((drawer) =>
+    const newest = (await palace.list({ wing, room: lastRoom, limit: 1000 })).drawers.map((drawer) =>
       `- ${drawer.speaker}: ${drawer.content}`.replace(/\s+/g, " "),
     );
     for (const line of lines.slice(4)) {
