@@ -23,6 +23,7 @@ const EXPECTED_OUTPUT: Record<string, string> = {
   mcp: "add 5\n",
   chroma: "[ 'a' ]\n",
   chromafs: "/guides/install.md:3:Run `npm i @atrium/chromafs`.\ninstall.md\n\n",
+  palace: "The Lisbon marathon is in October. (caroline/sports)\ntrue\n",
 };
 
 export interface OfflinePackage {
