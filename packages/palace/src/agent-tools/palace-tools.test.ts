@@ -33,7 +33,7 @@ describe("palaceTools", () => {
       "diary_read",
     ]);
     expect(tools[0]?.inputSchema).toMatchObject({ type: "object", required: ["query"] });
-    expect(Object.keys((tools[3]?.inputSchema as { properties: object }).properties)).toEqual([
+    expect(Object.keys((tools[3]!.inputSchema as { properties: object }).properties)).toEqual([
       "subject",
       "predicate",
       "object",
