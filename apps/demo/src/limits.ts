@@ -22,6 +22,16 @@ export interface DemoLimits {
   scriptedAnswerSentences: number;
   /** Questions in one evaluation file. */
   evalMaxQuestions: number;
+  /** Web UI: largest request body (an ask with its images, as multipart form data), in bytes. */
+  webMaxBodyBytes: number;
+  /** Web UI: largest image sent with a question, in bytes (PNG, JPEG, GIF or WebP only). */
+  webMaxImageBytes: number;
+  /** Web UI: images sent with one question. */
+  webMaxImages: number;
+  /** Web UI: questions answered at once by one server; more get 429 until one ends. */
+  webMaxConcurrentAsks: number;
+  /** Web UI: an ask whose stream has had no event for this long is stopped (and says so). */
+  webSseIdleTimeoutMs: number;
 }
 
 export const DEFAULT_DEMO_LIMITS: Readonly<DemoLimits> = Object.freeze({
@@ -33,6 +43,11 @@ export const DEFAULT_DEMO_LIMITS: Readonly<DemoLimits> = Object.freeze({
   scriptedMaxTerms: 5,
   scriptedAnswerSentences: 2,
   evalMaxQuestions: 500,
+  webMaxBodyBytes: 12 * 1024 * 1024,
+  webMaxImageBytes: 5 * 1024 * 1024,
+  webMaxImages: 2,
+  webMaxConcurrentAsks: 4,
+  webSseIdleTimeoutMs: 120_000,
 });
 
 const KINDS: LimitKinds<DemoLimits> = {
@@ -44,6 +59,11 @@ const KINDS: LimitKinds<DemoLimits> = {
   scriptedMaxTerms: "count",
   scriptedAnswerSentences: "count",
   evalMaxQuestions: "count",
+  webMaxBodyBytes: "count",
+  webMaxImageBytes: "count",
+  webMaxImages: "count",
+  webMaxConcurrentAsks: "count",
+  webSseIdleTimeoutMs: "duration",
 };
 
 export function resolveDemoLimits(partial: Partial<DemoLimits> = {}): Readonly<DemoLimits> {

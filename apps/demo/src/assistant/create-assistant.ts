@@ -1,4 +1,4 @@
-import { CodeAgent, type CodeAgentOptions, QuickJsExecutor } from "@atrium/agent";
+import { CodeAgent, type CodeAgentOptions, type ImageInput, QuickJsExecutor } from "@atrium/agent";
 import { docsBashTool, docsSearchTool } from "@atrium/chromafs";
 import { connectMcpServers, type McpConnection, type McpServersInput } from "@atrium/mcp";
 import {
@@ -33,6 +33,12 @@ export interface AskOptions {
   /** Who asks: their groups decide which pages exist for them (default: an anonymous user, no groups). */
   user?: DocsUser;
   signal?: AbortSignal;
+  /** Images sent with the question to a vision model (`run(task, { images })` of the agent). */
+  images?: readonly ImageInput[];
+  /** Where this question's code runs, instead of the assistant's executor (the web UI's switch). */
+  executor?: CodeAgentOptions["executor"];
+  /** Which model answers this question, instead of the assistant's (the web UI's switch). */
+  model?: Model;
 }
 
 export interface Assistant {
@@ -90,9 +96,10 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
       ? AbortSignal.any([askOptions.signal, controller.signal])
       : controller.signal;
     const started = performance.now();
-    const model = new TimedModel(options.model);
+    const chosenModel = askOptions.model ?? options.model;
+    const model = new TimedModel(chosenModel);
     const timing: QuestionTiming = { retrievalMs: 0, memoryMs: 0, executionMs: 0, modelMs: 0, totalMs: 0 };
-    yield { type: "question", question: trimmed, user: user.id, model: options.model.id };
+    yield { type: "question", question: trimmed, user: user.id, model: chosenModel.id };
 
     let instructions = DOCS_INSTRUCTIONS;
     if (options.memory) {
@@ -109,7 +116,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     const agent = new CodeAgent({
       model,
       tools,
-      executor,
+      executor: askOptions.executor ?? executor,
       instructions,
       maxSteps: limits.maxSteps,
       stepTimeoutMs: limits.stepTimeoutMs,
@@ -124,7 +131,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     let state: RunState = "error";
     let steps = 0;
     try {
-      for await (const event of agent.stream(trimmed, { signal })) {
+      for await (const event of agent.stream(trimmed, { signal, images: askOptions.images })) {
         yield event;
         const now = performance.now();
         switch (event.type) {
