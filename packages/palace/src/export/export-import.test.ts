@@ -39,6 +39,13 @@ async function filledPalace(): Promise<Palace> {
     object: "Boston",
     validFrom: "2023-05",
   });
+  palace.tunnels.create({
+    from: { wing: "locomo", room: "conversation" },
+    to: { wing: "locomo", room: "facts" },
+    label: "birthdays",
+  });
+  const [first] = (await palace.list({ room: "conversation", limit: 1 })).drawers;
+  palace.tunnels.create({ from: { drawerId: first!.id }, to: { drawerId: note!.id } });
   return palace;
 }
 
@@ -72,14 +79,22 @@ describe("export / import", () => {
   it("a JSONL round trip into a new palace is lossless and gives identical search results", async () => {
     const original = await filledPalace();
     const file = join(await palaces.dir(), "export.jsonl");
-    expect(await exportPalace(original, file)).toEqual({ drawers: 7, sources: 1, knowledgeGraphRows: 3 });
+    expect(await exportPalace(original, file)).toEqual({
+      drawers: 7,
+      sources: 1,
+      knowledgeGraphRows: 3,
+      tunnels: 2,
+    });
     const copy = await palaces.open();
     expect(await importPalace(copy, file)).toEqual({
       drawers: 7,
       skipped: 0,
       sources: 1,
       knowledgeGraphRows: 3,
+      tunnels: 2,
     });
+    expect(copy.tunnels.list()).toEqual(original.tunnels.list());
+    expect(copy.tunnels.list()).toHaveLength(2);
 
     expect((await copy.list()).drawers).toEqual((await original.list()).drawers);
     expect(copy.getSource("conv-1")).toEqual(original.getSource("conv-1"));
@@ -109,7 +124,7 @@ describe("export / import", () => {
     await exportPalace(original, file);
     const copy = await palaces.open();
     await importPalace(copy, file);
-    expect(await importPalace(copy, file)).toMatchObject({ drawers: 0, skipped: 7 });
+    expect(await importPalace(copy, file)).toMatchObject({ drawers: 0, skipped: 7, tunnels: 0 });
 
     const lines = (await readFile(file, "utf8")).split("\n");
     const tampered = JSON.parse(lines[2] as string);
@@ -120,6 +135,14 @@ describe("export / import", () => {
     await expect(importPalace(empty, bad)).rejects.toThrow(
       `${bad}:3: drawer ${tampered.id} does not match its content (its id or contentHash was edited); restore the line from the original export`,
     );
+    const tunnelAt = lines.findIndex((line) => line.startsWith('{"kind":"tunnel"'));
+    const movedTunnel = JSON.parse(lines[tunnelAt] as string);
+    movedTunnel.label = "renamed";
+    await writeFile(bad, [...lines.slice(0, tunnelAt), JSON.stringify(movedTunnel)].join("\n"));
+    await expect(importPalace(empty, bad)).rejects.toThrow(
+      `${bad}:${tunnelAt + 1}: tunnel ${movedTunnel.id} does not match its ends and label; restore the line from the original export`,
+    );
+    expect(empty.tunnels.list()).toEqual([]);
     await writeFile(bad, "not json\n");
     await expect(importPalace(empty, bad)).rejects.toThrow(`${bad}:1: is not JSON`);
     expect((await empty.status()).drawers).toBe(0);

@@ -15,11 +15,12 @@ export interface ExportReport {
   drawers: number;
   sources: number;
   knowledgeGraphRows: number;
+  tunnels: number;
 }
 
 /**
  * Every row of a palace, losslessly: drawers with all their fields (pins and access counts too),
- * mined sources, the knowledge graph. Vectors are not exported: they are made again on import.
+ * mined sources, the knowledge graph, explicit tunnels. Vectors are not exported: they are made again on import.
  */
 export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRow | { kind: string }> {
   const { db } = palace.internals();
@@ -61,17 +62,19 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
     };
   }
   yield* new KnowledgeGraph(db).export();
+  yield* palace.tunnels.export();
 }
 
 /** Writes `exportRows` to `file` as JSONL (one JSON object per line). */
 export async function exportPalace(palace: Palace, file: string): Promise<ExportReport> {
   const out = createWriteStream(file, { encoding: "utf8" });
-  const report: ExportReport = { drawers: 0, sources: 0, knowledgeGraphRows: 0 };
+  const report: ExportReport = { drawers: 0, sources: 0, knowledgeGraphRows: 0, tunnels: 0 };
   try {
     for await (const row of exportRows(palace)) {
       if (row.kind === "drawer") report.drawers++;
       else if (row.kind === "source") report.sources++;
       else if (row.kind.startsWith("kg-")) report.knowledgeGraphRows++;
+      else if (row.kind === "tunnel") report.tunnels++;
       if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, "drain");
     }
   } finally {

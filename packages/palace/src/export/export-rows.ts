@@ -1,11 +1,13 @@
 import type { Drawer } from "../drawers/drawer.js";
+import type { TunnelRow } from "../tunnels/tunnel-types.js";
 
 /** Format of the JSONL export; an import refuses a newer one. */
 export const EXPORT_FORMAT_VERSION = 1;
 
 /**
  * One line of a palace export. The first line is the header; then drawers (filing order), mined
- * sources, and the knowledge graph's rows (`kind: "kg-…"`, written and read by `KnowledgeGraph`).
+ * sources, the knowledge graph's rows (`kind: "kg-…"`, written and read by `KnowledgeGraph`), and
+ * the explicit tunnels (`kind: "tunnel"`, written and read by `Tunnels`).
  */
 export type PalaceExportRow =
   | {
@@ -19,4 +21,5 @@ export type PalaceExportRow =
       settings?: Record<string, unknown>;
     }
   | ({ kind: "drawer" } & Drawer)
-  | { kind: "source"; key: string; contentHash: string; drawerCount: number; minedAt: string };
+  | { kind: "source"; key: string; contentHash: string; drawerCount: number; minedAt: string }
+  | TunnelRow;

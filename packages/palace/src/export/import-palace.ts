@@ -15,11 +15,13 @@ export interface ImportReport {
   skipped: number;
   sources: number;
   knowledgeGraphRows: number;
+  /** Explicit tunnels added (ones already there are skipped). */
+  tunnels: number;
 }
 
 /**
  * Reads a JSONL export into an open palace (normally a new, empty one): drawers keep their ids,
- * times, pins and access counts; sources and the knowledge graph come along; vectors are made
+ * times, pins and access counts; sources, the knowledge graph and tunnels come along; vectors are made
  * with this palace's embedding. The whole file is checked first (an error names the line), then
  * written in one transaction, so a bad file changes nothing.
  */
@@ -27,6 +29,7 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
   const drawers: Drawer[] = [];
   const sources: { key: string; contentHash: string; drawerCount: number; minedAt: string }[] = [];
   const graph: unknown[] = [];
+  const tunnels: { row: unknown; where: string }[] = [];
   let header: { identity?: string; settings?: Record<string, unknown> } | undefined;
   let line = 0;
   const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
@@ -61,6 +64,7 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
     if (row.kind === "drawer") drawers.push(checkDrawer(row, where, palace));
     else if (row.kind === "source") sources.push(checkSource(row, where));
     else if (typeof row.kind === "string" && row.kind.startsWith("kg-")) graph.push(row);
+    else if (row.kind === "tunnel") tunnels.push({ row, where });
     else throw invalidInput(where, `has an unknown kind ${JSON.stringify(row.kind)}`);
   }
   if (!header) throw invalidInput(file, "is empty; expected a palace export");
@@ -70,6 +74,7 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
     skipped: 0,
     sources: sources.length,
     knowledgeGraphRows: graph.length,
+    tunnels: 0,
   };
   const { db, registry } = palace.internals();
   const now = new Date().toISOString();
@@ -96,6 +101,10 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
       for (const source of sources)
         upsertSource.run(source.key, source.contentHash, source.drawerCount, source.minedAt);
       if (graph.length > 0) new KnowledgeGraph(db).import(graph);
+      report.tunnels = palace.tunnels.import(
+        tunnels.map((tunnel) => tunnel.row),
+        (index) => tunnels[index]?.where ?? `tunnels[${index}]`,
+      );
     }).immediate();
     const config = await readPalaceConfig(palace.dir);
     const merged = { ...(header?.settings ?? {}), ...config };
