@@ -1,6 +1,6 @@
 import { exportPalace } from "../export/export-palace.js";
 import { type CliCommand, parseCommandArgs, printHelp } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace export <file.jsonl>
 
@@ -21,9 +21,7 @@ export const exportCommand: CliCommand = {
     const args = parseCommandArgs(argv, PALACE_OPTION, { min: 1, max: 1, names: "the file to write" });
     if (!args) return printHelp(io, USAGE);
     const file = args.positionals[0] as string;
-    const report = await withPalace(palaceDir(args.values, io.env), {}, (palace) =>
-      exportPalace(palace, file),
-    );
+    const report = await withPalace(args.values, io.env, {}, (palace) => exportPalace(palace, file));
     io.stdout.write(
       `exported ${report.drawers} drawers, ${report.sources} sources, ${report.knowledgeGraphRows} knowledge-graph rows to ${file}\n`,
     );

@@ -9,7 +9,7 @@ import {
   UsageError,
 } from "./cli-command.js";
 import { minePath } from "./mine-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace hook claude-code [--wing W]
 
@@ -56,7 +56,7 @@ export const hookCommand: CliCommand = {
     const wing =
       stringOption(args.values, "wing") ??
       projectWing(input.cwd ?? io.env.CLAUDE_PROJECT_DIR ?? process.cwd());
-    const result = await withPalace(palaceDir(args.values, io.env), { create: true }, (palace) =>
+    const result = await withPalace(args.values, io.env, { create: true }, (palace) =>
       minePath(palace, input.transcriptPath, { mode: "convos", format: "claude-code", wing }),
     );
     for (const error of result.errors) io.stderr.write(`atrium-palace hook: ${formatMineError(error)}\n`);

@@ -1,6 +1,6 @@
 import { importPalace } from "../export/import-palace.js";
 import { type CliCommand, parseCommandArgs, printHelp } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace import <file.jsonl>
 
@@ -21,7 +21,7 @@ export const importCommand: CliCommand = {
     const args = parseCommandArgs(argv, PALACE_OPTION, { min: 1, max: 1, names: "the file to read" });
     if (!args) return printHelp(io, USAGE);
     const file = args.positionals[0] as string;
-    const report = await withPalace(palaceDir(args.values, io.env), { create: true }, (palace) =>
+    const report = await withPalace(args.values, io.env, { create: true }, (palace) =>
       importPalace(palace, file),
     );
     io.stdout.write(

@@ -1,4 +1,4 @@
-import { KnowledgeGraph, renderFact, type Triple } from "../kg/index.js";
+import { type KnowledgeGraph, renderFact, type Triple } from "../kg/index.js";
 import {
   type CliCommand,
   type CliIo,
@@ -11,7 +11,7 @@ import {
   stringOption,
   UsageError,
 } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace kg <query|add|invalidate|timeline|stats> ...
 
@@ -67,9 +67,7 @@ export const kgCommand: CliCommand = {
 };
 
 function withGraph<T>(args: ParsedArgs, io: CliIo, body: (kg: KnowledgeGraph) => T): Promise<T> {
-  return withPalace(palaceDir(args.values, io.env), {}, async (palace) =>
-    body(new KnowledgeGraph(palace.database)),
-  );
+  return withPalace(args.values, io.env, {}, async (palace) => body(palace.kg));
 }
 
 /** Only the options given, under the names the graph takes. */

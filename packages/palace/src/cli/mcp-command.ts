@@ -8,14 +8,14 @@ import {
   stringOption,
   UsageError,
 } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace mcp [--palace DIR]
        atrium-palace mcp --http (--tokens-file FILE | --no-auth) [--port N] [--host H]
 
 Serves the palace as an MCP server: status, list_wings, list_rooms, get_taxonomy, search,
 check_duplicate, add/get/list/update/delete_drawer, kg_query/add/invalidate/timeline/stats,
-wake_up. Over stdio by default (what MCP hosts launch). --http serves streamable HTTP and prints
+traverse, find/create/list/delete/follow_tunnels, diary_write/read, wake_up. Over stdio by default (what MCP hosts launch). --http serves streamable HTTP and prints
 the endpoint URL; each client needs a bearer token from --tokens-file, or with --no-auth anyone
 who reaches the port may connect (loopback only). SIGTERM or Ctrl-C stops taking requests, lets
 calls in flight finish (up to 10 s), then exits.
@@ -74,7 +74,7 @@ export const mcpCommand: CliCommand = {
     }
     // Read before the palace opens, so a bad file fails fast.
     const auth: TokensAuth | undefined = tokensFile === undefined ? undefined : loadTokensFile(tokensFile);
-    await withPalace(palaceDir(values, io.env), {}, async (palace) => {
+    await withPalace(values, io.env, {}, async (palace) => {
       if (!http) {
         const served = await servePalaceMcp({ palace });
         await served.closed;

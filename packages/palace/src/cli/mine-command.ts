@@ -15,7 +15,7 @@ import {
   stringOption,
   UsageError,
 } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace mine <path> --mode convos|project --wing <wing> [--format F] [--chunking turn|exchange]
 
@@ -64,7 +64,7 @@ export const mineCommand: CliCommand = {
     if (mode === "project" && (format !== undefined || chunking !== undefined)) {
       throw new UsageError("--format and --chunking apply only with --mode convos");
     }
-    const result = await withPalace(palaceDir(args.values, io.env), { create: true }, (palace) =>
+    const result = await withPalace(args.values, io.env, { create: true }, (palace) =>
       minePath(palace, args.positionals[0] as string, {
         mode,
         wing,

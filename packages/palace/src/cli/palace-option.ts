@@ -6,7 +6,8 @@ import { type ParsedArgs, stringOption } from "./cli-command.js";
 /** The `--palace` option every command takes, and where the palace is when it is not given. */
 export const PALACE_OPTION = { palace: { type: "string" } } as const;
 
-export const PALACE_OPTION_HELP = `  --palace DIR          the palace directory (default: $ATRIUM_PALACE, else ~/.atrium/palace)`;
+export const PALACE_OPTION_HELP = `  --palace DIR          the palace directory (default: $ATRIUM_PALACE, else ~/.atrium/palace);
+                        $ATRIUM_CHROMA_URL: a running Chroma server to use instead of DIR/chroma`;
 
 /** `--palace`, else `ATRIUM_PALACE`, else `~/.atrium/palace`. */
 export function palaceDir(values: ParsedArgs["values"], env: Record<string, string | undefined>): string {
@@ -14,13 +15,23 @@ export function palaceDir(values: ParsedArgs["values"], env: Record<string, stri
   return resolve(given ?? join(homedir(), ".atrium", "palace"));
 }
 
-/** Opens the palace, runs `body` with it and closes it, whatever `body` does. */
+/** `ATRIUM_CHROMA_URL` as the palace's `chromaUrl`, when set. */
+export function chromaOption(env: Record<string, string | undefined>): { chromaUrl?: string } {
+  const url = env.ATRIUM_CHROMA_URL?.trim();
+  return url ? { chromaUrl: url } : {};
+}
+
+/**
+ * Opens the palace `--palace` names (see `palaceDir`), runs `body` with it and closes it,
+ * whatever `body` does.
+ */
 export async function withPalace<T>(
-  dir: string,
+  values: ParsedArgs["values"],
+  env: Record<string, string | undefined>,
   options: OpenPalaceOptions,
   body: (palace: Palace) => Promise<T>,
 ): Promise<T> {
-  const palace = await openPalace(dir, options);
+  const palace = await openPalace(palaceDir(values, env), { ...chromaOption(env), ...options });
   try {
     return await body(palace);
   } finally {

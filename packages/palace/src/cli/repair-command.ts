@@ -1,7 +1,7 @@
 import { resolveEmbedding } from "@atrium/chroma";
 import { repairPalace } from "../repair.js";
 import { type CliCommand, parseCommandArgs, printHelp, stringOption, UsageError } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir } from "./palace-option.js";
+import { chromaOption, PALACE_OPTION, PALACE_OPTION_HELP, palaceDir } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace repair [--reembed [--embedding SPEC]]
 
@@ -35,6 +35,7 @@ export const repairCommand: CliCommand = {
       );
     }
     const report = await repairPalace(palaceDir(args.values, io.env), {
+      ...chromaOption(io.env),
       reembed,
       ...(spec === undefined ? {} : { embedding: resolveEmbedding(spec) }),
     });

@@ -8,7 +8,7 @@ import {
   printHelp,
   stringOption,
 } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace search <query> [--wing W] [--room R] [--hall H] [--from T] [--to T] [-k N] [--mode M] [--json]
 
@@ -53,7 +53,7 @@ export const searchCommand: CliCommand = {
     const k = integerOption(values, "k", 1, Number.MAX_SAFE_INTEGER);
     const neighbours = integerOption(values, "neighbours", 0, Number.MAX_SAFE_INTEGER);
     const mode = choiceOption(values, "mode", ["hybrid", "bm25", "vector"] as const);
-    const hits = await withPalace(palaceDir(values, io.env), {}, (palace) =>
+    const hits = await withPalace(values, io.env, {}, (palace) =>
       palace.search(args.positionals[0] as string, {
         ...Object.fromEntries(
           (["wing", "room", "hall"] as const).flatMap((key) => {

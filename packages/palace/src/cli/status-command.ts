@@ -1,6 +1,5 @@
-import { KnowledgeGraph } from "../kg/index.js";
 import { type CliCommand, jsonLine, parseCommandArgs, printHelp } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
 const USAGE = `Usage: atrium-palace status [--json]
 
@@ -24,9 +23,9 @@ export const statusCommand: CliCommand = {
       { min: 0, max: 0, names: "" },
     );
     if (!args) return printHelp(io, USAGE);
-    const { status, kg } = await withPalace(palaceDir(args.values, io.env), {}, async (palace) => ({
+    const { status, kg } = await withPalace(args.values, io.env, {}, async (palace) => ({
       status: await palace.status(),
-      kg: new KnowledgeGraph(palace.database).stats(),
+      kg: palace.kg.stats(),
     }));
     if (args.values.json) {
       io.stdout.write(jsonLine({ ...status, knowledgeGraph: kg }));

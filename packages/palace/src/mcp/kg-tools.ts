@@ -5,9 +5,10 @@ import { defined, isoTime, optional, text, wholeNumber } from "./tool-fields.js"
 
 const entityField = (what: string) => text(`${what}'s name`).describe(`The ${what} (a name or alias)`);
 
-/** kg_query, kg_add, kg_invalidate, kg_timeline, kg_stats: the temporal knowledge graph. */
+/** kg_query, kg_add, kg_invalidate, kg_timeline, kg_stats, traverse: the temporal knowledge graph. */
 export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
   const maxRows = kg.limits.queryMaxRows;
+  const maxDepth = kg.limits.traversalMaxDepth;
   return [
     schemaTool({
       name: "kg_query",
@@ -93,6 +94,17 @@ export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
         "Counts of the knowledge graph: entities, aliases, facts (open and ended), predicates, the single-valued ones, the most used.",
       inputSchema: z.strictObject({}),
       execute: () => kg.stats(),
+    }),
+    schemaTool({
+      name: "traverse",
+      description:
+        "Walk the knowledge graph from an entity: every entity within `depth` hops (facts followed both ways) and the facts between them; with asOf, only facts true then. truncated: the walk hit its node limit.",
+      inputSchema: z.strictObject({
+        entity: entityField("start entity"),
+        depth: optional(wholeNumber("depth", 1, maxDepth).describe("Hops to walk (default 1)")),
+        asOf: optional(isoTime("asOf").describe("ISO 8601: walk only facts true at that time")),
+      }),
+      execute: ({ entity, depth, asOf }) => kg.neighbours(entity, depth ?? 1, defined({ asOf })),
     }),
   ];
 }

@@ -8,12 +8,13 @@ import {
   serveMcpHttp,
 } from "@atrium/mcp";
 import type { Tool } from "@atrium/spec";
-import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
+import { diaryTools } from "./diary-tools.js";
 import { drawerTools } from "./drawer-tools.js";
 import { knowledgeGraphTools } from "./kg-tools.js";
 import { searchTools } from "./search-tools.js";
 import { taxonomyTools } from "./taxonomy-tools.js";
+import { tunnelTools } from "./tunnel-tools.js";
 import { wakeUpTool } from "./wake-up-tool.js";
 
 export interface PalaceMcpOptions {
@@ -34,17 +35,18 @@ const VERSION = "0.1.0";
 
 const INSTRUCTIONS =
   "A memory palace: verbatim memories (drawers) filed in wings (people, projects) and rooms (topics), " +
-  "and a temporal knowledge graph of facts. Call wake_up first; search before answering from memory; " +
-  "check_duplicate before add_drawer; record lasting facts with kg_add.";
+  "a temporal knowledge graph of facts, tunnels between rooms, and agents' diaries. Call wake_up first; " +
+  "search before answering from memory; check_duplicate before add_drawer; record lasting facts with kg_add.";
 
 /** Every tool the palace serves, in the order clients list them. */
 export function palaceMcpTools(palace: Palace): Tool[] {
-  const kg = new KnowledgeGraph(palace.database);
   return [
     ...taxonomyTools(palace),
     ...searchTools(palace),
     ...drawerTools(palace),
-    ...knowledgeGraphTools(kg),
+    ...knowledgeGraphTools(palace.kg),
+    ...tunnelTools(palace),
+    ...diaryTools(palace),
     wakeUpTool(palace),
   ];
 }

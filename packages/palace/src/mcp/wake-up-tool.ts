@@ -1,29 +1,32 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
-import { buildWakeUp } from "../layers/wake-up.js";
+import { DEFAULT_WAKE_UP_TOKENS, wakeUp } from "../layers/index.js";
 import type { Palace } from "../palace.js";
-import { optional, wholeNumber } from "./tool-fields.js";
-
-/** The default wake-up budget, in gpt-tokenizer tokens. */
-export const DEFAULT_WAKE_UP_BUDGET = 170;
+import { defined, optional, text, wholeNumber } from "./tool-fields.js";
 
 /** wake_up: the small context an agent reads first (who the user is, what matters most). */
 export function wakeUpTool(palace: Palace): Tool {
   return schemaTool({
     name: "wake_up",
-    description:
-      "Read this first: who the user is and their most important memories, fitted to a token budget (default 170). Search for anything more.",
+    description: `Read this first: who the user is and their most important memories and facts, fitted to a token budget (default ${DEFAULT_WAKE_UP_TOKENS}). Search for anything more.`,
     inputSchema: z.strictObject({
       budget: optional(
-        wholeNumber("budget", 1, Number.MAX_SAFE_INTEGER).describe(
-          `Most tokens of the text (default ${DEFAULT_WAKE_UP_BUDGET})`,
+        wholeNumber("budget", 0, palace.limits.maxWakeUpTokens).describe(
+          `Most tokens of the text, as gpt-tokenizer counts them (default ${DEFAULT_WAKE_UP_TOKENS})`,
         ),
       ),
+      wing: optional(text("a wing name").describe("Only this wing's people and drawers")),
+      user: optional(
+        text("the user's entity").describe('The knowledge-graph entity that is the user (default "user")'),
+      ),
     }),
-    async execute({ budget }) {
-      const text = await buildWakeUp(palace, budget ?? DEFAULT_WAKE_UP_BUDGET);
-      return { text, tokens: countTokens(text) };
+    async execute({ budget, wing, user }) {
+      const woken = await wakeUp(palace, {
+        ...defined({ wing, user }),
+        ...(budget === undefined ? {} : { budgetTokens: budget }),
+      });
+      return { text: woken, tokens: countTokens(woken) };
     },
   });
 }

@@ -1,0 +1,42 @@
+import { schemaTool, type Tool } from "@atrium/spec";
+import { z } from "zod";
+import { diaryRead, diaryWrite } from "../diary/index.js";
+import type { Palace } from "../palace.js";
+import { defined, isoTime, optional, text, wholeNumber } from "./tool-fields.js";
+
+const agentField = text("the agent's name").describe("Whose diary (your own name, e.g. claude)");
+
+/** diary_write and diary_read: each agent's own diary (wing diary:<agent>, hall diary). */
+export function diaryTools(palace: Palace): Tool[] {
+  return [
+    schemaTool({
+      name: "diary_write",
+      description:
+        "Write an entry in an agent's diary: what it did, learned or decided, optionally under a topic (else filed under the day).",
+      inputSchema: z.strictObject({
+        agent: agentField,
+        entry: text("the entry's text").describe("The entry, verbatim"),
+        topic: optional(text("a topic").describe("File it under this topic instead of the day")),
+        timestamp: optional(isoTime("timestamp").describe("When (ISO 8601); default now")),
+      }),
+      execute: ({ agent, entry, topic, timestamp }) =>
+        diaryWrite(palace, agent, entry, defined({ topic, timestamp })),
+    }),
+    schemaTool({
+      name: "diary_read",
+      description: "Read an agent's diary, newest first, optionally since a time or under one topic.",
+      inputSchema: z.strictObject({
+        agent: agentField,
+        last: optional(
+          wholeNumber("last", 1, palace.limits.maxListLimit).describe("How many entries (default 10)"),
+        ),
+        since: optional(isoTime("since").describe("Only entries at or after this ISO 8601 time")),
+        topic: optional(text("a topic").describe("Only entries under this topic")),
+      }),
+      async execute({ agent, last, since, topic }) {
+        const entries = await diaryRead(palace, agent, defined({ last, since, topic }));
+        return { agent, entries: entries.map(({ agent: _agent, ...entry }) => entry) };
+      },
+    }),
+  ];
+}
