@@ -52,8 +52,10 @@ export async function applyPendingVectors(
   const pendingStatement = db.prepare(
     "SELECT seq, drawer_id FROM write_log WHERE applied_to_vectors = 0 AND seq > ? ORDER BY seq LIMIT ?",
   );
+  // One statement for a whole round: per drawer, it would scan every pending row each time
+  // (write_log has no drawer_id index), quadratic in the batch size.
   const mark = db.prepare(
-    "UPDATE write_log SET applied_to_vectors = 1 WHERE drawer_id = ? AND seq <= ? AND applied_to_vectors = 0",
+    "UPDATE write_log SET applied_to_vectors = 1 WHERE applied_to_vectors = 0 AND seq <= ? AND drawer_id IN (SELECT value FROM json_each(?))",
   );
   const prune = db.prepare(
     "DELETE FROM write_log WHERE applied_to_vectors = 1 AND seq <= (SELECT MAX(seq) FROM write_log) - ?",
@@ -69,10 +71,12 @@ export async function applyPendingVectors(
       const applied = await applyState(registry, index, embedding, precomputed, ids, total);
       const changed: string[] = [];
       db.transaction(() => {
+        const unchanged: string[] = [];
         for (const id of ids) {
-          if (signature(registry.byId(id)) === applied.get(id)) mark.run(id, maxSeq);
+          if (signature(registry.byId(id)) === applied.get(id)) unchanged.push(id);
           else changed.push(id);
         }
+        if (unchanged.length > 0) mark.run(maxSeq, JSON.stringify(unchanged));
         prune.run(WRITE_LOG_KEEP_APPLIED);
       }).immediate();
       ids = changed;
