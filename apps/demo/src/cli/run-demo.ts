@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import { QuickJsExecutor } from "@atrium/agent";
 import { defaultServerName, type McpServerConfig, parseMcpCommandLine } from "@atrium/mcp";
 import { AbortError, ConfigError, isFatalError } from "@atrium/spec";
 import type { AssistantEvent } from "../assistant/assistant-events.js";
@@ -8,6 +9,7 @@ import { ingestProgressBar } from "../docs/ingest-progress-bar.js";
 import { loadEvalQuestions } from "../eval/eval-questions.js";
 import { runEval } from "../eval/run-eval.js";
 import { resolveDemoModel } from "../models/resolve-demo-model.js";
+import { serveWebUntilStopped } from "../web/run-web.js";
 import { type DemoArgs, parseDemoArgs, USAGE } from "./cli-args.js";
 import { DEMO_QUESTIONS } from "./demo-questions.js";
 import { formatEvalReport } from "./eval-table.js";
@@ -55,6 +57,9 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     const bar = ingestProgressBar(io.err);
     const began = performance.now();
     say("Starting the embedded Chroma server and checking the docs corpus…\n");
+    // The first sandbox of a process boots a worker (about a second from sources): meanwhile.
+    // A failure here shows again, with its reason, when the first question makes its sandbox.
+    const sandboxWarm = QuickJsExecutor.prewarm().catch(() => undefined);
     docs = await openDocsLibrary({
       corpusDir: args.corpus,
       dataDir: args.data,
@@ -69,12 +74,26 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
         ? `Docs: ${ingest.reason === "first" ? "first ingest of" : "re-ingested what changed in"} ${where}: ${ingest.summary.pages.total} pages (${ingest.summary.pages.added} added, ${ingest.summary.pages.changed} changed, ${ingest.summary.pages.removed} removed) in ${(ingest.ms / 1000).toFixed(1)} s\n`
         : `Docs: ${where} unchanged since the last ingest (${ingest.ms.toFixed(0)} ms to check); ready in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
     );
+    await sandboxWarm;
     if (io.signal.aborted) throw new AbortError("interrupted");
     await using assistant = await createAssistant({ docs, model: chosen.model, mcp });
     for (const error of assistant.mcpErrors) io.err.write(`demo: ${error.message}\n`);
     if (mcp) say(`Tools: ${assistant.toolNames.join(", ")}\n`);
     const user = { id: args.user, groups: args.groups };
     const print = tracePrinter(say, { color });
+    if (args.web) {
+      // Ctrl-C is how the web UI ends: a clean stop, exit 0.
+      await serveWebUntilStopped({
+        assistant,
+        user,
+        chosen,
+        host: args.host,
+        port: args.port,
+        say,
+        signal: io.signal,
+      });
+      return 0;
+    }
     if (args.eval) {
       const questions = loadEvalQuestions(args.evalFile);
       say(`Evaluating ${questions.length} questions…\n`);

@@ -3,7 +3,7 @@ import { keyTerms, stemOf } from "./key-terms.js";
 
 describe("keyTerms", () => {
   it("drops function and question words, stems, and puts the longest first", () => {
-    expect(keyTerms("How do I set up custom domains for my docs?", 5)).toEqual(["custom", "domain", "docs"]);
+    expect(keyTerms("How do I set up custom domains for my docs?", 5)).toEqual(["custom", "domain"]);
     expect(keyTerms("Which command starts a local preview?", 5)).toEqual([
       "command",
       "preview",

@@ -38,6 +38,9 @@ const STOPWORDS = new Set(
     "about above after again all also any because before below between both each few more most other " +
     "some such only own same very just over under out off once here use using used want need get " +
     "make like one two way ways per via our ours his her she him let lets any anything something " +
-    "able tell show give know see look find set"
+    "able tell show give know see look find set " +
+    // Words about documentation itself: every question to a docs assistant is about the docs, so
+    // they tell no page from another, and grepping them reads most of the corpus.
+    "doc docs documentation page pages site"
   ).split(" "),
 );
