@@ -17,7 +17,25 @@ describe("parseDemoArgs", () => {
       mcp: ["npx x"],
       corpus: undefined,
       data: undefined,
+      web: false,
     });
+  });
+
+  it("reads --web with its port and host, and refuses them elsewhere", () => {
+    expect(parseDemoArgs(["--web", "--port", "8080", "--host", " ::1 "])).toMatchObject({
+      web: true,
+      port: 8080,
+      host: "::1",
+    });
+    expect(parseDemoArgs(["--web"])).toMatchObject({ web: true, port: undefined, host: undefined });
+    expect(() => parseDemoArgs(["--port", "8080"])).toThrow("--port and --host go with --web");
+    expect(() => parseDemoArgs(["--web", "--port", "80x"])).toThrow(
+      '--port "80x" is not a port; give 0..65535 (0: a free one)',
+    );
+    expect(() => parseDemoArgs(["--web", "--port", "70000"])).toThrow(/^--port "70000" is not a port/);
+    expect(() => parseDemoArgs(["--web", "-q", "x"])).toThrow(
+      "--web serves the page where questions are asked; leave out --eval and --question",
+    );
   });
 
   it("refuses mistakes with a message saying what to change", () => {

@@ -12,6 +12,10 @@ export interface DemoArgs {
   mcp: string[];
   corpus?: string;
   data?: string;
+  /** Serve the web UI instead of asking on the command line. */
+  web: boolean;
+  port?: number;
+  host?: string;
 }
 
 export const USAGE = `Usage: npm run demo -- [options]
@@ -27,6 +31,9 @@ export const USAGE = `Usage: npm run demo -- [options]
                          --mcp "npx -y @modelcontextprotocol/server-everything"
   --corpus DIR           another folder of .md/.mdx pages (default: fixtures/corpora/mintlify-docs)
   --data DIR             where Chroma keeps its data (default: apps/demo/.atrium)
+  --web                  serve the web UI (chat, live step trace, image upload) and print its URL
+  --port N               with --web: the port (default: a free one)
+  --host ADDRESS         with --web: the address to listen on (default 127.0.0.1, loopback only)
   --help, -h             this text
 
 Environment: ATRIUM_MODEL=openai:gpt-4o-mini | anthropic:… | ollama:… | openai-compatible:URL#model
@@ -52,6 +59,17 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     throw new ConfigError("--eval and --question do not go together; pick one");
   if (values["eval-file"] !== undefined && !values.eval)
     throw new ConfigError("--eval-file goes with --eval");
+  if (values.web && (values.eval || questions.length > 0))
+    throw new ConfigError("--web serves the page where questions are asked; leave out --eval and --question");
+  if ((values.port !== undefined || values.host !== undefined) && !values.web)
+    throw new ConfigError("--port and --host go with --web");
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
+    throw new ConfigError(
+      `--port ${JSON.stringify(values.port)} is not a port; give 0..65535 (0: a free one)`,
+    );
+  if (values.host !== undefined && values.host.trim() === "")
+    throw new ConfigError("--host needs an address such as 127.0.0.1");
   return {
     help: values.help ?? false,
     questions,
@@ -66,6 +84,9 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     mcp: values.mcp ?? [],
     corpus: values.corpus,
     data: values.data,
+    web: values.web ?? false,
+    port,
+    host: values.host?.trim(),
   };
 }
 
@@ -85,6 +106,9 @@ function parse(argv: readonly string[]) {
       mcp: { type: "string", multiple: true },
       corpus: { type: "string" },
       data: { type: "string" },
+      web: { type: "boolean" },
+      port: { type: "string" },
+      host: { type: "string" },
     },
   });
 }

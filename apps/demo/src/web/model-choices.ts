@@ -1,0 +1,30 @@
+import type { Model } from "@atrium/spec";
+import type { DemoLimits } from "../limits.js";
+import type { DemoModel } from "../models/resolve-demo-model.js";
+import { scriptedDocsModel } from "../models/scripted-docs-model.js";
+
+/** One entry of the web UI's model switch. */
+export interface ModelChoice {
+  id: string;
+  label: string;
+  scripted: boolean;
+  model: Model;
+}
+
+/**
+ * The models the web UI offers: the one the demo resolved (`ATRIUM_MODEL`, else scripted) first,
+ * as the default, and the scripted docs model beside a real one, since it needs no key.
+ */
+export function modelChoices(chosen: DemoModel, limits: Partial<DemoLimits> = {}): ModelChoice[] {
+  const scripted = (model: Model): ModelChoice => ({
+    id: "scripted",
+    label: "Scripted docs model",
+    scripted: true,
+    model,
+  });
+  if (chosen.scripted) return [scripted(chosen.model)];
+  return [
+    { id: chosen.model.id, label: chosen.model.id, scripted: false, model: chosen.model },
+    scripted(scriptedDocsModel(limits)),
+  ];
+}

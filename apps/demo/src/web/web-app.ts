@@ -1,0 +1,202 @@
+import { AbortError, errorMessage, rethrowIfFatal, serializeError } from "@atrium/spec";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import type { AssistantEvent } from "../assistant/assistant-events.js";
+import type { Assistant } from "../assistant/create-assistant.js";
+import type { DocsUser } from "../docs/docs-library.js";
+import type { DemoLimits } from "../limits.js";
+import { isRequestProblem, readAskRequest } from "./ask-request.js";
+import type { AskSlots } from "./ask-slots.js";
+import { type ExecutorChoice, executorInfo } from "./executor-choices.js";
+import type { ModelChoice } from "./model-choices.js";
+import type { StaticAsset } from "./static-assets.js";
+import { toWireEvent, type WireEvent } from "./wire-events.js";
+
+export interface WebAppOptions {
+  assistant: Assistant;
+  /** Who asks: fixed when the server starts (`--user`, `--groups`), never chosen by the page. */
+  user: DocsUser;
+  models: readonly ModelChoice[];
+  executors: readonly ExecutorChoice[];
+  limits: Readonly<DemoLimits>;
+  assets: ReadonlyMap<string, StaticAsset>;
+  slots: AskSlots;
+  /** Aborted when the server stops: every ask in flight ends. */
+  signal: AbortSignal;
+  /** `host:port` values a request's Host header may carry (loopback servers), or undefined for any. */
+  allowedHosts: () => readonly string[] | undefined;
+}
+
+// Same-origin only: the page loads nothing from elsewhere, and a page it renders cannot run script.
+const SECURITY_HEADERS = {
+  "Content-Security-Policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+// A comment line keeps proxies and the browser from treating a long model call as a dead stream.
+const HEARTBEAT_MS = 15_000;
+const IDLE = Symbol("idle");
+
+/** The web UI's routes: the page's files, its configuration, and `POST /api/ask` streaming SSE. */
+export function createWebApp(options: WebAppOptions): Hono {
+  const { assistant, user, models, executors, limits, assets, slots } = options;
+  const app = new Hono();
+
+  app.use(async (c, next) => {
+    // DNS rebinding: another site's name resolving to 127.0.0.1 must not reach a loopback server.
+    const allowed = options.allowedHosts();
+    const host = c.req.header("host") ?? "";
+    if (allowed && !allowed.includes(host)) {
+      return c.json({ error: `unknown Host ${JSON.stringify(host)}; open the URL the demo printed` }, 421);
+    }
+    // Another site's page may POST a form here; a browser always says where it came from.
+    const origin = c.req.header("origin");
+    if (c.req.method !== "GET" && origin !== undefined && origin !== `http://${host}`) {
+      return c.json({ error: `requests from ${origin} are refused; use the demo's own page` }, 403);
+    }
+    await next();
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
+  });
+
+  app.get("/", (c) => serveAsset(c, "index.html"));
+  app.get("/api/config", (c) =>
+    c.json({
+      user,
+      models: models.map(({ id, label, scripted }) => ({ id, label, scripted })),
+      executors: executors.map(executorInfo),
+      tools: assistant.toolNames,
+      memory: false,
+      limits: {
+        maxQuestionChars: limits.maxQuestionChars,
+        maxImages: limits.webMaxImages,
+        maxImageBytes: limits.webMaxImageBytes,
+        imageTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
+      },
+    }),
+  );
+
+  app.post(
+    "/api/ask",
+    bodyLimit({
+      maxSize: limits.webMaxBodyBytes,
+      onError: (c) =>
+        c.json(
+          {
+            error: `the request is over ${limits.webMaxBodyBytes} bytes (webMaxBodyBytes); attach smaller or fewer images`,
+          },
+          413,
+        ),
+    }),
+    async (c) => {
+      let form: FormData;
+      try {
+        form = await c.req.formData();
+      } catch (error) {
+        rethrowIfFatal(error);
+        return c.json({ error: `the request is not a multipart form: ${errorMessage(error)}` }, 400);
+      }
+      const request = await readAskRequest(form, limits);
+      if (isRequestProblem(request)) return c.json({ error: request.message }, request.status);
+      const executor = request.executor ? executors.find((e) => e.id === request.executor) : executors[0];
+      if (!executor) {
+        return c.json(
+          {
+            error: `no executor "${request.executor}"; pick one of ${executors.map((e) => e.id).join(", ")}`,
+          },
+          400,
+        );
+      }
+      const model = request.model ? models.find((m) => m.id === request.model) : models[0];
+      if (!model) {
+        return c.json(
+          { error: `no model "${request.model}"; pick one of ${models.map((m) => m.id).join(", ")}` },
+          400,
+        );
+      }
+
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      if (!slots.tryRun(() => finished)) {
+        return c.json(
+          {
+            error: `${limits.webMaxConcurrentAsks} questions are being answered (webMaxConcurrentAsks); ask again when one has finished`,
+          },
+          429,
+        );
+      }
+      return streamSSE(c, async (stream) => {
+        const controller = new AbortController();
+        stream.onAbort(() => controller.abort(new AbortError("the page closed the stream")));
+        const signal = AbortSignal.any([controller.signal, options.signal, c.req.raw.signal]);
+        const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n"), HEARTBEAT_MS);
+        let id = 0;
+        const send = (event: WireEvent) =>
+          stream.writeSSE({ event: "assistant", id: String(id++), data: JSON.stringify(event) });
+        const events = assistant.ask(request.question, {
+          user,
+          signal,
+          images: request.images,
+          executor: executor.factory,
+          model: model.model,
+        });
+        try {
+          for (;;) {
+            const next = await nextOrIdle(events, limits.webSseIdleTimeoutMs);
+            if (next === IDLE) {
+              controller.abort(new AbortError("idle"));
+              await send({
+                type: "error",
+                error: {
+                  ...serializeError(new AbortError("idle")),
+                  message: `no progress for ${limits.webSseIdleTimeoutMs / 1000} s (webSseIdleTimeoutMs); the question was stopped`,
+                },
+              });
+              break;
+            }
+            if (next.done) break;
+            await send(toWireEvent(next.value, limits.traceOutputChars));
+          }
+        } catch (error) {
+          // Thrown before the run started (a refused question) or fatal (aborted): the page shows it.
+          if (!stream.aborted) await send({ type: "error", error: serializeError(error) });
+        } finally {
+          clearInterval(heartbeat);
+          // Ends the ask (its docs session and sandbox close) if it is still running; how it
+          // ended was sent above, so a second report of the same abort is dropped.
+          await events.return(undefined).catch(() => undefined);
+          finish();
+        }
+      });
+    },
+  );
+
+  app.get("/:file", (c) => serveAsset(c, c.req.param("file")));
+  app.notFound((c) => c.json({ error: `no such page: ${c.req.path}` }, 404));
+
+  function serveAsset(c: Context, name: string) {
+    const asset = assets.get(name);
+    if (!asset) return c.json({ error: `no such file: /${name}` }, 404);
+    return c.body(asset.body, 200, { "Content-Type": asset.contentType, "Cache-Control": "no-cache" });
+  }
+
+  return app;
+}
+
+/** The next event, or IDLE when none came within `ms` (the pending `next` stays with the generator). */
+async function nextOrIdle(
+  events: AsyncGenerator<AssistantEvent, void, undefined>,
+  ms: number,
+): Promise<IteratorResult<AssistantEvent, void> | typeof IDLE> {
+  let timer: NodeJS.Timeout | undefined;
+  const idle = new Promise<typeof IDLE>((resolve) => {
+    timer = setTimeout(() => resolve(IDLE), ms);
+  });
+  try {
+    return await Promise.race([events.next(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
