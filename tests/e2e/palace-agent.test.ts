@@ -85,7 +85,7 @@ describe("CodeAgent × palace", () => {
           'const hits = await recall({ query: "what is the name of my cat?", k: 2 });',
           'const where = await kg_query({ subject: "user", predicate: "lives_in" });',
           "const diary = await diary_read({ last: 1 });",
-          "final_answer({ memories: hits.map((h) => h.room + ": " + h.content).sort(), lives: where.map((f) => f.text), diary: diary[0].entry });",
+          "final_answer({ memories: hits.map((h) => h.room + ': ' + h.content).sort(), lives: where.map((f) => f.text), diary: diary[0].entry });",
         ].join("\n"),
       ),
     ]);
