@@ -35,7 +35,10 @@ export interface EssentialsLayer {
  */
 export function essentialsLayer(
   palace: Palace,
-  scope: LayerScope & { candidates?: number } = {},
+  scope: LayerScope & {
+    /** Drawers each signal offers before scoring (default `SCORED_CANDIDATES`). */
+    candidates?: number;
+  } = {},
 ): EssentialsLayer {
   const { wing } = checkLayerScope({ wing: scope.wing }, palace.limits);
   const candidates = Math.max(scope.candidates ?? SCORED_CANDIDATES, 1);

@@ -5,7 +5,7 @@ import { essentialsLayer } from "./essentials-layer.js";
 import { type BudgetLine, fitLines } from "./fit-lines.js";
 import { identityLayer } from "./identity-layer.js";
 import type { LayerScope } from "./layer-options.js";
-import { DRAWER_MIN_CONTENT_TOKENS, WAKE_UP_LINE_MAX_TOKENS } from "./layer-tuning.js";
+import { DRAWER_MIN_CONTENT_TOKENS, SCORED_CANDIDATES, WAKE_UP_LINE_MAX_TOKENS } from "./layer-tuning.js";
 
 /** The budget `wakeUp` fits when given none: small enough to prepend to every prompt. */
 export const DEFAULT_WAKE_UP_TOKENS = 170;
@@ -37,7 +37,10 @@ export async function wakeUp(palace: Palace, options: PalaceWakeUpOptions = {}):
   if (budget === 0) return "";
   const l0 = identityLayer(palace, scope);
   // Enough candidates to fill the budget even if every line were short.
-  const l1 = essentialsLayer(palace, { ...scope, candidates: Math.ceil(budget / 8) });
+  const l1 = essentialsLayer(palace, {
+    ...scope,
+    candidates: Math.max(SCORED_CANDIDATES, Math.ceil(budget / 8)),
+  });
   const drawerLine = (drawer: { speaker?: string; content: string }): BudgetLine => {
     const label = `- ${drawer.speaker ? `${drawer.speaker}: ` : ""}`;
     return {
