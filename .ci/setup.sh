@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
 TOOLS_DIR="$PWD/.tools"
 # Debian packages the test suites need; each package adds its own here when it lands.
-APT_PACKAGES=(${ATRIUM_APT_PACKAGES:-})
+# chromium: the demo's web UI suite (tests/e2e/demo-web.test.ts, through playwright-core).
+APT_PACKAGES=(chromium ${ATRIUM_APT_PACKAGES:-})
 
 # node-gyp must build native addons (better-sqlite3) against the local headers when they exist:
 # it would otherwise try to download them, and this network has no route to do that.

@@ -46,6 +46,7 @@ export function createWebApp(options: WebAppOptions): Hono {
   const app = new Hono();
 
   app.use(async (c, next) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
     // DNS rebinding: another site's name resolving to 127.0.0.1 must not reach a loopback server.
     const allowed = options.allowedHosts();
     const host = c.req.header("host") ?? "";
@@ -58,7 +59,6 @@ export function createWebApp(options: WebAppOptions): Hono {
       return c.json({ error: `requests from ${origin} are refused; use the demo's own page` }, 403);
     }
     await next();
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   });
 
   app.get("/", (c) => serveAsset(c, "index.html"));
@@ -143,6 +143,13 @@ export function createWebApp(options: WebAppOptions): Hono {
           model: model.model,
         });
         try {
+          // What the server took from the request, first: the page shows what really arrived.
+          await send({
+            type: "received",
+            executor: executor.id,
+            model: model.id,
+            images: request.imageSummaries,
+          });
           for (;;) {
             const next = await nextOrIdle(events, limits.webSseIdleTimeoutMs);
             if (next === IDLE) {
