@@ -1,0 +1,71 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { buildOnce, sha256Hex } from "../cache-dir.js";
+import type { GuestKernel } from "../engine/kernel.js";
+import { readModule, resolveModules } from "../engine/kernel-modules.js";
+import { type CpioEntry, writeCpio } from "./cpio.js";
+
+/** The modules every machine loads: the virtio transport, the agent's serial port, the root disk. */
+export const BASE_MODULES = [
+  "virtio_mmio",
+  "virtio_console",
+  "virtio_blk",
+  "crc32c_generic",
+  "ext4",
+] as const;
+/** Loaded only when the network is on: with it off the guest has no network driver at all. */
+export const NETWORK_MODULES = ["virtio_net"] as const;
+
+export interface InitramfsOptions {
+  kernel: GuestKernel;
+  agentPath: string;
+  cacheDir: string;
+  network: boolean;
+  /** The root block device; absent = stay in the initramfs (the bare boot baseline). */
+  rootDevice?: string;
+}
+
+/**
+ * The boot initramfs: the guest agent as /init (it is PID 1: mounts, loads modules, mounts the
+ * root, chroots, then serves), the kernel modules it loads, and /atrium/boot.conf saying which.
+ * No shell and no busybox: each process a shell script would start costs milliseconds under TCG.
+ * Cached by the hash of everything in it.
+ */
+export async function buildInitramfs(options: InitramfsOptions): Promise<string> {
+  const modules = await resolveModules(options.kernel.modulesDir, [
+    ...BASE_MODULES,
+    ...(options.network ? NETWORK_MODULES : []),
+  ]);
+  const agent = await readFile(options.agentPath);
+  const conf = [
+    ...modules.map((path) => `module /atrium/modules/${guestModuleName(path)}`),
+    ...(options.rootDevice ? [`root ${options.rootDevice}`, "fstype ext4"] : []),
+    "",
+  ].join("\n");
+  const key = sha256Hex(`${options.kernel.digest}\n${sha256Hex(agent)}\n${conf}`).slice(0, 32);
+  return buildOnce(join(options.cacheDir, "initramfs", `${key}.cpio`), async (tmp) => {
+    const entries: CpioEntry[] = [
+      { kind: "dir", path: "dev" },
+      { kind: "char-device", path: "dev/console", major: 5, minor: 1 },
+      { kind: "char-device", path: "dev/null", major: 1, minor: 3, mode: 0o666 },
+      { kind: "dir", path: "proc" },
+      { kind: "dir", path: "sys" },
+      { kind: "dir", path: "atrium" },
+      { kind: "dir", path: "atrium/modules" },
+      { kind: "file", path: "atrium/boot.conf", data: new TextEncoder().encode(conf) },
+      { kind: "file", path: "init", data: agent, mode: 0o755 },
+    ];
+    for (const path of modules) {
+      entries.push({
+        kind: "file",
+        path: `atrium/modules/${guestModuleName(path)}`,
+        data: await readModule(options.kernel.modulesDir, path),
+      });
+    }
+    await writeFile(tmp, writeCpio(entries));
+  });
+}
+
+function guestModuleName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1).replace(/\.ko\.(xz|zst|gz)$/, ".ko");
+}

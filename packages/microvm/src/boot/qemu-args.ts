@@ -1,0 +1,106 @@
+import { AGENT_PORT_NAME } from "../guest-agent/protocol.js";
+
+export type Accelerator = "kvm" | "tcg";
+
+export interface QemuLaunch {
+  accelerator: Accelerator;
+  kernelPath: string;
+  initramfsPath: string;
+  cpus: number;
+  memoryMiB: number;
+  /** Unix socket QEMU listens on for the agent's virtio-serial port. */
+  agentSocketPath: string;
+  /** Root disk image (raw ext4); absent for the bare boot. */
+  diskPath?: string;
+  /** Writes to the disk go to a throwaway overlay (an ephemeral machine). */
+  diskSnapshot?: boolean;
+  /** Absent: no network device at all. */
+  network?: { hostForwards: { hostPort: number; guestPort: number }[] };
+  /** TSC frequency of the host, for TCG guests (see kernelCommandLine). */
+  tscKhz?: number;
+  extraKernelArgs?: readonly string[];
+}
+
+/**
+ * The kernel command line. Under TCG the kernel cannot calibrate its clock against the PIT on a
+ * busy host (it hangs after "Marking TSC unstable"), so the host's TSC rate is given
+ * (`tsc_early_khz`; TCG's guest TSC reads the host's) and trusted. The rest trims boot work:
+ * `quiet` (every console byte is an emulated UART write), no crypto self-tests, no mitigations
+ * patching. `panic=-1` reboots at once on a panic, which `-no-reboot` turns into QEMU exiting,
+ * so a panic is an exit the host sees, never a hang.
+ */
+export function kernelCommandLine(launch: QemuLaunch): string {
+  const args = [
+    "console=ttyS0",
+    "quiet",
+    "panic=-1",
+    "rdinit=/init",
+    "8250.nr_uarts=1",
+    "cryptomgr.notests",
+    "mitigations=off",
+    "random.trust_cpu=on",
+    "no_timer_check",
+    "audit=0",
+  ];
+  if (launch.accelerator === "tcg") {
+    args.push("tsc=reliable");
+    if (launch.tscKhz) args.push(`tsc_early_khz=${launch.tscKhz}`);
+  }
+  return [...args, ...(launch.extraKernelArgs ?? [])].join(" ");
+}
+
+/**
+ * QEMU's argv: `-M microvm` (virtio-mmio, no PCI, no firmware option ROMs), nothing QEMU would
+ * add by default, the console on stdio, the agent's port on a Unix socket, the root disk, and a
+ * network device only when the network is on.
+ */
+export function qemuArgs(launch: QemuLaunch): string[] {
+  const args = [
+    "-M",
+    "microvm,x-option-roms=off,rtc=on",
+    "-accel",
+    launch.accelerator,
+    "-cpu",
+    launch.accelerator === "kvm" ? "host" : "max",
+    "-smp",
+    String(launch.cpus),
+    "-m",
+    `${launch.memoryMiB}M`,
+    "-nodefaults",
+    "-no-user-config",
+    "-nographic",
+    "-no-reboot",
+    "-kernel",
+    launch.kernelPath,
+    "-initrd",
+    launch.initramfsPath,
+    "-append",
+    kernelCommandLine(launch),
+    "-chardev",
+    "stdio,id=console,signal=off",
+    "-serial",
+    "chardev:console",
+    "-device",
+    "virtio-serial-device",
+    "-chardev",
+    `socket,id=agent,path=${launch.agentSocketPath},server=on,wait=off`,
+    "-device",
+    `virtserialport,chardev=agent,name=${AGENT_PORT_NAME}`,
+  ];
+  if (launch.diskPath) {
+    const snapshot = launch.diskSnapshot ? ",snapshot=on" : "";
+    args.push(
+      "-drive",
+      `id=root,file=${launch.diskPath},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
+      "-device",
+      "virtio-blk-device,drive=root",
+    );
+  }
+  if (launch.network) {
+    const forwards = launch.network.hostForwards
+      .map((forward) => `,hostfwd=tcp:127.0.0.1:${forward.hostPort}-:${forward.guestPort}`)
+      .join("");
+    args.push("-netdev", `user,id=net0${forwards}`, "-device", "virtio-net-device,netdev=net0");
+  }
+  return args;
+}

@@ -1,0 +1,113 @@
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { ConfigError } from "@atrium/spec";
+import { parse as parseToml } from "smol-toml";
+import { z } from "zod";
+
+/** The file name the CLI looks for in the working directory. */
+export const CONFIG_FILE_NAME = "atrium-vm.toml";
+
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
+
+const memorySchema = z.union([
+  z.number().int().min(64, "at least 64 (MiB)").max(65536, "at most 65536 (MiB)"),
+  z
+    .string()
+    .regex(/^\d+\s*[MG]i?B?$/i, 'a size such as "512M" or "2G"')
+    .transform((text) => {
+      const value = Number.parseInt(text, 10);
+      return /g/i.test(text) ? value * 1024 : value;
+    })
+    .pipe(z.number().min(64, "at least 64M").max(65536, "at most 64G")),
+]);
+
+const volumeSchema = z.strictObject({
+  host: z.string().min(1, "a host directory"),
+  guest: z.string().regex(/^\//, "an absolute path in the guest"),
+  readonly: z.boolean().default(false),
+});
+
+const portSchema = z.strictObject({
+  host: z.number().int().min(1).max(65535),
+  guest: z.number().int().min(1).max(65535),
+});
+
+export const vmConfigSchema = z
+  .strictObject({
+    /** An OCI image layout directory, a `docker save` tar, or "busybox" (built locally). */
+    image: z.string().min(1, 'an OCI layout directory, a docker-save tar or "busybox"'),
+    cpus: z.number().int().min(1, "at least 1").max(64, "at most 64").default(1),
+    memory: memorySchema.default(256),
+    env: z.record(z.string().regex(envName, "a variable name such as FOO_BAR"), z.string()).default({}),
+    workdir: z.string().regex(/^\//, "an absolute path in the guest").optional(),
+    init: z.array(z.string().min(1)).default([]),
+    volumes: z.array(volumeSchema).default([]),
+    ports: z.array(portSchema).default([]),
+    network: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        allow_hosts: z
+          .array(z.string().regex(hostPattern, 'a host name or address, optionally with ":port"'))
+          .default([]),
+      })
+      .default({ enabled: false, allow_hosts: [] }),
+  })
+  .superRefine((config, ctx) => {
+    if (config.ports.length > 0 && !config.network.enabled) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ports"],
+        message: "ports need the network on: set network.enabled = true",
+      });
+    }
+  });
+
+/** A validated machine configuration (the file's shape, defaults filled in). */
+export type VmConfig = z.output<typeof vmConfigSchema>;
+export type VmConfigInput = z.input<typeof vmConfigSchema>;
+
+/** Validates a config object; the error names each offending key (`network.allow_hosts.0: ...`). */
+export function parseVmConfig(value: unknown, source = "machine config"): VmConfig {
+  const result = vmConfigSchema.safeParse(value);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map(
+    (issue) => `${issue.path.join(".") || "(top level)"}: ${issueMessage(issue)}`,
+  );
+  throw new ConfigError(`${source}: ${lines.join("; ")}`);
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys")
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+  return issue.message;
+}
+
+/**
+ * Reads an `atrium-vm.toml`. Relative paths in it (the image, volume host directories) are
+ * resolved against the file's directory, so a config means the same from any working directory.
+ */
+export async function loadVmConfig(path: string): Promise<VmConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read ${path}: ${(error as Error).message}; create it or pass another config file`,
+    );
+  }
+  let data: unknown;
+  try {
+    data = parseToml(text);
+  } catch (error) {
+    throw new ConfigError(`${path} is not valid TOML: ${(error as Error).message}`);
+  }
+  const config = parseVmConfig(data, path);
+  const base = dirname(resolve(path));
+  const local = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  return {
+    ...config,
+    image: config.image === "busybox" ? config.image : local(config.image),
+    volumes: config.volumes.map((volume) => ({ ...volume, host: local(volume.host) })),
+  };
+}

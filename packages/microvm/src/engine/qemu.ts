@@ -1,0 +1,27 @@
+import { runCommand, which } from "../run-command.js";
+import { MissingDependencyError } from "../vm-errors.js";
+import { APT_PACKAGE_OF, aptCommand } from "./apt-hint.js";
+
+export interface QemuBinary {
+  path: string;
+  /** e.g. "7.2.22" */
+  version: string;
+}
+
+/** Finds qemu-system-x86_64 (or `ATRIUM_QEMU`) and asks it for its version. */
+export async function findQemu(env: NodeJS.ProcessEnv = process.env): Promise<QemuBinary> {
+  const path = env.ATRIUM_QEMU || (await which("qemu-system-x86_64"));
+  if (!path) {
+    throw new MissingDependencyError(
+      `qemu-system-x86_64 was not found on PATH; install it with: ${aptCommand(APT_PACKAGE_OF.qemu)} (or set ATRIUM_QEMU to its path)`,
+    );
+  }
+  const result = await runCommand(path, ["--version"], { timeoutMs: 10_000 });
+  const version = /version (\d+\.\d+(?:\.\d+)?)/.exec(result.stdout)?.[1];
+  if (result.code !== 0 || !version) {
+    throw new MissingDependencyError(
+      `${path} --version failed (exit ${result.code}): ${result.stderr.trim()}`,
+    );
+  }
+  return { path, version };
+}

@@ -1,0 +1,672 @@
+/*
+ * atrium guest agent: PID 1 of the micro-VM and, in a child, the host's agent.
+ *
+ * As PID 1 (started by the kernel from the boot initramfs) it mounts /dev, /proc and /sys, loads
+ * the kernel modules listed in /atrium/boot.conf (Debian builds every virtio driver as a module),
+ * mounts the image's root filesystem and chroots into it, then forks the agent and stays behind
+ * only to reap orphans. When the agent dies, PID 1 says why on the console and powers off, so the
+ * host sees QEMU exit with a message instead of waiting for an answer that never comes.
+ *
+ * The agent speaks length-prefixed frames over the virtio-serial port named "atrium.agent". The
+ * frame layout mirrors src/guest-agent/protocol.ts; change both together and bump
+ * PROTOCOL_VERSION. All integers are little-endian (x86-64 guests only).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROTOCOL_VERSION 1
+#define MAX_FRAME (1024 * 1024 + 64)
+#define CHUNK (64 * 1024)
+#define MAX_PROCS 64
+#define MAX_WRITES 16
+#define PORT_NAME "atrium.agent"
+#define BOOT_CONF "/atrium/boot.conf"
+
+enum {
+  H_EXEC = 1, H_STDIN = 2, H_STDIN_CLOSE = 3, H_SIGNAL = 4, H_WRITE_OPEN = 5,
+  H_WRITE_DATA = 6, H_WRITE_CLOSE = 7, H_READ = 8, H_POWEROFF = 9,
+  G_READY = 64, G_STDOUT = 65, G_STDERR = 66, G_EXIT = 67, G_ERROR = 68, G_OK = 69,
+  G_FILE_DATA = 70, G_FILE_END = 71
+};
+
+static void console(const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) fd = 2;
+  if (n > 0) (void)!write(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+  if (fd != 2) close(fd);
+}
+
+static void power_off(void) {
+  sync();
+  reboot(RB_POWER_OFF);
+  for (;;) pause();
+}
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ── PID 1: boot ─────────────────────────────────────────────────────────────────────────────── */
+
+static void must(int ok, const char *what) {
+  if (!ok) {
+    console("atrium-init: %s failed: %s\n", what, strerror(errno));
+    power_off();
+  }
+}
+
+static void load_module(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    console("atrium-init: module %s: %s\n", path, strerror(errno));
+    return;
+  }
+  /* EEXIST: built in or already loaded, fine. */
+  if (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST)
+    console("atrium-init: load %s: %s\n", path, strerror(errno));
+  close(fd);
+}
+
+static int wait_for_path(const char *path, int timeout_ms) {
+  int64_t end = now_ms() + timeout_ms;
+  struct stat st;
+  while (stat(path, &st) != 0) {
+    if (now_ms() > end) return -1;
+    usleep(2000);
+  }
+  return 0;
+}
+
+static void move_mount(const char *from, const char *to) {
+  mkdir(to, 0755);
+  if (mount(from, to, NULL, MS_MOVE, NULL) != 0) console("atrium-init: move %s: %s\n", from, strerror(errno));
+}
+
+static void boot(void) {
+  mkdir("/dev", 0755);
+  mkdir("/proc", 0555);
+  mkdir("/sys", 0555);
+  must(mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755") == 0 || errno == EBUSY, "mount /dev");
+  must(mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0, "mount /proc");
+  must(mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0, "mount /sys");
+
+  char root[128] = "", fstype[32] = "ext4", line[512];
+  FILE *conf = fopen(BOOT_CONF, "re");
+  must(conf != NULL, "open " BOOT_CONF);
+  while (fgets(line, sizeof line, conf)) {
+    line[strcspn(line, "\n")] = 0;
+    if (strncmp(line, "module ", 7) == 0) load_module(line + 7);
+    else if (strncmp(line, "root ", 5) == 0) snprintf(root, sizeof root, "%s", line + 5);
+    else if (strncmp(line, "fstype ", 7) == 0) snprintf(fstype, sizeof fstype, "%s", line + 7);
+    else if (strncmp(line, "hostname ", 9) == 0) sethostname(line + 9, strlen(line + 9));
+    else if (strcmp(line, "probe") == 0) {
+      /* The engine's probe boot: the kernel reached userspace under this accelerator. */
+      console("atrium-probe-ok\n");
+      power_off();
+    }
+  }
+  fclose(conf);
+  if (!root[0]) return; /* no disk: the initramfs is the root (tests of the boot itself) */
+
+  if (wait_for_path(root, 5000) != 0) {
+    console("atrium-init: root device %s did not appear\n", root);
+    power_off();
+  }
+  mkdir("/newroot", 0755);
+  must(mount(root, "/newroot", fstype, 0, NULL) == 0, "mount root");
+  move_mount("/dev", "/newroot/dev");
+  move_mount("/proc", "/newroot/proc");
+  move_mount("/sys", "/newroot/sys");
+  must(chdir("/newroot") == 0, "chdir /newroot");
+  /* MS_MOVE onto / then chroot: the switch_root dance, keeping the initramfs (it is small). */
+  must(mount(".", "/", NULL, MS_MOVE, NULL) == 0, "move root");
+  must(chroot(".") == 0, "chroot");
+  must(chdir("/") == 0, "chdir /");
+  mkdir("/tmp", 01777);
+  mkdir("/dev/pts", 0755);
+  mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=620");
+  mkdir("/dev/shm", 01777);
+  mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, NULL);
+}
+
+static void agent_main(void);
+
+static void init_main(void) {
+  boot();
+  pid_t agent = fork();
+  if (agent == 0) {
+    setsid();
+    agent_main();
+    _exit(0);
+  }
+  for (;;) {
+    int status;
+    pid_t pid = wait(&status);
+    if (pid < 0 && errno == EINTR) continue;
+    if (pid == agent || pid < 0) {
+      if (pid == agent && WIFSIGNALED(status))
+        console("atrium-init: guest agent crashed: killed by signal %d\n", WTERMSIG(status));
+      else if (pid == agent && WEXITSTATUS(status) != 0)
+        console("atrium-init: guest agent exited with status %d\n", WEXITSTATUS(status));
+      else
+        console("atrium-init: guest agent finished, powering off\n");
+      power_off();
+    }
+  }
+}
+
+/* ── the agent ───────────────────────────────────────────────────────────────────────────────── */
+
+static int port = -1;
+
+struct proc {
+  int used;
+  uint32_t id;
+  pid_t pid;
+  int in, out, err;
+  int64_t deadline;
+  int timed_out, exited, status, stdin_closing;
+  char *pending; /* stdin bytes not yet written */
+  size_t pending_len;
+};
+static struct proc procs[MAX_PROCS];
+
+struct wfile {
+  int used;
+  uint32_t id;
+  int fd, err;
+};
+static struct wfile wfiles[MAX_WRITES];
+
+static void write_all(const uint8_t *data, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(port, data, len);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        struct pollfd p = {port, POLLOUT, 0};
+        poll(&p, 1, 100);
+        continue;
+      }
+      _exit(3); /* the host is gone: PID 1 powers off */
+    }
+    data += n;
+    len -= (size_t)n;
+  }
+}
+
+static uint8_t out_buf[MAX_FRAME];
+
+/* One frame: u32 length of the rest | u8 type | u32 id | body. */
+static void send_frame(uint8_t type, uint32_t id, const void *body, size_t len) {
+  uint32_t total = (uint32_t)(1 + 4 + len);
+  memcpy(out_buf, &total, 4);
+  out_buf[4] = type;
+  memcpy(out_buf + 5, &id, 4);
+  if (len) memcpy(out_buf + 9, body, len);
+  write_all(out_buf, 9 + len);
+}
+
+static void send_error(uint32_t id, int err, const char *what) {
+  char msg[600];
+  int n = snprintf(msg + 8, sizeof msg - 8, "%s: %s", what, strerror(err));
+  int32_t e = err;
+  uint32_t l = (uint32_t)n;
+  memcpy(msg, &e, 4);
+  memcpy(msg + 4, &l, 4);
+  send_frame(G_ERROR, id, msg, 8 + (size_t)n);
+}
+
+/* A cursor over a frame body; a malformed frame sets bad instead of reading past the end. */
+struct reader {
+  const uint8_t *p, *end;
+  int bad;
+};
+
+static uint32_t rd_u32(struct reader *r) {
+  uint32_t v = 0;
+  if (r->end - r->p < 4) { r->bad = 1; return 0; }
+  memcpy(&v, r->p, 4);
+  r->p += 4;
+  return v;
+}
+
+static char *rd_str(struct reader *r) {
+  uint32_t len = rd_u32(r);
+  if (r->bad || (size_t)(r->end - r->p) < len) { r->bad = 1; return NULL; }
+  char *s = malloc(len + 1);
+  memcpy(s, r->p, len);
+  s[len] = 0;
+  r->p += len;
+  return s;
+}
+
+static char **rd_strlist(struct reader *r) {
+  uint32_t count = rd_u32(r);
+  if (r->bad || count > 65536) { r->bad = 1; return NULL; }
+  char **list = calloc(count + 1, sizeof *list);
+  for (uint32_t i = 0; i < count && !r->bad; i++) list[i] = rd_str(r);
+  return list;
+}
+
+static void free_list(char **list) {
+  if (!list) return;
+  for (char **p = list; *p; p++) free(*p);
+  free(list);
+}
+
+static struct proc *find_proc(uint32_t id) {
+  for (int i = 0; i < MAX_PROCS; i++)
+    if (procs[i].used && procs[i].id == id) return &procs[i];
+  return NULL;
+}
+
+static void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+static void do_exec(uint32_t id, struct reader *r) {
+  uint32_t timeout_ms = rd_u32(r);
+  uint32_t has_stdin = rd_u32(r);
+  char **argv = rd_strlist(r);
+  char **env = rd_strlist(r);
+  char *cwd = rd_str(r);
+  struct proc *slot = NULL;
+  for (int i = 0; i < MAX_PROCS && !slot; i++)
+    if (!procs[i].used) slot = &procs[i];
+  int in[2] = {-1, -1}, out[2], err[2], status_pipe[2];
+  if (r->bad || !argv || !argv[0]) {
+    send_error(id, EINVAL, "exec: malformed request");
+  } else if (!slot) {
+    send_error(id, EAGAIN, "exec: too many running commands");
+  } else if ((has_stdin && pipe2(in, O_CLOEXEC)) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
+             pipe2(status_pipe, O_CLOEXEC)) {
+    send_error(id, errno, "exec: pipe");
+  } else {
+    pid_t pid = fork();
+    if (pid == 0) {
+      setsid();
+      int devnull = open("/dev/null", O_RDONLY);
+      dup2(has_stdin ? in[0] : devnull, 0);
+      dup2(out[1], 1);
+      dup2(err[1], 2);
+      sigset_t none;
+      sigemptyset(&none);
+      sigprocmask(SIG_SETMASK, &none, NULL);
+      for (char **e = env; *e; e++)
+        if (strncmp(*e, "PATH=", 5) == 0) setenv("PATH", *e + 5, 1);
+      int32_t code = 0;
+      char which = 'x';
+      if (cwd[0] && chdir(cwd) != 0) {
+        code = errno;
+        which = 'c';
+      } else {
+        execvpe(argv[0], argv, env);
+        code = errno;
+      }
+      /* The exec failed: tell the agent why through the close-on-exec pipe. */
+      (void)!write(status_pipe[1], &code, 4);
+      (void)!write(status_pipe[1], &which, 1);
+      _exit(127);
+    }
+    close(status_pipe[1]);
+    int32_t code = 0;
+    char which = 0;
+    ssize_t n = read(status_pipe[0], &code, 4);
+    if (n == 4) (void)!read(status_pipe[0], &which, 1);
+    close(status_pipe[0]);
+    if (has_stdin) close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    if (pid < 0 || n == 4) {
+      int e = pid < 0 ? errno : code;
+      if (pid > 0) waitpid(pid, NULL, 0);
+      if (has_stdin) close(in[1]);
+      close(out[0]);
+      close(err[0]);
+      char what[300];
+      snprintf(what, sizeof what, which == 'c' ? "exec: cwd %s" : "exec: %s", which == 'c' ? cwd : argv[0]);
+      send_error(id, e, what);
+    } else {
+      memset(slot, 0, sizeof *slot);
+      slot->used = 1;
+      slot->id = id;
+      slot->pid = pid;
+      slot->in = has_stdin ? in[1] : -1;
+      if (slot->in >= 0) set_nonblock(slot->in);
+      slot->out = out[0];
+      slot->err = err[0];
+      set_nonblock(slot->out);
+      set_nonblock(slot->err);
+      slot->deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    }
+  }
+  free_list(argv);
+  free_list(env);
+  free(cwd);
+}
+
+static void flush_stdin(struct proc *p) {
+  while (p->in >= 0 && p->pending_len > 0) {
+    ssize_t n = write(p->in, p->pending, p->pending_len);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EINTR) return;
+      p->pending_len = 0; /* EPIPE: the command stopped reading */
+      break;
+    }
+    memmove(p->pending, p->pending + n, p->pending_len - (size_t)n);
+    p->pending_len -= (size_t)n;
+  }
+  if (p->in >= 0 && p->stdin_closing && p->pending_len == 0) {
+    close(p->in);
+    p->in = -1;
+  }
+}
+
+static void drain(struct proc *p, int *fd, uint8_t type) {
+  static uint8_t buf[CHUNK];
+  while (*fd >= 0) {
+    ssize_t n = read(*fd, buf, sizeof buf);
+    if (n > 0) {
+      send_frame(type, p->id, buf, (size_t)n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    close(*fd);
+    *fd = -1;
+  }
+}
+
+/* A command is over when it exited; output still in its pipes is sent first. Descendants that
+ * keep the pipes open (a daemon started in the background) do not hold the answer back. */
+static void finish_if_done(struct proc *p) {
+  if (!p->exited) return;
+  drain(p, &p->out, G_STDOUT);
+  drain(p, &p->err, G_STDERR);
+  if (p->out >= 0) close(p->out);
+  if (p->err >= 0) close(p->err);
+  if (p->in >= 0) close(p->in);
+  if (p->timed_out) kill(-p->pid, SIGKILL);
+  int32_t code;
+  uint32_t sig = 0;
+  if (p->timed_out) code = 124;
+  else if (WIFEXITED(p->status)) code = WEXITSTATUS(p->status);
+  else {
+    sig = (uint32_t)WTERMSIG(p->status);
+    code = 128 + (int32_t)sig;
+  }
+  uint8_t body[9];
+  memcpy(body, &code, 4);
+  memcpy(body + 4, &sig, 4);
+  body[8] = (uint8_t)p->timed_out;
+  send_frame(G_EXIT, p->id, body, 9);
+  free(p->pending);
+  memset(p, 0, sizeof *p);
+}
+
+static struct wfile *find_wfile(uint32_t id) {
+  for (int i = 0; i < MAX_WRITES; i++)
+    if (wfiles[i].used && wfiles[i].id == id) return &wfiles[i];
+  return NULL;
+}
+
+static void do_read_file(uint32_t id, struct reader *r) {
+  char *path = rd_str(r);
+  if (r->bad) { send_error(id, EINVAL, "read: malformed request"); return; }
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    send_error(id, errno, path);
+  } else {
+    static uint8_t buf[CHUNK];
+    for (;;) {
+      ssize_t n = read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) { send_error(id, errno, path); break; }
+      if (n == 0) { send_frame(G_FILE_END, id, NULL, 0); break; }
+      send_frame(G_FILE_DATA, id, buf, (size_t)n);
+    }
+    close(fd);
+  }
+  free(path);
+}
+
+static char write_paths[MAX_WRITES][256];
+
+static void handle_frame(uint8_t type, uint32_t id, const uint8_t *body, size_t len) {
+  struct reader r = {body, body + len, 0};
+  struct proc *p;
+  struct wfile *w;
+  switch (type) {
+  case H_EXEC:
+    do_exec(id, &r);
+    break;
+  case H_STDIN:
+    if ((p = find_proc(id)) && p->in >= 0) {
+      p->pending = realloc(p->pending, p->pending_len + len);
+      memcpy(p->pending + p->pending_len, body, len);
+      p->pending_len += len;
+      flush_stdin(p);
+    }
+    break;
+  case H_STDIN_CLOSE:
+    if ((p = find_proc(id))) {
+      p->stdin_closing = 1;
+      flush_stdin(p);
+    }
+    break;
+  case H_SIGNAL:
+    if ((p = find_proc(id))) kill(-p->pid, (int)rd_u32(&r));
+    break;
+  case H_WRITE_OPEN: {
+    uint32_t mode = rd_u32(&r);
+    char *path = rd_str(&r);
+    w = NULL;
+    for (int i = 0; i < MAX_WRITES && !w; i++)
+      if (!wfiles[i].used) { w = &wfiles[i]; snprintf(write_paths[i], 256, "%s", path ? path : "?"); }
+    if (!w) send_error(id, EAGAIN, "write: too many files open");
+    else {
+      w->used = 1;
+      w->id = id;
+      w->err = r.bad ? EINVAL : 0;
+      w->fd = r.bad ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode & 07777);
+      if (w->fd < 0 && !w->err) w->err = errno;
+    }
+    free(path);
+    break;
+  }
+  case H_WRITE_DATA:
+    if ((w = find_wfile(id)) && !w->err) {
+      size_t done = 0;
+      while (done < len) {
+        ssize_t n = write(w->fd, body + done, len - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) { w->err = errno; break; }
+        done += (size_t)n;
+      }
+    }
+    break;
+  case H_WRITE_CLOSE:
+    if ((w = find_wfile(id))) {
+      if (w->fd >= 0 && close(w->fd) != 0 && !w->err) w->err = errno;
+      if (w->err) send_error(id, w->err, write_paths[w - wfiles]);
+      else send_frame(G_OK, id, NULL, 0);
+      memset(w, 0, sizeof *w);
+    }
+    break;
+  case H_READ:
+    do_read_file(id, &r);
+    break;
+  case H_POWEROFF:
+    send_frame(G_OK, id, NULL, 0);
+    _exit(0);
+  default:
+    send_error(id, ENOSYS, "unknown frame type");
+  }
+}
+
+static int open_port(void) {
+  for (int tries = 0; tries < 2500; tries++) {
+    DIR *dir = opendir("/sys/class/virtio-ports");
+    struct dirent *e;
+    while (dir && (e = readdir(dir))) {
+      if (e->d_name[0] == '.') continue;
+      char path[300], name[64] = "";
+      snprintf(path, sizeof path, "/sys/class/virtio-ports/%s/name", e->d_name);
+      int fd = open(path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      ssize_t n = read(fd, name, sizeof name - 1);
+      close(fd);
+      if (n > 0 && strncmp(name, PORT_NAME, strlen(PORT_NAME)) == 0) {
+        snprintf(path, sizeof path, "/dev/%s", e->d_name);
+        closedir(dir);
+        if (wait_for_path(path, 2000) != 0) return -1;
+        return open(path, O_RDWR | O_CLOEXEC);
+      }
+    }
+    if (dir) closedir(dir);
+    usleep(2000);
+  }
+  return -1;
+}
+
+static void agent_main(void) {
+  setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+  port = open_port();
+  if (port < 0) {
+    console("atrium-agent: virtio-serial port %s not found\n", PORT_NAME);
+    _exit(2);
+  }
+  /* The host connects right after QEMU starts; until then the port reports a hang-up. */
+  for (int i = 0; i < 5000; i++) {
+    struct pollfd p = {port, POLLOUT, 0};
+    if (poll(&p, 1, 0) == 1 && !(p.revents & POLLHUP)) break;
+    usleep(2000);
+  }
+  signal(SIGPIPE, SIG_IGN);
+  sigset_t mask;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &mask, NULL);
+  int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  uint32_t version = PROTOCOL_VERSION;
+  send_frame(G_READY, 0, &version, 4);
+
+  static uint8_t in_buf[MAX_FRAME * 2];
+  size_t in_len = 0;
+  for (;;) {
+    struct pollfd fds[2 + MAX_PROCS * 3];
+    struct proc *owner[2 + MAX_PROCS * 3];
+    int nfds = 0;
+    fds[nfds++] = (struct pollfd){port, POLLIN, 0};
+    fds[nfds++] = (struct pollfd){sfd, POLLIN, 0};
+    int64_t next_deadline = 0;
+    for (int i = 0; i < MAX_PROCS; i++) {
+      struct proc *p = &procs[i];
+      if (!p->used) continue;
+      if (p->out >= 0) { owner[nfds] = p; fds[nfds++] = (struct pollfd){p->out, POLLIN, 0}; }
+      if (p->err >= 0) { owner[nfds] = p; fds[nfds++] = (struct pollfd){p->err, POLLIN, 0}; }
+      if (p->in >= 0 && p->pending_len) { owner[nfds] = p; fds[nfds++] = (struct pollfd){p->in, POLLOUT, 0}; }
+      if (p->deadline && !p->timed_out && (!next_deadline || p->deadline < next_deadline)) next_deadline = p->deadline;
+    }
+    int timeout = -1;
+    if (next_deadline) {
+      int64_t left = next_deadline - now_ms();
+      timeout = left < 0 ? 0 : (int)left;
+    }
+    int ready = poll(fds, (nfds_t)nfds, timeout);
+    if (ready < 0 && errno != EINTR) _exit(4);
+
+    int64_t now = now_ms();
+    for (int i = 0; i < MAX_PROCS; i++) {
+      struct proc *p = &procs[i];
+      if (p->used && p->deadline && !p->timed_out && now >= p->deadline) {
+        p->timed_out = 1;
+        kill(-p->pid, SIGKILL);
+      }
+    }
+    if (ready <= 0) continue;
+
+    for (int i = 2; i < nfds; i++) {
+      if (!fds[i].revents) continue;
+      struct proc *p = owner[i];
+      if (fds[i].fd == p->out) drain(p, &p->out, G_STDOUT);
+      else if (fds[i].fd == p->err) drain(p, &p->err, G_STDERR);
+      else if (fds[i].fd == p->in) {
+        if (fds[i].revents & (POLLERR | POLLHUP)) { p->pending_len = 0; close(p->in); p->in = -1; }
+        else flush_stdin(p);
+      }
+    }
+    if (fds[1].revents) {
+      struct signalfd_siginfo si;
+      while (read(sfd, &si, sizeof si) > 0) {}
+      int status;
+      pid_t pid;
+      while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        for (int i = 0; i < MAX_PROCS; i++) {
+          if (procs[i].used && procs[i].pid == pid) {
+            procs[i].exited = 1;
+            procs[i].status = status;
+            finish_if_done(&procs[i]);
+          }
+        }
+      }
+    }
+    if (fds[0].revents & POLLIN) {
+      ssize_t n = read(port, in_buf + in_len, sizeof in_buf - in_len);
+      if (n == 0) _exit(0); /* the host closed the channel: it is gone, power off */
+      if (n < 0 && errno != EINTR && errno != EAGAIN) _exit(5);
+      if (n > 0) in_len += (size_t)n;
+      size_t off = 0;
+      while (in_len - off >= 4) {
+        uint32_t len;
+        memcpy(&len, in_buf + off, 4);
+        if (len < 5 || len > MAX_FRAME) {
+          console("atrium-agent: bad frame length %u\n", len);
+          _exit(6);
+        }
+        if (in_len - off - 4 < len) break;
+        uint8_t type = in_buf[off + 4];
+        uint32_t id;
+        memcpy(&id, in_buf + off + 5, 4);
+        handle_frame(type, id, in_buf + off + 9, len - 5);
+        off += 4 + len;
+      }
+      memmove(in_buf, in_buf + off, in_len - off);
+      in_len -= off;
+    } else if (fds[0].revents & POLLHUP) {
+      _exit(0);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  if (getpid() == 1) init_main();
+  else agent_main(); /* for a test outside a VM */
+  return 0;
+}

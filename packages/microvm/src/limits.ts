@@ -1,0 +1,56 @@
+import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+
+/**
+ * Every limit of @atrium/microvm in one place. Guest output is untrusted (a command can print
+ * forever), so what the host keeps of it is bounded; boots and commands are bounded in time so a
+ * wedged guest never hangs the host.
+ */
+export interface MicrovmLimits {
+  /** From QEMU's start to the guest agent's ready frame (TCG on a loaded machine is slow). */
+  bootTimeoutMs: number;
+  /** Bytes of stdout and of stderr one `exec` result keeps; streamed callbacks see everything. */
+  execOutputMaxBytes: number;
+  /** How long past its own timeout the host waits for the guest's answer before it gives up on the machine. */
+  execGraceMs: number;
+  /** Bytes of the guest console kept for error messages. */
+  consoleRingBytes: number;
+  /** Largest file `readFile` accepts. */
+  readFileMaxBytes: number;
+  /** How long `stop` waits for the guest to power off before it kills QEMU. */
+  stopTimeoutMs: number;
+  /** How long the KVM probe boot may take before the engine falls back to TCG. */
+  kvmProbeTimeoutMs: number;
+  /** Free space added to an image's root filesystem on top of its files. */
+  rootfsHeadroomBytes: number;
+  /** Largest image layer (decompressed) the importer accepts. */
+  layerMaxBytes: number;
+}
+
+export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
+  bootTimeoutMs: 120_000,
+  execOutputMaxBytes: 16 * 1024 * 1024,
+  execGraceMs: 10_000,
+  consoleRingBytes: 64 * 1024,
+  readFileMaxBytes: 256 * 1024 * 1024,
+  stopTimeoutMs: 5_000,
+  kvmProbeTimeoutMs: 8_000,
+  rootfsHeadroomBytes: 256 * 1024 * 1024,
+  layerMaxBytes: 4 * 1024 * 1024 * 1024,
+});
+
+const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
+  bootTimeoutMs: "duration",
+  execOutputMaxBytes: "count",
+  execGraceMs: "duration",
+  consoleRingBytes: "count",
+  readFileMaxBytes: "count",
+  stopTimeoutMs: "duration",
+  kvmProbeTimeoutMs: "duration",
+  rootfsHeadroomBytes: "count",
+  layerMaxBytes: "count",
+};
+
+/** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
+export function resolveMicrovmLimits(partial: Partial<MicrovmLimits> = {}): Readonly<MicrovmLimits> {
+  return resolveLimitValues("@atrium/microvm", DEFAULT_MICROVM_LIMITS, MICROVM_LIMIT_KINDS, partial);
+}

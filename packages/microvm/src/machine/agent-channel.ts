@@ -1,0 +1,123 @@
+import { createConnection, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  encodeHostFrame,
+  FrameFormatError,
+  GuestFrameDecoder,
+  type GuestToHost,
+  type HostToGuest,
+  PROTOCOL_VERSION,
+} from "../guest-agent/protocol.js";
+
+/** Receives the frames of one operation (an exec, a file transfer), by id. */
+export type FrameHandler = (frame: GuestToHost) => void;
+
+/**
+ * The host end of the guest agent's virtio-serial port: QEMU's Unix socket. Frames are routed by
+ * id to the operation that owns them; `ready` resolves `whenReady`. When the channel breaks
+ * (QEMU exited, a frame was malformed), every open operation hears it through `onBroken`.
+ */
+export class AgentChannel {
+  private readonly handlers = new Map<number, FrameHandler>();
+  private readonly decoder = new GuestFrameDecoder();
+  private nextId = 1;
+  private broken: Error | undefined;
+  private readonly brokenListeners = new Set<(error: Error) => void>();
+  private resolveReady!: (version: number) => void;
+  readonly whenReady: Promise<number>;
+
+  private constructor(private readonly socket: Socket) {
+    this.whenReady = new Promise((resolve) => {
+      this.resolveReady = resolve;
+    });
+    socket.on("data", (chunk: Buffer) => this.receive(chunk));
+    socket.on("error", (error) => this.break(error));
+    socket.on("close", () => this.break(new Error("the guest agent channel closed")));
+  }
+
+  /** Connects to QEMU's socket, which appears shortly after QEMU starts. */
+  static async connect(path: string, isAlive: () => boolean, timeoutMs: number): Promise<AgentChannel> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const socket = await new Promise<Socket>((resolve, reject) => {
+          const s = createConnection(path);
+          s.once("connect", () => resolve(s));
+          s.once("error", reject);
+        });
+        socket.setNoDelay?.(true);
+        return new AgentChannel(socket);
+      } catch (error) {
+        if (!isAlive() || Date.now() > deadline) throw error;
+        await sleep(5);
+      }
+    }
+  }
+
+  allocateId(): number {
+    const id = this.nextId;
+    this.nextId = this.nextId >= 0x7fffffff ? 1 : this.nextId + 1;
+    return id;
+  }
+
+  /** Routes frames with `id` to `handler` until `release(id)`. */
+  listen(id: number, handler: FrameHandler): void {
+    this.handlers.set(id, handler);
+  }
+
+  release(id: number): void {
+    this.handlers.delete(id);
+  }
+
+  send(message: HostToGuest): void {
+    if (this.broken) throw this.broken;
+    this.socket.write(encodeHostFrame(message));
+  }
+
+  /** Calls `listener` once if the channel breaks (now, if it already has); returns an unsubscribe. */
+  onBroken(listener: (error: Error) => void): () => void {
+    if (this.broken) {
+      listener(this.broken);
+      return () => {};
+    }
+    this.brokenListeners.add(listener);
+    return () => this.brokenListeners.delete(listener);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private receive(chunk: Buffer): void {
+    let frames: GuestToHost[];
+    try {
+      frames = this.decoder.push(chunk);
+    } catch (error) {
+      this.break(error instanceof FrameFormatError ? error : new Error(String(error)));
+      this.socket.destroy();
+      return;
+    }
+    for (const frame of frames) {
+      if (frame.type === "ready") {
+        if (frame.version !== PROTOCOL_VERSION) {
+          this.break(
+            new Error(
+              `the guest agent speaks protocol ${frame.version}, the host ${PROTOCOL_VERSION}; rebuild the agent`,
+            ),
+          );
+          return;
+        }
+        this.resolveReady(frame.version);
+        continue;
+      }
+      this.handlers.get(frame.id)?.(frame);
+    }
+  }
+
+  private break(error: Error): void {
+    if (this.broken) return;
+    this.broken = error;
+    for (const listener of this.brokenListeners) listener(error);
+    this.brokenListeners.clear();
+  }
+}

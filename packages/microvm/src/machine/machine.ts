@@ -1,0 +1,484 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AbortError, ClosedError, ConfigError } from "@atrium/spec";
+import { ConsoleRing } from "../boot/console-ring.js";
+import { buildInitramfs } from "../boot/initramfs.js";
+import { type Accelerator, qemuArgs } from "../boot/qemu-args.js";
+import { defaultCacheDir } from "../cache-dir.js";
+import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
+import { chooseAccelerator, hostTscKhz } from "../engine/accelerator.js";
+import { prepareKernel } from "../engine/kernel.js";
+import { findQemu } from "../engine/qemu.js";
+import { buildGuestAgent } from "../guest-agent/build-agent.js";
+import { DATA_CHUNK_BYTES } from "../guest-agent/protocol.js";
+import { buildBusyboxImage } from "../image/busybox-image.js";
+import { importImage, type RootFilesystem } from "../image/rootfs.js";
+import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
+import { GuestFailureError, GuestFileError } from "../vm-errors.js";
+import { AgentChannel } from "./agent-channel.js";
+import { spawnQemu } from "./qemu-process.js";
+
+export interface MachineOptions {
+  /** Built artifacts (kernel, agent, initramfs, root filesystems); default `defaultCacheDir()`. */
+  cacheDir?: string;
+  limits?: Partial<MicrovmLimits>;
+  /** A vmlinuz (or ELF vmlinux) other than the newest in /boot, and its modules directory. */
+  kernel?: { vmlinuzPath: string; modulesDir?: string };
+  /** Called as the machine gets ready ("image", "kernel", "boot", ...), for progress output. */
+  onProgress?: (stage: string) => void;
+}
+
+export interface ExecOptions {
+  /** Added to (and overriding) the image's and the config's environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  stdin?: string | Uint8Array;
+  /** The guest kills the command's process group when it runs longer; the exit code is then 124. */
+  timeoutMs?: number;
+  onStdout?: (chunk: Uint8Array) => void;
+  onStderr?: (chunk: Uint8Array) => void;
+  /** Aborting kills the command (SIGKILL to its process group); `exec` rejects with AbortError. */
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** The guest killed the command at its timeout (exitCode is 124). */
+  timedOut: boolean;
+  /** The signal that ended the command, if one did (exitCode is then 128 + signal). */
+  signal?: number;
+  /** Output past `execOutputMaxBytes` was left out of stdout/stderr (callbacks saw it all). */
+  truncated: boolean;
+}
+
+export interface MachineInfo {
+  accelerator: Accelerator;
+  acceleratorReason: string;
+  qemuPid: number;
+  imageDigest: string;
+  /** Milliseconds from `create` to the agent's ready frame, and the part of it QEMU was running. */
+  timings: { prepareMs: number; bootMs: number };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * One running micro-VM: QEMU booted into an image's root filesystem, with the guest agent
+ * answering over virtio-serial. The root disk is the image's cached ext4 behind a throwaway
+ * overlay, so nothing a command writes reaches the cache. No network device unless the config
+ * turns the network on.
+ */
+export class Machine implements AsyncDisposable {
+  private closed = false;
+  private exited: Promise<void>;
+  private failure: GuestFailureError | undefined;
+
+  private constructor(
+    private readonly qemu: ChildProcess,
+    private readonly channel: AgentChannel,
+    private readonly consoleRing: ConsoleRing,
+    private readonly runDir: string,
+    readonly config: VmConfig,
+    private readonly rootfs: RootFilesystem,
+    private readonly limits: Readonly<MicrovmLimits>,
+    readonly info: MachineInfo,
+  ) {
+    // "close", not "exit": by then QEMU's stdout is drained, so a panic message is in the ring.
+    this.exited = new Promise((resolve) => {
+      qemu.once("close", (code, signal) => {
+        if (!this.closed) this.failure = this.describeExit(code, signal);
+        resolve();
+      });
+    });
+  }
+
+  /** Prepares (kernel, agent, image: each cached) and boots a machine; resolves once the agent is ready. */
+  static async create(config: VmConfigInput | VmConfig, options: MachineOptions = {}): Promise<Machine> {
+    const started = performance.now();
+    const vm = parseVmConfig(config);
+    if (vm.volumes.length > 0)
+      throw new ConfigError("volumes: not supported yet by this version of @atrium/microvm; remove them");
+    if (vm.network.allow_hosts.length > 0) {
+      throw new ConfigError(
+        "network.allow_hosts: not supported yet by this version of @atrium/microvm; remove it (the network stays off)",
+      );
+    }
+    const limits = resolveMicrovmLimits(options.limits);
+    const cacheDir = options.cacheDir ?? defaultCacheDir();
+    const progress = options.onProgress ?? (() => {});
+    progress("engine");
+    const qemuBinary = await findQemu();
+    progress("kernel");
+    const kernel = await prepareKernel(cacheDir, options.kernel ?? {});
+    progress("agent");
+    const agentPath = await buildGuestAgent(cacheDir);
+    const choice = await chooseAccelerator({
+      qemu: qemuBinary,
+      kernel,
+      agentPath,
+      cacheDir,
+      probeTimeoutMs: limits.kvmProbeTimeoutMs,
+    });
+    progress("image");
+    const imageSource = vm.image === "busybox" ? await buildBusyboxImage(cacheDir) : vm.image;
+    const rootfs = await importImage(imageSource, {
+      cacheDir,
+      layerMaxBytes: limits.layerMaxBytes,
+      headroomBytes: limits.rootfsHeadroomBytes,
+    });
+    const initramfsPath = await buildInitramfs({
+      kernel,
+      agentPath,
+      cacheDir,
+      network: vm.network.enabled,
+      rootDevice: "/dev/vda",
+    });
+
+    progress("boot");
+    const runDir = await mkdtemp(join(tmpdir(), "atrium-vm-"));
+    const agentSocketPath = join(runDir, "agent.sock");
+    const args = qemuArgs({
+      accelerator: choice.accelerator,
+      kernelPath: kernel.vmlinuxPath,
+      initramfsPath,
+      cpus: vm.cpus,
+      memoryMiB: vm.memory,
+      agentSocketPath,
+      diskPath: rootfs.diskPath,
+      diskSnapshot: true,
+      network: vm.network.enabled
+        ? { hostForwards: vm.ports.map((port) => ({ hostPort: port.host, guestPort: port.guest })) }
+        : undefined,
+      tscKhz: choice.accelerator === "tcg" ? await hostTscKhz() : undefined,
+    });
+    const bootStarted = performance.now();
+    const qemu = spawnQemu(qemuBinary.path, args);
+    const consoleRing = new ConsoleRing(limits.consoleRingBytes);
+    qemu.stdout?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
+    qemu.stderr?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
+    const alive = () => qemu.exitCode === null && qemu.signalCode === null;
+    const qemuExit = new Promise<never>((_, reject) => {
+      qemu.once("exit", (code, signal) =>
+        reject(
+          new GuestFailureError(
+            `QEMU exited during boot (${signal ?? `exit code ${code}`})${panicHint(consoleRing)}`,
+            consoleRing.tail(),
+          ),
+        ),
+      );
+      qemu.once("error", (error) =>
+        reject(new GuestFailureError(`QEMU could not start: ${error.message}`, "")),
+      );
+    });
+    qemuExit.catch(() => {});
+    let channel: AgentChannel | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new GuestFailureError(
+                `the guest agent was not ready within ${limits.bootTimeoutMs} ms (bootTimeoutMs)`,
+                consoleRing.tail(),
+              ),
+            ),
+          limits.bootTimeoutMs,
+        );
+      });
+      channel = await Promise.race([
+        AgentChannel.connect(agentSocketPath, alive, limits.bootTimeoutMs),
+        qemuExit,
+        timeout,
+      ]);
+      await Promise.race([channel.whenReady, qemuExit, timeout]);
+    } catch (error) {
+      channel?.close();
+      qemu.kill("SIGKILL");
+      await rm(runDir, { recursive: true, force: true });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    const bootMs = performance.now() - bootStarted;
+    const machine = new Machine(qemu, channel, consoleRing, runDir, vm, rootfs, limits, {
+      accelerator: choice.accelerator,
+      acceleratorReason: choice.reason,
+      qemuPid: qemu.pid as number,
+      imageDigest: rootfs.digest,
+      timings: { prepareMs: bootStarted - started, bootMs },
+    });
+    for (const command of vm.init) {
+      const result = await machine.exec(command);
+      if (result.exitCode !== 0) {
+        await machine.stop();
+        throw new ConfigError(
+          `init command ${JSON.stringify(command)} failed with exit code ${result.exitCode}: ${result.stderr.trim()}`,
+        );
+      }
+    }
+    return machine;
+  }
+
+  /** The guest console's last lines (boot messages, panics, the init's complaints). */
+  consoleTail(lines = 25): string {
+    return this.consoleRing.tail(lines);
+  }
+
+  /**
+   * Runs a command in the guest: a string goes to `/bin/sh -c`, an array is the argv. Resolves
+   * with its exit code and output, also for non-zero exits and timeouts (124); rejects when the
+   * command could not start (no such program, bad cwd), when aborted, or when the machine died.
+   */
+  exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    this.assertUsable();
+    const argv = typeof command === "string" ? ["/bin/sh", "-c", command] : [...command];
+    if (argv.length === 0)
+      return Promise.reject(new ConfigError("exec: the command is empty; give a string or a non-empty argv"));
+    if (options.signal?.aborted) return Promise.reject(new AbortError());
+    const env = new Map<string, string>();
+    for (const entry of this.rootfs.config.env) {
+      const eq = entry.indexOf("=");
+      if (eq > 0) env.set(entry.slice(0, eq), entry.slice(eq + 1));
+    }
+    if (!env.has("PATH")) env.set("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    for (const [key, value] of Object.entries(this.config.env)) env.set(key, value);
+    for (const [key, value] of Object.entries(options.env ?? {})) env.set(key, value);
+    const cwd = options.cwd ?? this.config.workdir ?? this.rootfs.config.workdir;
+    const timeoutMs = options.timeoutMs ?? 0;
+    const id = this.channel.allocateId();
+    const stdin = typeof options.stdin === "string" ? encoder.encode(options.stdin) : options.stdin;
+
+    return new Promise<ExecResult>((resolve, reject) => {
+      const out = new OutputBuffer(this.limits.execOutputMaxBytes);
+      const err = new OutputBuffer(this.limits.execOutputMaxBytes);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const finish = (action: () => void) => {
+        this.channel.release(id);
+        unsubscribe();
+        options.signal?.removeEventListener("abort", onAbort);
+        clearTimeout(graceTimer);
+        action();
+      };
+      const onAbort = () => {
+        try {
+          this.channel.send({ type: "signal", id, signal: 9 });
+        } catch {
+          // the channel is gone; the broken listener reports it
+        }
+        finish(() => reject(new AbortError("exec was aborted; the command was killed")));
+      };
+      const unsubscribe = this.channel.onBroken(
+        () => void this.settled().then(() => finish(() => reject(this.deathError()))),
+      );
+      this.channel.listen(id, (frame) => {
+        if (frame.type === "stdout") {
+          out.push(frame.data);
+          options.onStdout?.(frame.data);
+        } else if (frame.type === "stderr") {
+          err.push(frame.data);
+          options.onStderr?.(frame.data);
+        } else if (frame.type === "exit") {
+          finish(() =>
+            resolve({
+              exitCode: frame.code,
+              stdout: out.text(),
+              stderr: err.text(),
+              timedOut: frame.timedOut,
+              ...(frame.signal ? { signal: frame.signal } : {}),
+              truncated: out.truncated || err.truncated,
+            }),
+          );
+        } else if (frame.type === "error") {
+          finish(() => reject(new GuestFileError(frame.message, frame.errno)));
+        }
+      });
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (timeoutMs > 0) {
+        // The guest enforces the timeout; this only catches a guest that stopped answering.
+        graceTimer = setTimeout(() => {
+          finish(() =>
+            reject(
+              new GuestFailureError(
+                `the guest did not answer within ${timeoutMs + this.limits.execGraceMs} ms of an exec with timeoutMs ${timeoutMs}`,
+                this.consoleRing.tail(),
+              ),
+            ),
+          );
+          void this.kill();
+        }, timeoutMs + this.limits.execGraceMs);
+      }
+      this.channel.send({
+        type: "exec",
+        id,
+        argv,
+        env: [...env].map(([k, v]) => `${k}=${v}`),
+        cwd,
+        timeoutMs,
+        hasStdin: stdin !== undefined,
+      });
+      if (stdin !== undefined) {
+        for (let offset = 0; offset < stdin.byteLength; offset += DATA_CHUNK_BYTES) {
+          this.channel.send({ type: "stdin", id, data: stdin.subarray(offset, offset + DATA_CHUNK_BYTES) });
+        }
+        this.channel.send({ type: "stdin-close", id });
+      }
+    });
+  }
+
+  /** Writes a file in the guest (created or truncated), streamed in chunks. */
+  writeFile(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+    this.assertUsable();
+    const bytes = typeof data === "string" ? encoder.encode(data) : data;
+    const id = this.channel.allocateId();
+    return new Promise<void>((resolve, reject) => {
+      const unsubscribe = this.channel.onBroken(
+        () => void this.settled().then(() => done(() => reject(this.deathError()))),
+      );
+      const done = (action: () => void) => {
+        this.channel.release(id);
+        unsubscribe();
+        action();
+      };
+      this.channel.listen(id, (frame) => {
+        if (frame.type === "ok") done(resolve);
+        else if (frame.type === "error")
+          done(() => reject(new GuestFileError(`writeFile ${frame.message}`, frame.errno)));
+      });
+      this.channel.send({ type: "write-open", id, path, mode: options.mode ?? 0o644 });
+      for (let offset = 0; offset < bytes.byteLength; offset += DATA_CHUNK_BYTES) {
+        this.channel.send({
+          type: "write-data",
+          id,
+          data: bytes.subarray(offset, offset + DATA_CHUNK_BYTES),
+        });
+      }
+      this.channel.send({ type: "write-close", id });
+    });
+  }
+
+  /** Reads a whole file from the guest (at most `readFileMaxBytes`). */
+  readFile(path: string): Promise<Uint8Array> {
+    this.assertUsable();
+    const id = this.channel.allocateId();
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      const unsubscribe = this.channel.onBroken(
+        () => void this.settled().then(() => done(() => reject(this.deathError()))),
+      );
+      const done = (action: () => void) => {
+        this.channel.release(id);
+        unsubscribe();
+        action();
+      };
+      this.channel.listen(id, (frame) => {
+        if (frame.type === "file-data") {
+          size += frame.data.byteLength;
+          if (size > this.limits.readFileMaxBytes) {
+            done(() =>
+              reject(
+                new GuestFileError(
+                  `readFile ${path}: larger than readFileMaxBytes (${this.limits.readFileMaxBytes})`,
+                  27,
+                ),
+              ),
+            );
+          } else chunks.push(frame.data);
+        } else if (frame.type === "file-end") done(() => resolve(Buffer.concat(chunks)));
+        else if (frame.type === "error")
+          done(() => reject(new GuestFileError(`readFile ${frame.message}`, frame.errno)));
+      });
+      this.channel.send({ type: "read", id, path });
+    });
+  }
+
+  /** Powers the guest off (QEMU is killed if it does not exit within `stopTimeoutMs`). Idempotent. */
+  async stop(): Promise<void> {
+    if (this.closed) return this.exited;
+    this.closed = true;
+    try {
+      this.channel.send({ type: "power-off", id: this.channel.allocateId() });
+    } catch {
+      // the guest is already gone
+    }
+    const timer = setTimeout(() => this.qemu.kill("SIGKILL"), this.limits.stopTimeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+    this.channel.close();
+    await rm(this.runDir, { recursive: true, force: true });
+  }
+
+  /** Kills QEMU at once (no clean shutdown). */
+  async kill(): Promise<void> {
+    this.closed = true;
+    this.qemu.kill("SIGKILL");
+    await this.exited;
+    this.channel.close();
+    await rm(this.runDir, { recursive: true, force: true });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+
+  private assertUsable(): void {
+    if (this.failure) throw this.failure;
+    if (this.closed) throw new ClosedError("this machine");
+  }
+
+  /** After the channel broke: QEMU is exiting; wait (briefly) so the error can say why. */
+  private async settled(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((resolve) => (timer = setTimeout(resolve, 3000)))]);
+    clearTimeout(timer);
+  }
+
+  private deathError(): Error {
+    if (this.closed && !this.failure) return new ClosedError("this machine");
+    return this.failure ?? new GuestFailureError("the guest agent channel broke", this.consoleRing.tail());
+  }
+
+  private describeExit(code: number | null, signal: NodeJS.Signals | null): GuestFailureError {
+    return new GuestFailureError(
+      `the machine stopped unexpectedly (QEMU ${signal ? `killed by ${signal}` : `exit code ${code}`})${panicHint(this.consoleRing)}`,
+      this.consoleRing.tail(),
+    );
+  }
+}
+
+function panicHint(ring: ConsoleRing): string {
+  const text = ring.text();
+  if (text.includes("Kernel panic")) return ": the guest kernel panicked";
+  const agent = /atrium-(?:init|agent): [^\n]*/.exec(text)?.[0];
+  return agent ? `: ${agent.trim()}` : "";
+}
+
+/** Output kept for an exec result: everything up to a byte limit, the rest counted as cut. */
+class OutputBuffer {
+  private chunks: Uint8Array[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly maxBytes: number) {}
+
+  push(chunk: Uint8Array): void {
+    const room = this.maxBytes - this.size;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    const kept = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+    if (kept !== chunk) this.truncated = true;
+    this.chunks.push(kept);
+    this.size += kept.byteLength;
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}

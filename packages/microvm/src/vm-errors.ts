@@ -1,0 +1,46 @@
+import { AtriumError, type AtriumErrorOptions } from "@atrium/spec";
+
+/**
+ * A host piece the machine needs is missing (QEMU, a kernel, a toolchain, mke2fs). The message
+ * names it and the command that installs it.
+ */
+export class MissingDependencyError extends AtriumError {
+  constructor(message: string, options: AtriumErrorOptions = {}) {
+    super("UNAVAILABLE", message, { isFatal: true, ...options });
+  }
+}
+
+/**
+ * The guest stopped answering: its kernel panicked, its agent crashed, QEMU exited or the boot
+ * timed out. The machine is unusable; `consoleTail` is the end of its console, where the reason is.
+ */
+export class GuestFailureError extends AtriumError {
+  readonly consoleTail: string;
+  constructor(message: string, consoleTail: string, options: AtriumErrorOptions = {}) {
+    super(
+      "EXECUTION",
+      consoleTail ? `${message}\n--- guest console (last lines) ---\n${consoleTail}` : message,
+      {
+        isFatal: true,
+        ...options,
+      },
+    );
+    this.consoleTail = consoleTail;
+  }
+}
+
+/** A guest file operation failed (no such file, permission); the machine is fine. */
+export class GuestFileError extends AtriumError {
+  readonly errno: number;
+  constructor(message: string, errno: number) {
+    super(errno === 2 ? "NOT_FOUND" : "EXECUTION", message);
+    this.errno = errno;
+  }
+}
+
+/** An image could not be read: not an OCI layout or `docker save` tar, a missing blob, a bad digest. */
+export class ImageFormatError extends AtriumError {
+  constructor(message: string, options: AtriumErrorOptions = {}) {
+    super("VALIDATION", message, options);
+  }
+}
