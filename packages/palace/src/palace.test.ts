@@ -7,6 +7,7 @@ import { LEXICAL_TABLE } from "./db/schema.js";
 import { drawerId } from "./drawers/drawer-id.js";
 import { isPalaceError, PalaceError } from "./errors.js";
 import { initPalace, openPalace } from "./palace.js";
+import { hybridSearch } from "./search/hybrid-search.js";
 import { conversationDrafts, TestPalaces } from "./test-fixtures.js";
 
 const palaces = new TestPalaces();
@@ -383,6 +384,43 @@ describe("search", () => {
     );
     await expect(palace.search("x", { k: 0 })).rejects.toThrow("k: must be an integer from 1 to 200, got 0");
     await expect(palace.search("  ")).rejects.toThrow("query: must be non-empty text");
+  });
+
+  it("a filtered vector search gives the same hits by id filter, by over-fetching, and by Chroma's where", async () => {
+    const palace = await palaces.open();
+    const drafts = Array.from({ length: 60 }, (_, i) => ({
+      // Distinct texts, so no two drawers tie in distance (ties may come back in any order).
+      content: `${["gardens", "boats", "violins"][i % 3]} ${"and more ".repeat(i % 7)}week ${i} ${"x".repeat(i)}`,
+      wing: `w${i % 3}`,
+      room: `r${i % 2}`,
+      timestamp: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+    }));
+    await palace.file(drafts);
+    const internals = palace.internals();
+    const context = { ...internals, embedding: palace.embedding, limits: palace.limits };
+    const paths = {
+      ids: { idFilterMax: 1_000, postfilterMax: 1_000 },
+      overFetch: { idFilterMax: 1, postfilterMax: 1_000 },
+      where: { idFilterMax: 1, postfilterMax: 1 },
+    };
+    for (const filter of [
+      { wing: "w1" },
+      { wing: "w1", room: "r0" },
+      { timeRange: { from: "2024-01-20", to: "2024-02-10" } },
+    ]) {
+      const results = [];
+      for (const vectorFilter of Object.values(paths)) {
+        const { hits } = await hybridSearch({ ...context, vectorFilter }, "boats week", {
+          ...filter,
+          mode: "vector",
+          k: 5,
+        });
+        results.push(hits.map((hit) => hit.id));
+      }
+      expect(results[0]).toHaveLength(5);
+      expect(results[1]).toEqual(results[0]);
+      expect(results[2]).toEqual(results[0]);
+    }
   });
 
   it("expands hits with their neighbours in the source", async () => {

@@ -566,7 +566,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
       const near = await this.index.query(
         vector,
         DUPLICATE_CANDIDATES + exactRows.length,
-        filter.wing ? { wing: { $eq: filter.wing } } : undefined,
+        filter.wing ? { where: { wing: { $eq: filter.wing } } } : {},
       );
       const exactIds = new Set(exactRows.map((row) => row.id));
       const candidates = near.filter((match) => !exactIds.has(match.id) && 1 - match.distance >= threshold);

@@ -8,7 +8,14 @@ import { LEXICAL_TABLE } from "../db/schema.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
-import { SEARCH_CANDIDATE_FACTOR, SEARCH_DEFAULT_K, SEARCH_MIN_CANDIDATES } from "../tuning.js";
+import {
+  SEARCH_CANDIDATE_FACTOR,
+  SEARCH_DEFAULT_K,
+  SEARCH_MIN_CANDIDATES,
+  VECTOR_ID_FILTER_MAX,
+  VECTOR_OVERSAMPLE,
+  VECTOR_POSTFILTER_MAX,
+} from "../tuning.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
 import {
   HYBRID_FUSION,
@@ -52,6 +59,8 @@ export interface SearchContext {
   index: VectorIndex;
   embedding: Embedding;
   limits: PalaceLimits;
+  /** Overrides of the filtered-vector thresholds (tests reach every path on a small palace). */
+  vectorFilter?: { idFilterMax: number; postfilterMax: number };
 }
 
 interface Ranked {
@@ -244,8 +253,38 @@ async function vectorRanks(
 ): Promise<Ranked[]> {
   const [vector] = await context.embedding.embed([query]);
   if (!vector) return [];
-  const matches = await context.index.query(vector, n, filterWhere(filter));
-  return matches.map((match) => ({ id: match.id, score: 1 - match.distance }));
+  const ranked = (matches: { id: string; distance: number }[]) =>
+    matches.map((match) => ({ id: match.id, score: 1 - match.distance }));
+  const { sql, params } = filterSql(filter);
+  if (!sql) return ranked(await context.index.query(vector, n));
+  const idFilterMax = context.vectorFilter?.idFilterMax ?? VECTOR_ID_FILTER_MAX;
+  const postfilterMax = context.vectorFilter?.postfilterMax ?? VECTOR_POSTFILTER_MAX;
+  // See VECTOR_ID_FILTER_MAX: Chroma's metadata filter is the slow path, taken last.
+  const allowed = (
+    context.db.prepare(`SELECT d.id FROM drawers d WHERE ${sql} LIMIT ?`).all(...params, idFilterMax + 1) as {
+      id: string;
+    }[]
+  ).map((row) => row.id);
+  if (allowed.length === 0) return [];
+  if (allowed.length <= idFilterMax) {
+    return ranked(await context.index.query(vector, Math.min(n, allowed.length), { ids: allowed }));
+  }
+  const counts = context.db
+    .prepare(`SELECT COUNT(*) AS total, SUM(CASE WHEN ${sql} THEN 1 ELSE 0 END) AS matching FROM drawers d`)
+    .get(...params) as { total: number; matching: number };
+  const wanted = Math.ceil((n * VECTOR_OVERSAMPLE * counts.total) / Math.max(1, counts.matching));
+  if (wanted <= postfilterMax) {
+    const nearest = await context.index.query(vector, wanted);
+    const rows = new Map(
+      context.registry.byIds(nearest.map((match) => match.id)).map((row) => [row.id, row]),
+    );
+    const kept = nearest.filter((match) => {
+      const row = rows.get(match.id);
+      return row !== undefined && matches(row, filter);
+    });
+    if (kept.length >= n || wanted >= counts.total) return ranked(kept.slice(0, n));
+  }
+  return ranked(await context.index.query(vector, n, { where: filterWhere(filter) }));
 }
 
 function addNeighbours(db: Database, hits: SearchHit[], count: number): void {

@@ -54,13 +54,30 @@ export class VectorIndex {
     }
   }
 
-  async query(vector: number[], n: number, where: Where | undefined): Promise<VectorMatch[]> {
+  /**
+   * The `n` nearest vectors, optionally only among `restrict.ids` (Chroma's id pre-filter) or
+   * those matching `restrict.where` (its metadata pre-filter, much slower on large collections).
+   */
+  async query(
+    vector: number[],
+    n: number,
+    restrict: { where?: Where; ids?: readonly string[] } = {},
+  ): Promise<VectorMatch[]> {
     const result = await this.call("query vectors", (collection) =>
-      collection.query({ queryEmbeddings: [vector], nResults: n, where, include: ["distances"] }),
+      collection.query({
+        queryEmbeddings: [vector],
+        nResults: n,
+        ...(restrict.where ? { where: restrict.where } : {}),
+        ...(restrict.ids ? { ids: [...restrict.ids] } : {}),
+        include: ["distances"],
+      }),
     );
     const ids = result.ids[0] ?? [];
     const distances = result.distances[0] ?? [];
-    return ids.map((id, index) => ({ id, distance: distances[index] ?? 2 }));
+    // Equal distances (near-identical texts) come back in no fixed order; the id settles them.
+    return ids
+      .map((id, index) => ({ id, distance: distances[index] ?? 2 }))
+      .sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Every id in the collection (repair compares them with the registry). */
