@@ -1,11 +1,12 @@
-import { type CliCommand, jsonLine, parseCommandArgs, printHelp } from "./cli-command.js";
+import { type CliCommand, jsonLine, parseCommandArgs, printHelp, UsageError } from "./cli-command.js";
 import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace status [--json]
+const USAGE = `Usage: atrium-palace status [DIR] [--json]
 
 What the palace holds: drawers, wings, rooms, mined sources, pinned drawers, facts, and whether
 the vector index is in sync with the registry (run repair if it stays behind).
 
+  DIR                   the palace (same as --palace DIR)
   --json                print it as JSON
 ${PALACE_OPTION_HELP}
   -h, --help            show this help
@@ -20,10 +21,15 @@ export const statusCommand: CliCommand = {
     const args = parseCommandArgs(
       argv,
       { ...PALACE_OPTION, json: { type: "boolean" } },
-      { min: 0, max: 0, names: "" },
+      { min: 0, max: 1, names: "DIR" },
     );
     if (!args) return printHelp(io, USAGE);
-    const { status, kg } = await withPalace(args.values, io.env, {}, async (palace) => ({
+    const [dir] = args.positionals;
+    if (dir !== undefined && args.values.palace !== undefined) {
+      throw new UsageError("give the palace as DIR or as --palace DIR, not both");
+    }
+    const values = dir === undefined ? args.values : { ...args.values, palace: dir };
+    const { status, kg } = await withPalace(values, io.env, {}, async (palace) => ({
       status: await palace.status(),
       kg: palace.kg.stats(),
     }));

@@ -13,9 +13,7 @@ import {
   wholeNumber,
 } from "./tool-fields.js";
 
-const drawerIdField = text("a drawer id (d_ + 24 hex, from search or list_drawers)").describe(
-  "The drawer's id, as search or list_drawers returned it",
-);
+const drawerIdField = text("a drawer id").describe("The drawer's id, as search or list_drawers returned it");
 
 /** add_drawer, get_drawer, list_drawers, update_drawer, delete_drawer. */
 export function drawerTools(palace: Palace): Tool[] {

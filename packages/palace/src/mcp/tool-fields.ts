@@ -1,14 +1,17 @@
 import { z } from "zod";
 
 /**
- * The zod pieces every palace MCP tool builds its input from. MCP clients send `null` for
- * fields they leave out, so an optional field takes `null` as absent. Messages name the field
- * and say what to send; the MCP layer prefixes each with the field's path.
+ * The zod pieces every palace MCP tool builds its input from. Messages name the field and say
+ * what to send; the MCP layer prefixes each with the field's path.
  */
 
-/** An optional field: absent, or `null`, is undefined. */
+/**
+ * An optional field. Not nullable: its JSON Schema keeps a plain `type` (no `anyOf` with null),
+ * which clients that build arguments from the schema need (the MCP Inspector turns `k=3` into a
+ * number only for a property whose `type` is number or integer).
+ */
 export function optional<Schema extends z.ZodType>(schema: Schema) {
-  return schema.nullish().transform((value) => value ?? undefined);
+  return schema.optional();
 }
 
 /** Non-empty text (a wing, room, hall, id, query). */
