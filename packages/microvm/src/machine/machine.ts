@@ -453,7 +453,8 @@ export class Machine implements AsyncDisposable {
 
 function panicHint(ring: ConsoleRing): string {
   const text = ring.text();
-  if (text.includes("Kernel panic")) return ": the guest kernel panicked";
+  const panic = /Kernel panic - [^\n]*/.exec(text)?.[0];
+  if (panic) return `: the guest kernel panicked (${panic.trim()})`;
   const agent = /atrium-(?:init|agent): [^\n]*/.exec(text)?.[0];
   return agent ? `: ${agent.trim()}` : "";
 }
