@@ -129,6 +129,8 @@ async function ask(config) {
       if (event.type === "answer") {
         pending.replaceWith(answerMessage(event));
         answered = true;
+        // The memory panel (when there is one) shows what this question filed.
+        document.dispatchEvent(new CustomEvent("atrium:answered"));
       } else if (event.type === "error" && !answered) {
         pending.append(el("p", { class: "bad" }, event.error?.message ?? "error"));
       }

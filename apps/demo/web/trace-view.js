@@ -107,7 +107,9 @@ export function startTrace(list, question) {
       case "memory-recalled":
         return add(
           "memory",
-          label(`Memory recalled (${event.memories.length}, ${formatMs(event.durationMs)})`),
+          label(
+            `Memory recalled${event.via === "tool" ? " by the agent" : event.via === "question" ? " for the question" : ""} (${event.memories.length}, ${formatMs(event.durationMs)})`,
+          ),
           el(
             "ul",
             { class: "memories" },
@@ -118,9 +120,17 @@ export function startTrace(list, question) {
         return add(
           "memory",
           label(
-            `Memory filed (${event.ids.length} drawer${event.ids.length === 1 ? "" : "s"}, ${formatMs(event.durationMs)})`,
+            event.via === "transcript"
+              ? `Session transcript filed (${event.ids.length} drawer${event.ids.length === 1 ? "" : "s"}${event.sessionId ? `, session ${event.sessionId}` : ""}, ${formatMs(event.durationMs)})`
+              : `Memory filed${event.via === "tool" ? " by the agent" : ""} (${event.ids.length}, ${formatMs(event.durationMs)})`,
           ),
-          el("p", { class: "meta" }, event.ids.join(", ")),
+          event.memories?.length
+            ? el(
+                "ul",
+                { class: "memories" },
+                event.memories.map((memory) => el("li", {}, memory.content)),
+              )
+            : el("p", { class: "meta" }, event.ids.join(", ")),
         );
       case "final-answer":
         return add("final", label("final_answer"), pre(JSON.stringify(event.output, null, 2)));

@@ -70,7 +70,7 @@ export async function readAskRequest(
     if (!mediaType) {
       return {
         status: 415,
-        message: `${name} is not a PNG, JPEG, GIF or WebP image${file.type ? ` (the browser called it ${file.type})` : ""}; attach one of those`,
+        message: `${name} is not a PNG, JPEG, GIF or WebP image${labelled(file.type) ? ` (the browser called it ${file.type})` : ""}; attach one of those`,
       };
     }
     images.push({ type: "image", image: bytes, mediaType });
@@ -81,6 +81,11 @@ export async function readAskRequest(
 
 export function isRequestProblem(value: AskRequest | RequestProblem): value is RequestProblem {
   return "status" in value;
+}
+
+/** A type worth repeating: "application/octet-stream" only says the sender did not know. */
+function labelled(type: string): boolean {
+  return type !== "" && type !== "application/octet-stream";
 }
 
 function textField(form: FormData, field: string): string | RequestProblem {

@@ -1,4 +1,5 @@
 import type { Assistant } from "../assistant/create-assistant.js";
+import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import { type DemoLimits, resolveDemoLimits } from "../limits.js";
 import type { DemoModel } from "../models/resolve-demo-model.js";
@@ -8,6 +9,8 @@ import { startWebServer } from "./web-server.js";
 
 export interface ServeWebOptions {
   assistant: Assistant;
+  /** The memory the assistant was given, for the page's memory panel (absent: no panel). */
+  memory?: AssistantMemory;
   user: DocsUser;
   chosen: DemoModel;
   host?: string;
@@ -24,6 +27,7 @@ export async function serveWebUntilStopped(options: ServeWebOptions): Promise<vo
   const { user, say, signal } = options;
   await using server = await startWebServer({
     assistant: options.assistant,
+    memory: options.memory,
     user,
     models: modelChoices(options.chosen, limits),
     executors: executorChoices(),

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { AssistantEvent } from "../assistant/assistant-events.js";
 import type { Assistant } from "../assistant/create-assistant.js";
+import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import type { DemoLimits } from "../limits.js";
 import { isRequestProblem, readAskRequest } from "./ask-request.js";
@@ -15,6 +16,8 @@ import { toWireEvent, type WireEvent } from "./wire-events.js";
 
 export interface WebAppOptions {
   assistant: Assistant;
+  /** The assistant's memory, for the memory panel; without one the page has no panel. */
+  memory?: AssistantMemory;
   /** Who asks: fixed when the server starts (`--user`, `--groups`), never chosen by the page. */
   user: DocsUser;
   models: readonly ModelChoice[];
@@ -42,7 +45,7 @@ const IDLE = Symbol("idle");
 
 /** The web UI's routes: the page's files, its configuration, and `POST /api/ask` streaming SSE. */
 export function createWebApp(options: WebAppOptions): Hono {
-  const { assistant, user, models, executors, limits, assets, slots } = options;
+  const { assistant, memory, user, models, executors, limits, assets, slots } = options;
   const app = new Hono();
 
   app.use(async (c, next) => {
@@ -68,7 +71,7 @@ export function createWebApp(options: WebAppOptions): Hono {
       models: models.map(({ id, label, scripted }) => ({ id, label, scripted })),
       executors: executors.map(executorInfo),
       tools: assistant.toolNames,
-      memory: false,
+      memory: memory !== undefined,
       limits: {
         maxQuestionChars: limits.maxQuestionChars,
         maxImages: limits.webMaxImages,
@@ -91,6 +94,15 @@ export function createWebApp(options: WebAppOptions): Hono {
         ),
     }),
     async (c) => {
+      const type = c.req.header("content-type") ?? "";
+      if (!type.startsWith("multipart/form-data")) {
+        return c.json(
+          {
+            error: `send the question as multipart/form-data (the page's form), not ${type || "an untyped body"}`,
+          },
+          415,
+        );
+      }
       let form: FormData;
       try {
         form = await c.req.formData();
@@ -180,8 +192,32 @@ export function createWebApp(options: WebAppOptions): Hono {
     },
   );
 
+  if (memory) {
+    // The panel reads and forgets in the server's user's wing only: the page never names a user.
+    app.get("/api/memory", async (c) => c.json(await memory.overview(user)));
+    app.get("/api/memory/drawers", async (c) => {
+      const room = c.req.query("room");
+      return c.json(await memory.drawers(user, room ? { room } : {}));
+    });
+    app.delete("/api/memory/:id", async (c) => {
+      const id = c.req.param("id");
+      const result = await memory.forget(user, id);
+      if (result.forgotten === "nothing") {
+        return c.json(
+          { error: `nothing of ${user.id}'s memory has the id ${JSON.stringify(id)}; reload the panel` },
+          404,
+        );
+      }
+      return c.json(result);
+    });
+  }
+
   app.get("/:file", (c) => serveAsset(c, c.req.param("file")));
   app.notFound((c) => c.json({ error: `no such page: ${c.req.path}` }, 404));
+  // A failure behind a route (the palace, say) reaches the page as a message, not a bare 500.
+  app.onError((error, c) =>
+    c.json({ error: `${c.req.method} ${c.req.path} failed: ${errorMessage(error)}` }, 500),
+  );
 
   function serveAsset(c: Context, name: string) {
     const asset = assets.get(name);

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Assistant } from "../assistant/create-assistant.js";
+import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import type { DemoLimits } from "../limits.js";
 import { AskSlots } from "./ask-slots.js";
@@ -11,6 +12,8 @@ import { createWebApp } from "./web-app.js";
 
 export interface WebServerOptions {
   assistant: Assistant;
+  /** The assistant's memory: the page shows its panel (wings, rooms, drawers, facts, forget). */
+  memory?: AssistantMemory;
   user: DocsUser;
   models: readonly ModelChoice[];
   executors: readonly ExecutorChoice[];
