@@ -19,6 +19,7 @@ import {
   packageJsonAdditions,
   packagesWithOfflineExample,
 } from "../repo/readme-offline-example.ts";
+import { limitConcurrency } from "./limit-concurrency.ts";
 import { PACK_TIMEOUT_MS, type PackedSet, packedHead, tarballsFor } from "./packed-set.ts";
 import { runProcess } from "./run-process.ts";
 
@@ -26,6 +27,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const packagesDir = join(root, "packages");
 const offline = packagesWithOfflineExample(packagesDir);
 const STEP_MS = 240_000;
+const twoAtATime = limitConcurrency(2);
 
 /** The workspace's own TypeScript and Node types, so npm finds them in its cache. */
 function workspaceVersion(name: string): string {
@@ -58,66 +60,76 @@ function readmeOf(tarball: string): string {
 }
 
 describe("packed tarballs installed with npm into an empty project", () => {
-  it.each(offline)(
+  it.concurrent.for(offline)(
     "$name: the README's install line, then its quickstart type-checks (strict, skipLibCheck false) and prints what it says, offline",
-    async ({ dir, name }) => {
-      const expected = expectedOutput(dir);
-      const [own] = tarballsFor(packed, [name]); // says why when the package was not packed
-      const readme = readmeOf(own as string);
-      const named = installedPackages(readme);
-      expect(named, "the install line names the package itself").toContain(name);
-      const tarballs = tarballsFor(
-        packed,
-        named.filter((word) => word.startsWith("@atrium/")),
-      );
-      const fromRegistry = named.filter((word) => !word.startsWith("@atrium/"));
+    // Queued behind the others at most twice over.
+    { timeout: 3 * 3 * STEP_MS },
+    ({ dir, name }, { expect }) =>
+      twoAtATime(async () => {
+        const expected = expectedOutput(dir);
+        const [own] = tarballsFor(packed, [name]); // says why when the package was not packed
+        const readme = readmeOf(own as string);
+        const named = installedPackages(readme);
+        expect(named, "the install line names the package itself").toContain(name);
+        const tarballs = tarballsFor(
+          packed,
+          named.filter((word) => word.startsWith("@atrium/")),
+        );
+        const fromRegistry = named.filter((word) => !word.startsWith("@atrium/"));
 
-      const project = join(temp, dir);
-      mkdirSync(project);
-      const manifest = {
-        name: `quickstart-${dir}`,
-        private: true,
-        type: "module",
-        ...packageJsonAdditions(readme),
-      };
-      writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-      const install = await runProcess(
-        "npm",
-        [
-          "install",
-          "--prefer-offline",
-          "--no-audit",
-          "--no-fund",
-          "--loglevel=error",
-          ...tarballs,
-          ...fromRegistry,
-          ...TOOLCHAIN,
-        ],
-        { cwd: project, env: npmEnv, timeoutMs: STEP_MS },
-      );
-      expect(install.code, `npm install failed:\n${install.stderr}`).toBe(0);
-      projects.set(dir, project);
+        const project = join(temp, dir);
+        mkdirSync(project);
+        const manifest = {
+          name: `quickstart-${dir}`,
+          private: true,
+          type: "module",
+          ...packageJsonAdditions(readme),
+        };
+        writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+        const install = await runProcess(
+          "npm",
+          [
+            "install",
+            "--prefer-offline",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            ...tarballs,
+            ...fromRegistry,
+            ...TOOLCHAIN,
+          ],
+          { cwd: project, env: npmEnv, timeoutMs: STEP_MS },
+        );
+        expect(install.code, `npm install failed:\n${install.stderr}`).toBe(0);
+        projects.set(dir, project);
 
-      writeFileSync(join(project, "quickstart.mts"), offlineExample(readme));
-      const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
-      const typeCheck = ["--strict", "--skipLibCheck", "false", "--target", "es2022", "--module", "nodenext"];
-      expect(
-        await runProcess(process.execPath, [tsc, ...typeCheck, "quickstart.mts"], {
-          cwd: project,
-          env: offlineEnv,
-          timeoutMs: STEP_MS,
-        }),
-      ).toEqual({ code: 0, stdout: "", stderr: "" });
+        writeFileSync(join(project, "quickstart.mts"), offlineExample(readme));
+        const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
+        const typeCheck = [
+          "--strict",
+          "--skipLibCheck",
+          "false",
+          "--target",
+          "es2022",
+          "--module",
+          "nodenext",
+        ];
+        expect(
+          await runProcess(process.execPath, [tsc, ...typeCheck, "quickstart.mts"], {
+            cwd: project,
+            env: offlineEnv,
+            timeoutMs: STEP_MS,
+          }),
+        ).toEqual({ code: 0, stdout: "", stderr: "" });
 
-      expect(
-        await runProcess(process.execPath, ["quickstart.mjs"], {
-          cwd: project,
-          env: offlineEnv,
-          timeoutMs: STEP_MS,
-        }),
-      ).toEqual({ code: 0, stdout: expected, stderr: "" });
-    },
-    3 * STEP_MS,
+        expect(
+          await runProcess(process.execPath, ["quickstart.mjs"], {
+            cwd: project,
+            env: offlineEnv,
+            timeoutMs: STEP_MS,
+          }),
+        ).toEqual({ code: 0, stdout: expected, stderr: "" });
+      }),
   );
 });
 
@@ -161,6 +173,36 @@ describe("atrium-docs without the optional @atrium/chroma", () => {
         stderr:
           "atrium-docs ingest: writing a Chroma collection needs @atrium/chroma (and chromadb): npm install @atrium/chroma\n",
       });
+    },
+    STEP_MS,
+  );
+});
+
+describe("the root README's npm path", () => {
+  it(
+    "runs in the agent's project: a scripted model through npx atrium-agent, offline",
+    async () => {
+      const project = projects.get("agent");
+      if (project === undefined) throw new Error("the agent quickstart above did not install");
+      const readme = readFileSync(join(root, "README.md"), "utf8");
+      const section = readme.split(/^## Use it from npm$/m)[1]?.split(/^## /m)[0] ?? "";
+      const block = /^```sh\n([\s\S]*?)^```$/m.exec(section)?.[1];
+      if (block === undefined) throw new Error('no ```sh block under "## Use it from npm" in README.md');
+      // The project has its packages already; the rest is what a user types next.
+      const commands = block
+        .split("\n")
+        .filter((line) => line.trim() !== "" && !/^npm i(nstall)? /.test(line));
+      expect(commands.some((line) => line.includes("npx atrium-agent run"))).toBe(true);
+      const result = await runProcess("bash", ["-euo", "pipefail", "-c", commands.join("\n")], {
+        cwd: project,
+        env: offlineEnv,
+        timeoutMs: STEP_MS,
+      });
+      expect({ code: result.code, stdout: result.stdout }, result.stderr).toEqual({
+        code: 0,
+        stdout: "42\n",
+      });
+      expect(result.stderr).toContain("━━ Final answer ━━\nsuccess after 1 step");
     },
     STEP_MS,
   );
