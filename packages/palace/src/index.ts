@@ -36,6 +36,13 @@ export {
 } from "./layers/index.js";
 export { DEFAULT_PALACE_LIMITS, type PalaceLimits, resolvePalaceLimits } from "./limits.js";
 export {
+  type PalaceMcpHttpOptions,
+  type PalaceMcpOptions,
+  palaceMcpTools,
+  servePalaceMcp,
+  servePalaceMcpHttp,
+} from "./mcp/palace-mcp-server.js";
+export {
   DEFAULT_MEMORY_ROOM,
   DEFAULT_MEMORY_WING,
   PalaceMemoryStore,
