@@ -10,17 +10,19 @@ export const CONFIG_FILE_NAME = "atrium-vm.toml";
 const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
-const memorySchema = z.union([
-  z.number().int().min(64, "at least 64 (MiB)").max(65536, "at most 65536 (MiB)"),
+/** Memory in MiB: a number, or a size such as "512M" or "2G" (converted first, then range-checked). */
+const memorySchema = z.preprocess(
+  (value) => {
+    if (typeof value !== "string" || !/^\d+\s*[MG]i?B?$/i.test(value)) return value;
+    const amount = Number.parseInt(value, 10);
+    return /g/i.test(value) ? amount * 1024 : amount;
+  },
   z
-    .string()
-    .regex(/^\d+\s*[MG]i?B?$/i, 'a size such as "512M" or "2G"')
-    .transform((text) => {
-      const value = Number.parseInt(text, 10);
-      return /g/i.test(text) ? value * 1024 : value;
-    })
-    .pipe(z.number().min(64, "at least 64M").max(65536, "at most 64G")),
-]);
+    .number({ error: 'a number of MiB or a size such as "512M" or "2G"' })
+    .int("a whole number of MiB")
+    .min(64, "at least 64 MiB")
+    .max(65536, "at most 64 GiB"),
+);
 
 const volumeSchema = z.strictObject({
   host: z.string().min(1, "a host directory"),

@@ -1,5 +1,16 @@
-import { chmod, lchown, link, lstat, mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
-import { dirname, join, normalize } from "node:path";
+import {
+  chmod,
+  lchown,
+  link,
+  lstat,
+  mkdir,
+  readdir,
+  readlink,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { join, normalize, posix } from "node:path";
 import { ImageFormatError } from "../vm-errors.js";
 import type { TarEntry } from "./tar.js";
 
@@ -15,21 +26,23 @@ const OPAQUE = ".wh..wh..opq";
 export async function applyLayer(root: string, entries: readonly TarEntry[], what: string): Promise<void> {
   const asRoot = process.getuid?.() === 0;
   const inside = (path: string) => {
-    const clean = normalize(`/${path}`).replace(/\/+$/, "");
-    if (clean.split("/").includes(".."))
+    if (path.split("/").includes(".."))
       throw new ImageFormatError(`${what}: entry ${path} climbs out of the root`);
-    return clean;
+    return normalize(`/${path}`).replace(/\/+$/, "");
   };
   for (const entry of entries) {
     const path = inside(entry.path);
     const base = path.slice(path.lastIndexOf("/") + 1);
     const dir = path.slice(0, path.lastIndexOf("/"));
     if (base === OPAQUE) {
-      const target = join(root, dir);
+      const target = join(root, await resolveInRoot(root, dir));
       for (const child of await readdir(target).catch(() => [] as string[]))
         await rm(join(target, child), { recursive: true, force: true });
     } else if (base.startsWith(WHITEOUT)) {
-      await rm(join(root, dir, base.slice(WHITEOUT.length)), { recursive: true, force: true });
+      await rm(join(root, await resolveInRoot(root, dir), base.slice(WHITEOUT.length)), {
+        recursive: true,
+        force: true,
+      });
     }
   }
   for (const entry of entries) {
@@ -37,8 +50,11 @@ export async function applyLayer(root: string, entries: readonly TarEntry[], wha
     if (path === "") continue;
     const base = path.slice(path.lastIndexOf("/") + 1);
     if (base.startsWith(WHITEOUT)) continue;
-    const target = join(root, path);
-    await mkdir(dirname(target), { recursive: true });
+    // The parent is resolved inside the root: a symlink from an earlier layer (/bin -> usr/bin,
+    // or a hostile /etc -> /home/user) is followed as the guest would, never out onto the host.
+    const parent = await resolveInRoot(root, path.slice(0, path.lastIndexOf("/")));
+    await mkdir(join(root, parent), { recursive: true });
+    const target = join(root, parent, base);
     const existing = await lstat(target).catch(() => undefined);
     if (entry.type === "dir") {
       if (existing && !existing.isDirectory()) await rm(target, { force: true });
@@ -52,11 +68,41 @@ export async function applyLayer(root: string, entries: readonly TarEntry[], wha
       } else if (entry.type === "symlink") {
         await symlink(entry.linkName, target);
       } else if (entry.type === "hardlink") {
-        await link(join(root, inside(entry.linkName)), target);
+        await link(join(root, await resolveInRoot(root, inside(entry.linkName))), target);
       } else {
         continue;
       }
     }
     if (asRoot) await lchown(target, entry.uid, entry.gid);
   }
+}
+
+/**
+ * `path` (absolute, inside the image) with every symlink among its components resolved as if
+ * `root` were `/`: absolute targets restart at the root, `..` stops at it. Like a chroot's
+ * lookup, so no layer entry can reach a host path. Missing components are kept as they are.
+ */
+async function resolveInRoot(root: string, path: string): Promise<string> {
+  const pending = path.split("/").filter(Boolean);
+  const resolved: string[] = [];
+  let hops = 0;
+  while (pending.length > 0) {
+    const part = pending.shift() as string;
+    if (part === ".") continue;
+    if (part === "..") {
+      resolved.pop();
+      continue;
+    }
+    const candidate = join(root, ...resolved, part);
+    const info = await lstat(candidate).catch(() => undefined);
+    if (info?.isSymbolicLink()) {
+      if (++hops > 40) throw new ImageFormatError(`too many symlinks resolving ${path} in the image`);
+      const target = await readlink(candidate);
+      if (target.startsWith("/")) resolved.length = 0;
+      pending.unshift(...posix.normalize(target).split("/").filter(Boolean));
+      continue;
+    }
+    resolved.push(part);
+  }
+  return `/${resolved.join("/")}`;
 }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { type QemuLaunch, qemuArgs } from "./qemu-args.js";
+
+const base: QemuLaunch = {
+  accelerator: "tcg",
+  kernelPath: "/k/vmlinux",
+  initramfsPath: "/k/init.cpio",
+  cpus: 2,
+  memoryMiB: 256,
+  agentSocketPath: "/run/agent.sock",
+  diskPath: "/images/root.ext4",
+  diskSnapshot: true,
+  tscKhz: 2_300_000,
+};
+
+describe("qemuArgs", () => {
+  it("boots microvm with nothing QEMU adds by default and no network device when the network is off", () => {
+    const args = qemuArgs(base);
+    expect(args.slice(0, 18)).toEqual([
+      "-M",
+      "microvm,x-option-roms=off,rtc=on",
+      "-accel",
+      "tcg",
+      "-cpu",
+      "max",
+      "-smp",
+      "2",
+      "-m",
+      "256M",
+      "-nodefaults",
+      "-no-user-config",
+      "-nographic",
+      "-no-reboot",
+      "-kernel",
+      "/k/vmlinux",
+      "-initrd",
+      "/k/init.cpio",
+    ]);
+    expect(args.join(" ")).not.toMatch(/netdev|virtio-net|-nic/);
+    expect(args).toContain("socket,id=agent,path=/run/agent.sock,server=on,wait=off");
+    expect(args).toContain(
+      "id=root,file=/images/root.ext4,format=raw,if=none,cache=unsafe,discard=unmap,snapshot=on",
+    );
+    const append = args[args.indexOf("-append") + 1];
+    expect(append).toContain("panic=-1");
+    expect(append).toContain("tsc_early_khz=2300000");
+  });
+
+  it("adds a user-mode NIC with loopback-only forwards when the network is on", () => {
+    const args = qemuArgs({
+      ...base,
+      accelerator: "kvm",
+      network: { hostForwards: [{ hostPort: 8080, guestPort: 80 }] },
+    });
+    expect(args.slice(-4)).toEqual([
+      "-netdev",
+      "user,id=net0,hostfwd=tcp:127.0.0.1:8080-:80",
+      "-device",
+      "virtio-net-device,netdev=net0",
+    ]);
+    expect(args[args.indexOf("-cpu") + 1]).toBe("host");
+    expect(args[args.indexOf("-append") + 1]).not.toContain("tsc_early_khz");
+  });
+});

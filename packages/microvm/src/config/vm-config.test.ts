@@ -1,0 +1,80 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadVmConfig, parseVmConfig } from "./vm-config.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "atrium-vm-config-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function load(text: string) {
+  const path = join(dir, "atrium-vm.toml");
+  await writeFile(path, text);
+  return loadVmConfig(path);
+}
+
+describe("atrium-vm.toml", () => {
+  it("reads every key, fills defaults, and resolves paths against the file's directory", async () => {
+    const config = await load(`
+image = "images/app"
+cpus = 2
+memory = "1G"
+workdir = "/srv"
+init = ["apk add x"]
+env = { MODE = "test" }
+volumes = [{ host = "data", guest = "/data", readonly = true }]
+ports = [{ host = 8080, guest = 80 }]
+network = { enabled = true, allow_hosts = ["127.0.0.1:9000"] }
+`);
+    expect(config).toEqual({
+      image: join(dir, "images/app"),
+      cpus: 2,
+      memory: 1024,
+      workdir: "/srv",
+      init: ["apk add x"],
+      env: { MODE: "test" },
+      volumes: [{ host: join(dir, "data"), guest: "/data", readonly: true }],
+      ports: [{ host: 8080, guest: 80 }],
+      network: { enabled: true, allow_hosts: ["127.0.0.1:9000"] },
+    });
+    expect(await load('image = "busybox"')).toEqual({
+      image: "busybox",
+      cpus: 1,
+      memory: 256,
+      env: {},
+      init: [],
+      volumes: [],
+      ports: [],
+      network: { enabled: false, allow_hosts: [] },
+    });
+  });
+
+  it("names every offending key", async () => {
+    await expect(
+      load(
+        'image = "busybox"\ncpus = 0\nmemory = "lots"\nnetwork = { enabled = false, allow_hosts = ["bad host!"] }',
+      ),
+    ).rejects.toThrow(
+      `${join(dir, "atrium-vm.toml")}: cpus: at least 1; memory: a number of MiB or a size such as "512M" or "2G"; network.allow_hosts.0: a host name or address, optionally with ":port"`,
+    );
+    expect(() => parseVmConfig({ image: "busybox", ports: [{ host: 1, guest: 2 }] })).toThrow(
+      "machine config: ports: ports need the network on: set network.enabled = true",
+    );
+    expect(() => parseVmConfig({ image: "busybox", cpu: 2 })).toThrow(
+      "machine config: (top level): unknown key cpu",
+    );
+    expect(() => parseVmConfig({ cpus: 1 })).toThrow("machine config: image:");
+  });
+
+  it("says when the file is missing or not TOML", async () => {
+    await expect(loadVmConfig(join(dir, "none.toml"))).rejects.toThrow(
+      `cannot read ${join(dir, "none.toml")}`,
+    );
+    await expect(load("image = ")).rejects.toThrow(`${join(dir, "atrium-vm.toml")} is not valid TOML`);
+  });
+});
