@@ -32,6 +32,14 @@ export interface DemoLimits {
   webMaxConcurrentAsks: number;
   /** Web UI: an ask whose stream has had no event for this long is stopped (and says so). */
   webSseIdleTimeoutMs: number;
+  /** Memory: tokens of the palace's wake-up context added to the instructions of each question. */
+  memoryWakeUpTokens: number;
+  /** Memory: remembered items recalled for a question before the agent starts. */
+  memoryRecallK: number;
+  /** Memory: drawers the memory panel lists (newest first). */
+  memoryPanelDrawers: number;
+  /** Memory: knowledge-graph facts the memory panel lists. */
+  memoryPanelFacts: number;
 }
 
 export const DEFAULT_DEMO_LIMITS: Readonly<DemoLimits> = Object.freeze({
@@ -48,6 +56,10 @@ export const DEFAULT_DEMO_LIMITS: Readonly<DemoLimits> = Object.freeze({
   webMaxImages: 2,
   webMaxConcurrentAsks: 4,
   webSseIdleTimeoutMs: 120_000,
+  memoryWakeUpTokens: 170,
+  memoryRecallK: 3,
+  memoryPanelDrawers: 20,
+  memoryPanelFacts: 50,
 });
 
 const KINDS: LimitKinds<DemoLimits> = {
@@ -64,6 +76,10 @@ const KINDS: LimitKinds<DemoLimits> = {
   webMaxImages: "count",
   webMaxConcurrentAsks: "count",
   webSseIdleTimeoutMs: "duration",
+  memoryWakeUpTokens: "count",
+  memoryRecallK: "count",
+  memoryPanelDrawers: "count",
+  memoryPanelFacts: "count",
 };
 
 export function resolveDemoLimits(partial: Partial<DemoLimits> = {}): Readonly<DemoLimits> {

@@ -43,17 +43,29 @@ export interface AnswerEvent {
   timing: QuestionTiming;
 }
 
-/** What memory recalled for this question (only with a memory plugged in). */
+/**
+ * What memory recalled (only with a memory plugged in): `via` "question" before the agent starts,
+ * "tool" when the agent's code called a memory tool (recall, kg_query).
+ */
 export interface MemoryRecalledEvent {
   type: "memory-recalled";
+  via?: "question" | "tool";
   memories: { id: string; content: string }[];
   durationMs: number;
 }
 
-/** What memory filed after the answer (only with a memory plugged in). */
+/**
+ * What memory filed (only with a memory plugged in): `via` "tool" when the agent remembered
+ * something (remember, kg_add), "transcript" for the session filed after the answer.
+ */
 export interface MemoryFiledEvent {
   type: "memory-filed";
+  via?: "tool" | "transcript";
   ids: string[];
+  /** What was filed, when it is short enough to show (a memory's text, a fact's line). */
+  memories?: { id: string; content: string }[];
+  /** The session id of a filed transcript. */
+  sessionId?: string;
   durationMs: number;
 }
 

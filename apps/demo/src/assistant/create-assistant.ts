@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { CodeAgent, type CodeAgentOptions, type ImageInput, QuickJsExecutor } from "@atrium/agent";
 import { docsBashTool, docsSearchTool } from "@atrium/chromafs";
 import { connectMcpServers, type McpConnection, type McpServersInput } from "@atrium/mcp";
@@ -22,7 +23,7 @@ export interface AssistantOptions {
   model: Model;
   /** Where the agent's code runs (default: a fresh QuickJS sandbox per question). */
   executor?: CodeAgentOptions["executor"];
-  /** Long-term memory; absent until the palace lands (see `memory-seam.ts`). */
+  /** Long-term memory (the palace, `openPalaceMemory`); without it the assistant remembers nothing. */
   memory?: AssistantMemory;
   /** MCP servers whose tools the agent may call beside the docs tools (`connectMcpServers` input). */
   mcp?: McpServersInput;
@@ -43,8 +44,10 @@ export interface AskOptions {
 
 export interface Assistant {
   readonly model: Model;
-  /** Names of the tools the agent gets: the docs tools first, then MCP tools. */
+  /** Names of the tools the agent gets: the docs tools first, then memory tools, then MCP tools. */
   readonly toolNames: readonly string[];
+  /** The memory it was given (the web UI's memory panel reads it), if any. */
+  readonly memory: AssistantMemory | undefined;
   /** Per-server MCP failures (servers marked optional that did not connect). */
   readonly mcpErrors: readonly Error[];
   /**
@@ -67,13 +70,14 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   const mcpTools: readonly Tool[] = mcp?.tools ?? [];
   const executor = options.executor ?? (() => QuickJsExecutor.create());
   const DOCS_TOOLS = ["bash", "search"];
-  const clash = mcpTools.find((t) => DOCS_TOOLS.includes(t.name));
+  const memoryTools = options.memory?.toolNames ?? [];
+  const clash = mcpTools.find((t) => DOCS_TOOLS.includes(t.name) || memoryTools.includes(t.name));
   if (clash) {
     await mcp?.close();
     throw new ValidationError("assistant", [
       {
         path: ["mcp"],
-        message: `an MCP server offers a tool named "${clash.name}", which the docs tools use; give that server another name so its tools get a prefix, or leave it out`,
+        message: `an MCP server offers a tool named "${clash.name}", which the ${DOCS_TOOLS.includes(clash.name) ? "docs" : "memory"} tools use; give that server another name so its tools get a prefix, or leave it out`,
       },
     ]);
   }
@@ -101,18 +105,24 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     const timing: QuestionTiming = { retrievalMs: 0, memoryMs: 0, executionMs: 0, modelMs: 0, totalMs: 0 };
     yield { type: "question", question: trimmed, user: user.id, model: chosenModel.id };
 
+    const askedAt = new Date().toISOString();
     let instructions = DOCS_INSTRUCTIONS;
     if (options.memory) {
       const began = performance.now();
       const recalled = await options.memory.recall(trimmed, user, signal);
       const durationMs = performance.now() - began;
       timing.memoryMs += durationMs;
-      yield { type: "memory-recalled", memories: recalled.memories, durationMs };
+      yield { type: "memory-recalled", via: "question", memories: recalled.memories, durationMs };
       if (recalled.context.trim()) instructions += `\n\n${memoryInstructions(recalled.context)}`;
     }
 
     const session = await options.docs.openSession(user);
-    const tools = [docsBashTool(session), docsSearchTool(options.docs.store, session.access), ...mcpTools];
+    const tools = [
+      docsBashTool(session),
+      docsSearchTool(options.docs.store, session.access),
+      ...(options.memory?.tools(user) ?? []),
+      ...mcpTools,
+    ];
     const agent = new CodeAgent({
       model,
       tools,
@@ -123,6 +133,12 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     });
     const seen = new Set<string>();
     const calls = new Map<string, { command: string; started: number }>();
+    const memoryCalls = new Map<string, { name: string; input: unknown; started: number }>();
+    // Memory tool calls, like docs calls, run inside the code's time: the wall time while any runs.
+    let memoryActive = 0;
+    let memorySince = 0;
+    let memoryToolMs = 0;
+    const stepTexts: { step: number; text: string; at: string }[] = [];
     let codeStarted: number | undefined;
     // Docs calls may overlap (Promise.all in the code): retrieval is the wall time while any runs.
     let docsActive = 0;
@@ -135,6 +151,9 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
         yield event;
         const now = performance.now();
         switch (event.type) {
+          case "model-output":
+            stepTexts.push({ step: event.step, text: event.text, at: new Date().toISOString() });
+            break;
           case "code":
             codeStarted = now;
             break;
@@ -143,6 +162,10 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
             codeStarted = undefined;
             break;
           case "tool-call":
+            if (memoryTools.includes(event.name)) {
+              if (memoryActive++ === 0) memorySince = now;
+              memoryCalls.set(event.id, { name: event.name, input: event.input, started: now });
+            }
             if (event.name === "bash" || event.name === "search") {
               if (docsActive++ === 0) docsSince = now;
             }
@@ -159,6 +182,19 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
             }
             break;
           case "tool-result": {
+            const memoryCall = memoryCalls.get(event.id);
+            if (memoryCall && options.memory) {
+              memoryCalls.delete(event.id);
+              if (--memoryActive === 0) memoryToolMs += now - memorySince;
+              const memoryEvent = event.error
+                ? undefined
+                : options.memory.eventFor(
+                    { name: memoryCall.name, input: memoryCall.input, output: event.output },
+                    now - memoryCall.started,
+                  );
+              if (memoryEvent) yield memoryEvent;
+              break;
+            }
             const call = calls.get(event.id);
             if (!call) break;
             calls.delete(event.id);
@@ -182,18 +218,32 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
       await session.close();
     }
     timing.modelMs = model.elapsedMs;
+    timing.memoryMs += memoryToolMs;
     // Tool calls happen inside the code's run: the sandbox's own share is what is left.
-    timing.executionMs = Math.max(0, timing.executionMs - timing.retrievalMs);
+    timing.executionMs = Math.max(0, timing.executionMs - timing.retrievalMs - memoryToolMs);
     const { answer, sources } =
       state === "success" || state === "max_steps" ? readFinalAnswer(output) : { answer: "", sources: [] };
 
     if (options.memory && answer) {
       const began = performance.now();
+      const sessionId = `${askedAt.replace(/[-:.]/g, "")}-${randomUUID().slice(0, 8)}`;
       try {
-        const filed = await options.memory.file({ question: trimmed, answer, sources, user }, signal);
+        const filed = await options.memory.file(
+          {
+            sessionId,
+            user,
+            question: trimmed,
+            askedAt,
+            steps: stepTexts,
+            answer,
+            answeredAt: new Date().toISOString(),
+            sources,
+          },
+          signal,
+        );
         const durationMs = performance.now() - began;
         timing.memoryMs += durationMs;
-        yield { type: "memory-filed", ids: filed.ids, durationMs };
+        yield { type: "memory-filed", via: "transcript", ids: filed.ids, sessionId, durationMs };
       } catch (error) {
         // The answer stands even when filing it failed; the failure is shown, not hidden.
         rethrowIfFatal(error);
@@ -216,7 +266,8 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
 
   const assistant: Assistant = {
     model: options.model,
-    toolNames: ["bash", "search", ...mcpTools.map((t) => t.name)],
+    toolNames: ["bash", "search", ...memoryTools, ...mcpTools.map((t) => t.name)],
+    memory: options.memory,
     mcpErrors: mcp?.errors.map((failure) => failure.error) ?? [],
     ask,
     async close() {

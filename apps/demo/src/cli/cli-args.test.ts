@@ -13,12 +13,24 @@ describe("parseDemoArgs", () => {
       evalFile: undefined,
       json: false,
       user: "demo",
+      memory: true,
       groups: ["staff", "beta"],
       mcp: ["npx x"],
       corpus: undefined,
       data: undefined,
       web: false,
     });
+  });
+
+  it("reads --user (the palace wing) and --no-memory", () => {
+    expect(parseDemoArgs(["--user", " alice ", "--no-memory"])).toMatchObject({
+      user: "alice",
+      memory: false,
+    });
+    expect(parseDemoArgs([])).toMatchObject({ user: "demo", memory: true });
+    expect(() => parseDemoArgs(["--user", "  "])).toThrow(
+      "--user needs a name of 1 to 200 visible characters, e.g. --user alice",
+    );
   });
 
   it("reads --web with its port and host, and refuses them elsewhere", () => {

@@ -9,6 +9,8 @@ export interface DemoArgs {
   json: boolean;
   user: string;
   groups: string[];
+  /** Run without the palace: nothing recalled, nothing filed. */
+  memory: boolean;
   mcp: string[];
   corpus?: string;
   data?: string;
@@ -25,7 +27,8 @@ export const USAGE = `Usage: npm run demo -- [options]
   --eval                 run the docs evaluation (eval/docs-questions.json): answer and citation accuracy
   --eval-file PATH       evaluate with another questions file (same format)
   --json                 with --eval: print the report as JSON
-  --user NAME            who asks (default: demo)
+  --user NAME            who asks (default: demo); their memories live in the palace wing of that name
+  --no-memory            run without memory (the palace in apps/demo/.atrium/palace is not opened)
   --groups a,b           the user's access groups: pages restricted to other groups stay hidden
   --mcp "CMD ARGS"|URL   an MCP server whose tools the agent may call (repeatable), e.g.
                          --mcp "npx -y @modelcontextprotocol/server-everything"
@@ -76,7 +79,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     eval: values.eval ?? false,
     evalFile: values["eval-file"],
     json: values.json ?? false,
-    user: values.user ?? "demo",
+    user: checkUser(values.user ?? "demo"),
+    memory: !(values["no-memory"] ?? false),
     groups: (values.groups ?? "")
       .split(",")
       .map((g) => g.trim())
@@ -102,6 +106,7 @@ function parse(argv: readonly string[]) {
       "eval-file": { type: "string" },
       json: { type: "boolean" },
       user: { type: "string" },
+      "no-memory": { type: "boolean" },
       groups: { type: "string" },
       mcp: { type: "string", multiple: true },
       corpus: { type: "string" },
@@ -111,4 +116,12 @@ function parse(argv: readonly string[]) {
       host: { type: "string" },
     },
   });
+}
+
+/** A user id names a palace wing: visible text, not too long. */
+function checkUser(user: string): string {
+  const trimmed = user.trim();
+  if (trimmed === "" || trimmed.length > 200 || /[\u0000-\u001f]/.test(trimmed))
+    throw new ConfigError("--user needs a name of 1 to 200 visible characters, e.g. --user alice");
+  return trimmed;
 }

@@ -4,14 +4,16 @@ import { defaultServerName, type McpServerConfig, parseMcpCommandLine } from "@a
 import { AbortError, ConfigError, isFatalError } from "@atrium/spec";
 import type { AssistantEvent } from "../assistant/assistant-events.js";
 import { createAssistant } from "../assistant/create-assistant.js";
+import { DEFAULT_DATA_DIR } from "../docs/default-locations.js";
 import { type DocsLibrary, openDocsLibrary } from "../docs/docs-library.js";
 import { ingestProgressBar } from "../docs/ingest-progress-bar.js";
 import { loadEvalQuestions } from "../eval/eval-questions.js";
 import { runEval } from "../eval/run-eval.js";
+import { openPalaceMemory, type PalaceMemory, palaceDirIn } from "../memory/palace-memory.js";
 import { resolveDemoModel } from "../models/resolve-demo-model.js";
 import { serveWebUntilStopped } from "../web/run-web.js";
 import { type DemoArgs, parseDemoArgs, USAGE } from "./cli-args.js";
-import { DEMO_QUESTIONS } from "./demo-questions.js";
+import { DEMO_QUESTIONS, MEMORY_DEMO_QUESTIONS } from "./demo-questions.js";
 import { formatEvalReport } from "./eval-table.js";
 import { tracePrinter } from "./trace-printer.js";
 
@@ -50,9 +52,8 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
   say(
     `Atrium demo: an agent that answers from the docs by reading them like a filesystem.\n${chosen.banner}\n`,
   );
-  say("Memory: not part of the demo yet (the palace lands in a later release).\n");
-
   let docs: DocsLibrary | undefined;
+  let memory: PalaceMemory | undefined;
   try {
     const bar = ingestProgressBar(io.err);
     const began = performance.now();
@@ -76,7 +77,22 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     );
     await sandboxWarm;
     if (io.signal.aborted) throw new AbortError("interrupted");
-    await using assistant = await createAssistant({ docs, model: chosen.model, mcp });
+    if (args.memory && args.eval) {
+      say("Memory: off for --eval (the evaluation measures answers from the docs alone).\n");
+    } else if (args.memory) {
+      // The palace's vectors go to the docs' Chroma server: one server for the whole demo.
+      memory = await openPalaceMemory({
+        dir: palaceDirIn(args.data ?? DEFAULT_DATA_DIR),
+        chromaUrl: docs.chromaUrl,
+      });
+      say(
+        `Memory: the palace in ${relative(process.cwd(), memory.dir) || "."}, wing "${args.user}" (--user NAME picks another, --no-memory turns it off)\n`,
+      );
+    } else {
+      say("Memory: off (--no-memory): nothing is recalled or filed.\n");
+    }
+    if (io.signal.aborted) throw new AbortError("interrupted");
+    await using assistant = await createAssistant({ docs, model: chosen.model, mcp, memory });
     for (const error of assistant.mcpErrors) io.err.write(`demo: ${error.message}\n`);
     if (mcp) say(`Tools: ${assistant.toolNames.join(", ")}\n`);
     const user = { id: args.user, groups: args.groups };
@@ -85,6 +101,7 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
       // Ctrl-C is how the web UI ends: a clean stop, exit 0.
       await serveWebUntilStopped({
         assistant,
+        memory,
         user,
         chosen,
         host: args.host,
@@ -112,7 +129,13 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
       return 0;
     }
     let failed = 0;
-    for (const question of args.questions.length > 0 ? args.questions : DEMO_QUESTIONS) {
+    const questions =
+      args.questions.length > 0
+        ? args.questions
+        : memory
+          ? [MEMORY_DEMO_QUESTIONS.first, ...DEMO_QUESTIONS, MEMORY_DEMO_QUESTIONS.last]
+          : DEMO_QUESTIONS;
+    for (const question of questions) {
       for await (const event of assistant.ask(question, { user, signal: io.signal })) {
         print(event);
         if (isFailedAnswer(event)) failed++;
@@ -133,6 +156,8 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     io.err.write(`demo: ${(error as Error).message}\n`);
     return error instanceof ConfigError || !isFatalError(error) ? 2 : 1;
   } finally {
+    // The assistant closed the memory already when it was made; closing again is a no-op.
+    await memory?.close();
     await docs?.close();
   }
 }

@@ -3,6 +3,18 @@ import type { AssistantEvent } from "../assistant/assistant-events.js";
 
 type Style = Parameters<typeof styleText>[0];
 
+const DOCS_TOOLS = new Set(["bash", "search"]);
+/** Tools whose results the trace shows otherwise: docs commands, and the palace's memory tools. */
+const QUIET_RESULTS = new Set([
+  ...DOCS_TOOLS,
+  "recall",
+  "remember",
+  "kg_query",
+  "kg_add",
+  "diary_write",
+  "diary_read",
+]);
+
 export interface TraceOptions {
   color: boolean;
   /** Lines of a docs command's output or an observation shown before "… N more lines". */
@@ -35,12 +47,24 @@ export function tracePrinter(
           `\n${paint(["bold", "blue"], `❓ ${event.question}`)}  ${paint("dim", `(user ${event.user}, model ${event.model})`)}\n`,
         );
         break;
-      case "memory-recalled":
-        write(`${paint("magenta", `  memory: recalled ${event.memories.length}`)}\n`);
+      case "memory-recalled": {
+        const how = event.via === "tool" ? "the agent recalled" : "recalled for the question";
+        write(
+          `${paint("magenta", `  memory: ${how}: ${event.memories.length} ${paint("dim", `${event.durationMs.toFixed(0)} ms`)}`)}\n`,
+        );
         for (const memory of event.memories) write(`${paint("magenta", indent(head(memory.content)))}\n`);
         break;
+      }
       case "memory-filed":
-        write(`${paint("magenta", `  memory: filed ${event.ids.length} (${event.ids.join(", ")})`)}\n`);
+        if (event.via === "transcript") {
+          write(
+            `${paint("magenta", `  memory: filed this session's transcript (${event.ids.length} turns, session ${event.sessionId}) ${paint("dim", `${event.durationMs.toFixed(0)} ms`)}`)}\n`,
+          );
+        } else {
+          write(`${paint("magenta", `  memory: filed ${event.ids.length}`)}\n`);
+          for (const memory of event.memories ?? [])
+            write(`${paint("magenta", indent(head(memory.content)))}\n`);
+        }
         break;
       case "step-start":
         write(`${paint("bold", `  ━━ Step ${event.step} ━━`)}\n`);
@@ -63,13 +87,14 @@ export function tracePrinter(
         break;
       }
       case "tool-call":
-        // Docs commands have their own line; other tools (MCP) show their call here.
-        if (event.name !== "bash" && event.name !== "search") {
+        // Docs commands have their own line; other tools (memory, MCP) show their call here.
+        if (!DOCS_TOOLS.has(event.name)) {
           write(`  ${paint("yellow", `→ ${event.name}(${JSON.stringify(event.input)})`)}\n`);
         }
         break;
       case "tool-result":
-        if (event.name !== "bash" && event.name !== "search") {
+        // A memory tool's result shows as its memory line (a failure shows here).
+        if (!QUIET_RESULTS.has(event.name) || (event.error && !DOCS_TOOLS.has(event.name))) {
           const shown =
             event.error ?? (typeof event.output === "string" ? event.output : JSON.stringify(event.output));
           write(`  ${paint(event.error ? "red" : "yellow", `← ${event.name}: ${head(shown ?? "")}`)}\n`);

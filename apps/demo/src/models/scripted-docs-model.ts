@@ -2,7 +2,17 @@ import { ScriptedModel } from "@atrium/agent";
 import { type Message, textOf } from "@atrium/spec";
 import { type DemoLimits, resolveDemoLimits } from "../limits.js";
 import { keyTerms } from "./key-terms.js";
+import { readMemoryIntent } from "./memory-intent.js";
 import { readPage } from "./page-sentences.js";
+import {
+  memoryCode,
+  memoryShown,
+  memoryTerms,
+  parseMemoryObservation,
+  quoteMemories,
+  relevantFacts,
+  relevantMemories,
+} from "./scripted-memory.js";
 
 export const SCRIPTED_DOCS_MODEL_ID = "scripted-docs";
 
@@ -16,6 +26,13 @@ export const SCRIPTED_DOCS_MODEL_ID = "scripted-docs";
  * 3. From the page text it read it answers with the sentences that share most weighted terms
  *    with the question, citing the pages those sentences came from: a citation always comes from
  *    tool output, so if a page moves, the cited path follows.
+ *
+ * With a memory (the instructions name the user and the tools include recall and remember), a
+ * message that states something about the user ("remember that …", "I prefer …", "my project uses
+ * …") first files it with `remember` (and `kg_add` for a clear subject–predicate–object), and a
+ * question that refers to the user ("what do I prefer?", "… for my project") first calls `recall`
+ * and `kg_query`; the answer quotes what those tools printed, and a docs question greps for the
+ * recalled memory's words too. Without a memory it says it has none.
  *
  * Each reply is a function of the conversation so far, so the same docs give the same answer.
  */
@@ -33,26 +50,126 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
     .slice(taskAt + 1)
     .filter((m) => m.role === "user" && textOf(m.content).startsWith("Observation:"))
     .map((m) => textOf(m.content));
-  const terms = keyTerms(question, limits.scriptedMaxTerms);
+  const system = messages.find((m) => m.role === "system");
+  const shown = memoryShown(system ? textOf(system.content) : "");
+  const intent = readMemoryIntent(question);
+  const wantsMemory = intent.statements.length > 0 || intent.reference !== undefined;
+
+  if (!shown?.hasTools) {
+    // No memory in this session: say so rather than pretend, and answer docs questions as usual.
+    if (intent.statements.length > 0 && !intent.docsQuestion) {
+      return answer(
+        "I have no memory in this session, so I cannot keep that for next time (the demo runs with --no-memory, or without a palace).",
+        [],
+      );
+    }
+    if (intent.reference?.kind === "about-user" && !intent.docsQuestion) {
+      return answer("I have no memory in this session, so I do not know what you told me before.", []);
+    }
+    return docsReply(question.trim(), [], observations, limits, "");
+  }
+  if (!wantsMemory) return docsReply(question.trim(), [], observations, limits, "");
+
+  // Step 1 files what the user stated and recalls what the question refers to; the rest follows
+  // from what those tools printed.
+  if (observations.length === 0) {
+    const what = [
+      ...(intent.statements.length > 0
+        ? [`remember what you told me (${intent.statements.map((s) => JSON.stringify(s)).join(", ")})`]
+        : []),
+      ...(intent.reference ? ["recall what I know about you that this question refers to"] : []),
+    ];
+    return step(`I will first ${what.join(" and ")}.`, memoryCode(intent, shown, question.trim()));
+  }
+  const memory = parseMemoryObservation(observations[0]!);
+  if (intent.statements.length > 0 && memory.remembered.length === 0) {
+    // The step failed (its observation is the error): say so instead of claiming it was kept.
+    return answer(
+      `I could not file that in memory: ${observations[0]!.split("\n").slice(1, 3).join(" ")}`,
+      [],
+    );
+  }
+  const noted =
+    memory.remembered.length > 0
+      ? `Noted: I will remember ${memory.remembered.map((kept) => JSON.stringify(kept.content)).join(" and ")}.`
+      : "";
+  const topic = intent.reference?.topic ?? "";
+  const memories = intent.reference ? relevantMemories(memory.recalled, topic) : [];
+  const facts = intent.reference ? relevantFacts(memory.known, topic) : [];
+
+  if (intent.reference?.kind === "about-user") {
+    const told =
+      memories.length > 0
+        ? `${quoteMemories(memories)}${facts.length > 0 ? ` (Known facts: ${facts.join("; ")}.)` : ""}`
+        : `I don't remember anything you told me about ${topic ? `what you ${topic === "prefer" ? "prefer" : `your ${topic}`}` : "you"}; tell me and I will remember it.`;
+    return answer([noted, told].filter(Boolean).join(" "), []);
+  }
+  if (!intent.docsQuestion) {
+    return answer(noted || "There was nothing to remember.", []);
+  }
+  const extra = memoryTerms(memories, topic, limits.scriptedMaxTerms);
+  const prefix = [
+    noted,
+    memories.length > 0
+      ? quoteMemories(memories)
+      : intent.reference
+        ? `I don't remember anything about your ${topic}, so here is the general answer.`
+        : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  // "my project" names the user's thing, not a subject of the docs: its words come from memory.
+  const ownWords = topic
+    ? new RegExp(`(?:\\s+(?:for|in|on|with|to))?\\s+my\\s+${topic}\\b`, "gi")
+    : undefined;
+  const docsQuestion = ownWords ? intent.docsQuestion.replace(ownWords, "") : intent.docsQuestion;
+  return docsReply(docsQuestion, extra, observations.slice(1), limits, prefix);
+}
+
+/**
+ * The docs part: grep and search for the question's key terms (a recalled memory's terms first),
+ * read the best pages, answer from their sentences; `prefix` goes before the answer.
+ */
+function docsReply(
+  question: string,
+  extraTerms: readonly string[],
+  observations: readonly string[],
+  limits: Readonly<DemoLimits>,
+  prefix: string,
+): string {
+  const terms = [...new Set([...extraTerms, ...keyTerms(question, limits.scriptedMaxTerms)])].slice(
+    0,
+    limits.scriptedMaxTerms,
+  );
+  const withPrefix = (text: string) => (prefix ? `${prefix} ${text}` : text);
   if (terms.length === 0) {
-    return answer("The question has no words to search the docs for; ask about a feature or a task.", []);
+    return answer(
+      withPrefix("The question has no words to search the docs for; ask about a feature or a task."),
+      [],
+    );
   }
   switch (observations.length) {
-    case 0:
+    case 0: {
+      const query =
+        extraTerms.length > 0 ? `${question} ${extraTerms.join(" ")}`.replace(/\s+/g, " ") : question;
       return step(
         `I will grep the docs for the key terms ${terms.map((t) => `"${t}"`).join(", ")}, search them for the question, and rank the pages both find.`,
-        rankCode(question.trim(), terms),
+        rankCode(query, terms),
       );
+    }
     case 1: {
       if (!/^weights: /m.test(observations[0]!)) {
         return answer(
-          `My search of the docs failed: ${observations[0]!.split("\n").slice(1, 3).join(" ")}`,
+          withPrefix(`My search of the docs failed: ${observations[0]!.split("\n").slice(1, 3).join(" ")}`),
           [],
         );
       }
       const ranked = parseRanking(observations[0]!);
       if (ranked.length === 0) {
-        return answer(`No page of the docs mentions ${terms.map((t) => `"${t}"`).join(" or ")}.`, []);
+        return answer(
+          withPrefix(`No page of the docs mentions ${terms.map((t) => `"${t}"`).join(" or ")}.`),
+          [],
+        );
       }
       const best = ranked.slice(0, limits.scriptedPagesRead);
       return step(`The best-ranked pages are ${best.join(" and ")}; I will read them.`, catCode(best));
@@ -60,7 +177,8 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
     default: {
       const weights = parseWeights(observations[0]!);
       const pages = parsePages(observations[1]!);
-      return answerFromPages(pages, weights, limits.scriptedAnswerSentences);
+      const { text, sources } = answerFromPages(pages, weights, limits.scriptedAnswerSentences);
+      return answer(withPrefix(text), sources);
     }
   }
 }
@@ -152,7 +270,7 @@ function answerFromPages(
   pages: readonly { path: string; text: string }[],
   weights: ReadonlyMap<string, number>,
   count: number,
-): string {
+): { text: string; sources: string[] } {
   const candidates: { path: string; sentence: string; score: number; order: number }[] = [];
   let order = 0;
   for (const { path, text } of pages) {
@@ -171,10 +289,8 @@ function answerFromPages(
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, count);
-  if (chosen.length === 0) {
-    return answer("The pages I read do not say; try other words.", []);
-  }
+  if (chosen.length === 0) return { text: "The pages I read do not say; try other words.", sources: [] };
   chosen.sort((a, b) => a.order - b.order);
   const sources = [...new Set(chosen.map((c) => c.path))];
-  return answer(chosen.map((c) => c.sentence).join(" "), sources);
+  return { text: chosen.map((c) => c.sentence).join(" "), sources };
 }

@@ -1,0 +1,256 @@
+import { join } from "node:path";
+import { type Drawer, type FactView, openPalace, type Palace, palaceTools, wakeUp } from "@atrium/palace";
+import { AbortError, type Tool } from "@atrium/spec";
+import type { MemoryFiledEvent, MemoryRecalledEvent } from "../assistant/assistant-events.js";
+import type {
+  AssistantMemory,
+  ForgetResult,
+  MemoryDrawerView,
+  MemoryFactView,
+  MemoryOverview,
+  RecalledMemory,
+  SessionTranscript,
+} from "../assistant/memory-seam.js";
+import { DEFAULT_DATA_DIR } from "../docs/default-locations.js";
+import type { DocsUser } from "../docs/docs-library.js";
+import { type DemoLimits, resolveDemoLimits } from "../limits.js";
+import { memoryGuide } from "./memory-guide.js";
+import { DEMO_AGENT, DEMO_SOURCE, MEMORIES_ROOM } from "./memory-rooms.js";
+import { transcriptDrafts } from "./session-transcript.js";
+
+export interface PalaceMemoryOptions {
+  /** The palace directory (default `<data dir>/palace`, i.e. apps/demo/.atrium/palace). */
+  dir?: string;
+  /**
+   * A running Chroma server for the palace's vectors (the docs library's, so the demo runs one
+   * server); without it the palace starts its own on `<dir>/chroma`.
+   */
+  chromaUrl?: string;
+  limits?: Partial<DemoLimits>;
+}
+
+/** The demo's palace directory inside a data dir. */
+export function palaceDirIn(dataDir: string): string {
+  return join(dataDir, "palace");
+}
+
+/** Opens (or creates) the demo's palace and wraps it as the assistant's memory. */
+export async function openPalaceMemory(options: PalaceMemoryOptions = {}): Promise<PalaceMemory> {
+  const limits = resolveDemoLimits(options.limits);
+  const palace = await openPalace(options.dir ?? palaceDirIn(DEFAULT_DATA_DIR), {
+    create: true,
+    name: "atrium-demo",
+    ...(options.chromaUrl === undefined ? {} : { chromaUrl: options.chromaUrl }),
+  });
+  return new PalaceMemory(palace, limits);
+}
+
+/**
+ * The assistant's memory in a palace: one wing per user id. What the user asks to keep is filed
+ * by the agent's `remember` in the "memories" room (and facts about the user in the knowledge
+ * graph, subject = the user id); each session's transcript is filed verbatim in "sessions".
+ */
+export class PalaceMemory implements AssistantMemory {
+  readonly toolNames: readonly string[];
+
+  constructor(
+    readonly palace: Palace,
+    private readonly limits: Readonly<DemoLimits> = resolveDemoLimits(),
+  ) {
+    this.toolNames = palaceTools(palace).map((tool) => tool.name);
+  }
+
+  get dir(): string {
+    return this.palace.dir;
+  }
+
+  async recall(
+    question: string,
+    user: DocsUser,
+    signal: AbortSignal,
+  ): Promise<{ context: string; memories: RecalledMemory[] }> {
+    checkSignal(signal);
+    const wing = user.id;
+    const wakeUpText = await wakeUp(this.palace, {
+      wing,
+      user: user.id,
+      budgetTokens: this.limits.memoryWakeUpTokens,
+    });
+    checkSignal(signal);
+    const hits = await this.palace.search(question, {
+      wing,
+      room: MEMORIES_ROOM,
+      k: this.limits.memoryRecallK,
+    });
+    // Hybrid search always returns its k nearest vectors; only memories sharing a word with the
+    // question (found by the BM25 leg) bear on it.
+    const memories = hits
+      .filter((hit) => hit.ranks.bm25 !== undefined)
+      .map((hit) => ({ id: hit.id, content: hit.content }));
+    return { context: memoryGuide(user.id, wakeUpText, memories), memories };
+  }
+
+  tools(user: DocsUser): readonly Tool[] {
+    return palaceTools(this.palace, {
+      wing: user.id,
+      room: MEMORIES_ROOM,
+      agent: DEMO_AGENT,
+      source: DEMO_SOURCE,
+    });
+  }
+
+  eventFor(
+    call: { name: string; input: unknown; output: unknown },
+    durationMs: number,
+  ): MemoryRecalledEvent | MemoryFiledEvent | undefined {
+    const input = (call.input ?? {}) as Record<string, unknown>;
+    switch (call.name) {
+      case "recall": {
+        const hits = Array.isArray(call.output) ? (call.output as { id: string; content: string }[]) : [];
+        return {
+          type: "memory-recalled",
+          via: "tool",
+          memories: hits.map((hit) => ({ id: hit.id, content: hit.content })),
+          durationMs,
+        };
+      }
+      case "kg_query": {
+        const facts = Array.isArray(call.output) ? (call.output as FactView[]) : [];
+        return {
+          type: "memory-recalled",
+          via: "tool",
+          memories: facts.map((fact) => ({ id: fact.id, content: fact.text })),
+          durationMs,
+        };
+      }
+      case "remember":
+      case "diary_write": {
+        const result = call.output as { id?: unknown } | undefined;
+        if (typeof result?.id !== "string") return undefined;
+        const content = String(call.name === "remember" ? input.content : input.entry);
+        return {
+          type: "memory-filed",
+          via: "tool",
+          ids: [result.id],
+          memories: [{ id: result.id, content }],
+          durationMs,
+        };
+      }
+      case "kg_add": {
+        const fact = (call.output as { fact?: FactView } | undefined)?.fact;
+        if (!fact) return undefined;
+        return {
+          type: "memory-filed",
+          via: "tool",
+          ids: [fact.id],
+          memories: [{ id: fact.id, content: fact.text }],
+          durationMs,
+        };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  async file(transcript: SessionTranscript, signal: AbortSignal): Promise<{ ids: string[] }> {
+    checkSignal(signal);
+    const drafts = transcriptDrafts(transcript, transcript.user.id, this.palace.limits.maxDrawerChars);
+    const filed = await this.palace.file(drafts);
+    return { ids: filed.map((result) => result.id) };
+  }
+
+  async overview(user: DocsUser): Promise<MemoryOverview> {
+    const taxonomy = await this.palace.taxonomy();
+    const own = taxonomy.find((wing) => wing.wing === user.id);
+    return {
+      wing: user.id,
+      wings: taxonomy.map((wing) => ({ wing: wing.wing, drawers: wing.count })),
+      rooms: (own?.rooms ?? []).map((room) => ({ room: room.room, drawers: room.count })),
+      recent: await this.drawers(user),
+      facts: this.facts(user),
+    };
+  }
+
+  async drawers(
+    user: DocsUser,
+    options: { room?: string; limit?: number } = {},
+  ): Promise<MemoryDrawerView[]> {
+    const limit = options.limit ?? this.limits.memoryPanelDrawers;
+    // The palace lists in filing order; the newest are the last page's tail.
+    const newest: Drawer[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.palace.list({
+        wing: user.id,
+        ...(options.room === undefined ? {} : { room: options.room }),
+        limit: this.palace.limits.maxListLimit,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      newest.push(...page.drawers);
+      newest.splice(0, Math.max(0, newest.length - limit));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return newest.reverse().map(drawerView);
+  }
+
+  /** Facts about the user true now, subject = the user id. */
+  facts(user: DocsUser): MemoryFactView[] {
+    return this.palace.kg
+      .query({ subject: user.id, asOf: new Date().toISOString(), limit: this.limits.memoryPanelFacts })
+      .map((triple) => ({
+        id: triple.id,
+        subject: triple.subject,
+        predicate: triple.predicate,
+        object: triple.object,
+        ...(triple.validFrom === undefined ? {} : { validFrom: triple.validFrom }),
+        ...(triple.sourceDrawerId === undefined ? {} : { sourceDrawerId: triple.sourceDrawerId }),
+        text: `${triple.subject} — ${triple.predicate} → ${triple.object}`,
+      }));
+  }
+
+  async forget(user: DocsUser, id: string): Promise<ForgetResult> {
+    const drawer = await this.palace.get(id);
+    if (drawer && drawer.wing === user.id) {
+      await this.palace.delete(id);
+      // A fact taken from the forgotten drawer would bring it back through kg_query: end it too.
+      let factsEnded = 0;
+      for (const fact of this.palace.kg.query({ subject: user.id })) {
+        if (fact.sourceDrawerId === id && fact.validTo === undefined) {
+          this.palace.kg.invalidate(fact.id);
+          factsEnded++;
+        }
+      }
+      return { forgotten: "drawer", factsEnded };
+    }
+    const fact = this.palace.kg
+      .query({ subject: user.id })
+      .find((candidate) => candidate.id === id && candidate.validTo === undefined);
+    if (fact) {
+      this.palace.kg.invalidate(fact.id);
+      return { forgotten: "fact", factsEnded: 1 };
+    }
+    return { forgotten: "nothing", factsEnded: 0 };
+  }
+
+  async close(): Promise<void> {
+    await this.palace.close();
+  }
+}
+
+function drawerView(drawer: Drawer): MemoryDrawerView {
+  return {
+    id: drawer.id,
+    room: drawer.room,
+    hall: drawer.hall,
+    content: drawer.content,
+    ...(drawer.speaker === undefined ? {} : { speaker: drawer.speaker }),
+    ...(drawer.sessionId === undefined ? {} : { sessionId: drawer.sessionId }),
+    ...(drawer.turnId === undefined ? {} : { turnId: drawer.turnId }),
+    timestamp: drawer.timestamp,
+    filedAt: drawer.filedAt,
+  };
+}
+
+function checkSignal(signal: AbortSignal): void {
+  if (signal.aborted) throw new AbortError("the question was stopped");
+}
