@@ -1,0 +1,176 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { ConfigError } from "@atrium/spec";
+import {
+  clearInterrupt,
+  type HarnessRunResult,
+  type HostToWorker,
+  interrupt,
+  newSharedMemory,
+  putToolOutcome,
+  type ToolOutcome,
+  type WorkerToHost,
+} from "./worker-protocol.js";
+
+type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
+type Request = HostToWorker extends infer M ? (M extends { id: number } ? Omit<M, "id"> : never) : never;
+
+/** The worker died, was terminated, or broke (a fatal error in the interpreter). */
+export class PythonWorkerExit extends Error {
+  constructor(detail: string) {
+    super(`the Python sandbox worker exited: ${detail}`);
+    this.name = "PythonWorkerExit";
+  }
+}
+
+/** A request the worker answered with an error; the interpreter is still sound. */
+export class PythonWorkerRequestError extends Error {}
+
+/**
+ * The host's handle on one Pyodide worker thread: boot, requests and replies over
+ * `postMessage`, tool calls answered through shared memory (worker-protocol.ts), interrupts,
+ * and termination. It never blocks the host's event loop.
+ */
+export class PythonWorkerClient {
+  onToolCall: ((message: ToolCallMessage) => void) | undefined;
+  private readonly replies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private exited: PythonWorkerExit | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly memory: SharedArrayBuffer,
+    private readonly toolPort: MessagePort,
+  ) {
+    worker.on("message", (message: WorkerToHost) => this.receive(message));
+    worker.on("error", (error) => this.fail(new PythonWorkerExit(error.message)));
+    worker.on("exit", (code) => this.fail(new PythonWorkerExit(`exit code ${code}`)));
+  }
+
+  /** Starts a worker and waits until Pyodide has loaded in it (seconds: see the README). */
+  static async spawn(): Promise<PythonWorkerClient> {
+    const memory = newSharedMemory();
+    const { port1, port2 } = new MessageChannel();
+    const worker = startWorkerThread(memory, port2);
+    // Booting must not keep the process alive on its own (a pool warming in the background).
+    worker.unref();
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: WorkerToHost) => {
+        if (message.type === "ready") {
+          cleanUp();
+          resolve();
+        } else if (message.type === "boot-failed") {
+          cleanUp();
+          void worker.terminate();
+          reject(new ConfigError(`Pyodide did not load in the sandbox worker: ${message.message}`));
+        }
+      };
+      const onError = (error: Error) => {
+        cleanUp();
+        reject(error);
+      };
+      const onExit = (code: number) => {
+        cleanUp();
+        reject(new PythonWorkerExit(`exit code ${code} while booting`));
+      };
+      const cleanUp = () => {
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+      };
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+    });
+    return new PythonWorkerClient(worker, memory, port1);
+  }
+
+  get healthy(): boolean {
+    return !this.exited;
+  }
+
+  request(message: Extract<Request, { type: "run" }>): Promise<HarnessRunResult>;
+  request(message: Request): Promise<void>;
+  request(message: Request): Promise<unknown> {
+    if (this.exited) return Promise.reject(this.exited);
+    const id = this.nextId++;
+    if (this.replies.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.replies.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  answerTool(callId: number, outcome: ToolOutcome): void {
+    if (!this.exited) putToolOutcome(this.memory, this.toolPort, callId, outcome);
+  }
+
+  /** Asks the running step to stop: CPython raises KeyboardInterrupt at its next check. */
+  interrupt(): void {
+    interrupt(this.memory);
+  }
+
+  clearInterrupt(): void {
+    clearInterrupt(this.memory);
+  }
+
+  async terminate(): Promise<void> {
+    this.fail(new PythonWorkerExit("terminated"));
+    await this.worker.terminate();
+  }
+
+  private receive(message: WorkerToHost): void {
+    if (message.type === "tool-call") {
+      this.onToolCall?.(message);
+      return;
+    }
+    if (message.type !== "reply") return;
+    const waiter = this.replies.get(message.id);
+    if (!waiter) return;
+    this.replies.delete(message.id);
+    if (this.replies.size === 0) this.worker.unref();
+    if (message.ok) {
+      waiter.resolve(message.value);
+    } else if (message.fatal) {
+      // The interpreter can no longer be trusted: end the worker, the executor replaces it.
+      const exit = new PythonWorkerExit(`${message.error.name}: ${message.error.message}`);
+      waiter.reject(exit);
+      this.fail(exit);
+      void this.worker.terminate();
+    } else {
+      waiter.reject(Object.assign(new PythonWorkerRequestError(message.error.message), { name: message.error.name }));
+    }
+  }
+
+  private fail(error: PythonWorkerExit): void {
+    this.exited ??= error;
+    for (const waiter of this.replies.values()) waiter.reject(this.exited);
+    this.replies.clear();
+    // Wakes a worker waiting for a tool, so it sees it must stop.
+    interrupt(this.memory);
+  }
+}
+
+function startWorkerThread(memory: SharedArrayBuffer, toolPort: MessagePort): Worker {
+  const here = import.meta.url;
+  const options = { workerData: { memory, toolPort }, transferList: [toolPort] };
+  if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
+  // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
+  const entry = new URL("./worker/python-worker.ts", here).href;
+  const tsxApi = new URL("./index.mjs", pathToFileURL(createRequire(here).resolve("tsx/esm/api"))).href;
+  const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/** In a build, the worker is its own entry (`python-worker.js`) next to `index.js` in `dist/`. */
+function builtWorkerEntry(here: string): URL {
+  const entry = new URL("./python-worker.js", here);
+  if (!existsSync(fileURLToPath(entry))) {
+    throw new ConfigError(
+      `PythonExecutor: its worker entry is missing (looked for ${fileURLToPath(entry)}); build src/worker/python-worker.ts as dist/python-worker.js`,
+    );
+  }
+  return entry;
+}

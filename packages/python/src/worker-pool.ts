@@ -1,0 +1,60 @@
+import { PythonWorkerClient } from "./python-worker-client.js";
+
+/**
+ * Warm Pyodide workers, booted ahead of need: loading Pyodide takes seconds, so `create()` takes
+ * a booted worker and the pool boots its successor in the background. A worker is never
+ * returned to the pool (guest code may have changed its interpreter); closing an executor ends
+ * its worker.
+ */
+const MAX_WARM = 4;
+const warm: Promise<PythonWorkerClient>[] = [];
+/** How many booted workers the pool keeps ready; the first acquire raises it to 1. */
+let target = 0;
+
+function bootOne(): Promise<PythonWorkerClient> {
+  const booting = PythonWorkerClient.spawn();
+  // A failed boot surfaces to the acquire that takes it; unclaimed, it must not be unhandled.
+  booting.catch(() => undefined);
+  return booting;
+}
+
+function refill(): void {
+  while (warm.length < target) warm.push(bootOne());
+}
+
+/** Keeps `count` workers booted and ready (at most 4); resolves once they are. */
+export async function prewarmPythonWorkers(count: number): Promise<void> {
+  target = Math.max(target, Math.min(Math.max(0, Math.floor(count)), MAX_WARM));
+  refill();
+  await Promise.allSettled(warm);
+}
+
+/** A booted worker: a warm one when there is one (milliseconds), else a new boot (seconds). */
+export async function acquirePythonWorker(): Promise<PythonWorkerClient> {
+  target = Math.max(target, 1);
+  let failure: unknown;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    refill();
+    const next = warm.shift() as Promise<PythonWorkerClient>;
+    refill();
+    try {
+      const worker = await next;
+      if (worker.healthy) return worker;
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure ?? new Error("no Python sandbox worker could be booted");
+}
+
+/** Ends every warm worker (tests, and processes that want to exit promptly). */
+export async function drainPythonWorkers(): Promise<void> {
+  target = 0;
+  const all = warm.splice(0);
+  await Promise.allSettled(
+    all.map(async (booting) => {
+      const worker = await booting;
+      await worker.terminate();
+    }),
+  );
+}
