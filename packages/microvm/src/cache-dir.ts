@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -43,4 +43,27 @@ export async function buildOnce(path: string, build: (tmpPath: string) => Promis
     await rm(tmp, { recursive: true, force: true });
   }
   return path;
+}
+
+/**
+ * A value computed from a file (its hash, the version a binary prints), remembered on disk under
+ * the file's path, size and modification time, so later processes skip the work (hashing an
+ * 8 MB kernel, starting QEMU to ask its version) while a replaced file is computed afresh.
+ */
+export async function memoByFile(
+  cacheDir: string,
+  kind: string,
+  path: string,
+  compute: () => Promise<string>,
+): Promise<string> {
+  const info = await stat(path);
+  const key = sha256Hex(`${path}\n${info.size}\n${info.mtimeMs}\n${info.ino}`).slice(0, 32);
+  const record = join(cacheDir, "memo", kind, key);
+  try {
+    return await readFile(record, "utf8");
+  } catch {
+    const value = await compute();
+    await buildOnce(record, (tmp) => writeFile(tmp, value));
+    return value;
+  }
 }

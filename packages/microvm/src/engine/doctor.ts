@@ -40,7 +40,7 @@ export async function doctor(options: { cacheDir?: string } = {}): Promise<Docto
       return undefined;
     }
   };
-  const qemu = await attempt("QEMU", APT_PACKAGE_OF.qemu, () => findQemu());
+  const qemu = await attempt("QEMU", APT_PACKAGE_OF.qemu, () => findQemu(cacheDir));
   if (qemu) report.qemu = qemu;
   const kernel = await attempt("kernel", APT_PACKAGE_OF.kernel, () => prepareKernel(cacheDir));
   if (kernel)

@@ -1,6 +1,6 @@
 import { open, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
+import { buildOnce, exists, memoByFile, sha256Hex } from "../cache-dir.js";
 import { runCommand, which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 import { APT_PACKAGE_OF, aptCommand } from "./apt-hint.js";
@@ -38,13 +38,18 @@ export async function prepareKernel(
       `kernel modules for ${release} were not found at ${modulesDir} (modules.dep is missing); install the kernel package with: ${aptCommand(APT_PACKAGE_OF.kernel)}, or pass modulesDir`,
     );
   }
-  const image = await readFile(vmlinuzPath);
-  const digest = sha256Hex(image);
+  const digest = await memoByFile(cacheDir, "sha256", vmlinuzPath, async () =>
+    sha256Hex(await readFile(vmlinuzPath)),
+  );
   const vmlinuxPath = join(cacheDir, "kernels", digest.slice(0, 32), "vmlinux");
-  if (image.subarray(0, 4).equals(ELF_MAGIC)) {
-    return { vmlinuzPath, vmlinuxPath: vmlinuzPath, modulesDir, release, digest };
-  }
-  await buildOnce(vmlinuxPath, (tmp) => decompressKernel(vmlinuzPath, image, tmp));
+  const head = Buffer.alloc(4);
+  const file = await open(vmlinuzPath, "r");
+  await file.read(head, 0, 4, 0);
+  await file.close();
+  if (head.equals(ELF_MAGIC)) return { vmlinuzPath, vmlinuxPath: vmlinuzPath, modulesDir, release, digest };
+  await buildOnce(vmlinuxPath, async (tmp) =>
+    decompressKernel(vmlinuzPath, await readFile(vmlinuzPath), tmp),
+  );
   return { vmlinuzPath, vmlinuxPath, modulesDir, release, digest };
 }
 

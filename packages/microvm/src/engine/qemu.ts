@@ -1,3 +1,4 @@
+import { memoByFile } from "../cache-dir.js";
 import { runCommand, which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 import { APT_PACKAGE_OF, aptCommand } from "./apt-hint.js";
@@ -9,7 +10,7 @@ export interface QemuBinary {
 }
 
 /** Finds qemu-system-x86_64 (or `ATRIUM_QEMU`) and asks it for its version. */
-export async function findQemu(env: NodeJS.ProcessEnv = process.env): Promise<QemuBinary> {
+export async function findQemu(cacheDir: string, env: NodeJS.ProcessEnv = process.env): Promise<QemuBinary> {
   const path = env.ATRIUM_QEMU || (await which("qemu-system-x86_64"));
   if (!path) {
     throw new MissingDependencyError(

@@ -567,6 +567,7 @@ static void agent_main(void) {
     usleep(2000);
   }
   signal(SIGPIPE, SIG_IGN);
+  set_nonblock(port);
   sigset_t mask;
   sigemptyset(&mask);
   sigaddset(&mask, SIGCHLD);
@@ -636,27 +637,33 @@ static void agent_main(void) {
       }
     }
     if (fds[0].revents & POLLIN) {
-      ssize_t n = read(port, in_buf + in_len, sizeof in_buf - in_len);
-      if (n == 0) _exit(0); /* the host closed the channel: it is gone, power off */
-      if (n < 0 && errno != EINTR && errno != EAGAIN) _exit(5);
-      if (n > 0) in_len += (size_t)n;
-      size_t off = 0;
-      while (in_len - off >= 4) {
-        uint32_t len;
-        memcpy(&len, in_buf + off, 4);
-        if (len < 5 || len > MAX_FRAME) {
-          console("atrium-agent: bad frame length %u\n", len);
-          _exit(6);
+      /* virtio-serial hands over at most a page per read: read until the port is empty (it is
+       * non-blocking) before polling again, which halves the syscalls of a bulk copy. */
+      for (;;) {
+        ssize_t n = read(port, in_buf + in_len, sizeof in_buf - in_len);
+        if (n == 0) _exit(0); /* the host closed the channel: it is gone, power off */
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) break;
+        if (n < 0) _exit(5);
+        in_len += (size_t)n;
+        size_t off = 0;
+        while (in_len - off >= 4) {
+          uint32_t len;
+          memcpy(&len, in_buf + off, 4);
+          if (len < 5 || len > MAX_FRAME) {
+            console("atrium-agent: bad frame length %u\n", len);
+            _exit(6);
+          }
+          if (in_len - off - 4 < len) break;
+          uint8_t type = in_buf[off + 4];
+          uint32_t id;
+          memcpy(&id, in_buf + off + 5, 4);
+          handle_frame(type, id, in_buf + off + 9, len - 5);
+          off += 4 + len;
         }
-        if (in_len - off - 4 < len) break;
-        uint8_t type = in_buf[off + 4];
-        uint32_t id;
-        memcpy(&id, in_buf + off + 5, 4);
-        handle_frame(type, id, in_buf + off + 9, len - 5);
-        off += 4 + len;
+        if (off) memmove(in_buf, in_buf + off, in_len - off);
+        in_len -= off;
       }
-      memmove(in_buf, in_buf + off, in_len - off);
-      in_len -= off;
     } else if (fds[0].revents & POLLHUP) {
       _exit(0);
     }

@@ -111,7 +111,7 @@ export class Machine implements AsyncDisposable {
     const cacheDir = options.cacheDir ?? defaultCacheDir();
     const progress = options.onProgress ?? (() => {});
     progress("engine");
-    const qemuBinary = await findQemu();
+    const qemuBinary = await findQemu(cacheDir);
     progress("kernel");
     const kernel = await prepareKernel(cacheDir, options.kernel ?? {});
     progress("agent");

@@ -1,0 +1,134 @@
+/**
+ * The figures issue 15 names, measured in one run on this host, each beside the bare boot it is
+ * judged against: a busybox initramfs whose init prints one line and powers off, booted with the
+ * same kernel, machine type and kernel command line as the machines themselves.
+ *
+ * ATRIUM_BENCH_RUNS sets the samples per figure (default 5; medians are reported).
+ */
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type BenchRow, compared, median, writeBenchResults } from "@atrium/spec/bench";
+import { writeCpio } from "../src/boot/cpio.js";
+import { kernelCommandLine } from "../src/boot/qemu-args.js";
+import { buildOnce, defaultCacheDir, sha256Hex } from "../src/cache-dir.js";
+import { chooseAccelerator, hostTscKhz } from "../src/engine/accelerator.js";
+import { prepareKernel } from "../src/engine/kernel.js";
+import { findQemu } from "../src/engine/qemu.js";
+import { buildGuestAgent } from "../src/guest-agent/build-agent.js";
+import { Machine } from "../src/index.js";
+import { resolveMicrovmLimits } from "../src/limits.js";
+
+const runs = Number(process.env.ATRIUM_BENCH_RUNS ?? 5);
+const cacheDir = defaultCacheDir();
+const qemu = await findQemu(cacheDir);
+const kernel = await prepareKernel(cacheDir);
+const agentPath = await buildGuestAgent(cacheDir);
+const { accelerator } = await chooseAccelerator({
+  qemu,
+  kernel,
+  agentPath,
+  cacheDir,
+  probeTimeoutMs: resolveMicrovmLimits().kvmProbeTimeoutMs,
+});
+
+/** Spawn to exit of QEMU booting busybox: the kernel's own cost, the floor of any machine. */
+async function bareBusyboxBootMs(): Promise<number> {
+  const busybox = await readFile("/bin/busybox");
+  const init = "#!/bin/busybox sh\n/bin/busybox echo bare-boot-ok\n/bin/busybox poweroff -f\n";
+  const initramfs = await buildOnce(
+    join(cacheDir, "bench", `bare-${sha256Hex(busybox).slice(0, 24)}.cpio`),
+    (tmp) =>
+      writeFile(
+        tmp,
+        writeCpio([
+          { kind: "dir", path: "dev" },
+          { kind: "char-device", path: "dev/console", major: 5, minor: 1 },
+          { kind: "dir", path: "bin" },
+          { kind: "file", path: "bin/busybox", data: busybox, mode: 0o755 },
+          { kind: "file", path: "init", data: new TextEncoder().encode(init), mode: 0o755 },
+        ]),
+      ),
+  );
+  const tscKhz = accelerator === "tcg" ? await hostTscKhz() : undefined;
+  const append = kernelCommandLine({
+    accelerator,
+    kernelPath: kernel.vmlinuxPath,
+    initramfsPath: initramfs,
+    cpus: 1,
+    memoryMiB: 256,
+    agentSocketPath: "",
+    tscKhz,
+  });
+  const args = [
+    "-M",
+    "microvm,x-option-roms=off,rtc=on",
+    "-accel",
+    accelerator,
+    "-cpu",
+    accelerator === "kvm" ? "host" : "max",
+    "-smp",
+    "1",
+    "-m",
+    "256M",
+    "-nodefaults",
+    "-no-user-config",
+    "-nographic",
+    "-no-reboot",
+    "-kernel",
+    kernel.vmlinuxPath,
+    "-initrd",
+    initramfs,
+    "-append",
+    append,
+    "-chardev",
+    "stdio,id=console,signal=off",
+    "-serial",
+    "chardev:console",
+  ];
+  const started = performance.now();
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(qemu.path, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", () => resolve(text));
+  });
+  if (!output.includes("bare-boot-ok"))
+    throw new Error(`the bare boot did not print its line:\n${output.slice(-2000)}`);
+  return performance.now() - started;
+}
+
+const bare: number[] = [];
+const cold: number[] = [];
+const roundTrips: number[] = [];
+const copyIn: number[] = [];
+const payload = new Uint8Array(32 * 1024 * 1024).fill(7);
+for (let run = 0; run < runs; run++) {
+  // Interleaved so load drift on the host hits both figures alike.
+  bare.push(await bareBusyboxBootMs());
+  const started = performance.now();
+  const machine = await Machine.create({ image: "busybox" });
+  await machine.exec(["true"]);
+  cold.push(performance.now() - started);
+  for (let i = 0; i < 10; i++) {
+    const t = performance.now();
+    await machine.exec(["true"]);
+    roundTrips.push(performance.now() - t);
+  }
+  const t = performance.now();
+  await machine.writeFile("/tmp/payload", payload);
+  copyIn.push(payload.byteLength / 1024 / 1024 / ((performance.now() - t) / 1000));
+  await machine.stop();
+}
+
+const bareMs = median(bare);
+const rows: BenchRow[] = [
+  { metric: "bare_busybox_boot_ms", value: bareMs, unit: `ms (${accelerator})` },
+  compared("cold_boot_to_exec_ms", median(cold), `ms (${accelerator})`, "bare_busybox_boot_ms", bareMs),
+  { metric: "exec_roundtrip_ms", value: median(roundTrips), unit: `ms (${accelerator})` },
+  { metric: "copy_in_mb_per_s", value: median(copyIn), unit: `MB/s (${accelerator})` },
+];
+writeBenchResults("microvm", rows);
