@@ -51,6 +51,15 @@ let packed: PackedSet;
 
 beforeAll(async () => {
   packed = await packedHead(root);
+  const uncommitted = execFileSync("git", ["status", "--porcelain", "--", "packages"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (uncommitted !== "") {
+    console.warn(
+      `tests/install checks the tarballs of HEAD (${packed.commit.slice(0, 7)}): uncommitted changes are not in them\n${uncommitted}`,
+    );
+  }
 }, PACK_TIMEOUT_MS);
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
