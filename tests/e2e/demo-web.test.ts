@@ -99,9 +99,13 @@ describe("npm run demo -- --web, in Chromium", () => {
     expect(await page.$$eval("#model option", (options) => options.map((o) => o.textContent))).toEqual([
       "Scripted docs model (no API key needed)",
     ]);
-    expect(await page.textContent("#who")).toBe("Asking as demo · tools: bash, search");
-    // No palace in the app yet: the memory panel is absent, not faked.
-    expect(await page.isHidden("#memory")).toBe(true);
+    expect(await page.textContent("#who")).toBe(
+      "Asking as demo · tools: bash, search, recall, remember, kg_query, kg_add, diary_write, diary_read",
+    );
+    // The demo opened its palace (wing "demo"), so the page shows the memory panel, empty so far.
+    await page.waitForSelector(".memory-columns");
+    expect(await page.isVisible("#memory")).toBe(true);
+    expect(await page.locator(".memory-drawers").textContent()).toBe("Recent drawersNothing filed yet.");
   });
 
   it("streams the step trace before the answer, which cites the page it read", async (context) => {
@@ -138,7 +142,7 @@ describe("npm run demo -- --web, in Chromium", () => {
     const answerText = (await answer.locator(".answer-text").textContent())?.trim() ?? "";
     expect(answerText.length).toBeGreaterThan(20);
     for (const sentence of answerText.split(/(?<=[.!?:])\s+/)) expect(pageText).toContain(sentence);
-    await page.screenshot({ path: join(OUTPUT_DIR, "laptop-answer.png"), fullPage: true });
+    await page.screenshot({ path: join(OUTPUT_DIR, "laptop-answer.png") });
   }, 90_000);
 
   it("sends an uploaded image with the question: the request and the trace show count, type and size", async (context) => {
@@ -162,7 +166,7 @@ describe("npm run demo -- --web, in Chromium", () => {
       "Images 1 image sent to the model: image/png, 70 bytes",
     ]);
     expect(await page.locator(".message.user").last().locator("img").count()).toBe(1);
-    await page.screenshot({ path: join(OUTPUT_DIR, "laptop-image.png"), fullPage: true });
+    await page.screenshot({ path: join(OUTPUT_DIR, "laptop-image.png") });
   }, 90_000);
 
   it("refuses a file that is not an image, saying which and what to attach", async (context) => {
@@ -217,11 +221,62 @@ describe("npm run demo -- --web, in Chromium", () => {
     );
   }, 90_000);
 
+  it("shows memories filed and recalled in the trace, lists them in the panel, and forgets them", async (context) => {
+    if (!browser) return context.skip(CHROMIUM_MISSING);
+    await ask("Remember that I prefer TypeScript examples.");
+    const filed = (await traceItems(page)).filter((item) => item.kind === "memory");
+    expect(filed.map((item) => item.text.replace(/\d+ ms\)/, "N ms)"))).toEqual([
+      "Memory recalled for the question (0, N ms)",
+      "Memory filed by the agent (1, N ms)\nI prefer TypeScript examples.",
+      "Memory filed by the agent (1, N ms)\ndemo — prefers → TypeScript examples",
+      expect.stringMatching(
+        /^Session transcript filed \(4 drawers, session \S+, N ms\)\n+(d_\w+, ){3}d_\w+$/,
+      ),
+    ]);
+    // The panel refreshed after the answer: the memory in its room, the fact, the transcript.
+    await page.waitForSelector(".memory-drawers .drawer");
+    const memoryDrawer = page
+      .locator(".memory-drawers .drawer", { hasText: "I prefer TypeScript examples." })
+      .filter({
+        hasText: "memories ·",
+      });
+    expect(await memoryDrawer.count()).toBe(1);
+    expect(await page.locator(".memory-facts .fact").allTextContents()).toEqual([
+      "demo — prefers → TypeScript examplesForget",
+    ]);
+    // Rooms of the wing, then every wing: the earlier questions filed their transcripts too.
+    const [memories, sessions, wing] = await page.locator(".memory-wings li").allTextContents();
+    expect(memories).toBe("memories (1)");
+    const transcripts = Number(/^sessions \((\d+)\)$/.exec(sessions ?? "")?.[1]);
+    expect(transcripts).toBeGreaterThanOrEqual(4);
+    expect(wing).toBe(`demo (${transcripts + 1})`);
+
+    await ask("What do I prefer?");
+    const recalled = (await traceItems(page)).filter((item) => item.text.startsWith("Memory recalled"));
+    expect(recalled.some((item) => item.text.endsWith("\nI prefer TypeScript examples."))).toBe(true);
+    expect(await page.locator(".message.answer").last().locator(".answer-text").textContent()).toContain(
+      "I prefer TypeScript examples.",
+    );
+    await page.screenshot({ path: join(OUTPUT_DIR, "laptop-memory.png") });
+
+    await memoryDrawer.locator("button.forget").click();
+    await page.waitForSelector("#memory [role=status]:has-text('Forgot')");
+    expect(await page.textContent("#memory [role=status]")).toBe(
+      "Forgot the drawer in memories and ended 1 fact taken from it.",
+    );
+    await page.waitForFunction(() => !document.querySelector(".memory-facts .fact"));
+    expect(await page.locator(".memory-drawers .drawer", { hasText: "memories ·" }).count()).toBe(0);
+
+    await ask("What do I prefer?");
+    const after = (await traceItems(page)).filter((item) => item.text.startsWith("Memory recalled"));
+    expect(after.some((item) => item.text.includes("I prefer TypeScript examples."))).toBe(false);
+  }, 120_000);
+
   it("fits a laptop (1280) and a phone (390) without scrolling sideways", async (context) => {
     if (!browser) return context.skip(CHROMIUM_MISSING);
     expect(await horizontalOverflow(page)).toBe(0);
     expect(pageErrors).toEqual([]);
-    await page.screenshot({ path: join(OUTPUT_DIR, "laptop-1280.png"), fullPage: true });
+    await page.screenshot({ path: join(OUTPUT_DIR, "laptop-1280.png") });
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
     try {
       await phone.goto(demo!.url);
@@ -234,6 +289,7 @@ describe("npm run demo -- --web, in Chromium", () => {
       expect(trace!.y).toBeGreaterThanOrEqual(chat!.y + chat!.height);
       expect(chat!.width).toBeLessThanOrEqual(390);
       await phone.screenshot({ path: join(OUTPUT_DIR, "phone-390.png"), fullPage: true });
+      await phone.screenshot({ path: join(OUTPUT_DIR, "phone-390-first-screen.png") });
     } finally {
       await phone.close();
     }

@@ -10,7 +10,13 @@ const DOCS_TOOLS = new Set(["bash", "search"]);
 /** Starts the trace of one question in `list`; returns `show(event)` for its events. */
 export function startTrace(list, question) {
   const items = el("ol", { class: "trace-items" });
-  const group = el("li", { class: "trace-group" }, el("p", { class: "trace-question" }, question), items);
+  // The newest question's trace stays open; earlier ones fold to their question.
+  for (const earlier of list.querySelectorAll(":scope > .trace-group > details")) earlier.open = false;
+  const group = el(
+    "li",
+    { class: "trace-group" },
+    el("details", { open: true }, el("summary", { class: "trace-question" }, question), items),
+  );
   list.prepend(group);
 
   function add(kind, ...children) {
