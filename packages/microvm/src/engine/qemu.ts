@@ -17,12 +17,16 @@ export async function findQemu(cacheDir: string, env: NodeJS.ProcessEnv = proces
       `qemu-system-x86_64 was not found on PATH; install it with: ${aptCommand(APT_PACKAGE_OF.qemu)} (or set ATRIUM_QEMU to its path)`,
     );
   }
-  const result = await runCommand(path, ["--version"], { timeoutMs: 10_000 });
-  const version = /version (\d+\.\d+(?:\.\d+)?)/.exec(result.stdout)?.[1];
-  if (result.code !== 0 || !version) {
-    throw new MissingDependencyError(
-      `${path} --version failed (exit ${result.code}): ${result.stderr.trim()}`,
-    );
-  }
+  // Remembered per binary (path, size, mtime): starting QEMU only to ask costs ~100 ms.
+  const version = await memoByFile(cacheDir, "qemu-version", path, async () => {
+    const result = await runCommand(path, ["--version"], { timeoutMs: 10_000 });
+    const found = /version (\d+\.\d+(?:\.\d+)?)/.exec(result.stdout)?.[1];
+    if (result.code !== 0 || !found) {
+      throw new MissingDependencyError(
+        `${path} --version failed (exit ${result.code}): ${result.stderr.trim()}`,
+      );
+    }
+    return found;
+  });
   return { path, version };
 }
