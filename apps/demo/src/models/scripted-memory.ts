@@ -51,7 +51,8 @@ export function memoryCode(intent: MemoryIntent, shown: MemoryShown, query: stri
     lines.push(
       `const hits = await recall({ query: ${JSON.stringify(query)}, room: ${JSON.stringify(shown.room)} });`,
       `for (const hit of hits) console.log("recalled " + JSON.stringify(hit.content));`,
-      "const facts = await kg_query({ subject: user });",
+      // Facts true now: an ended (forgotten) fact is history, not something to repeat.
+      "const facts = await kg_query({ subject: user, as_of: new Date().toISOString() });",
       `for (const fact of facts) if (!fact.valid_to) console.log("known " + JSON.stringify(fact.text));`,
     );
   }
