@@ -10,7 +10,10 @@ PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
 TOOLS_DIR="$PWD/.tools"
 # Debian packages the test suites need; each package adds its own here when it lands.
 # chromium: the demo's web UI suite (tests/e2e/demo-web.test.ts, through playwright-core).
-APT_PACKAGES=(chromium ${ATRIUM_APT_PACKAGES:-})
+# qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio: @atrium/microvm's real guests
+# (QEMU, the guest kernel, the test image, ext4 root filesystems, the guest agent's toolchain, the
+# kernel's decompression, the cpio oracle).
+APT_PACKAGES=(chromium qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio ${ATRIUM_APT_PACKAGES:-})
 
 # node-gyp must build native addons (better-sqlite3) against the local headers when they exist:
 # it would otherwise try to download them, and this network has no route to do that.
