@@ -50,15 +50,20 @@ export class PythonWorkerClient {
   }
 
   /** Starts a worker and waits until Pyodide has loaded in it (seconds: see the README). */
-  static async spawn(): Promise<PythonWorkerClient> {
+  static async spawn(
+    snapshot?: SharedArrayBuffer,
+    onSnapshot?: (snapshot: SharedArrayBuffer) => void,
+  ): Promise<PythonWorkerClient> {
     const memory = newSharedMemory();
     const { port1, port2 } = new MessageChannel();
-    const worker = startWorkerThread(memory, port2);
+    const worker = startWorkerThread(memory, port2, snapshot);
     // Booting must not keep the process alive on its own (a pool warming in the background).
     worker.unref();
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerToHost) => {
-        if (message.type === "ready") {
+        if (message.type === "snapshot") {
+          onSnapshot?.(message.memory);
+        } else if (message.type === "ready") {
           cleanUp();
           resolve();
         } else if (message.type === "boot-failed") {
@@ -153,9 +158,13 @@ export class PythonWorkerClient {
   }
 }
 
-function startWorkerThread(memory: SharedArrayBuffer, toolPort: MessagePort): Worker {
+function startWorkerThread(
+  memory: SharedArrayBuffer,
+  toolPort: MessagePort,
+  snapshot: SharedArrayBuffer | undefined,
+): Worker {
   const here = import.meta.url;
-  const options = { workerData: { memory, toolPort }, transferList: [toolPort] };
+  const options = { workerData: { memory, toolPort, snapshot }, transferList: [toolPort] };
   if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
   // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
   const entry = new URL("./worker/python-worker.ts", here).href;

@@ -11,8 +11,32 @@ const warm: Promise<PythonWorkerClient>[] = [];
 /** How many booted workers the pool keeps ready; the first acquire raises it to 1. */
 let target = 0;
 
+/**
+ * The memory snapshot of a fresh interpreter, made by the process's first worker: later workers
+ * restore it instead of starting CPython from scratch. Until the first worker has sent it, other
+ * boots wait for it rather than each paying for a full start.
+ */
+let snapshot: Promise<SharedArrayBuffer | undefined> | undefined;
+
+async function spawnWorker(): Promise<PythonWorkerClient> {
+  if (!snapshot) {
+    let resolveSnapshot!: (memory: SharedArrayBuffer | undefined) => void;
+    snapshot = new Promise((resolve) => {
+      resolveSnapshot = resolve;
+    });
+    try {
+      return await PythonWorkerClient.spawn(undefined, resolveSnapshot);
+    } finally {
+      // A first boot that failed leaves no snapshot: the next boot makes one.
+      resolveSnapshot(undefined);
+      if ((await snapshot) === undefined) snapshot = undefined;
+    }
+  }
+  return PythonWorkerClient.spawn(await snapshot);
+}
+
 function bootOne(): Promise<PythonWorkerClient> {
-  const booting = PythonWorkerClient.spawn();
+  const booting = spawnWorker();
   // A failed boot surfaces to the acquire that takes it; unclaimed, it must not be unhandled.
   booting.catch(() => undefined);
   return booting;

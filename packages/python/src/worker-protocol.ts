@@ -45,6 +45,8 @@ export type ReplyValue = HarnessRunResult | undefined;
 
 export type WorkerToHost =
   | { type: "ready" }
+  /** The first worker of a process sends a memory snapshot of its fresh interpreter. */
+  | { type: "snapshot"; memory: SharedArrayBuffer }
   | { type: "boot-failed"; message: string }
   | { type: "reply"; id: number; ok: true; value?: ReplyValue }
   | { type: "reply"; id: number; ok: false; error: { name: string; message: string }; fatal: boolean }
@@ -82,6 +84,8 @@ export function interrupt(memory: SharedArrayBuffer): void {
   const words = controlWords(memory);
   Atomics.store(words, INTERRUPT, SIGINT);
   Atomics.notify(words, TOOL_STATE);
+  // A guest in time.sleep waits on the interrupt word itself.
+  Atomics.notify(words, INTERRUPT);
 }
 
 export function clearInterrupt(memory: SharedArrayBuffer): void {

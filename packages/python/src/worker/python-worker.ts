@@ -7,6 +7,7 @@ import {
   clearToolSlot,
   controlWords,
   type HarnessRunResult,
+  INTERRUPT,
   type HostToWorker,
   type InitConfig,
   waitForToolOutcome,
@@ -23,7 +24,19 @@ import { installWasmMemoryCap, setWasmMemoryCap } from "./wasm-memory-cap.js";
  */
 if (!parentPort) throw new Error("python-worker must run in a worker thread");
 const port = parentPort;
-const { memory, toolPort } = workerData as { memory: SharedArrayBuffer; toolPort: MessagePort };
+const { memory, toolPort, snapshot } = workerData as {
+  memory: SharedArrayBuffer;
+  toolPort: MessagePort;
+  /** A memory snapshot of a fresh interpreter (see `boot`), when the process has one. */
+  snapshot?: SharedArrayBuffer;
+};
+
+/**
+ * Modules the harness and typical guest code import, loaded before the snapshot is taken so
+ * every later worker starts with them in memory.
+ */
+const PRELOADED =
+  "import ast, json, re, types, operator, collections, datetime, math, random, dataclasses, typing, enum, functools, itertools, statistics, string, decimal, fractions";
 
 interface PyCallable {
   (...args: unknown[]): unknown;
@@ -55,18 +68,46 @@ function callTool(name: string, json: string): string {
   return waitForToolOutcome(memory, toolPort, callId, run.deadline);
 }
 
+/** Called by the harness's time.sleep: waits on the interrupt word; true when interrupted. */
+function sleep(ms: number): boolean {
+  const words = controlWords(memory);
+  const deadline = current?.deadline ?? Number.POSITIVE_INFINITY;
+  const wait = Math.max(0, Math.min(ms, deadline - Date.now()));
+  Atomics.wait(words, INTERRUPT, 0, wait);
+  // The word stays raised: CPython's own check consumes it, and the harness raises anyway.
+  return Atomics.load(words, INTERRUPT) !== 0 || Date.now() >= deadline;
+}
+
 async function boot(): Promise<void> {
   installWasmMemoryCap();
   blockFetchBeforeLoad();
   const indexURL = `${dirname(createRequire(import.meta.url).resolve("pyodide/package.json"))}/`;
-  pyodide = await loadPyodide({
+  const options = {
     indexURL,
     jsglobals: Object.create(null),
     // The harness replaces sys.stdout; anything Pyodide itself prints is not the guest's output.
     stdout: () => undefined,
     stderr: () => undefined,
     env: { HOME: "/home/pyodide" },
-  });
+  };
+  // Starting CPython and importing its first modules is most of a boot (seconds in wasm). The
+  // process's first worker snapshots its fresh interpreter, before any harness or guest code
+  // exists, and every later worker restores that snapshot instead (several times faster).
+  // Pyodide marks the snapshot options private, so a restore that fails falls back to a boot.
+  if (snapshot) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(snapshot) });
+    } catch {
+      pyodide = await loadPyodide(options);
+    }
+  } else {
+    pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+    pyodide.runPython(PRELOADED);
+    const bytes = pyodide.makeMemorySnapshot();
+    const shared = new SharedArrayBuffer(bytes.byteLength);
+    new Uint8Array(shared).set(bytes);
+    send({ type: "snapshot", memory: shared });
+  }
   pyodide.setInterruptBuffer(controlWords(memory));
   const namespace = (pyodide.globals.get("dict") as PyCallable)() as { get(name: string): unknown };
   pyodide.runPython(HARNESS_SOURCE, { globals: namespace as never, filename: HARNESS_FILENAME });
@@ -82,7 +123,7 @@ async function boot(): Promise<void> {
 function init(config: InitConfig): void {
   if (harness) throw new WorkerRequestError("this worker already serves an executor");
   setWasmMemoryCap(config.limits.memoryLimitBytes);
-  const entries = makeHarness({ callTool }, JSON.stringify(config)) as { get(name: string): PyCallable };
+  const entries = makeHarness({ callTool, sleep }, JSON.stringify(config)) as { get(name: string): PyCallable };
   harness = {
     run_step: entries.get("run_step") as Harness["run_step"],
     set_tools: entries.get("set_tools") as Harness["set_tools"],
@@ -109,8 +150,16 @@ function handle(message: HostToWorker): ReplyValue {
       current = { runId: message.runId, deadline: message.deadline, calls: 0 };
       try {
         return JSON.parse(live().run_step(message.runId, message.code)) as HarnessRunResult;
+      } catch (error) {
+        // The interrupt reached Python between the harness's own lines: the step was stopped.
+        if (error instanceof Error && error.name === "PythonError" && error.message.includes("KeyboardInterrupt")) {
+          return { outputJson: null, isFinalAnswer: false, logs: "", interrupted: true };
+        }
+        throw error;
       } finally {
         current = undefined;
+        // A stop that came as the step ended must not interrupt the next request.
+        Atomics.store(controlWords(memory), INTERRUPT, 0);
       }
     }
     case "set-tools":
