@@ -86,7 +86,7 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
         chromaUrl: docs.chromaUrl,
       });
       say(
-        `Memory: the palace in ${relative(process.cwd(), memory.dir) || "."}, wing "${args.user}" (--user NAME picks another, --no-memory turns it off)\n`,
+        `Memory: the palace in ${shownPath(memory.dir)}, wing "${args.user}" (--user NAME picks another, --no-memory turns it off)\n`,
       );
     } else {
       say("Memory: off (--no-memory): nothing is recalled or filed.\n");
@@ -176,4 +176,10 @@ function mcpServers(lines: readonly string[]): Record<string, McpServerConfig> |
     servers[name] = config;
   }
   return servers;
+}
+
+/** A path relative to where the demo runs when it is inside it, else absolute. */
+function shownPath(path: string): string {
+  const shown = relative(process.cwd(), path);
+  return shown.startsWith("..") ? path : shown || ".";
 }
