@@ -138,11 +138,15 @@ describe("isolation", () => {
     const port = (server.address() as AddressInfo).port;
     try {
       expect((await machine.exec("ls /sys/class/net")).stdout).toBe("lo\n");
-      for (const host of ["10.0.2.2", "127.0.0.1", "192.168.1.1"]) {
+      expect((await machine.exec("ip route")).stdout).toBe("");
+      for (const host of ["10.0.2.2", "192.168.1.1", "8.8.8.8"]) {
         const result = await machine.exec(`nc -w 2 ${host} ${port} </dev/null; echo rc=$?`);
         expect(result.stdout).toBe("rc=1\n");
         expect(result.stderr).toBe(`nc: can't connect to remote host (${host}): Network is unreachable\n`);
       }
+      // 127.0.0.1 is the guest's own loopback (up, nothing listening), not the host's.
+      const loopback = await machine.exec(`nc -w 2 127.0.0.1 ${port} </dev/null; echo rc=$?`);
+      expect(loopback.stderr).toBe("nc: can't connect to remote host (127.0.0.1): Connection refused\n");
       expect(connections).toEqual([]);
     } finally {
       server.close();

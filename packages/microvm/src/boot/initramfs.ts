@@ -15,6 +15,23 @@ export const BASE_MODULES = [
 ] as const;
 /** Loaded only when the network is on: with it off the guest has no network driver at all. */
 export const NETWORK_MODULES = ["virtio_net"] as const;
+/** Loaded only when the machine has volumes (host directories over virtio-9p). */
+export const VOLUME_MODULES = ["9pnet_virtio", "9p"] as const;
+
+/** QEMU user networking's fixed addresses: the guest, its netmask, the gateway (the host), DNS. */
+export const USER_NET = {
+  address: "10.0.2.15",
+  netmask: "255.255.255.0",
+  gateway: "10.0.2.2",
+  dns: "10.0.2.3",
+} as const;
+
+export interface GuestVolume {
+  /** The virtio-9p mount tag QEMU and the guest agree on. */
+  tag: string;
+  guestPath: string;
+  readonly: boolean;
+}
 
 export interface InitramfsOptions {
   kernel: GuestKernel;
@@ -23,6 +40,7 @@ export interface InitramfsOptions {
   network: boolean;
   /** The root block device; absent = stay in the initramfs (the bare boot baseline). */
   rootDevice?: string;
+  volumes?: readonly GuestVolume[];
 }
 
 /**
@@ -35,11 +53,16 @@ export async function buildInitramfs(options: InitramfsOptions): Promise<string>
   const modules = await resolveModules(options.kernel.modulesDir, [
     ...BASE_MODULES,
     ...(options.network ? NETWORK_MODULES : []),
+    ...(options.volumes?.length ? VOLUME_MODULES : []),
   ]);
   const agent = await readFile(options.agentPath);
   const conf = [
     ...modules.map((path) => `module /atrium/modules/${guestModuleName(path)}`),
     ...(options.rootDevice ? [`root ${options.rootDevice}`, "fstype ext4"] : []),
+    ...(options.network
+      ? [`net eth0 ${USER_NET.address} ${USER_NET.netmask} ${USER_NET.gateway} ${USER_NET.dns}`]
+      : []),
+    ...(options.volumes ?? []).map((v) => `volume ${v.tag} ${v.guestPath} ${v.readonly ? "ro" : "rw"}`),
     "",
   ].join("\n");
   const key = sha256Hex(`${options.kernel.digest}\n${sha256Hex(agent)}\n${conf}`).slice(0, 32);

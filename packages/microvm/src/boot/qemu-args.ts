@@ -14,6 +14,8 @@ export interface QemuLaunch {
   diskPath?: string;
   /** Writes to the disk go to a throwaway overlay (an ephemeral machine). */
   diskSnapshot?: boolean;
+  /** Host directories shared over virtio-9p, each under its mount tag. */
+  volumes?: readonly { tag: string; hostPath: string; readonly: boolean }[];
   /** Absent: no network device at all. */
   network?: { hostForwards: { hostPort: number; guestPort: number }[] };
   /** TSC frequency of the host, for TCG guests (see kernelCommandLine). */
@@ -94,6 +96,17 @@ export function qemuArgs(launch: QemuLaunch): string[] {
       `id=root,file=${launch.diskPath},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
       "-device",
       "virtio-blk-device,drive=root",
+    );
+  }
+  for (const [index, volume] of (launch.volumes ?? []).entries()) {
+    // security_model=none: files keep the host user's ownership; readonly=on makes QEMU refuse
+    // writes itself, whatever the guest's root does to its mount.
+    const readonly = volume.readonly ? ",readonly=on" : "";
+    args.push(
+      "-fsdev",
+      `local,id=fs${index},path=${volume.hostPath},security_model=none${readonly}`,
+      "-device",
+      `virtio-9p-device,fsdev=fs${index},mount_tag=${volume.tag}`,
     );
   }
   if (launch.network) {

@@ -25,8 +25,8 @@ const memorySchema = z.preprocess(
 );
 
 const volumeSchema = z.strictObject({
-  host: z.string().min(1, "a host directory"),
-  guest: z.string().regex(/^\//, "an absolute path in the guest"),
+  host: z.string().regex(/^[^,]+$/, "a host directory (its path may not contain a comma)"),
+  guest: z.string().regex(/^\/[^\s,]*$/, "an absolute path in the guest, without spaces or commas"),
   readonly: z.boolean().default(false),
 });
 

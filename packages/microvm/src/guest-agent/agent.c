@@ -22,6 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <net/route.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/signalfd.h>
@@ -107,6 +113,82 @@ static void move_mount(const char *from, const char *to) {
   if (mount(from, to, NULL, MS_MOVE, NULL) != 0) console("atrium-init: move %s: %s\n", from, strerror(errno));
 }
 
+static void mkdir_p(const char *path, mode_t mode) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    mkdir(buf, mode);
+    *p = '/';
+  }
+  mkdir(buf, mode);
+}
+
+static int set_addr(int fd, unsigned long request, const char *ifname, const char *ip) {
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+  struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+  sin->sin_family = AF_INET;
+  inet_pton(AF_INET, ip, &sin->sin_addr);
+  return ioctl(fd, request, &ifr);
+}
+
+static int link_up(int fd, const char *ifname) {
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+  if (ioctl(fd, SIOCGIFFLAGS, &ifr) != 0) return -1;
+  ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+  return ioctl(fd, SIOCSIFFLAGS, &ifr);
+}
+
+/* "net IFNAME ADDRESS NETMASK GATEWAY DNS": QEMU user networking's fixed addresses. */
+static void configure_net(const char *spec) {
+  char ifname[32], addr[32], mask[32], gw[32], dns[32];
+  if (sscanf(spec, "%31s %31s %31s %31s %31s", ifname, addr, mask, gw, dns) != 5) {
+    console("atrium-init: bad net line: %s\n", spec);
+    return;
+  }
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  struct ifreq probe;
+  memset(&probe, 0, sizeof probe);
+  snprintf(probe.ifr_name, IFNAMSIZ, "%s", ifname);
+  int64_t end = now_ms() + 3000;
+  while (ioctl(fd, SIOCGIFFLAGS, &probe) != 0 && now_ms() < end) usleep(2000);
+  if (set_addr(fd, SIOCSIFADDR, ifname, addr) != 0 || set_addr(fd, SIOCSIFNETMASK, ifname, mask) != 0 || link_up(fd, ifname) != 0)
+    console("atrium-init: configure %s: %s\n", ifname, strerror(errno));
+  struct rtentry route;
+  memset(&route, 0, sizeof route);
+  struct sockaddr_in *dst = (struct sockaddr_in *)&route.rt_dst;
+  struct sockaddr_in *gateway = (struct sockaddr_in *)&route.rt_gateway;
+  struct sockaddr_in *genmask = (struct sockaddr_in *)&route.rt_genmask;
+  dst->sin_family = gateway->sin_family = genmask->sin_family = AF_INET;
+  inet_pton(AF_INET, gw, &gateway->sin_addr);
+  route.rt_flags = RTF_UP | RTF_GATEWAY;
+  if (ioctl(fd, SIOCADDRT, &route) != 0) console("atrium-init: default route: %s\n", strerror(errno));
+  close(fd);
+  int conf = open("/etc/resolv.conf", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (conf >= 0) {
+    dprintf(conf, "nameserver %s\n", dns);
+    close(conf);
+  }
+}
+
+/* "volume TAG GUEST_PATH ro|rw": a host directory shared over virtio-9p. */
+static void mount_volume(const char *spec) {
+  char tag[64], path[400], mode[8];
+  if (sscanf(spec, "%63s %399s %7s", tag, path, mode) != 3) {
+    console("atrium-init: bad volume line: %s\n", spec);
+    return;
+  }
+  mkdir_p(path, 0755);
+  unsigned long flags = strcmp(mode, "ro") == 0 ? MS_RDONLY : 0;
+  if (mount(tag, path, "9p", flags, "trans=virtio,version=9p2000.L,msize=262144,cache=none") != 0)
+    console("atrium-init: mount volume %s at %s: %s\n", tag, path, strerror(errno));
+}
+
 static void boot(void) {
   mkdir("/dev", 0755);
   mkdir("/proc", 0555);
@@ -116,6 +198,8 @@ static void boot(void) {
   must(mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0, "mount /sys");
 
   char root[128] = "", fstype[32] = "ext4", line[512];
+  static char after_root[32][512];
+  int after_count = 0;
   FILE *conf = fopen(BOOT_CONF, "re");
   must(conf != NULL, "open " BOOT_CONF);
   while (fgets(line, sizeof line, conf)) {
@@ -124,6 +208,8 @@ static void boot(void) {
     else if (strncmp(line, "root ", 5) == 0) snprintf(root, sizeof root, "%s", line + 5);
     else if (strncmp(line, "fstype ", 7) == 0) snprintf(fstype, sizeof fstype, "%s", line + 7);
     else if (strncmp(line, "hostname ", 9) == 0) sethostname(line + 9, strlen(line + 9));
+    else if ((strncmp(line, "net ", 4) == 0 || strncmp(line, "volume ", 7) == 0) && after_count < 32)
+      snprintf(after_root[after_count++], 512, "%s", line);
     else if (strcmp(line, "probe") == 0) {
       /* The engine's probe boot: the kernel reached userspace under this accelerator. */
       console("atrium-probe-ok\n");
@@ -152,6 +238,16 @@ static void boot(void) {
   mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=620");
   mkdir("/dev/shm", 01777);
   mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, NULL);
+  /* Loopback is always up (programs expect it); it reaches nothing outside the guest. */
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd >= 0) {
+    link_up(fd, "lo");
+    close(fd);
+  }
+  for (int i = 0; i < after_count; i++) {
+    if (strncmp(after_root[i], "net ", 4) == 0) configure_net(after_root[i] + 4);
+    else mount_volume(after_root[i] + 7);
+  }
 }
 
 static void agent_main(void);

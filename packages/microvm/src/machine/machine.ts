@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve as resolvePath } from "node:path";
 import { AbortError, ClosedError, ConfigError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
 import { buildInitramfs } from "../boot/initramfs.js";
@@ -100,8 +100,20 @@ export class Machine implements AsyncDisposable {
   static async create(config: VmConfigInput | VmConfig, options: MachineOptions = {}): Promise<Machine> {
     const started = performance.now();
     const vm = parseVmConfig(config);
-    if (vm.volumes.length > 0)
-      throw new ConfigError("volumes: not supported yet by this version of @atrium/microvm; remove them");
+    for (const [index, volume] of vm.volumes.entries()) {
+      const info = await stat(volume.host).catch(() => undefined);
+      if (!info?.isDirectory()) {
+        throw new ConfigError(
+          `volumes.${index}.host: ${volume.host} is not a directory on the host; create it or fix the path`,
+        );
+      }
+    }
+    const volumes = vm.volumes.map((volume, index) => ({
+      tag: `vol${index}`,
+      hostPath: resolvePath(volume.host),
+      guestPath: volume.guest,
+      readonly: volume.readonly,
+    }));
     if (vm.network.allow_hosts.length > 0) {
       throw new ConfigError(
         "network.allow_hosts: not supported yet by this version of @atrium/microvm; remove it (the network stays off)",
@@ -136,6 +148,7 @@ export class Machine implements AsyncDisposable {
       cacheDir,
       network: vm.network.enabled,
       rootDevice: "/dev/vda",
+      volumes,
     });
 
     progress("boot");
@@ -150,6 +163,7 @@ export class Machine implements AsyncDisposable {
       agentSocketPath,
       diskPath: rootfs.diskPath,
       diskSnapshot: true,
+      volumes,
       network: vm.network.enabled
         ? { hostForwards: vm.ports.map((port) => ({ hostPort: port.host, guestPort: port.guest })) }
         : undefined,
