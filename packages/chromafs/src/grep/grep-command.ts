@@ -7,6 +7,8 @@ import {
   type IFileSystem,
   type ResolvedCommandContext,
 } from "just-bash";
+import { type GrepOptions, parseGrepOptions } from "../commands/grep/grep-options.js";
+import { runGrep as runGnuGrep } from "../commands/grep/grep-run.js";
 import type { DocsFs } from "../fs/docs-fs.js";
 import type { PageSource } from "../fs/page-source.js";
 import { withPageViews } from "../fs/page-views.js";
@@ -172,36 +174,109 @@ function withOperandErrors(result: ExecResult, errors: readonly string[], parsed
 }
 
 /**
- * `grep` (and `egrep`/`fgrep`) for a docs session: the store narrows the files, then just-bash's
- * own grep (`ctx.origCommand`) runs on the candidates only. A store failure falls back to the
- * full scan, so the answer is always grep's. With `acceleration` null it only adds the GNU
- * `--include GLOB` spellings (the unaccelerated baseline the tests and benchmark compare with).
+ * `grep` (and `egrep`/`fgrep`) for a docs session: ChromaFs's own GNU grep
+ * (`commands/grep/`), on the store's candidates when the store can narrow the files (sparse
+ * pages when only matching lines matter), on every file otherwise. A command line it does not
+ * model (an option or pattern syntax it does not know) goes to just-bash's grep as before. A
+ * store failure fails the command with the store named. With `acceleration` null it never
+ * narrows (the unaccelerated baseline the tests and benchmark compare with).
  */
 export function createGrepCommands(acceleration: GrepAcceleration | null): Command[] {
   const grep = defineCommand("grep", async (args, ctx): Promise<ExecResult> => {
-    const original = ctx.origCommand;
-    if (!original) throw new Error("just-bash did not expose the bundled grep to the override");
-    let parsed = parseGrepArgs(args);
-    let errors: string[] = [];
-    if (!parsed.unusual && (parsed.patterns.length > 0 || parsed.patternFiles > 0)) {
-      const checked = await checkOperands(parsed.files, ctx.cwd, ctx.fs, parsed.recursive);
-      errors = checked.errors;
-      if (errors.length > 0 && checked.files.length === 0) return withOperandErrors(NO_MATCH, errors, parsed);
-      // `grep -r x FILE`: GNU prints no file name (just-bash's -r would).
-      if (parsed.recursive && parsed.operandCount === 1 && checked.singleFile)
-        parsed = parseGrepArgs(args, true);
-      parsed.files = checked.files;
-      // GNU names the file when there were several operands, even if only one is left.
-      if (!parsed.recursive && parsed.operandCount > 1 && !parsed.noFilename && checked.singleFile) {
-        parsed.options.push("-r");
-      }
+    const own = parseGrepOptions(args);
+    if (own.ok) {
+      const result = await ownGrep(own.options, args, ctx, acceleration);
+      if (result) return result;
     }
-    const result = await runGrep(parsed, ctx, original, acceleration);
-    return withOperandErrors(result, errors, parsed);
+    return justBashGrep(args, ctx, acceleration);
   });
   const egrep = defineCommand("egrep", (args, ctx) => grep.execute(["-E", ...args], ctx));
   const fgrep = defineCommand("fgrep", (args, ctx) => grep.execute(["-F", ...args], ctx));
   return [grep, egrep, fgrep];
+}
+
+/**
+ * GNU grep on the narrowed candidates, or on every file; null when the patterns use syntax the
+ * own grep does not model.
+ */
+async function ownGrep(
+  options: GrepOptions,
+  args: readonly string[],
+  ctx: ResolvedCommandContext,
+  acceleration: GrepAcceleration | null,
+): Promise<ExecResult | null> {
+  if (!acceleration) return runOwnGrep(options, ctx);
+  const parsed = parseGrepArgs(args);
+  const checked = parsed.unusual
+    ? null
+    : await checkOperands(parsed.files, ctx.cwd, ctx.fs, parsed.recursive);
+  if (!checked || checked.errors.length > 0) return runOwnGrep(options, ctx);
+  let plan: GrepPlan;
+  try {
+    plan = await planParsed(parsed, ctx.cwd, acceleration);
+  } catch (error) {
+    // A store that cannot be reached fails the whole command: a full scan would read what is
+    // cached and call every other page missing.
+    if (noteStoreFailure(error, { command: "grep" })) return storeFailed(error);
+    rethrowIfFatal(error);
+    return runOwnGrep(options, ctx);
+  }
+  if (plan.kind === "full-scan") return runOwnGrep(options, ctx);
+  if (plan.kind === "no-candidates") return NO_MATCH;
+  const named = options.withFilename ?? (await namesFiles(options, ctx));
+  const narrowed: GrepOptions = {
+    ...options,
+    recursive: false,
+    withFilename: named,
+    operands: plan.candidates,
+  };
+  if (plan.views.size === 0) return runOwnGrep(narrowed, ctx);
+  return withPageViews(plan.views, () => runOwnGrep(narrowed, ctx));
+}
+
+function runOwnGrep(options: GrepOptions, ctx: ResolvedCommandContext): Promise<ExecResult | null> {
+  return runGnuGrep(options, ctx);
+}
+
+/** GNU's default for names: several operands, or `-r` over a directory (or no operand). */
+async function namesFiles(options: GrepOptions, ctx: ResolvedCommandContext): Promise<boolean> {
+  if (options.operands.length > 1) return true;
+  if (!options.recursive) return false;
+  const only = options.operands[0];
+  if (only === undefined) return true;
+  try {
+    return (await ctx.fs.stat(posix.resolve(ctx.cwd, only))).isDirectory;
+  } catch (error) {
+    rethrowIfFatal(error);
+    return false;
+  }
+}
+
+/** just-bash's grep, for what the own grep does not model: the previous rewrite applies. */
+async function justBashGrep(
+  args: readonly string[],
+  ctx: ResolvedCommandContext,
+  acceleration: GrepAcceleration | null,
+): Promise<ExecResult> {
+  const original = ctx.origCommand;
+  if (!original) throw new Error("just-bash did not expose the bundled grep to the override");
+  let parsed = parseGrepArgs(args);
+  let errors: string[] = [];
+  if (!parsed.unusual && (parsed.patterns.length > 0 || parsed.patternFiles > 0)) {
+    const checked = await checkOperands(parsed.files, ctx.cwd, ctx.fs, parsed.recursive);
+    errors = checked.errors;
+    if (errors.length > 0 && checked.files.length === 0) return withOperandErrors(NO_MATCH, errors, parsed);
+    // `grep -r x FILE`: GNU prints no file name (just-bash's -r would).
+    if (parsed.recursive && parsed.operandCount === 1 && checked.singleFile)
+      parsed = parseGrepArgs(args, true);
+    parsed.files = checked.files;
+    // GNU names the file when there were several operands, even if only one is left.
+    if (!parsed.recursive && parsed.operandCount > 1 && !parsed.noFilename && checked.singleFile) {
+      parsed.options.push("-r");
+    }
+  }
+  const result = await runGrep(parsed, ctx, original, acceleration);
+  return withOperandErrors(result, errors, parsed);
 }
 
 /** just-bash's grep on the store's candidates, or on every file when they can't be narrowed. */

@@ -1,0 +1,171 @@
+import { rethrowIfFatal } from "@atrium/spec";
+import { decodeBytesToUtf8, type ExecResult, type ResolvedCommandContext } from "just-bash";
+import { compileMatcher, type LineMatcher } from "./gnu-matcher.js";
+import { type GrepInput, resolveInputs } from "./grep-inputs.js";
+import type { GrepOptions } from "./grep-options.js";
+
+/** Output of one grep call, built up across files (GNU's `--` separator spans files). */
+class GrepOutput {
+  readonly parts: string[] = [];
+  /** Whether any line (match or context, shown or not) was output: the next group needs `--`. */
+  private anyGroup = false;
+  constructor(private readonly separators: boolean) {}
+  /** Starts a line at `lineIndex` of the current file, after the file's last output line `last`. */
+  beforeLine(lineIndex: number, last: number): void {
+    if (this.separators && this.anyGroup && lineIndex !== last + 1) this.parts.push("--\n");
+    this.anyGroup = true;
+  }
+  push(text: string): void {
+    this.parts.push(text);
+  }
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * GNU grep 3.8 over the inputs: selected lines with `:`, context lines with `-`, a `--` line
+ * between groups that are not adjacent (across files too), a line selected inside another's
+ * context printed as selected; `-m` stops selecting and prints the trailing context as context;
+ * `-o` prints each leftmost-longest match and keeps the separators of the groups it would have
+ * printed. Null when the patterns use syntax the matcher does not model.
+ */
+export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext): Promise<ExecResult | null> {
+  const patterns = [...options.patterns.flatMap((pattern) => pattern.split("\n"))];
+  for (const file of options.patternFiles) {
+    try {
+      const text =
+        file === "-"
+          ? decodeBytesToUtf8(ctx.stdin)
+          : await ctx.fs.readFile(ctx.fs.resolvePath(ctx.cwd, file));
+      if (text !== "") patterns.push(...text.replace(/\n$/, "").split("\n"));
+    } catch (error) {
+      rethrowIfFatal(error);
+      return { stdout: "", stderr: `grep: ${file}: No such file or directory\n`, exitCode: 2 };
+    }
+  }
+  const matcher =
+    patterns.length === 0
+      ? { test: () => false, matches: () => [] }
+      : compileMatcher(patterns, {
+          syntax: options.syntax,
+          ignoreCase: options.ignoreCase,
+          word: options.word,
+          line: options.line,
+        });
+  if (!matcher) return null;
+  const { inputs, errors } = await resolveInputs(options, ctx.cwd, ctx.fs);
+  const manyFiles = options.operands.length > 1;
+  const out = new GrepOutput(
+    options.contextGiven && !options.count && !options.filesWithMatches && !options.filesWithoutMatch,
+  );
+  let selectedAny = false;
+  const stderr: string[] = options.noMessages ? [] : [...errors];
+  for (const input of inputs) {
+    let text: string;
+    try {
+      text = input.path === null ? decodeBytesToUtf8(ctx.stdin) : await ctx.fs.readFile(input.path);
+    } catch (error) {
+      rethrowIfFatal(error);
+      if (!options.noMessages) stderr.push(`grep: ${input.shown}: No such file or directory\n`);
+      errors.push(input.shown);
+      continue;
+    }
+    const named =
+      options.withFilename ??
+      (manyFiles || (options.recursive && (input.fromWalk || options.operands.length === 0)));
+    const selected = grepFile(text, input, named, options, matcher, out, stderr);
+    if (selected > 0) selectedAny = true;
+    if (selected > 0 && options.quiet) return { stdout: "", stderr: "", exitCode: 0 };
+  }
+  const exitCode = errors.length > 0 && !(options.quiet && selectedAny) ? 2 : selectedAny ? 0 : 1;
+  return { stdout: out.parts.join(""), stderr: stderr.join(""), exitCode };
+}
+
+/** One file through the matcher; returns how many lines it selected. */
+function grepFile(
+  text: string,
+  input: GrepInput,
+  named: boolean,
+  options: GrepOptions,
+  matcher: LineMatcher,
+  out: GrepOutput,
+  stderr: string[],
+): number {
+  const lines = text.split("\n");
+  if (text.endsWith("\n") || text === "") lines.pop();
+  const limit = options.maxCount ?? Number.POSITIVE_INFINITY;
+  const listing = options.filesWithMatches || options.filesWithoutMatch;
+  const quietLines = options.quiet || options.count || listing;
+  const binary = text.includes("\u0000");
+  const name = named ? (options.nullAfterName ? `${input.shown}\u0000` : input.shown) : "";
+  let offsets: number[] | null = null;
+  if (options.byteOffset) {
+    offsets = [];
+    let at = 0;
+    for (const line of lines) {
+      offsets.push(at);
+      at += utf8.encode(line).length + 1;
+    }
+  }
+  const prefix = (index: number, sep: string, offset = 0) =>
+    (named ? (options.nullAfterName ? name : `${name}${sep}`) : "") +
+    (options.lineNumber ? `${index + 1}${sep}` : "") +
+    (offsets ? `${offsets[index]! + offset}${sep}` : "");
+  let count = 0;
+  let last = -2;
+  let afterLeft = 0;
+  const emitContext = (index: number) => {
+    out.beforeLine(index, last);
+    last = index;
+    if (!options.onlyMatching) out.push(`${prefix(index, "-")}${lines[index]}\n`);
+  };
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (count >= limit) {
+      // -m: selection is over; the trailing context is printed as context, matches included.
+      if (afterLeft > 0 && !quietLines && !binary) {
+        emitContext(index);
+        afterLeft--;
+        continue;
+      }
+      break;
+    }
+    const selected = matcher.test(line) !== options.invert;
+    if (!selected) {
+      if (afterLeft > 0 && !quietLines && !binary) {
+        emitContext(index);
+        afterLeft--;
+      }
+      continue;
+    }
+    count++;
+    if (quietLines) {
+      if (options.quiet || options.filesWithMatches) break;
+      continue;
+    }
+    if (binary) {
+      stderr.push(`grep: ${input.shown}: binary file matches\n`);
+      break;
+    }
+    for (let before = Math.max(last + 1, index - options.before, 0); before < index; before++)
+      emitContext(before);
+    out.beforeLine(index, last);
+    last = index;
+    afterLeft = options.after;
+    if (!options.onlyMatching) out.push(`${prefix(index, ":")}${line}\n`);
+    else if (!options.invert) {
+      for (const [start, end] of matcher.matches(line)) {
+        const offset = offsets ? utf8.encode(line.slice(0, start)).length : 0;
+        out.push(`${prefix(index, ":", offset)}${line.slice(start, end)}\n`);
+      }
+    }
+  }
+  const end = options.nullAfterName ? "\u0000" : "\n";
+  if (options.filesWithMatches) {
+    if (count > 0) out.push(`${input.shown}${end}`);
+  } else if (options.filesWithoutMatch) {
+    if (count === 0) out.push(`${input.shown}${end}`);
+  } else if (options.count && !options.quiet)
+    out.push(`${named ? (options.nullAfterName ? name : `${name}:`) : ""}${count}\n`);
+  return count;
+}
