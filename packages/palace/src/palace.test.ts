@@ -386,7 +386,7 @@ describe("search", () => {
     await expect(palace.search("  ")).rejects.toThrow("query: must be non-empty text");
   });
 
-  it("a filtered vector search gives the same hits by id filter, by over-fetching, and by Chroma's where", async () => {
+  it("a filtered vector search gives the same hits by over-fetching, by id filter and by Chroma's where", async () => {
     const palace = await palaces.open();
     const drafts = Array.from({ length: 60 }, (_, i) => ({
       // Distinct texts, so no two drawers tie in distance (ties may come back in any order).
@@ -399,8 +399,8 @@ describe("search", () => {
     const internals = palace.internals();
     const context = { ...internals, embedding: palace.embedding, limits: palace.limits };
     const paths = {
-      ids: { idFilterMax: 1_000, postfilterMax: 1_000 },
       overFetch: { idFilterMax: 1, postfilterMax: 1_000 },
+      ids: { idFilterMax: 1_000, postfilterMax: 1 },
       where: { idFilterMax: 1, postfilterMax: 1 },
     };
     for (const filter of [

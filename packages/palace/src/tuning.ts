@@ -14,13 +14,13 @@ export const SEARCH_MIN_CANDIDATES = 50;
 export const SEARCH_CANDIDATE_FACTOR = 4;
 
 /**
- * A filtered vector search, measured on Chroma 1.0 (30k vectors): its metadata pre-filter
- * (`where`) costs 25–120 ms and grows with the collection, while an id pre-filter of up to 10k
- * ids costs about 10 ms and an unfiltered query for 1,000 neighbours about 8 ms. So the palace
- * finds the allowed ids in SQLite and passes them when there are at most
- * `VECTOR_ID_FILTER_MAX`; with more, it asks for `VECTOR_OVERSAMPLE` times the neighbours the
- * filter's share of the palace calls for (up to `VECTOR_POSTFILTER_MAX`) and filters them itself,
- * and only when that is not enough falls back to `where`.
+ * A filtered vector search, measured on Chroma 1.0 at 100k vectors (a loaded machine): its
+ * metadata pre-filter (`where`, a wing of 10%) took 214 ms p50; an id pre-filter 22 ms for 1,000
+ * ids, 69 ms for 10,000 and, oddly, 96 ms for 300; an unfiltered query for 1,000 neighbours 11 ms.
+ * So the palace first asks for `VECTOR_OVERSAMPLE` times the neighbours the filter's share of the
+ * palace calls for (at most `VECTOR_POSTFILTER_MAX`) and filters them itself; when that is not
+ * enough it passes the allowed ids (at most `VECTOR_ID_FILTER_MAX`, found in SQLite); only
+ * beyond that does it use `where`.
  */
 export const VECTOR_ID_FILTER_MAX = 10_000;
 export const VECTOR_OVERSAMPLE = 2;
