@@ -59,6 +59,13 @@ export function transcriptDrafts(
 function splitAt(text: string, max: number): string[] {
   if (text.length <= max) return [text];
   const parts: string[] = [];
-  for (let at = 0; at < text.length; at += max) parts.push(text.slice(at, at + max));
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(at + max, text.length);
+    // Never between the two halves of a surrogate pair (an emoji would become two broken parts).
+    if (end < text.length && end - at > 1 && /[\uDC00-\uDFFF]/.test(text[end]!)) end--;
+    parts.push(text.slice(at, end));
+    at = end;
+  }
   return parts;
 }
