@@ -1,4 +1,4 @@
-import { memoByFile } from "../cache-dir.js";
+import { exists, memoByFile } from "../cache-dir.js";
 import { runCommand, which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 import { APT_PACKAGE_OF, aptCommand } from "./apt-hint.js";
@@ -15,6 +15,11 @@ export async function findQemu(cacheDir: string, env: NodeJS.ProcessEnv = proces
   if (!path) {
     throw new MissingDependencyError(
       `qemu-system-x86_64 was not found on PATH; install it with: ${aptCommand(APT_PACKAGE_OF.qemu)} (or set ATRIUM_QEMU to its path)`,
+    );
+  }
+  if (!(await exists(path))) {
+    throw new MissingDependencyError(
+      `ATRIUM_QEMU names ${path}, which does not exist; fix it or unset it to use qemu-system-x86_64 from PATH`,
     );
   }
   // Remembered per binary (path, size, mtime): starting QEMU only to ask costs ~100 ms.

@@ -252,8 +252,18 @@ static void boot(void) {
 
 static void agent_main(void);
 
+static void set_oom_score_adj(const char *value) {
+  int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)!write(fd, value, strlen(value));
+  close(fd);
+}
+
 static void init_main(void) {
   boot();
+  /* A memory hog in a command must meet the OOM killer, not the agent: the agent (and this
+   * init) are exempt; commands get the default score back before they exec. */
+  set_oom_score_adj("-1000");
   pid_t agent = fork();
   if (agent == 0) {
     setsid();
@@ -409,6 +419,7 @@ static void do_exec(uint32_t id, struct reader *r) {
       dup2(has_stdin ? in[0] : devnull, 0);
       dup2(out[1], 1);
       dup2(err[1], 2);
+      set_oom_score_adj("0");
       sigset_t none;
       sigemptyset(&none);
       sigprocmask(SIG_SETMASK, &none, NULL);
