@@ -89,7 +89,14 @@ export async function runHostToolCall(call: HostToolCall): Promise<ToolOutcome |
       error instanceof ValidationError
         ? error.message
         : `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`;
-    emit({ type: "tool-result", id, name, output: undefined, error: message, durationMs: performance.now() - started });
+    emit({
+      type: "tool-result",
+      id,
+      name,
+      output: undefined,
+      error: message,
+      durationMs: performance.now() - started,
+    });
     return { ok: false, name: error instanceof ValidationError ? "ValidationError" : "ToolError", message };
   }
 }

@@ -17,7 +17,7 @@ import { DEFAULT_PYTHON_LIMITS, type PythonLimits, resolvePythonLimits } from ".
 import { JAVASCRIPT_HINT, looksLikeJavaScript } from "./looks-like-javascript.js";
 import { PYTHON_CAPABILITIES } from "./python-capabilities.js";
 import { badPythonName, toolParameters } from "./python-names.js";
-import { PythonWorkerClient, PythonWorkerExit } from "./python-worker-client.js";
+import { type PythonWorkerClient, PythonWorkerExit } from "./python-worker-client.js";
 import { acquirePythonWorker, prewarmPythonWorkers } from "./worker-pool.js";
 import type { HarnessRunResult, WorkerToHost } from "./worker-protocol.js";
 
@@ -138,7 +138,8 @@ export class PythonExecutor implements CodeExecutor {
     for (const tool of tools) {
       const bad = badPythonName(tool.name);
       if (bad) throw new ConfigError(`setTools: "${tool.name}" cannot be a tool name in Python: ${bad}`);
-      if (next.has(tool.name)) throw new ConfigError(`setTools: two tools are named "${tool.name}"; names must be unique`);
+      if (next.has(tool.name))
+        throw new ConfigError(`setTools: two tools are named "${tool.name}"; names must be unique`);
       next.set(tool.name, tool);
     }
     this.tools = next;
@@ -155,7 +156,9 @@ export class PythonExecutor implements CodeExecutor {
       try {
         json = JSON.stringify(value);
       } catch (error) {
-        throw new ConfigError(`setVariables: "${name}" is not JSON-compatible data: ${(error as Error).message}`);
+        throw new ConfigError(
+          `setVariables: "${name}" is not JSON-compatible data: ${(error as Error).message}`,
+        );
       }
       if (json !== undefined && json.length > this.limits.maxTransferChars) {
         throw new ConfigError(
@@ -335,7 +338,10 @@ export class PythonExecutor implements CodeExecutor {
   private async attachWorker(): Promise<void> {
     const worker = await acquirePythonWorker();
     try {
-      await worker.request({ type: "init", config: { limits: { ...this.limits }, authorizedImports: this.imports } });
+      await worker.request({
+        type: "init",
+        config: { limits: { ...this.limits }, authorizedImports: this.imports },
+      });
     } catch (error) {
       await worker.terminate();
       throw error;
@@ -378,5 +384,12 @@ export class PythonExecutor implements CodeExecutor {
 }
 
 function failed(started: number, error: ExecutionError): ExecutionResult {
-  return { output: undefined, logs: "", isFinalAnswer: false, error, images: [], durationMs: performance.now() - started };
+  return {
+    output: undefined,
+    logs: "",
+    isFinalAnswer: false,
+    error,
+    images: [],
+    durationMs: performance.now() - started,
+  };
 }

@@ -8,7 +8,12 @@ const PYTHON_KEYWORDS: ReadonlySet<string> = new Set(
 );
 
 /** Names the harness defines in every sandbox; tools and variables may not take them. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(["final_answer", "ToolError", "SandboxError", "print"]);
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  "final_answer",
+  "ToolError",
+  "SandboxError",
+  "print",
+]);
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -145,7 +145,9 @@ export class PythonWorkerClient {
       this.fail(exit);
       void this.worker.terminate();
     } else {
-      waiter.reject(Object.assign(new PythonWorkerRequestError(message.error.message), { name: message.error.name }));
+      waiter.reject(
+        Object.assign(new PythonWorkerRequestError(message.error.message), { name: message.error.name }),
+      );
     }
   }
 

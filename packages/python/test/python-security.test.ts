@@ -5,7 +5,10 @@ import type { ExecutionError, ExecutionResult, Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_AUTHORIZED_IMPORTS, drainPythonWorkers, PythonExecutor } from "../src/index.js";
 
-const authorized = `[${[...DEFAULT_AUTHORIZED_IMPORTS].sort().map((name) => `'${name}'`).join(", ")}]`;
+const authorized = `[${[...DEFAULT_AUTHORIZED_IMPORTS]
+  .sort()
+  .map((name) => `'${name}'`)
+  .join(", ")}]`;
 const outside = (module: string) =>
   `Import of ${module} is not allowed: it reaches outside the sandbox. Authorized imports are: ${authorized}`;
 const forbiddenAttribute = (name: string) => `access to attribute '${name}' is not allowed in this sandbox`;
@@ -13,7 +16,11 @@ const forbiddenAttribute = (name: string) => `access to attribute '${name}' is n
 const add: Tool = {
   name: "add",
   description: "Adds a and b.",
-  inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  inputSchema: {
+    type: "object",
+    properties: { a: { type: "number" }, b: { type: "number" } },
+    required: ["a", "b"],
+  },
   async execute(input: { a: number; b: number }) {
     return input.a + input.b;
   },
@@ -76,34 +83,58 @@ describe("Python sandbox security", () => {
   it("refuses an import that is not authorized, naming the allow-list", async () => {
     const result = await attack("import csv");
     expect(result.error).toEqual(
-      refused("ImportError", `Import of csv is not allowed. Authorized imports are: ${authorized}`, 1, "import csv"),
+      refused(
+        "ImportError",
+        `Import of csv is not allowed. Authorized imports are: ${authorized}`,
+        1,
+        "import csv",
+      ),
     );
   });
 
   it("refuses __import__ and __builtins__ by name", async () => {
     expect((await attack("__import__('os')")).error).toEqual(
-      refused("SandboxError", "the name '__import__' is not available in this sandbox", 1, "__import__('os')"),
+      refused(
+        "SandboxError",
+        "the name '__import__' is not available in this sandbox",
+        1,
+        "__import__('os')",
+      ),
     );
     expect((await attack("b = __builtins__")).error).toEqual(
-      refused("SandboxError", "the name '__builtins__' is not available in this sandbox", 1, "b = __builtins__"),
+      refused(
+        "SandboxError",
+        "the name '__builtins__' is not available in this sandbox",
+        1,
+        "b = __builtins__",
+      ),
     );
   });
 
   it("refuses the __subclasses__ walk to the loader", async () => {
     const code = "[c for c in ().__class__.__base__.__subclasses__() if c.__name__ == 'BuiltinImporter']";
     // The outermost attribute of the chain is reported first.
-    expect((await attack(code)).error).toEqual(refused("SandboxError", forbiddenAttribute("__subclasses__"), 1, code));
+    expect((await attack(code)).error).toEqual(
+      refused("SandboxError", forbiddenAttribute("__subclasses__"), 1, code),
+    );
   });
 
   it("refuses the same walk through getattr with strings", async () => {
     const code = "getattr(getattr((), '__class__'), '__base__')";
-    expect((await attack(code)).error).toEqual(refused("SandboxError", forbiddenAttribute("__base__"), 1, code));
+    expect((await attack(code)).error).toEqual(
+      refused("SandboxError", forbiddenAttribute("__base__"), 1, code),
+    );
   });
 
   it("refuses reaching a function's globals through operator.attrgetter", async () => {
     const code = "import operator\noperator.attrgetter('__globals__')(final_answer)";
     expect((await attack(code)).error).toEqual(
-      refused("SandboxError", forbiddenAttribute("__globals__"), 2, "operator.attrgetter('__globals__')(final_answer)"),
+      refused(
+        "SandboxError",
+        forbiddenAttribute("__globals__"),
+        2,
+        "operator.attrgetter('__globals__')(final_answer)",
+      ),
     );
   });
 
@@ -124,7 +155,8 @@ describe("Python sandbox security", () => {
   });
 
   it("refuses source evaluated by typing.get_type_hints (compile audited)", async () => {
-    const code = "import typing\nclass A:\n    x: '().__class__.__base__.__subclasses__()'\ntyping.get_type_hints(A)";
+    const code =
+      "import typing\nclass A:\n    x: '().__class__.__base__.__subclasses__()'\ntyping.get_type_hints(A)";
     expect((await attack(code)).error).toEqual(
       refused("SandboxError", forbiddenAttribute("__subclasses__"), 4, "typing.get_type_hints(A)"),
     );
@@ -169,7 +201,9 @@ describe("Python sandbox security", () => {
   it("has no eval, exec, open or globals", async () => {
     for (const name of ["eval", "exec", "open", "globals"]) {
       const code = `${name}('1')`;
-      expect((await attack(code)).error).toEqual(refused("NameError", `name '${name}' is not defined`, 1, code));
+      expect((await attack(code)).error).toEqual(
+        refused("NameError", `name '${name}' is not defined`, 1, code),
+      );
     }
   });
 
@@ -183,7 +217,12 @@ describe("Python sandbox security", () => {
       ),
     );
     expect((await attack("def add(a, b):\n    return 0")).error).toEqual(
-      refused("SandboxError", "'add' is built in and cannot be redefined; choose another name", 1, "def add(a, b):"),
+      refused(
+        "SandboxError",
+        "'add' is built in and cannot be redefined; choose another name",
+        1,
+        "def add(a, b):",
+      ),
     );
   });
 
@@ -212,7 +251,8 @@ describe("Python sandbox security", () => {
     expect(result.error).toEqual({
       kind: "output-limit",
       name: "OutputLimitError",
-      message: "The code printed more than 100000 characters (an output flood) and was stopped; print less, or a summary",
+      message:
+        "The code printed more than 100000 characters (an output flood) and was stopped; print less, or a summary",
     });
     expect(result.logs.length).toBeLessThanOrEqual(20_100);
   });
@@ -223,7 +263,8 @@ describe("Python sandbox security", () => {
     expect(result.error).toEqual({
       kind: "timeout",
       name: "TimeoutError",
-      message: "The code did not finish within 500 ms and was interrupted; variables set before the interruption are kept",
+      message:
+        "The code did not finish within 500 ms and was interrupted; variables set before the interruption are kept",
     });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
@@ -242,7 +283,8 @@ describe("Python sandbox security", () => {
   });
 
   it("replaces a sandbox whose code catches the interrupt, reporting stateLost", async () => {
-    const code = "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass";
+    const code =
+      "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass";
     const result = await executor.run(code, { timeoutMs: 500 });
     expect(result.error).toEqual({
       kind: "timeout",
@@ -252,7 +294,11 @@ describe("Python sandbox security", () => {
       stateLost: true,
     });
     const after = await executor.run("canary");
-    expect(after.error).toMatchObject({ kind: "runtime", name: "NameError", message: "name 'canary' is not defined" });
+    expect(after.error).toMatchObject({
+      kind: "runtime",
+      name: "NameError",
+      message: "name 'canary' is not defined",
+    });
     expect((await executor.run("add(2, 3)")).output).toBe(5);
     expect((await executor.run("canary = 'alive'")).error).toBeUndefined();
   }, 180_000);

@@ -76,7 +76,9 @@ _DENIED_PREFIXES = ("os.exec", "os.spawn", "ctypes.", "socket.", "subprocess.", 
 # modules from /lib (the guest cannot write files there, or anywhere), and stdlib code that
 # generates methods (dataclasses, namedtuple), whose names are dunders by design.
 _TRUSTED_COMPILERS = (
-    "<frozen importlib._bootstrap_external>", "/dataclasses.py", "/collections/__init__.py",
+    "<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>", "<frozen zipimport>",
+    "/dataclasses.py",
+    "/collections/__init__.py",
     "<atrium-harness>",
 )
 
@@ -232,7 +234,7 @@ def make_harness(host, config_json):
             self.guarded = False
             self.tool_calls = 0
 
-    state = {"step": Step(), "tools": {}, "hook": False}
+    state = {"step": Step(), "tools": frozenset(), "hook": False}
 
     # ── the audit hook: refuses what the static check cannot see ──────────────────────────
     def caller_file(depth):
@@ -563,6 +565,12 @@ def make_harness(host, config_json):
             return run_guest(run_id, code)
         except KeyboardInterrupt:
             return finish({"outputJson": None, "isFinalAnswer": False, "interrupted": True}, state["step"])
+        except BaseException as error:
+            # A fault of the harness itself, reported as a value so the run still ends cleanly.
+            state["step"].guarded = False
+            message = "the sandbox failed to run this step: %s: %s" % (type(error).__name__, error)
+            failed = {"kind": "runtime", "name": "SandboxError", "message": message}
+            return finish({"outputJson": None, "isFinalAnswer": False, "interrupted": False, "error": failed}, state["step"])
 
     def run_guest(run_id, code):
         filename = "<step-%d>" % run_id

@@ -7,11 +7,11 @@ import {
   clearToolSlot,
   controlWords,
   type HarnessRunResult,
-  INTERRUPT,
   type HostToWorker,
+  INTERRUPT,
   type InitConfig,
-  waitForToolOutcome,
   type WorkerToHost,
+  waitForToolOutcome,
 } from "../worker-protocol.js";
 import { blockFetchBeforeLoad, lockDownWorkerThread } from "./js-lockdown.js";
 import { installWasmMemoryCap, setWasmMemoryCap } from "./wasm-memory-cap.js";
@@ -38,9 +38,7 @@ const { memory, toolPort, snapshot } = workerData as {
 const PRELOADED =
   "import ast, json, re, types, operator, collections, datetime, math, random, dataclasses, typing, enum, functools, itertools, statistics, string, decimal, fractions";
 
-interface PyCallable {
-  (...args: unknown[]): unknown;
-}
+type PyCallable = (...args: unknown[]) => unknown;
 
 interface Harness {
   run_step(runId: number, code: string): string;
@@ -123,7 +121,9 @@ async function boot(): Promise<void> {
 function init(config: InitConfig): void {
   if (harness) throw new WorkerRequestError("this worker already serves an executor");
   setWasmMemoryCap(config.limits.memoryLimitBytes);
-  const entries = makeHarness({ callTool, sleep }, JSON.stringify(config)) as { get(name: string): PyCallable };
+  const entries = makeHarness({ callTool, sleep }, JSON.stringify(config)) as {
+    get(name: string): PyCallable;
+  };
   harness = {
     run_step: entries.get("run_step") as Harness["run_step"],
     set_tools: entries.get("set_tools") as Harness["set_tools"],
@@ -145,14 +145,19 @@ function live(): Harness {
 function handle(message: HostToWorker): ReplyValue {
   switch (message.type) {
     case "init":
-      return init(message.config);
+      init(message.config);
+      return undefined;
     case "run": {
       current = { runId: message.runId, deadline: message.deadline, calls: 0 };
       try {
         return JSON.parse(live().run_step(message.runId, message.code)) as HarnessRunResult;
       } catch (error) {
         // The interrupt reached Python between the harness's own lines: the step was stopped.
-        if (error instanceof Error && error.name === "PythonError" && error.message.includes("KeyboardInterrupt")) {
+        if (
+          error instanceof Error &&
+          error.name === "PythonError" &&
+          error.message.includes("KeyboardInterrupt")
+        ) {
           return { outputJson: null, isFinalAnswer: false, logs: "", interrupted: true };
         }
         throw error;
@@ -163,11 +168,14 @@ function handle(message: HostToWorker): ReplyValue {
       }
     }
     case "set-tools":
-      return live().set_tools(JSON.stringify(message.tools));
+      live().set_tools(JSON.stringify(message.tools));
+      return undefined;
     case "set-variables":
-      return live().set_variables(JSON.stringify(message.entries));
+      live().set_variables(JSON.stringify(message.entries));
+      return undefined;
     case "reset":
-      return live().reset();
+      live().reset();
+      return undefined;
   }
 }
 
@@ -188,5 +196,6 @@ port.on("message", (message: HostToWorker) => {
 
 boot().then(
   () => send({ type: "ready" }),
-  (error: unknown) => send({ type: "boot-failed", message: error instanceof Error ? error.message : String(error) }),
+  (error: unknown) =>
+    send({ type: "boot-failed", message: error instanceof Error ? error.message : String(error) }),
 );

@@ -6,13 +6,22 @@
  * interpreter stays sound.
  */
 let capBytes = Number.POSITIVE_INFINITY;
+
+/** The part of `WebAssembly.Memory` used here (the project's `lib` has no WebAssembly types). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+const Memory = (globalThis as unknown as { WebAssembly: { Memory: { prototype: WasmMemory } } }).WebAssembly
+  .Memory;
 let installed = false;
 
 export function installWasmMemoryCap(): void {
   if (installed) return;
   installed = true;
-  const grow = WebAssembly.Memory.prototype.grow;
-  WebAssembly.Memory.prototype.grow = function cappedGrow(this: WebAssembly.Memory, pages: number): number {
+  const grow = Memory.prototype.grow;
+  Memory.prototype.grow = function cappedGrow(this: WasmMemory, pages: number): number {
     if (this.buffer.byteLength + pages * 65_536 > capBytes) {
       throw new RangeError(`wasm memory would exceed its cap of ${capBytes} bytes`);
     }
