@@ -8,8 +8,7 @@ import { createGrepCommands } from "../grep/grep-command.js";
 import { createRgCommand } from "../grep/rg-command.js";
 import { type ChromafsLimits, DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
-import { createDirectoryMessageCommands } from "../shell/directory-messages.js";
-import { createLsCommand } from "../shell/ls-recursive-headings.js";
+import { createGnuCommands } from "../shell/gnu-commands.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { storeFailureError, watchStoreFailures } from "../store/store-failures.js";
 import type { StoreUnavailableError } from "../store/store-unavailable.js";
@@ -113,8 +112,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
   const commands: CustomCommand[] = [
     createSearchCommand(store, access),
     ...createGrepCommands(acceleration),
-    ...createDirectoryMessageCommands(),
-    createLsCommand(),
+    ...createGnuCommands(),
   ];
   if (acceleration) commands.push(createRgCommand(acceleration));
   const bash = new Bash({

@@ -4,12 +4,10 @@ import { type Command, defineCommand, type ExecResult, type IFileSystem } from "
 /** GNU's message when a command is asked to read a directory as a file. */
 const GNU_MESSAGE: Record<string, (operand: string) => string> = {
   cat: (operand) => `cat: ${operand}: Is a directory`,
-  head: (operand) => `head: error reading '${operand}': Is a directory`,
-  tail: (operand) => `tail: error reading '${operand}': Is a directory`,
 };
 
 /**
- * `cat`, `head` and `tail` as just-bash runs them, except for one message: just-bash says
+ * `cat` as just-bash runs it (ChromaFs's own `head` and `tail` word this themselves), except for one message: just-bash says
  * "No such file or directory" for a directory operand, which tells an agent the path does not
  * exist when it is a directory to `ls`. The line is replaced by GNU's "Is a directory"; output
  * and exit status are just-bash's (and already GNU's).

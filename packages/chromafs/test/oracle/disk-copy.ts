@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DocStore } from "../../src/store/doc-store.js";
 
@@ -14,6 +14,23 @@ export interface DiskCopy {
   /** The docs root on disk (what `$R` is for real bash). */
   root: string;
   remove(): void;
+}
+
+/**
+ * Gives each directory the mtime of the newest page below it, which is what the session's
+ * directories report (a collection stores no directory times), deepest first so setting a
+ * child's time does not disturb its parent's.
+ */
+function setDirectoryTimes(root: string, files: Record<string, { mtime: number }>): void {
+  const newest = new Map<string, number>();
+  for (const [path, { mtime }] of Object.entries(files)) {
+    for (let dir = posix.dirname(path); ; dir = posix.dirname(dir)) {
+      newest.set(dir, Math.max(newest.get(dir) ?? 0, mtime));
+      if (dir === "/") break;
+    }
+  }
+  const deepestFirst = [...newest].sort(([a], [b]) => b.split("/").length - a.split("/").length);
+  for (const [dir, mtime] of deepestFirst) utimesSync(join(root, dir), new Date(mtime), new Date(mtime));
 }
 
 /**
@@ -35,6 +52,7 @@ export async function writeDiskCopy(store: DocStore, groups: readonly string[] =
       utimesSync(file, mtime, mtime);
     }
     mkdirSync(join(root, "tmp"), { recursive: true });
+    setDirectoryTimes(root, tree.files);
   } catch (error) {
     remove(); // a copy that failed half-way is nobody's to clean up later
     throw error;

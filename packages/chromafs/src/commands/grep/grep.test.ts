@@ -82,7 +82,12 @@ describe("grep options", () => {
 
 describe("matcher", () => {
   it("gives the leftmost-longest match over several patterns", () => {
-    const matcher = compileMatcher(["Kube", "Kubernetes"], { syntax: "basic", ignoreCase: false, word: false, line: false });
+    const matcher = compileMatcher(["Kube", "Kubernetes"], {
+      syntax: "basic",
+      ignoreCase: false,
+      word: false,
+      line: false,
+    });
     expect(matcher?.matches("on Kubernetes")).toEqual([[3, 13]]);
   });
 });

@@ -1,0 +1,109 @@
+import { posix } from "node:path";
+import { rethrowIfFatal } from "@atrium/spec";
+import { type Command, defineCommand, type ExecResult, type FsStat, type IFileSystem } from "just-bash";
+import { allocatedKiB, humanSize } from "../ls/ls-long-format.js";
+
+interface DuOptions {
+  all: boolean;
+  summarize: boolean;
+  human: boolean;
+  total: boolean;
+  maxDepth: number;
+  apparent: boolean;
+}
+
+/**
+ * GNU `du`: space in KiB as a 4 KiB-block filesystem allocates it (a directory's own block plus
+ * everything below; see `allocatedKiB`), directories after their contents, `-a` files too,
+ * `-s` operands only, `-d N`, `-c` a `total` line, `-h` GNU's rounded-up sizes, `-b`/
+ * `--apparent-size` bytes. Names join GNU's way (`dir/` + `x` = `dir/x`). Other options go to
+ * just-bash's du.
+ */
+export function createDuCommand(): Command {
+  return defineCommand("du", async (args, ctx): Promise<ExecResult> => {
+    const options: DuOptions = {
+      all: false,
+      summarize: false,
+      human: false,
+      total: false,
+      maxDepth: Infinity,
+      apparent: false,
+    };
+    const operands: string[] = [];
+    const fallback = () =>
+      ctx.origCommand
+        ? ctx.origCommand(args)
+        : Promise.resolve({ stdout: "", stderr: "du: unsupported option\n", exitCode: 1 });
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      const depth = /^(?:--max-depth=|-d)(\d+)$/.exec(arg);
+      if (depth) options.maxDepth = Number(depth[1]);
+      else if (arg === "-d" && /^\d+$/.test(args[i + 1] ?? "")) options.maxDepth = Number(args[++i]);
+      else if (arg === "--apparent-size" || arg === "--bytes") options.apparent = true;
+      else if (arg === "--all") options.all = true;
+      else if (arg === "--summarize") options.summarize = true;
+      else if (arg === "--human-readable") options.human = true;
+      else if (arg === "--total") options.total = true;
+      else if (/^-[ashcbk]+$/.test(arg)) {
+        for (const flag of arg.slice(1)) {
+          if (flag === "a") options.all = true;
+          else if (flag === "s") options.summarize = true;
+          else if (flag === "h") options.human = true;
+          else if (flag === "c") options.total = true;
+          else if (flag === "b") options.apparent = true;
+        }
+      } else if (arg.startsWith("-") && arg !== "-") return fallback();
+      else operands.push(arg);
+    }
+    if (options.summarize) options.maxDepth = 0;
+    const lines: string[] = [];
+    let stderr = "";
+    let grand = 0;
+    const show = (amount: number, name: string) => {
+      const text = options.apparent
+        ? options.human
+          ? humanSize(amount)
+          : String(amount)
+        : options.human
+          ? humanSize(amount * 1024)
+          : String(amount);
+      lines.push(`${options.human && amount === 0 ? "0" : text}\t${name}\n`);
+    };
+    const measure = (stat: FsStat) =>
+      options.apparent ? (stat.isDirectory ? 4096 : stat.size) : allocatedKiB(stat);
+    const walk = async (path: string, name: string, stat: FsStat, depth: number): Promise<number> => {
+      let sum = measure(stat);
+      if (stat.isDirectory) {
+        for (const child of await ctx.fs.readdir(path)) {
+          const childPath = path === "/" ? `/${child}` : `${path}/${child}`;
+          const childStat = await statOrNull(ctx.fs, childPath);
+          if (!childStat) continue;
+          const childName = name.endsWith("/") ? `${name}${child}` : `${name}/${child}`;
+          sum += await walk(childPath, childName, childStat, depth + 1);
+        }
+      }
+      if (depth <= options.maxDepth && (stat.isDirectory || options.all || depth === 0)) show(sum, name);
+      return sum;
+    };
+    for (const operand of operands.length === 0 ? ["."] : operands) {
+      const path = posix.resolve(ctx.cwd, operand);
+      const stat = await statOrNull(ctx.fs, path);
+      if (!stat) {
+        stderr += `du: cannot access '${operand}': No such file or directory\n`;
+        continue;
+      }
+      grand += await walk(path, operand, stat, 0);
+    }
+    if (options.total) show(grand, "total");
+    return { stdout: lines.join(""), stderr, exitCode: stderr === "" ? 0 : 1 };
+  });
+}
+
+async function statOrNull(fs: IFileSystem, path: string): Promise<FsStat | null> {
+  try {
+    return await fs.stat(path);
+  } catch (error) {
+    rethrowIfFatal(error);
+    return null;
+  }
+}

@@ -1,0 +1,94 @@
+import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { joinLines, readOperand, textLines } from "../command-input.js";
+import { compareByKeys, compareLines, type KeyFlags, parseKey, type SortSpec } from "./sort-keys.js";
+
+const GLOBAL_FLAGS: Record<string, keyof KeyFlags> = {
+  n: "numeric",
+  f: "fold",
+  b: "blanks",
+  r: "reverse",
+  "--numeric-sort": "numeric",
+  "--ignore-case": "fold",
+  "--ignore-leading-blanks": "blanks",
+  "--reverse": "reverse",
+};
+
+/**
+ * GNU `sort` under LC_ALL=C.UTF-8: code point (UTF-8 byte) order, `-n -r -f -b -k -t -u -s`,
+ * the last-resort whole-line comparison GNU applies to lines whose keys are equal (not with
+ * `-s`/`-u`), `-u` keeping the first line of each equal run. Options it does not model (`-o`,
+ * `-c`, `-h`, `-g`, `-V`, `-M`, `-z`...) go to just-bash's sort.
+ */
+export function createSortCommand(): Command {
+  return defineCommand("sort", async (args, ctx): Promise<ExecResult> => {
+    const global: KeyFlags = { numeric: false, fold: false, blanks: false, reverse: false };
+    const keyTexts: string[] = [];
+    let separator: string | null = null;
+    let unique = false;
+    let stable = false;
+    const operands: string[] = [];
+    const fallback = () =>
+      ctx.origCommand
+        ? ctx.origCommand(args)
+        : Promise.resolve({ stdout: "", stderr: "sort: unsupported option\n", exitCode: 2 });
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (arg === "--") {
+        operands.push(...args.slice(i + 1));
+        break;
+      }
+      if (!arg.startsWith("-") || arg === "-") {
+        operands.push(arg);
+        continue;
+      }
+      if (arg.startsWith("--")) {
+        const [name, value] = arg.includes("=")
+          ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+          : [arg, undefined];
+        if (GLOBAL_FLAGS[name] && value === undefined) global[GLOBAL_FLAGS[name]!] = true;
+        else if (name === "--unique" && value === undefined) unique = true;
+        else if (name === "--stable" && value === undefined) stable = true;
+        else if (name === "--key" && (value ?? args[i + 1]) !== undefined) keyTexts.push(value ?? args[++i]!);
+        else if (name === "--field-separator" && (value ?? args[i + 1]) !== undefined)
+          separator = value ?? args[++i]!;
+        else return fallback();
+        continue;
+      }
+      for (let f = 1; f < arg.length; f++) {
+        const flag = arg[f]!;
+        if (GLOBAL_FLAGS[flag]) global[GLOBAL_FLAGS[flag]!] = true;
+        else if (flag === "u") unique = true;
+        else if (flag === "s") stable = true;
+        else if (flag === "k" || flag === "t") {
+          const value = f + 1 < arg.length ? arg.slice(f + 1) : args[++i];
+          if (value === undefined) return fallback();
+          if (flag === "k") keyTexts.push(value);
+          else separator = value;
+          break;
+        } else return fallback();
+      }
+    }
+    if (separator !== null && [...separator].length !== 1) return fallback();
+    const keys = keyTexts.map((text) => parseKey(text, global));
+    if (keys.some((key) => key === null)) return fallback();
+    const spec: SortSpec = {
+      keys: keys as NonNullable<(typeof keys)[number]>[],
+      global,
+      separator,
+      noLastResort: stable || unique,
+    };
+    const lines: string[] = [];
+    for (const operand of operands.length === 0 ? ["-"] : operands) {
+      const read = await readOperand(ctx, operand);
+      if (!read.ok)
+        return { stdout: "", stderr: `sort: cannot read: ${operand}: ${read.reason}\n`, exitCode: 2 };
+      lines.push(...textLines(read.text));
+    }
+    // Array.prototype.sort is stable, as GNU's merge sort is.
+    lines.sort((a, b) => compareLines(a, b, spec));
+    const out = unique
+      ? lines.filter((line, i) => i === 0 || compareByKeys(lines[i - 1]!, line, spec) !== 0)
+      : lines;
+    return { stdout: joinLines(out), stderr: "", exitCode: 0 };
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * GNU sort's comparison under LC_ALL=C.UTF-8 (which collates by code point, the UTF-8 byte
+ * order): keys (`-k F[.C][opts][,F[.C][opts]]`), fields split at `-t` or at each run of blanks
+ * (a field keeps its leading blanks), `n` numeric, `f` fold case (ASCII), `b` skip leading
+ * blanks, `r` reverse; global options apply to keys that carry none.
+ */
+export interface KeyFlags {
+  numeric: boolean;
+  fold: boolean;
+  blanks: boolean;
+  reverse: boolean;
+}
+
+export interface SortKey {
+  startField: number;
+  startChar: number;
+  /** 0: to the end of the line. */
+  endField: number;
+  /** 0: to the end of the end field. */
+  endChar: number;
+  flags: KeyFlags;
+  /** Whether `b` applies to the start and end positions (the key's own or the global one). */
+  startBlanks: boolean;
+  endBlanks: boolean;
+}
+
+export interface SortSpec {
+  keys: SortKey[];
+  global: KeyFlags;
+  separator: string | null;
+  /** `-s` or `-u`: no last-resort comparison of whole lines. */
+  noLastResort: boolean;
+}
+
+/** Parses one `-k` value; null when it is not a key GNU accepts (or uses flags not modelled). */
+export function parseKey(text: string, global: KeyFlags): SortKey | null {
+  const match = /^(\d+)(?:\.(\d+))?([a-zA-Z]*)(?:,(\d+)(?:\.(\d+))?([a-zA-Z]*))?$/.exec(text);
+  if (!match) return null;
+  const startField = Number(match[1]);
+  if (startField === 0 || match[2] === "0") return null;
+  const startOpts = match[3] ?? "";
+  const endOpts = match[6] ?? "";
+  if (!/^[bfnr]*$/.test(startOpts + endOpts)) return null;
+  const own = startOpts + endOpts;
+  const flags: KeyFlags =
+    own === ""
+      ? { ...global }
+      : {
+          numeric: own.includes("n"),
+          fold: own.includes("f"),
+          blanks: own.includes("b"),
+          reverse: own.includes("r"),
+        };
+  return {
+    startField,
+    startChar: match[2] ? Number(match[2]) : 1,
+    endField: match[4] ? Number(match[4]) : 0,
+    endChar: match[5] ? Number(match[5]) : 0,
+    flags,
+    startBlanks: own === "" ? global.blanks : startOpts.includes("b"),
+    endBlanks: own === "" ? global.blanks : endOpts.includes("b"),
+  };
+}
+
+const isBlank = (char: string | undefined) => char === " " || char === "\t";
+
+/** Start offsets of each field and the line length, GNU's way. */
+function fieldStarts(line: string, separator: string | null): number[] {
+  const starts = [0];
+  if (separator !== null) {
+    for (let at = line.indexOf(separator); at !== -1; at = line.indexOf(separator, at + separator.length)) {
+      starts.push(at + separator.length);
+    }
+    return starts;
+  }
+  let i = 0;
+  for (;;) {
+    while (i < line.length && isBlank(line[i])) i++;
+    while (i < line.length && !isBlank(line[i])) i++;
+    if (i >= line.length) return starts;
+    starts.push(i);
+  }
+}
+
+function fieldEnd(line: string, starts: readonly number[], field: number, separator: string | null): number {
+  const next = starts[field];
+  if (next === undefined) return line.length;
+  return separator === null ? next : next - separator.length;
+}
+
+function skipBlanks(line: string, at: number, limit: number): number {
+  while (at < limit && isBlank(line[at])) at++;
+  return at;
+}
+
+/** The text of `key` in `line`. */
+export function keyText(line: string, key: SortKey, separator: string | null): string {
+  const starts = fieldStarts(line, separator);
+  let start: number;
+  const fieldStart = starts[key.startField - 1];
+  if (fieldStart === undefined) start = line.length;
+  else {
+    const end = fieldEnd(line, starts, key.startField, separator);
+    start = key.startBlanks ? skipBlanks(line, fieldStart, end) : fieldStart;
+    start = Math.min(start + key.startChar - 1, end);
+  }
+  let end: number;
+  if (key.endField === 0) end = line.length;
+  else {
+    const endStart = starts[key.endField - 1];
+    if (endStart === undefined) end = line.length;
+    else {
+      const endLimit = fieldEnd(line, starts, key.endField, separator);
+      if (key.endChar === 0) end = endLimit;
+      else {
+        const from = key.endBlanks ? skipBlanks(line, endStart, endLimit) : endStart;
+        end = Math.min(from + key.endChar, endLimit);
+      }
+    }
+  }
+  return end <= start ? "" : line.slice(start, end);
+}
+
+/** UTF-16 code unit order mapped to code point order (surrogates above U+E000..U+FFFF). */
+function weight(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit;
+}
+
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return weight(x) - weight(y);
+  }
+  return a.length - b.length;
+}
+
+const NUMBER = /^[ \t]*(-?)(\d*)(?:\.(\d*))?/;
+
+/** GNU `-n`: leading blanks, an optional minus, digits, a fraction; anything else is 0. */
+function compareNumeric(a: string, b: string): number {
+  const x = NUMBER.exec(a)!;
+  const y = NUMBER.exec(b)!;
+  const value = (m: RegExpExecArray) => {
+    const digits = `${m[2] || "0"}.${m[3] || "0"}`;
+    const number = Number(digits);
+    return m[1] === "-" ? -number : number;
+  };
+  return Math.sign(value(x) - value(y));
+}
+
+function compareKeyTexts(a: string, b: string, flags: KeyFlags): number {
+  let result: number;
+  if (flags.numeric) result = compareNumeric(a, b);
+  else {
+    let x = flags.blanks ? a.replace(/^[ \t]+/, "") : a;
+    let y = flags.blanks ? b.replace(/^[ \t]+/, "") : b;
+    if (flags.fold) {
+      x = x.replace(/[a-z]+/g, (s) => s.toUpperCase());
+      y = y.replace(/[a-z]+/g, (s) => s.toUpperCase());
+    }
+    result = compareCodePoints(x, y);
+  }
+  return flags.reverse ? -result : result;
+}
+
+/** Compares by the keys only (what `-u` calls equal). */
+export function compareByKeys(a: string, b: string, spec: SortSpec): number {
+  if (spec.keys.length === 0) return compareKeyTexts(a, b, spec.global);
+  for (const key of spec.keys) {
+    const result = compareKeyTexts(
+      keyText(a, key, spec.separator),
+      keyText(b, key, spec.separator),
+      key.flags,
+    );
+    if (result !== 0) return result;
+  }
+  return 0;
+}
+
+/** GNU's full comparison: the keys, then the whole lines by code point (reversed by `-r`). */
+export function compareLines(a: string, b: string, spec: SortSpec): number {
+  const result = compareByKeys(a, b, spec);
+  if (result !== 0 || spec.noLastResort) return result;
+  const last = compareCodePoints(a, b);
+  return spec.global.reverse ? -last : last;
+}

@@ -1,0 +1,111 @@
+import { posix } from "node:path";
+import { rethrowIfFatal } from "@atrium/spec";
+import { type Command, defineCommand, type ExecResult, type FsStat } from "just-bash";
+import { allocatedKiB } from "../ls/ls-long-format.js";
+
+/** `%y`: `2026-12-01 06:59:24.895000000 +0000` in local time (nanoseconds from milliseconds). */
+function humanTime(date: Date): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? "+" : "-";
+  const zone = `${sign}${pad(Math.floor(Math.abs(offset) / 60))}${pad(Math.abs(offset) % 60)}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}000000 ${zone}`;
+}
+
+function fileType(stat: FsStat): string {
+  if (stat.isDirectory) return "directory";
+  if (!stat.isFile) return "character special file";
+  return stat.size === 0 ? "regular empty file" : "regular file";
+}
+
+function permissions(stat: FsStat): string {
+  const bits = stat.mode & 0o777;
+  let text = stat.isDirectory ? "d" : stat.isFile ? "-" : "c";
+  for (let shift = 6; shift >= 0; shift -= 3) {
+    const part = (bits >> shift) & 7;
+    text += (part & 4 ? "r" : "-") + (part & 2 ? "w" : "-") + (part & 1 ? "x" : "-");
+  }
+  return text;
+}
+
+/** The directives a page has a value for; pages have no inode, device or birth time. */
+const DIRECTIVES: Record<string, (name: string, stat: FsStat) => string> = {
+  n: (name) => name,
+  N: (name) => `'${name}'`,
+  s: (_n, stat) => String(stat.isDirectory ? 4096 : stat.size),
+  Y: (_n, stat) => String(Math.floor(stat.mtime.getTime() / 1000)),
+  y: (_n, stat) => humanTime(stat.mtime),
+  X: (_n, stat) => String(Math.floor(stat.mtime.getTime() / 1000)),
+  x: (_n, stat) => humanTime(stat.mtime),
+  Z: (_n, stat) => String(Math.floor(stat.mtime.getTime() / 1000)),
+  z: (_n, stat) => humanTime(stat.mtime),
+  F: (_n, stat) => fileType(stat),
+  a: (_n, stat) => (stat.mode & 0o7777).toString(8),
+  A: (_n, stat) => permissions(stat),
+  U: () => "root",
+  G: () => "root",
+  u: () => "0",
+  g: () => "0",
+  b: (_n, stat) => String((allocatedKiB(stat) * 1024) / 512),
+  B: () => "512",
+  o: () => "4096",
+  "%": () => "%",
+};
+
+/** Expands a `-c` format; null when it uses a directive this stat does not model. */
+export function formatStat(format: string, name: string, stat: FsStat): string | null {
+  let out = "";
+  for (let i = 0; i < format.length; i++) {
+    const char = format[i]!;
+    if (char !== "%") {
+      out += char;
+      continue;
+    }
+    const directive = format[++i];
+    const expand = directive === undefined ? undefined : DIRECTIVES[directive];
+    if (!expand) return null;
+    out += expand(name, stat);
+  }
+  return out;
+}
+
+/**
+ * GNU `stat -c FORMAT` / `--format=FORMAT` (`%n %N %s %Y %y %X %x %Z %z %F %a %A %U %G %u %g
+ * %b %B %o %%`), one line per operand, `cannot statx 'X'` with status 1. The default report
+ * (device, inode, birth) and other directives go to just-bash's stat.
+ */
+export function createStatCommand(): Command {
+  return defineCommand("stat", async (args, ctx): Promise<ExecResult> => {
+    let format: string | undefined;
+    const operands: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (arg === "-c" || arg === "--format") format = args[++i];
+      else if (arg.startsWith("--format=")) format = arg.slice("--format=".length);
+      else if (arg.startsWith("-c") && arg.length > 2) format = arg.slice(2);
+      else if (arg.startsWith("-") && arg !== "-") format = undefined;
+      else operands.push(arg);
+    }
+    const fallback = () =>
+      ctx.origCommand
+        ? ctx.origCommand(args)
+        : Promise.resolve({ stdout: "", stderr: "stat: unsupported\n", exitCode: 1 });
+    if (format === undefined || operands.length === 0) return fallback();
+    let stdout = "";
+    let stderr = "";
+    for (const operand of operands) {
+      let stat: FsStat;
+      try {
+        stat = await ctx.fs.stat(posix.resolve(ctx.cwd, operand));
+      } catch (error) {
+        rethrowIfFatal(error);
+        stderr += `stat: cannot statx '${operand}': No such file or directory\n`;
+        continue;
+      }
+      const line = formatStat(format, operand, stat);
+      if (line === null) return fallback();
+      stdout += `${line}\n`;
+    }
+    return { stdout, stderr, exitCode: stderr === "" ? 0 : 1 };
+  });
+}

@@ -1,0 +1,91 @@
+import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { readOperand } from "../command-input.js";
+import { GNU_CLASSES } from "../grep/gnu-classes.js";
+
+interface Counts {
+  lines: number;
+  words: number;
+  chars: number;
+  bytes: number;
+}
+
+const COLUMNS = ["lines", "words", "chars", "bytes"] as const;
+const FLAGS: Record<string, (typeof COLUMNS)[number]> = {
+  l: "lines",
+  w: "words",
+  m: "chars",
+  c: "bytes",
+  "--lines": "lines",
+  "--words": "words",
+  "--chars": "chars",
+  "--bytes": "bytes",
+};
+/** glibc's `iswspace` in a UTF-8 locale: what separates words (no-break spaces do not). */
+const WORD_SEPARATOR = new RegExp(`[${GNU_CLASSES.space}]+`, "v");
+
+export function countText(text: string): Counts {
+  const words = text.split(WORD_SEPARATOR).filter((word) => word !== "").length;
+  let lines = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return { lines, words, chars: [...text].length, bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * GNU `wc` (coreutils 9.1): counts in the order lines, words, chars, bytes, each right-aligned
+ * to one width — 1 for a single count of a single operand, else the digits of the operands'
+ * total size, at least 7 when one is not a regular file (standard input, a directory) — a
+ * `total` line for several operands, and `wc: X: ...` for what it cannot read (status 1).
+ * Options it does not model (`-L`, `--files0-from`, `--total`) go to just-bash's wc.
+ */
+export function createWcCommand(): Command {
+  return defineCommand("wc", async (args, ctx): Promise<ExecResult> => {
+    const shown = new Set<(typeof COLUMNS)[number]>();
+    const operands: string[] = [];
+    let options = true;
+    for (const arg of args) {
+      if (options && arg === "--") options = false;
+      else if (options && arg.startsWith("-") && arg !== "-") {
+        const flags = arg.startsWith("--") ? [arg] : arg.slice(1).split("");
+        for (const flag of flags) {
+          const column = FLAGS[flag];
+          if (!column) return ctx.origCommand ? ctx.origCommand(args) : unsupported(arg);
+          shown.add(column);
+        }
+      } else operands.push(arg);
+    }
+    const columns =
+      shown.size === 0 ? (["lines", "words", "bytes"] as const) : COLUMNS.filter((c) => shown.has(c));
+    const inputs = operands.length === 0 ? ["-"] : operands;
+    const rows: { counts: Counts | null; name: string | null; regular: boolean; size: number }[] = [];
+    let stderr = "";
+    for (const operand of inputs) {
+      const read = await readOperand(ctx, operand);
+      const name = operands.length === 0 ? null : operand;
+      if (read.ok) rows.push({ counts: countText(read.text), name, regular: read.isFile, size: read.size });
+      else {
+        stderr += `wc: ${operand}: ${read.reason}\n`;
+        if (read.reason === "Is a directory") rows.push({ counts: null, name, regular: false, size: 0 });
+      }
+    }
+    let width = 1;
+    if (!(columns.length === 1 && inputs.length === 1)) {
+      const total = rows.reduce((sum, row) => sum + (row.regular ? row.size : 0), 0);
+      width = Math.max(String(total).length, rows.some((row) => !row.regular) ? 7 : 1);
+    }
+    const zero: Counts = { lines: 0, words: 0, chars: 0, bytes: 0 };
+    const line = (counts: Counts, name: string | null) =>
+      columns.map((column) => String(counts[column]).padStart(width)).join(" ") +
+      (name === null ? "" : ` ${name}`);
+    const out: string[] = rows.map((row) => line(row.counts ?? zero, row.name));
+    if (inputs.length > 1) {
+      const total = { ...zero };
+      for (const row of rows) for (const column of COLUMNS) total[column] += row.counts?.[column] ?? 0;
+      out.push(line(total, "total"));
+    }
+    return { stdout: out.map((text) => `${text}\n`).join(""), stderr, exitCode: stderr === "" ? 0 : 1 };
+  });
+}
+
+function unsupported(arg: string): ExecResult {
+  return { stdout: "", stderr: `wc: invalid option -- '${arg}'\n`, exitCode: 1 };
+}

@@ -1,0 +1,28 @@
+import type { Command } from "just-bash";
+import { createDuCommand } from "../commands/du/du-command.js";
+import { createHeadTailCommands } from "../commands/head-tail/head-tail-command.js";
+import { createLsCommand } from "../commands/ls/ls-command.js";
+import { createSortCommand } from "../commands/sort/sort-command.js";
+import { createStatCommand } from "../commands/stat/stat-command.js";
+import { createUniqCommand } from "../commands/uniq/uniq-command.js";
+import { createWcCommand } from "../commands/wc/wc-command.js";
+import { createDirectoryMessageCommands } from "./directory-messages.js";
+
+/**
+ * The coreutils ChromaFs implements itself because just-bash's print something other than GNU's
+ * (see the README's "Commands" section): registered over just-bash's own, which each one
+ * still calls (`ctx.origCommand`) for options it does not model. grep, egrep, fgrep and rg
+ * come from `grep/` (they need the store); every other command is just-bash's.
+ */
+export function createGnuCommands(): Command[] {
+  return [
+    createWcCommand(),
+    createUniqCommand(),
+    createSortCommand(),
+    ...createHeadTailCommands(),
+    createLsCommand(),
+    createDuCommand(),
+    createStatCommand(),
+    ...createDirectoryMessageCommands(),
+  ];
+}
