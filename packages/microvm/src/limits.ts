@@ -29,7 +29,7 @@ export interface MicrovmLimits {
 export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
   bootTimeoutMs: 120_000,
   execOutputMaxBytes: 16 * 1024 * 1024,
-  execGraceMs: 10_000,
+  execGraceMs: 30_000,
   consoleRingBytes: 64 * 1024,
   readFileMaxBytes: 256 * 1024 * 1024,
   stopTimeoutMs: 5_000,

@@ -57,6 +57,8 @@ export async function buildInitramfs(options: InitramfsOptions): Promise<string>
   ]);
   const agent = await readFile(options.agentPath);
   const conf = [
+    // ATRIUM_VM_TRACE=1: the init marks each boot step in the kernel log (see agent.c).
+    ...(process.env.ATRIUM_VM_TRACE === "1" ? ["trace"] : []),
     ...modules.map((path) => `module /atrium/modules/${guestModuleName(path)}`),
     ...(options.rootDevice ? [`root ${options.rootDevice}`, "fstype ext4"] : []),
     ...(options.network

@@ -37,7 +37,8 @@ export async function chooseAccelerator(options: {
   } catch {
     return { accelerator: "tcg", reason: "/dev/kvm is missing or not accessible" };
   }
-  const key = sha256Hex(`${options.qemu.version}\n${options.kernel.digest}\n${options.agentPath}`).slice(
+  // Per QEMU and kernel, not per agent: whether KVM boots this kernel does not depend on the init.
+  const key = sha256Hex(`${options.qemu.path}\n${options.qemu.version}\n${options.kernel.digest}`).slice(
     0,
     32,
   );

@@ -65,6 +65,25 @@ static void console(const char *fmt, ...) {
   if (fd != 2) close(fd);
 }
 
+/* Boot tracing ("trace" in boot.conf): stage marks in the kernel log, which stamps them with its
+ * own clock, so a boot's time can be split between the kernel and each step of this init. */
+static int tracing;
+
+static void trace(const char *fmt, ...) {
+  if (!tracing) return;
+  char line[300] = "<3>atrium-trace: ";
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line + 17, sizeof line - 18, fmt, ap);
+  va_end(ap);
+  strcat(line, "\n");
+  int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    (void)!write(fd, line, strlen(line));
+    close(fd);
+  }
+}
+
 static void power_off(void) {
   sync();
   reboot(RB_POWER_OFF);
@@ -204,7 +223,13 @@ static void boot(void) {
   must(conf != NULL, "open " BOOT_CONF);
   while (fgets(line, sizeof line, conf)) {
     line[strcspn(line, "\n")] = 0;
-    if (strncmp(line, "module ", 7) == 0) load_module(line + 7);
+    if (strcmp(line, "trace") == 0) {
+      tracing = 1;
+      trace("init started");
+    } else if (strncmp(line, "module ", 7) == 0) {
+      load_module(line + 7);
+      trace("loaded %s", line + 7);
+    }
     else if (strncmp(line, "root ", 5) == 0) snprintf(root, sizeof root, "%s", line + 5);
     else if (strncmp(line, "fstype ", 7) == 0) snprintf(fstype, sizeof fstype, "%s", line + 7);
     else if (strncmp(line, "hostname ", 9) == 0) sethostname(line + 9, strlen(line + 9));
@@ -225,6 +250,7 @@ static void boot(void) {
   }
   mkdir("/newroot", 0755);
   must(mount(root, "/newroot", fstype, 0, NULL) == 0, "mount root");
+  trace("root mounted");
   move_mount("/dev", "/newroot/dev");
   move_mount("/proc", "/newroot/proc");
   move_mount("/sys", "/newroot/sys");
@@ -681,6 +707,7 @@ static void agent_main(void) {
   sigprocmask(SIG_BLOCK, &mask, NULL);
   int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
   uint32_t version = PROTOCOL_VERSION;
+  trace("agent ready");
   send_frame(G_READY, 0, &version, 4);
 
   static uint8_t in_buf[MAX_FRAME * 2];
