@@ -8,6 +8,7 @@ import { createGrepCommands } from "../grep/grep-command.js";
 import { createRgCommand } from "../grep/rg-command.js";
 import { type ChromafsLimits, DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
+import { directoryGlobPlugin } from "../shell/directory-glob.js";
 import { createGnuCommands } from "../shell/gnu-commands.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { storeFailureError, watchStoreFailures } from "../store/store-failures.js";
@@ -122,6 +123,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
     customCommands: commands,
     executionLimits: sessionExecutionLimits(),
   });
+  bash.registerTransformPlugin(directoryGlobPlugin());
   let closed = false;
   let cwd = options.cwd ?? "/";
   return {

@@ -6,6 +6,7 @@ import { createSortCommand } from "../commands/sort/sort-command.js";
 import { createStatCommand } from "../commands/stat/stat-command.js";
 import { createUniqCommand } from "../commands/uniq/uniq-command.js";
 import { createWcCommand } from "../commands/wc/wc-command.js";
+import { createDirectoryGlobCommand } from "./directory-glob.js";
 import { createDirectoryMessageCommands } from "./directory-messages.js";
 
 /**
@@ -24,5 +25,6 @@ export function createGnuCommands(): Command[] {
     createDuCommand(),
     createStatCommand(),
     ...createDirectoryMessageCommands(),
+    createDirectoryGlobCommand(),
   ];
 }
