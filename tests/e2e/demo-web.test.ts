@@ -189,23 +189,32 @@ describe("npm run demo -- --web, in Chromium", () => {
     answersSoFar++; // the refused question took its place in the chat
   });
 
-  it("offers the executors the app has: QuickJS alone until another executor package lands", async (context) => {
+  it("offers the executors the app has, each usable with a model that writes its language", async (context) => {
     if (!browser) return context.skip(CHROMIUM_MISSING);
     const options = await page.$$eval("#executor option", (list) =>
-      list.map((o) => ({ value: (o as unknown as { value: string }).value, text: o.textContent })),
+      list.map((o) => {
+        const option = o as unknown as { value: string; disabled: boolean };
+        return { value: option.value, text: o.textContent, disabled: option.disabled };
+      }),
     );
-    if (options.length === 1) {
-      expect(options).toEqual([{ value: "quickjs", text: "QuickJS (javascript)" }]);
-      expect(await page.isDisabled("#executor")).toBe(true);
-      return;
-    }
-    // More than one: each answers the same question, its code running where the switch says.
-    for (const option of options) {
+    // QuickJS and Python in Pyodide; the scripted model writes JavaScript, so Python waits for
+    // ATRIUM_MODEL (the server's own tests run Python through this switch with a Python-writing model).
+    expect(options).toEqual([
+      { value: "quickjs", text: "QuickJS (JavaScript)", disabled: false },
+      { value: "python", text: "Pyodide (Python)", disabled: true },
+    ]);
+    expect(await page.isDisabled("#executor")).toBe(false);
+    expect(await page.textContent("#executor-note")).toBe(
+      "Scripted docs model writes javascript only; Pyodide (Python) needs a model that writes python (set ATRIUM_MODEL).",
+    );
+    // Each usable executor answers, its code running where the switch says.
+    for (const option of options.filter((o) => !o.disabled)) {
       await page.selectOption("#executor", option.value);
       await ask(CUSTOM_DOMAIN);
-      const language = /\((\w+)\)$/.exec(option.text ?? "")?.[1];
-      const code = (await traceItems(page)).find((item) => item.kind === "code");
-      expect(code?.text.startsWith(`Code (${language})`)).toBe(true);
+      const items = await traceItems(page);
+      expect(items[0]?.text).toBe(`Received executor ${option.value} · model scripted`);
+      const language = option.value === "quickjs" ? "javascript" : "python";
+      expect(items.find((item) => item.kind === "code")?.text.startsWith(`Code (${language})`)).toBe(true);
     }
   }, 180_000);
 

@@ -24,9 +24,11 @@ async function loadConfig() {
 
 function setUp(config) {
   fillSelect($("model"), config.models, (m) => (m.scripted ? `${m.label} (no API key needed)` : m.label));
-  fillSelect($("executor"), config.executors, (e) => `${e.label} (${e.language})`);
+  fillSelect($("executor"), config.executors, (e) => e.label);
   // A switch with one choice is shown, but it says there is nothing to switch to yet.
   $("executor").disabled = config.executors.length < 2;
+  $("model").addEventListener("change", () => fitExecutors(config));
+  fitExecutors(config);
   $("who").textContent =
     `Asking as ${config.user.id}${config.user.groups?.length ? ` (groups: ${config.user.groups.join(", ")})` : ""} · tools: ${config.tools.join(", ")}`;
   $("images").addEventListener("change", () => showAttachments(config.limits));
@@ -41,6 +43,25 @@ function setUp(config) {
     }
   });
   if (config.memory) void import("./memory-panel.js").then((panel) => panel.startMemoryPanel($("memory")));
+}
+
+/** Offers only the executors whose language the chosen model writes (the scripted one: JavaScript). */
+function fitExecutors(config) {
+  const model = config.models.find((m) => m.id === $("model").value);
+  const unfit = [];
+  for (const option of $("executor").options) {
+    const executor = config.executors.find((e) => e.id === option.value);
+    option.disabled = Boolean(model?.languages && !model.languages.includes(executor.language));
+    if (option.disabled) unfit.push(executor);
+  }
+  if ($("executor").selectedOptions[0]?.disabled) {
+    $("executor").value = [...$("executor").options].find((option) => !option.disabled)?.value ?? "";
+  }
+  const note = $("executor-note");
+  note.hidden = unfit.length === 0;
+  note.textContent = unfit.length
+    ? `${model.label} writes ${model.languages.join(" and ")} only; ${unfit.map((e) => e.label).join(", ")} need${unfit.length === 1 ? "s" : ""} a model that writes ${[...new Set(unfit.map((e) => e.language))].join(" or ")} (set ATRIUM_MODEL).`
+    : "";
 }
 
 function fillSelect(select, choices, text) {

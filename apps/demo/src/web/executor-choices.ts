@@ -1,4 +1,5 @@
 import { quickJsExecutorFactory } from "@atrium/agent";
+import { drainPythonWorkers, pythonExecutorFactory } from "@atrium/python";
 import type { ExecutorCapabilities, ExecutorFactory } from "@atrium/spec";
 
 /** One entry of the web UI's executor switch. */
@@ -6,6 +7,8 @@ export interface ExecutorChoice {
   id: string;
   label: string;
   factory: ExecutorFactory;
+  /** Ends what the executors of this kind keep between questions (warm workers), at shutdown. */
+  shutdown?: () => Promise<void>;
 }
 
 /** What the browser is told about an executor (the factory stays on the server). */
@@ -15,13 +18,21 @@ export interface ExecutorInfo extends Pick<ExecutorCapabilities, "language" | "i
 }
 
 /**
- * The executors this app can offer: the ones its dependencies provide. Today that is QuickJS
- * (`@atrium/agent`); the micro-VM (`@atrium/microvm`) and Python-in-Wasm (`@atrium/python`)
- * executors join this list, each as its package's `ExecutorFactory`, when those packages land
- * and become dependencies of the demo. The first entry is the default.
+ * The executors this app can offer: the ones its dependencies provide. QuickJS (`@atrium/agent`)
+ * is the default; Python in WebAssembly (`@atrium/python`, Pyodide in a worker: the first question
+ * boots it, a few seconds). The micro-VM executor (`@atrium/microvm`) joins this list, as its
+ * package's `ExecutorFactory`, when that package offers one and becomes a dependency of the demo.
  */
 export function executorChoices(): ExecutorChoice[] {
-  return [{ id: "quickjs", label: "QuickJS", factory: quickJsExecutorFactory() }];
+  return [
+    { id: "quickjs", label: "QuickJS (JavaScript)", factory: quickJsExecutorFactory() },
+    {
+      id: "python",
+      label: "Pyodide (Python)",
+      factory: pythonExecutorFactory(),
+      shutdown: drainPythonWorkers,
+    },
+  ];
 }
 
 export function executorInfo(choice: ExecutorChoice): ExecutorInfo {

@@ -1,4 +1,4 @@
-import type { Model } from "@atrium/spec";
+import type { CodeLanguage, Model } from "@atrium/spec";
 import type { DemoLimits } from "../limits.js";
 import type { DemoModel } from "../models/resolve-demo-model.js";
 import { scriptedDocsModel } from "../models/scripted-docs-model.js";
@@ -9,6 +9,11 @@ export interface ModelChoice {
   label: string;
   scripted: boolean;
   model: Model;
+  /**
+   * The languages this model writes code in, when it is not any: the scripted docs model writes
+   * JavaScript only, so the page offers it only executors of that language.
+   */
+  languages?: readonly CodeLanguage[];
 }
 
 /**
@@ -21,6 +26,7 @@ export function modelChoices(chosen: DemoModel, limits: Partial<DemoLimits> = {}
     label: "Scripted docs model",
     scripted: true,
     model,
+    languages: ["javascript"],
   });
   if (chosen.scripted) return [scripted(chosen.model)];
   return [

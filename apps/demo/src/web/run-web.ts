@@ -25,12 +25,19 @@ export interface ServeWebOptions {
 export async function serveWebUntilStopped(options: ServeWebOptions): Promise<void> {
   const limits = resolveDemoLimits(options.limits);
   const { user, say, signal } = options;
+  const executors = executorChoices();
+  // Declared first, so it runs last: the executors' warm workers end after the server's asks.
+  await using _workers = {
+    async [Symbol.asyncDispose]() {
+      await Promise.allSettled(executors.map((choice) => choice.shutdown?.()));
+    },
+  };
   await using server = await startWebServer({
     assistant: options.assistant,
     memory: options.memory,
     user,
     models: modelChoices(options.chosen, limits),
-    executors: executorChoices(),
+    executors,
     limits,
     host: options.host,
     port: options.port,

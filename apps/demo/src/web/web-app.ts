@@ -68,7 +68,7 @@ export function createWebApp(options: WebAppOptions): Hono {
   app.get("/api/config", (c) =>
     c.json({
       user,
-      models: models.map(({ id, label, scripted }) => ({ id, label, scripted })),
+      models: models.map(({ id, label, scripted, languages }) => ({ id, label, scripted, languages })),
       executors: executors.map(executorInfo),
       tools: assistant.toolNames,
       memory: memory !== undefined,
@@ -125,6 +125,17 @@ export function createWebApp(options: WebAppOptions): Hono {
       if (!model) {
         return c.json(
           { error: `no model "${request.model}"; pick one of ${models.map((m) => m.id).join(", ")}` },
+          400,
+        );
+      }
+
+      const language = executor.factory.capabilities.language;
+      if (model.languages && !model.languages.includes(language)) {
+        const fits = executors.filter((e) => model.languages?.includes(e.factory.capabilities.language));
+        return c.json(
+          {
+            error: `${model.label} writes ${model.languages.join(" and ")} only, and ${executor.label} runs ${language}; pick ${fits.map((e) => e.label).join(" or ") || "another executor"}, or set ATRIUM_MODEL for a model that writes ${language}`,
+          },
           400,
         );
       }

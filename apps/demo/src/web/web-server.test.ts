@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Model, ModelStreamPart } from "@atrium/spec";
+import { ScriptedModel } from "@atrium/agent";
+import type { Message, Model } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Assistant, createAssistant } from "../assistant/create-assistant.js";
 import { type DocsLibrary, openDocsLibrary } from "../docs/docs-library.js";
@@ -20,10 +21,29 @@ import { startWebServer, type WebServer } from "./web-server.js";
 const silentModel: Model = {
   id: "silent",
   generate: (_messages, options) => untilAborted(options?.signal),
-  async *stream(_messages, options): AsyncIterable<ModelStreamPart> {
-    await untilAborted(options?.signal);
-  },
+  stream: (_messages, options) => ({
+    [Symbol.asyncIterator]: () => ({ next: () => untilAborted(options?.signal) }),
+  }),
 };
+
+/**
+ * Writes Python, for the Python executor: greps the docs, reads the first page the grep printed
+ * (taken from the observation it is shown), and answers with that page's first paragraph.
+ */
+const pythonModel = new ScriptedModel(
+  (messages: Message[], _options, call) => {
+    if (call === 0)
+      return 'Thought: grep first.\n```py\nfound = bash(command="grep -rl zebracorn /")\nprint(found["stdout"])\n```';
+    const last = messages.at(-1)?.content;
+    const seen =
+      typeof last === "string"
+        ? last
+        : (last ?? []).map((part) => ("text" in part ? part.text : "")).join("");
+    const path = /^\/\S+\.mdx$/m.exec(seen)?.[0] ?? "/missing.mdx";
+    return `Thought: read it.\n\`\`\`py\npage = bash(command="cat '${path}'")\nfinal_answer({"answer": page["stdout"].split("\\n\\n")[1].strip(), "sources": ["${path}"]})\n\`\`\``;
+  },
+  { id: "python-scripted" },
+);
 
 function untilAborted(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_, reject) => {
@@ -35,6 +55,13 @@ function untilAborted(signal: AbortSignal | undefined): Promise<never> {
 const MODELS: ModelChoice[] = [
   { id: "scripted", label: "Scripted docs model", scripted: true, model: scriptedDocsModel() },
   { id: "silent", label: "Silent", scripted: true, model: silentModel },
+  {
+    id: "python-scripted",
+    label: "Python scripted",
+    scripted: true,
+    model: pythonModel,
+    languages: ["python"],
+  },
 ];
 
 function askForm(fields: Record<string, string>, images: { name: string; bytes: Uint8Array }[] = []) {
@@ -100,6 +127,7 @@ describe("the web server", () => {
 
   afterAll(async () => {
     await Promise.allSettled(servers.map((server) => server.close()));
+    await Promise.allSettled(executorChoices().map((choice) => choice.shutdown?.()));
     await assistant?.close();
     await docs?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -121,9 +149,17 @@ describe("the web server", () => {
       models: [
         { id: "scripted", label: "Scripted docs model", scripted: true },
         { id: "silent", label: "Silent", scripted: true },
+        { id: "python-scripted", label: "Python scripted", scripted: true, languages: ["python"] },
       ],
       executors: [
-        { id: "quickjs", label: "QuickJS", language: "javascript", isolation: "worker", network: "none" },
+        {
+          id: "quickjs",
+          label: "QuickJS (JavaScript)",
+          language: "javascript",
+          isolation: "worker",
+          network: "none",
+        },
+        { id: "python", label: "Pyodide (Python)", language: "python", isolation: "wasm", network: "none" },
       ],
       tools: ["bash", "search"],
       memory: false,
@@ -208,11 +244,18 @@ describe("the web server", () => {
     });
     expect(await post(askForm({ question: "x", executor: "microvm" }))).toEqual({
       status: 400,
-      body: { error: 'no executor "microvm"; pick one of quickjs' },
+      body: { error: 'no executor "microvm"; pick one of quickjs, python' },
     });
     expect(await post(askForm({ question: "x", model: "gpt" }))).toEqual({
       status: 400,
-      body: { error: 'no model "gpt"; pick one of scripted, silent' },
+      body: { error: 'no model "gpt"; pick one of scripted, silent, python-scripted' },
+    });
+    expect(await post(askForm({ question: "x", model: "python-scripted", executor: "quickjs" }))).toEqual({
+      status: 400,
+      body: {
+        error:
+          "Python scripted writes python only, and QuickJS (JavaScript) runs javascript; pick Pyodide (Python), or set ATRIUM_MODEL for a model that writes javascript",
+      },
     });
     expect(
       await post(askForm({ question: "x" }, [{ name: "a.gif", bytes: Buffer.from("GIF7, not 8") }])),
@@ -221,6 +264,31 @@ describe("the web server", () => {
       body: { error: "a.gif is not a PNG, JPEG, GIF or WebP image; attach one of those" },
     });
   });
+
+  it("runs a question's code where the executor switch says: Python in Pyodide", async () => {
+    const server = await start();
+    const response = await fetch(`${server.url}api/ask`, {
+      method: "POST",
+      body: askForm({
+        question: "How do I install the zebracorn?",
+        executor: "python",
+        model: "python-scripted",
+      }),
+    });
+    const events = await sseEvents(response);
+    expect(events[0]).toEqual({ type: "received", executor: "python", model: "python-scripted", images: [] });
+    expect(events.filter((e) => e.type === "code").map((e) => e.language)).toEqual(["python", "python"]);
+    expect(events.filter((e) => e.type === "docs-command").map((e) => e.command)).toEqual([
+      "grep -rl zebracorn /",
+      "cat '/guides/install.mdx'",
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: "answer",
+      state: "success",
+      answer: "Install the zebracorn with npm install zebracorn. It needs Node 20.",
+      citations: [{ path: "/guides/install.mdx", verified: true }],
+    });
+  }, 60_000);
 
   it("answers at most webMaxConcurrentAsks at once, and a closed page frees its slot", async () => {
     const server = await start({ webMaxConcurrentAsks: 1 });
