@@ -24,6 +24,8 @@ export interface MicrovmLimits {
   rootfsHeadroomBytes: number;
   /** Largest image layer (decompressed) the importer accepts. */
   layerMaxBytes: number;
+  /** Largest image (its files) that may boot with its root in guest memory (see MachineOptions.root). */
+  memoryRootMaxBytes: number;
 }
 
 export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
@@ -36,6 +38,7 @@ export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
   kvmProbeTimeoutMs: 8_000,
   rootfsHeadroomBytes: 256 * 1024 * 1024,
   layerMaxBytes: 4 * 1024 * 1024 * 1024,
+  memoryRootMaxBytes: 64 * 1024 * 1024,
 });
 
 const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
@@ -48,6 +51,7 @@ const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
   kvmProbeTimeoutMs: "duration",
   rootfsHeadroomBytes: "count",
   layerMaxBytes: "count",
+  memoryRootMaxBytes: "count",
 };
 
 /** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

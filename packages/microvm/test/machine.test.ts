@@ -172,14 +172,18 @@ describe.skipIf(SKIP_VM_SUITES)("a shared busybox machine", () => {
       }
     });
 
-    it("leaves the image's cached disk untouched (writes go to a throwaway overlay)", async () => {
+    it("keeps a machine's writes to itself; a machine booted from the image's disk sees the image as built", async () => {
+      expect(machine.info.root).toBe("memory");
       await machine.exec("echo scribble > /etc/scribble && sync");
       expect((await machine.exec("cat /etc/scribble")).stdout).toBe("scribble\n");
-      // A second machine from the same image does not see it.
-      await using other = await Machine.create({ image: "busybox" });
+      await using other = await Machine.create({ image: "busybox" }, { root: "disk" });
+      expect(other.info.root).toBe("disk");
+      expect((await other.exec("mount | grep ' / '")).stdout).toBe("/dev/vda on / type ext4 (rw,relatime)\n");
       expect((await other.exec("cat /etc/scribble 2>&1; echo rc=$?")).stdout).toBe(
         "cat: can't open '/etc/scribble': No such file or directory\nrc=1\n",
       );
+      // Its own writes land in the throwaway overlay, not in the cached image.
+      await other.exec("echo scribble > /etc/scribble && sync");
     }, 180_000);
   });
 });

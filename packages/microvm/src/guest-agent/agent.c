@@ -216,7 +216,7 @@ static void boot(void) {
   must(mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0, "mount /proc");
   must(mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0, "mount /sys");
 
-  char root[128] = "", fstype[32] = "ext4", line[512];
+  char root[128] = "", memroot[256] = "", fstype[32] = "ext4", line[512];
   static char after_root[32][512];
   int after_count = 0;
   FILE *conf = fopen(BOOT_CONF, "re");
@@ -231,6 +231,8 @@ static void boot(void) {
       trace("loaded %s", line + 7);
     }
     else if (strncmp(line, "root ", 5) == 0) snprintf(root, sizeof root, "%s", line + 5);
+    else if (strncmp(line, "memroot ", 8) == 0)
+      snprintf(memroot, sizeof memroot, "%s", line + 8);
     else if (strncmp(line, "fstype ", 7) == 0) snprintf(fstype, sizeof fstype, "%s", line + 7);
     else if (strncmp(line, "hostname ", 9) == 0) sethostname(line + 9, strlen(line + 9));
     else if ((strncmp(line, "net ", 4) == 0 || strncmp(line, "volume ", 7) == 0) && after_count < 32)
@@ -242,19 +244,31 @@ static void boot(void) {
     }
   }
   fclose(conf);
-  if (!root[0]) return; /* no disk: the initramfs is the root (tests of the boot itself) */
+  if (!root[0] && !memroot[0]) return; /* no root given: the initramfs is the root (probe boots) */
 
-  if (wait_for_path(root, 5000) != 0) {
-    console("atrium-init: root device %s did not appear\n", root);
-    power_off();
+  const char *newroot = "/newroot";
+  if (memroot[0]) {
+    /* The image's tree came in the initramfs: bind it onto itself so it is a mount point the
+     * switch below can move onto /. */
+    newroot = memroot;
+    must(mount(newroot, newroot, NULL, MS_BIND | MS_REC, NULL) == 0, "bind the memory root");
+  } else {
+    if (wait_for_path(root, 5000) != 0) {
+      console("atrium-init: root device %s did not appear\n", root);
+      power_off();
+    }
+    mkdir("/newroot", 0755);
+    must(mount(root, "/newroot", fstype, 0, NULL) == 0, "mount root");
   }
-  mkdir("/newroot", 0755);
-  must(mount(root, "/newroot", fstype, 0, NULL) == 0, "mount root");
   trace("root mounted");
-  move_mount("/dev", "/newroot/dev");
-  move_mount("/proc", "/newroot/proc");
-  move_mount("/sys", "/newroot/sys");
-  must(chdir("/newroot") == 0, "chdir /newroot");
+  char target[600];
+  snprintf(target, sizeof target, "%s/dev", newroot);
+  move_mount("/dev", target);
+  snprintf(target, sizeof target, "%s/proc", newroot);
+  move_mount("/proc", target);
+  snprintf(target, sizeof target, "%s/sys", newroot);
+  move_mount("/sys", target);
+  must(chdir(newroot) == 0, "chdir to the new root");
   /* MS_MOVE onto / then chroot: the switch_root dance, keeping the initramfs (it is small). */
   must(mount(".", "/", NULL, MS_MOVE, NULL) == 0, "move root");
   must(chroot(".") == 0, "chroot");

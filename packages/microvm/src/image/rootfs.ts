@@ -1,5 +1,6 @@
-import { lstat, mkdtemp, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type CpioEntry, writeCpio } from "../boot/cpio.js";
 import { buildOnce } from "../cache-dir.js";
 import { APT_PACKAGE_OF, aptCommand } from "../engine/apt-hint.js";
 import { runCommand, which } from "../run-command.js";
@@ -11,39 +12,56 @@ import { readTar } from "./tar.js";
 export interface RootFilesystem {
   /** A raw ext4 image; machines never write to it (they boot a copy or a snapshot overlay). */
   diskPath: string;
+  /**
+   * The same tree as a cpio archive under `atrium/root/`, appended to the boot initramfs for a
+   * root in guest memory; absent for images larger than `memoryRootMaxBytes`.
+   */
+  archivePath?: string;
+  /** Bytes the image's files take (rounded to blocks). */
+  treeBytes: number;
   digest: string;
   config: ImageRuntimeConfig;
 }
 
+/** Where the memory root's files sit in the initramfs; the guest init chroots into it. */
+export const MEMORY_ROOT_DIR = "atrium/root";
+
+interface RootfsRecord {
+  config: ImageRuntimeConfig;
+  treeBytes: number;
+  archive: boolean;
+}
+
 /**
- * The image's root filesystem as ext4, built once per image digest: layers extracted in order
- * into a staging directory (whiteouts honoured), then `mke2fs -d` writes the filesystem from it.
+ * The image's root filesystem, built once per image digest: layers extracted in order into a
+ * staging directory (whiteouts honoured), then `mke2fs -d` writes an ext4 image from it and,
+ * for a small image, the same tree is written as a cpio archive for a root in memory.
  */
 export async function importImage(
   source: string,
-  options: { cacheDir: string; layerMaxBytes: number; headroomBytes: number },
+  options: { cacheDir: string; layerMaxBytes: number; headroomBytes: number; memoryRootMaxBytes?: number },
 ): Promise<RootFilesystem> {
   const image = await loadImage(source, options.layerMaxBytes);
-  const dir = join(options.cacheDir, "rootfs", image.digest.slice(0, 32));
-  const diskPath = join(dir, "root.ext4");
-  await buildOnce(diskPath, async (tmp) => {
+  const dir = join(options.cacheDir, "rootfs", `v2-${image.digest.slice(0, 32)}`);
+  await buildOnce(dir, async (tmpDir) => {
     const mke2fs = await which("mke2fs");
-    if (!mke2fs)
+    if (!mke2fs) {
       throw new MissingDependencyError(
         `mke2fs is needed to build root filesystems; install it with: ${aptCommand(APT_PACKAGE_OF.mke2fs)}`,
       );
-    const staging = await mkdtemp(join(dir, "..", ".staging-"));
+    }
+    await mkdir(tmpDir, { recursive: true });
+    const staging = join(tmpDir, "staging");
+    await mkdir(staging);
     try {
       for await (const layer of image.layers()) {
-        await applyLayer(
-          staging,
-          readTar(layer.tar, `${source} layer ${layer.index}`),
-          `${source} layer ${layer.index}`,
-        );
+        const what = `${source} layer ${layer.index}`;
+        await applyLayer(staging, readTar(layer.tar, what), what);
       }
       const bytes = await treeBytes(staging);
       const size = Math.ceil((bytes * 1.25 + options.headroomBytes + 32 * 1024 * 1024) / 4096) * 4096;
-      const file = await open(tmp, "w");
+      const diskTmp = join(tmpDir, "root.ext4");
+      const file = await open(diskTmp, "w");
       await file.truncate(size);
       await file.close();
       const result = await runCommand(
@@ -61,7 +79,7 @@ export async function importImage(
           "root_owner=0:0",
           "-d",
           staging,
-          tmp,
+          diskTmp,
         ],
         { timeoutMs: 600_000 },
       );
@@ -69,13 +87,55 @@ export async function importImage(
         throw new MissingDependencyError(
           `mke2fs could not build the root filesystem of ${source}: ${result.stderr.trim()}`,
         );
+      const archive = bytes <= (options.memoryRootMaxBytes ?? 0);
+      if (archive)
+        await writeFile(join(tmpDir, "root.cpio"), writeCpio(await treeEntries(staging, MEMORY_ROOT_DIR)));
+      const record: RootfsRecord = { config: image.config, treeBytes: bytes, archive };
+      await writeFile(join(tmpDir, "record.json"), JSON.stringify(record));
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
   });
-  const configPath = join(dir, "config.json");
-  await buildOnce(configPath, (tmp) => writeFile(tmp, JSON.stringify(image.config)));
-  return { diskPath, digest: image.digest, config: JSON.parse(await readFile(configPath, "utf8")) };
+  const record = JSON.parse(await readFile(join(dir, "record.json"), "utf8")) as RootfsRecord;
+  return {
+    diskPath: join(dir, "root.ext4"),
+    ...(record.archive ? { archivePath: join(dir, "root.cpio") } : {}),
+    treeBytes: record.treeBytes,
+    digest: image.digest,
+    config: record.config,
+  };
+}
+
+/** Every entry under `root` as cpio entries below `prefix`, with owners and modes as on disk. */
+async function treeEntries(root: string, prefix: string): Promise<CpioEntry[]> {
+  const asRoot = process.getuid?.() === 0;
+  const entries: CpioEntry[] = [{ kind: "dir", path: prefix, mode: 0o755 }];
+  const walk = async (relative: string) => {
+    for (const name of (await readdir(join(root, relative))).sort()) {
+      const path = relative ? `${relative}/${name}` : name;
+      const full = join(root, path);
+      const info = await lstat(full);
+      // Without root the staging files belong to the host user; the image's are root's.
+      const owner = asRoot ? { uid: info.uid, gid: info.gid } : {};
+      const target = `${prefix}/${path}`;
+      if (info.isDirectory()) {
+        entries.push({ kind: "dir", path: target, mode: info.mode & 0o7777, ...owner });
+        await walk(path);
+      } else if (info.isSymbolicLink()) {
+        entries.push({ kind: "symlink", path: target, target: await readlink(full), ...owner });
+      } else if (info.isFile()) {
+        entries.push({
+          kind: "file",
+          path: target,
+          data: await readFile(full),
+          mode: info.mode & 0o7777,
+          ...owner,
+        });
+      }
+    }
+  };
+  await walk("");
+  return entries;
 }
 
 async function treeBytes(dir: string): Promise<number> {
