@@ -29,7 +29,7 @@ function isDirectoryGlobWord(node: Node): boolean {
 }
 
 /**
- * A glob ending in `/` (`*​/`, `$R/z*​/`) names directories only, each printed with its slash;
+ * A glob ending in a slash (`echo *` + `/`, `$R/z*` + `/`) names directories only, each printed with its slash;
  * just-bash 3.4.2 drops the slash and matches files too. This transform rewrites such a word into
  * a command substitution of `DIRECTORY_GLOB_COMMAND` with the pattern's parts as quoted arguments, whose output is the directories — so names with blanks split, a known
  * difference (see the README).

@@ -1,4 +1,5 @@
 import type { Command } from "just-bash";
+import { createCutCommand } from "../commands/cut/cut-command.js";
 import { createDuCommand } from "../commands/du/du-command.js";
 import { createHeadTailCommands } from "../commands/head-tail/head-tail-command.js";
 import { createLsCommand } from "../commands/ls/ls-command.js";
@@ -24,6 +25,7 @@ export function createGnuCommands(): Command[] {
     createLsCommand(),
     createDuCommand(),
     createStatCommand(),
+    createCutCommand(),
     ...createDirectoryMessageCommands(),
     createDirectoryGlobCommand(),
   ];

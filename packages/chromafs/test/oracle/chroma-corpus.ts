@@ -33,3 +33,37 @@ export async function startChromaCorpus(dir: string, collection = "mintlify-docs
     throw error;
   }
 }
+
+export interface ChromaCorpora {
+  server: ChromaServer;
+  stores: Record<string, ChromaDocStore>;
+  close(): Promise<void>;
+}
+
+/**
+ * One real Chroma server with each docs dir ingested into its own collection (keys are the
+ * collection names): one server start for every corpus of a test file.
+ */
+export async function startChromaCorpora(dirs: Record<string, string>): Promise<ChromaCorpora> {
+  const dataDir = mkdtempSync(join(tmpdir(), "chromafs-chroma-"));
+  let server: ChromaServer | undefined;
+  const close = async () => {
+    try {
+      await server?.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+  try {
+    server = await startChromaServer({ path: dataDir });
+    const stores: Record<string, ChromaDocStore> = {};
+    for (const [collection, dir] of Object.entries(dirs)) {
+      await ingestDocs({ dir, collection, url: server.url });
+      stores[collection] = await ChromaDocStore.open({ url: server.url, collection });
+    }
+    return { server, stores, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -2,9 +2,8 @@
  * The oracle commands. `$R` is the docs root: empty inside a docs session (so `$R/zh` is `/zh`),
  * the temp copy's path for real bash; only that prefix is normalised in the output.
  *
- * GNU `grep -r` and `find` list files in directory order, which ext4 leaves unspecified (hash
- * order), so their outputs are compared as sorted lines (`unordered`). Ordered comparisons use
- * `sort` only where byte order (GNU, C locale) and just-bash's `localeCompare` sort agree.
+ * GNU `grep -r`, `find` and `du` list files in directory order, which ext4 leaves unspecified
+ * (hash order), so their outputs are compared as sorted lines (`unordered`).
  */
 export interface OracleCommand {
   command: string;
@@ -14,6 +13,7 @@ export interface OracleCommand {
 const ordered = (command: string): OracleCommand => ({ command });
 const unordered = (command: string): OracleCommand => ({ command, unordered: true });
 
+/** The first oracle commands over the Mintlify corpus (see `MINTLIFY_COMMANDS` for all of them). */
 export const ORACLE_COMMANDS: readonly OracleCommand[] = [
   // ls and ls -R
   ordered("ls $R/"),

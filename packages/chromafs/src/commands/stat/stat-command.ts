@@ -29,7 +29,7 @@ function permissions(stat: FsStat): string {
 }
 
 /** The directives a page has a value for; pages have no inode, device or birth time. */
-const DIRECTIVES: Record<string, (name: string, stat: FsStat) => string> = {
+const DIRECTIVES: Record<string, (name: string, stat: FsStat, subdirectories: number) => string> = {
   n: (name) => name,
   N: (name) => `'${name}'`,
   s: (_n, stat) => String(stat.isDirectory ? 4096 : stat.size),
@@ -49,11 +49,12 @@ const DIRECTIVES: Record<string, (name: string, stat: FsStat) => string> = {
   b: (_n, stat) => String((allocatedKiB(stat) * 1024) / 512),
   B: () => "512",
   o: () => "4096",
+  h: (_n, stat, subdirectories) => String(stat.isDirectory ? 2 + subdirectories : 1),
   "%": () => "%",
 };
 
 /** Expands a `-c` format; null when it uses a directive this stat does not model. */
-export function formatStat(format: string, name: string, stat: FsStat): string | null {
+export function formatStat(format: string, name: string, stat: FsStat, subdirectories = 0): string | null {
   let out = "";
   for (let i = 0; i < format.length; i++) {
     const char = format[i]!;
@@ -64,14 +65,14 @@ export function formatStat(format: string, name: string, stat: FsStat): string |
     const directive = format[++i];
     const expand = directive === undefined ? undefined : DIRECTIVES[directive];
     if (!expand) return null;
-    out += expand(name, stat);
+    out += expand(name, stat, subdirectories);
   }
   return out;
 }
 
 /**
  * GNU `stat -c FORMAT` / `--format=FORMAT` (`%n %N %s %Y %y %X %x %Z %z %F %a %A %U %G %u %g
- * %b %B %o %%`), one line per operand, `cannot statx 'X'` with status 1. The default report
+ * %h %b %B %o %%`), one line per operand, `cannot statx 'X'` with status 1. The default report
  * (device, inode, birth) and other directives go to just-bash's stat.
  */
 export function createStatCommand(): Command {
@@ -102,7 +103,15 @@ export function createStatCommand(): Command {
         stderr += `stat: cannot statx '${operand}': No such file or directory\n`;
         continue;
       }
-      const line = formatStat(format, operand, stat);
+      const path = posix.resolve(ctx.cwd, operand);
+      let subdirectories = 0;
+      if (stat.isDirectory && format.includes("%h")) {
+        for (const name of await ctx.fs.readdir(path)) {
+          const child = await ctx.fs.stat(posix.join(path, name)).catch(() => null);
+          if (child?.isDirectory) subdirectories++;
+        }
+      }
+      const line = formatStat(format, operand, stat, subdirectories);
       if (line === null) return fallback();
       stdout += `${line}\n`;
     }

@@ -1,0 +1,91 @@
+import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { readOperand, textLines } from "../command-input.js";
+
+/** Inclusive 1-based ranges; `to` null for "to the end". */
+type Range = { from: number; to: number | null };
+
+export function parseRanges(list: string): Range[] | null {
+  const ranges: Range[] = [];
+  for (const part of list.split(",")) {
+    const match = /^(\d*)(-?)(\d*)$/.exec(part);
+    if (!match || (match[1] === "" && match[3] === "") || part === "") return null;
+    const from = match[1] === "" ? 1 : Number(match[1]);
+    const to = match[2] === "" ? from : match[3] === "" ? null : Number(match[3]);
+    if (from === 0 || (to !== null && to < from)) return null;
+    ranges.push({ from, to });
+  }
+  return ranges;
+}
+
+const selected = (ranges: readonly Range[], n: number) =>
+  ranges.some((r) => n >= r.from && (r.to === null || n <= r.to));
+
+/**
+ * GNU `cut` (coreutils 9.1): `-f LIST` with `-d DELIM` (tab by default), lines without the
+ * delimiter printed whole unless `-s`, `--complement`, `--output-delimiter`; `-b`/`-c LIST`
+ * select bytes (9.1's `-c` is `-b`). Other options go to just-bash's cut.
+ */
+export function createCutCommand(): Command {
+  return defineCommand("cut", async (args, ctx): Promise<ExecResult> => {
+    let mode: "fields" | "bytes" | null = null;
+    let list = "";
+    let delimiter = "\t";
+    let outputDelimiter: string | null = null;
+    let onlyDelimited = false;
+    let complement = false;
+    const operands: string[] = [];
+    const fallback = () =>
+      ctx.origCommand
+        ? ctx.origCommand(args)
+        : Promise.resolve({ stdout: "", stderr: "cut: unsupported option\n", exitCode: 1 });
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      const value = (short: string) => (arg.length > short.length ? arg.slice(short.length) : args[++i]);
+      if (arg === "--") {
+        operands.push(...args.slice(i + 1));
+        break;
+      } else if (/^-[fbc]/.test(arg)) {
+        mode = arg[1] === "f" ? "fields" : "bytes";
+        list = value(arg.slice(0, 2)) ?? "";
+      } else if (/^--(fields|bytes|characters)=/.test(arg)) {
+        mode = arg.startsWith("--fields") ? "fields" : "bytes";
+        list = arg.slice(arg.indexOf("=") + 1);
+      } else if (arg.startsWith("-d")) delimiter = value("-d") ?? "";
+      else if (arg.startsWith("--delimiter=")) delimiter = arg.slice("--delimiter=".length);
+      else if (arg.startsWith("--output-delimiter="))
+        outputDelimiter = arg.slice("--output-delimiter=".length);
+      else if (arg === "-s" || arg === "--only-delimited") onlyDelimited = true;
+      else if (arg === "--complement") complement = true;
+      else if (arg.startsWith("-") && arg !== "-") return fallback();
+      else operands.push(arg);
+    }
+    const ranges = parseRanges(list);
+    if (mode === null || ranges === null || [...delimiter].length !== 1) return fallback();
+    const keep = (n: number) => selected(ranges, n) !== complement;
+    const out: string[] = [];
+    let stderr = "";
+    for (const operand of operands.length === 0 ? ["-"] : operands) {
+      const read = await readOperand(ctx, operand);
+      if (!read.ok) {
+        stderr += `cut: ${operand}: ${read.reason}\n`;
+        continue;
+      }
+      for (const line of textLines(read.text)) {
+        if (mode === "bytes") {
+          const bytes = Buffer.from(line);
+          const kept: number[] = [];
+          for (let i = 0; i < bytes.length; i++) if (keep(i + 1)) kept.push(bytes[i]!);
+          out.push(`${Buffer.from(kept).toString("utf8")}\n`);
+          continue;
+        }
+        const fields = line.split(delimiter);
+        if (fields.length === 1) {
+          if (!onlyDelimited) out.push(`${line}\n`);
+          continue;
+        }
+        out.push(`${fields.filter((_, i) => keep(i + 1)).join(outputDelimiter ?? delimiter)}\n`);
+      }
+    }
+    return { stdout: out.join(""), stderr, exitCode: stderr === "" ? 0 : 1 };
+  });
+}
