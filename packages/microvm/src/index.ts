@@ -18,4 +18,10 @@ export {
   type MachineInfo,
   type MachineOptions,
 } from "./machine/machine.js";
+export {
+  type BootPlan,
+  type GuestVolumeMount,
+  type PrepareOptions,
+  prepareBoot,
+} from "./machine/prepare-boot.js";
 export { GuestFailureError, GuestFileError, ImageFormatError, MissingDependencyError } from "./vm-errors.js";

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { AbortError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GuestFileError, Machine } from "../src/index.js";
+import { GuestFileError, Machine, prepareBoot } from "../src/index.js";
 import { SKIP_VM_SUITES } from "./vm-available.js";
 
 describe.skipIf(SKIP_VM_SUITES)("a shared busybox machine", () => {
@@ -176,7 +176,10 @@ describe.skipIf(SKIP_VM_SUITES)("a shared busybox machine", () => {
       expect(machine.info.root).toBe("memory");
       await machine.exec("echo scribble > /etc/scribble && sync");
       expect((await machine.exec("cat /etc/scribble")).stdout).toBe("scribble\n");
-      await using other = await Machine.create({ image: "busybox" }, { root: "disk" });
+      // Through the two-step seam a pool uses: prepare once, boot from the plan.
+      const plan = await prepareBoot({ image: "busybox" }, { root: "disk" });
+      expect(plan.root).toBe("disk");
+      await using other = await Machine.boot(plan);
       expect(other.info.root).toBe("disk");
       expect((await other.exec("mount | grep ' / '")).stdout).toBe("/dev/vda on / type ext4 (rw,relatime)\n");
       expect((await other.exec("cat /etc/scribble 2>&1; echo rc=$?")).stdout).toBe(

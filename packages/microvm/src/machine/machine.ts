@@ -1,41 +1,21 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve as resolvePath } from "node:path";
+import { join } from "node:path";
 import { AbortError, ClosedError, ConfigError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
-import { buildInitramfs } from "../boot/initramfs.js";
 import { type Accelerator, qemuArgs } from "../boot/qemu-args.js";
-import { defaultCacheDir } from "../cache-dir.js";
-import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
-import { chooseAccelerator, hostTscKhz } from "../engine/accelerator.js";
-import { prepareKernel } from "../engine/kernel.js";
-import { findQemu } from "../engine/qemu.js";
-import { buildGuestAgent } from "../guest-agent/build-agent.js";
+import type { VmConfig, VmConfigInput } from "../config/vm-config.js";
 import { DATA_CHUNK_BYTES } from "../guest-agent/protocol.js";
-import { buildBusyboxImage } from "../image/busybox-image.js";
-import { importImage, type RootFilesystem } from "../image/rootfs.js";
-import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
+import type { RootFilesystem } from "../image/rootfs.js";
+import type { MicrovmLimits } from "../limits.js";
 import { GuestFailureError, GuestFileError } from "../vm-errors.js";
 import { AgentChannel } from "./agent-channel.js";
+import { type BootPlan, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { spawnQemu } from "./qemu-process.js";
 
-export interface MachineOptions {
-  /** Built artifacts (kernel, agent, initramfs, root filesystems); default `defaultCacheDir()`. */
-  cacheDir?: string;
-  limits?: Partial<MicrovmLimits>;
-  /** A vmlinuz (or ELF vmlinux) other than the newest in /boot, and its modules directory. */
-  kernel?: { vmlinuzPath: string; modulesDir?: string };
-  /** Called as the machine gets ready ("image", "kernel", "boot", ...), for progress output. */
-  onProgress?: (stage: string) => void;
-  /**
-   * Where the root filesystem lives. "memory": the image's tree is unpacked by the kernel from
-   * the initramfs (no disk driver, no ext4 module: the fastest boot); "disk": the image's ext4
-   * on virtio-blk behind a throwaway overlay. Default: memory for images up to
-   * `memoryRootMaxBytes` that take at most a quarter of the machine's memory, disk otherwise.
-   */
-  root?: "memory" | "disk";
-}
+/** Options of `Machine.create`: what `prepareBoot` takes. */
+export type MachineOptions = PrepareOptions;
 
 export interface ExecOptions {
   /** Added to (and overriding) the image's and the config's environment. */
@@ -107,63 +87,24 @@ export class Machine implements AsyncDisposable {
   /** Prepares (kernel, agent, image: each cached) and boots a machine; resolves once the agent is ready. */
   static async create(config: VmConfigInput | VmConfig, options: MachineOptions = {}): Promise<Machine> {
     const started = performance.now();
-    const vm = parseVmConfig(config);
-    for (const [index, volume] of vm.volumes.entries()) {
-      const info = await stat(volume.host).catch(() => undefined);
-      if (!info?.isDirectory()) {
-        throw new ConfigError(
-          `volumes.${index}.host: ${volume.host} is not a directory on the host; create it or fix the path`,
-        );
-      }
-    }
-    const volumes = vm.volumes.map((volume, index) => ({
-      tag: `vol${index}`,
-      hostPath: resolvePath(volume.host),
-      guestPath: volume.guest,
-      readonly: volume.readonly,
-    }));
-    if (vm.network.allow_hosts.length > 0) {
-      throw new ConfigError(
-        "network.allow_hosts: not supported yet by this version of @atrium/microvm; remove it (the network stays off)",
-      );
-    }
-    const limits = resolveMicrovmLimits(options.limits);
-    const cacheDir = options.cacheDir ?? defaultCacheDir();
-    const progress = options.onProgress ?? (() => {});
-    progress("engine");
-    const qemuBinary = await findQemu(cacheDir);
-    progress("kernel");
-    const kernel = await prepareKernel(cacheDir, options.kernel ?? {});
-    progress("agent");
-    const agentPath = await buildGuestAgent(cacheDir);
-    const choice = await chooseAccelerator({
-      qemu: qemuBinary,
-      kernel,
-      agentPath,
-      cacheDir,
-      probeTimeoutMs: limits.kvmProbeTimeoutMs,
-    });
-    progress("image");
-    const imageSource = vm.image === "busybox" ? await buildBusyboxImage(cacheDir) : vm.image;
-    const rootfs = await importImage(imageSource, {
-      cacheDir,
-      layerMaxBytes: limits.layerMaxBytes,
-      headroomBytes: limits.rootfsHeadroomBytes,
-      memoryRootMaxBytes: limits.memoryRootMaxBytes,
-    });
-    const rootKind = chooseRoot(options.root, rootfs, vm.memory, limits);
-    const initramfsPath = await buildInitramfs({
-      kernel,
-      agentPath,
-      cacheDir,
-      network: vm.network.enabled,
-      root:
-        rootKind === "memory"
-          ? { kind: "memory", archivePath: rootfs.archivePath as string, imageDigest: rootfs.digest }
-          : { kind: "disk", device: "/dev/vda" },
-      volumes,
-    });
+    const plan = await prepareBoot(config, options);
+    return Machine.boot(plan, { onProgress: options.onProgress, startedAt: started });
+  }
 
+  /**
+   * Boots a machine from a plan `prepareBoot` made. A plan can boot any number of machines (a
+   * warm pool prepares once and boots in the background).
+   */
+  static async boot(
+    plan: BootPlan,
+    options: { onProgress?: (stage: string) => void; startedAt?: number } = {},
+  ): Promise<Machine> {
+    const started = options.startedAt ?? performance.now();
+    const { config: vm, limits, kernel, rootfs, initramfsPath, volumes } = plan;
+    const choice = plan.accelerator;
+    const qemuBinary = plan.qemu;
+    const rootKind = plan.root;
+    const progress = options.onProgress ?? (() => {});
     progress("boot");
     const runDir = await mkdtemp(join(tmpdir(), "atrium-vm-"));
     const agentSocketPath = join(runDir, "agent.sock");
@@ -174,12 +115,12 @@ export class Machine implements AsyncDisposable {
       cpus: vm.cpus,
       memoryMiB: vm.memory,
       agentSocketPath,
-      ...(rootKind === "disk" ? { diskPath: rootfs.diskPath, diskSnapshot: true } : {}),
+      ...(rootKind === "disk" ? { diskPath: rootfs.diskPath, diskSnapshot: !plan.persistentDisk } : {}),
       volumes,
       network: vm.network.enabled
         ? { hostForwards: vm.ports.map((port) => ({ hostPort: port.host, guestPort: port.guest })) }
         : undefined,
-      tscKhz: choice.accelerator === "tcg" ? await hostTscKhz() : undefined,
+      tscKhz: plan.tscKhz,
     });
     const bootStarted = performance.now();
     const qemu = spawnQemu(qemuBinary.path, args);
@@ -476,21 +417,6 @@ export class Machine implements AsyncDisposable {
       this.consoleRing.tail(),
     );
   }
-}
-
-function chooseRoot(
-  asked: "memory" | "disk" | undefined,
-  rootfs: RootFilesystem,
-  memoryMiB: number,
-  limits: Readonly<MicrovmLimits>,
-): "memory" | "disk" {
-  const fitsMemory = rootfs.archivePath !== undefined && rootfs.treeBytes * 4 <= memoryMiB * 1024 * 1024;
-  if (asked === "memory" && !fitsMemory) {
-    throw new ConfigError(
-      `root: "memory" needs an image of at most memoryRootMaxBytes (${limits.memoryRootMaxBytes}) and a quarter of the machine's memory; this one takes ${rootfs.treeBytes} bytes: use root "disk" or more memory`,
-    );
-  }
-  return asked ?? (fitsMemory ? "memory" : "disk");
 }
 
 function panicHint(ring: ConsoleRing): string {

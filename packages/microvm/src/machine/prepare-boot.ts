@@ -1,0 +1,154 @@
+import { stat } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
+import { ConfigError } from "@atrium/spec";
+import { buildInitramfs } from "../boot/initramfs.js";
+import { defaultCacheDir } from "../cache-dir.js";
+import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
+import { type AcceleratorChoice, chooseAccelerator, hostTscKhz } from "../engine/accelerator.js";
+import { type GuestKernel, prepareKernel } from "../engine/kernel.js";
+import { findQemu, type QemuBinary } from "../engine/qemu.js";
+import { buildGuestAgent } from "../guest-agent/build-agent.js";
+import { buildBusyboxImage } from "../image/busybox-image.js";
+import { importImage, type RootFilesystem } from "../image/rootfs.js";
+import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
+
+export interface PrepareOptions {
+  /** Built artifacts (kernel, agent, initramfs, root filesystems); default `defaultCacheDir()`. */
+  cacheDir?: string;
+  limits?: Partial<MicrovmLimits>;
+  /** A vmlinuz (or ELF vmlinux) other than the newest in /boot, and its modules directory. */
+  kernel?: { vmlinuzPath: string; modulesDir?: string };
+  /** Called as the machine gets ready ("image", "kernel", "boot", ...), for progress output. */
+  onProgress?: (stage: string) => void;
+  /**
+   * Where the root filesystem lives. "memory": the image's tree is unpacked by the kernel from
+   * the initramfs (no disk driver, no ext4 module: the fastest boot); "disk": the image's ext4
+   * on virtio-blk behind a throwaway overlay. Default: memory for images up to
+   * `memoryRootMaxBytes` that take at most a quarter of the machine's memory, disk otherwise.
+   */
+  root?: "memory" | "disk";
+}
+
+export interface GuestVolumeMount {
+  tag: string;
+  hostPath: string;
+  guestPath: string;
+  readonly: boolean;
+}
+
+/**
+ * Everything a boot needs, built and cached: QEMU, the kernel, the accelerator, the image's root
+ * filesystem, the initramfs. The seam for what comes next: a pool boots many machines from one
+ * plan, a pack writes a plan's files into one archive.
+ */
+export interface BootPlan {
+  config: VmConfig;
+  limits: Readonly<MicrovmLimits>;
+  qemu: QemuBinary;
+  kernel: GuestKernel;
+  agentPath: string;
+  accelerator: AcceleratorChoice;
+  rootfs: RootFilesystem;
+  root: "memory" | "disk";
+  initramfsPath: string;
+  volumes: GuestVolumeMount[];
+  /** The host's TSC rate for a TCG guest (see kernelCommandLine). */
+  tscKhz?: number;
+  /**
+   * The guest writes `rootfs.diskPath` itself (a named machine's own disk). Default: its writes
+   * go to a throwaway overlay, so the image's cached disk is never written.
+   */
+  persistentDisk?: boolean;
+}
+
+/** Validates the config and builds (or finds cached) every artifact a boot needs. */
+export async function prepareBoot(
+  config: VmConfigInput | VmConfig,
+  options: PrepareOptions = {},
+): Promise<BootPlan> {
+  const vm = parseVmConfig(config);
+  for (const [index, volume] of vm.volumes.entries()) {
+    const info = await stat(volume.host).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw new ConfigError(
+        `volumes.${index}.host: ${volume.host} is not a directory on the host; create it or fix the path`,
+      );
+    }
+  }
+  const volumes = vm.volumes.map((volume, index) => ({
+    tag: `vol${index}`,
+    hostPath: resolvePath(volume.host),
+    guestPath: volume.guest,
+    readonly: volume.readonly,
+  }));
+  if (vm.network.allow_hosts.length > 0) {
+    throw new ConfigError(
+      "network.allow_hosts: not supported yet by this version of @atrium/microvm; remove it (the network stays off)",
+    );
+  }
+  const limits = resolveMicrovmLimits(options.limits);
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const progress = options.onProgress ?? (() => {});
+  progress("engine");
+  const qemuBinary = await findQemu(cacheDir);
+  progress("kernel");
+  const kernel = await prepareKernel(cacheDir, options.kernel ?? {});
+  progress("agent");
+  const agentPath = await buildGuestAgent(cacheDir);
+  const choice = await chooseAccelerator({
+    qemu: qemuBinary,
+    kernel,
+    agentPath,
+    cacheDir,
+    probeTimeoutMs: limits.kvmProbeTimeoutMs,
+  });
+  progress("image");
+  const imageSource = vm.image === "busybox" ? await buildBusyboxImage(cacheDir) : vm.image;
+  const rootfs = await importImage(imageSource, {
+    cacheDir,
+    layerMaxBytes: limits.layerMaxBytes,
+    headroomBytes: limits.rootfsHeadroomBytes,
+    memoryRootMaxBytes: limits.memoryRootMaxBytes,
+  });
+  const rootKind = chooseRoot(options.root, rootfs, vm.memory, limits);
+  const initramfsPath = await buildInitramfs({
+    kernel,
+    agentPath,
+    cacheDir,
+    network: vm.network.enabled,
+    root:
+      rootKind === "memory"
+        ? { kind: "memory", archivePath: rootfs.archivePath as string, imageDigest: rootfs.digest }
+        : { kind: "disk", device: "/dev/vda" },
+    volumes,
+  });
+
+  return {
+    config: vm,
+    limits,
+    qemu: qemuBinary,
+    kernel,
+    agentPath,
+    accelerator: choice,
+    rootfs,
+    root: rootKind,
+    initramfsPath,
+    volumes,
+    ...(choice.accelerator === "tcg" ? { tscKhz: await hostTscKhz() } : {}),
+  };
+}
+
+function chooseRoot(
+  asked: "memory" | "disk" | undefined,
+  rootfs: RootFilesystem,
+  memoryMiB: number,
+  limits: Readonly<MicrovmLimits>,
+): "memory" | "disk" {
+  const fitsMemory = rootfs.archivePath !== undefined && rootfs.treeBytes * 4 <= memoryMiB * 1024 * 1024;
+  if (asked === "memory" && !fitsMemory) {
+    throw new ConfigError(
+      `root: "memory" needs an image of at most memoryRootMaxBytes (${limits.memoryRootMaxBytes}) and a quarter of the machine's memory; this one takes ${rootfs.treeBytes} bytes: use root "disk" or more memory`,
+    );
+  }
+  return asked ?? (fitsMemory ? "memory" : "disk");
+}

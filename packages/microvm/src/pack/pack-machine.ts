@@ -1,0 +1,133 @@
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigError } from "@atrium/spec";
+import { defaultCacheDir } from "../cache-dir.js";
+import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
+import { Machine } from "../machine/machine.js";
+import { type BootPlan, type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
+import { planNamedMachine } from "../named-machine/boot-named-machine.js";
+import {
+  machinePaths,
+  type NamedMachineRecord,
+  type StoreOptions,
+  servingPid,
+} from "../named-machine/machine-store.js";
+import type { PackManifest } from "./pack-format.js";
+import { planFromFiles } from "./plan-from-files.js";
+import { extractPack } from "./read-pack.js";
+import { writePack } from "./write-pack.js";
+
+export type PackMachineOptions = StoreOptions &
+  PrepareOptions & {
+    /** The pack file to write. */
+    out: string;
+  } & ({ name: string; config?: undefined } | { config: VmConfigInput | VmConfig; name?: undefined });
+
+/**
+ * Packs a machine into one file: a named machine with its disk as it is now (it must be
+ * stopped, so the disk is consistent), or a fresh machine from a config (the image's disk as
+ * built). The pack holds everything the guest boots (kernel, initramfs with the agent, disk),
+ * so another host needs only QEMU.
+ */
+export async function packMachine(options: PackMachineOptions): Promise<PackManifest> {
+  let plan: BootPlan;
+  let machine: string | undefined;
+  if (options.name !== undefined) {
+    machine = options.name;
+    const pid = await servingPid(options.name, options);
+    if (pid) {
+      throw new ConfigError(
+        `machine ${options.name} is running (served by pid ${pid}); stop it first (atrium-vm stop ${options.name}) so its disk is consistent`,
+      );
+    }
+    plan = await planNamedMachine(options.name, options);
+  } else {
+    plan = await prepareBoot(parseVmConfig(options.config), { ...options, root: "disk" });
+  }
+  if (plan.config.volumes.length > 0) {
+    throw new ConfigError(
+      "volumes: a pack cannot carry host directories (they stay on this host); remove the volumes from the config to pack it",
+    );
+  }
+  options.onProgress?.("pack");
+  return writePack(
+    options.out,
+    {
+      createdAt: new Date().toISOString(),
+      ...(machine ? { machine } : {}),
+      image: { digest: plan.rootfs.digest, config: plan.rootfs.config },
+      kernel: { release: plan.kernel.release, vmlinuzSha256: plan.kernel.digest },
+      root: "disk",
+    },
+    {
+      config: { bytes: Buffer.from(JSON.stringify(plan.config)) },
+      kernel: { path: plan.kernel.vmlinuxPath },
+      initramfs: { path: plan.initramfsPath },
+      agent: { path: plan.agentPath },
+      rootfs: { path: plan.rootfs.diskPath },
+    },
+  );
+}
+
+export interface BootPackOptions {
+  /** Where the pack's files are unpacked; the caller owns it (the CLI uses a temporary one). */
+  dir: string;
+  cacheDir?: string;
+  limits?: PrepareOptions["limits"];
+  onProgress?: (stage: string) => void;
+  /** The guest writes the unpacked disk in `dir` (default: a throwaway overlay over it). */
+  persistentDisk?: boolean;
+}
+
+/** Verifies a pack (every section and the whole file) and boots it. */
+export async function bootPack(path: string, options: BootPackOptions): Promise<Machine> {
+  options.onProgress?.("verify");
+  const { manifest, files } = await extractPack(path, options.dir);
+  const config = parseVmConfig(JSON.parse(await readFile(files.config, "utf8")), `${path} config`);
+  const plan = await planFromFiles(
+    {
+      config,
+      kernel: files.kernel,
+      initramfs: files.initramfs,
+      agent: files.agent,
+      rootfs: files.rootfs,
+      kernelRelease: manifest.kernel.release,
+      vmlinuzSha256: manifest.kernel.vmlinuzSha256,
+      image: manifest.image,
+      persistentDisk: options.persistentDisk ?? false,
+    },
+    { cacheDir: options.cacheDir ?? defaultCacheDir(), limits: options.limits },
+  );
+  return Machine.boot(plan, { onProgress: options.onProgress });
+}
+
+/** Makes a named machine of a pack: its disk and boot files kept in the machine's directory. */
+export async function importPack(path: string, name: string, options: StoreOptions = {}): Promise<NamedMachineRecord> {
+  const paths = machinePaths(name, options);
+  if (await stat(paths.dir).catch(() => undefined)) {
+    throw new ConfigError(`a machine named ${name} already exists; remove it first (atrium-vm rm ${name}) or pick another name`);
+  }
+  await mkdir(join(paths.dir, ".."), { recursive: true });
+  const staging = await mkdtemp(`${paths.dir}.tmp-`);
+  try {
+    const { manifest, files } = await extractPack(path, staging);
+    const config = parseVmConfig(JSON.parse(await readFile(files.config, "utf8")), `${path} config`);
+    await rm(files.config);
+    const record: NamedMachineRecord = {
+      name,
+      config,
+      createdAt: new Date().toISOString(),
+      image: manifest.image,
+      boot: "pack",
+      kernelRelease: manifest.kernel.release,
+      vmlinuzSha256: manifest.kernel.vmlinuzSha256,
+    };
+    await writeFile(join(staging, "machine.json"), `${JSON.stringify(record, null, 2)}\n`);
+    await rename(staging, paths.dir);
+    return record;
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
