@@ -35,7 +35,7 @@ describe.skipIf(SKIP_VM_SUITES)("failures", () => {
       );
       expect(await waitGone(pid, 5000)).toBe(true);
       // The machine stays dead and says why.
-      expect(() => machine.exec("true")).toThrow("the guest kernel panicked");
+      await expect(machine.exec("true")).rejects.toThrow("the guest kernel panicked");
       await machine.stop();
     }, 180_000);
 

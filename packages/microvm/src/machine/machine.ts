@@ -203,7 +203,8 @@ export class Machine implements AsyncDisposable {
    * command could not start (no such program, bad cwd), when aborted, or when the machine died.
    */
   exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
-    this.assertUsable();
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
     const argv = typeof command === "string" ? ["/bin/sh", "-c", command] : [...command];
     if (argv.length === 0)
       return Promise.reject(new ConfigError("exec: the command is empty; give a string or a non-empty argv"));
@@ -300,7 +301,8 @@ export class Machine implements AsyncDisposable {
 
   /** Writes a file in the guest (created or truncated), streamed in chunks. */
   writeFile(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
-    this.assertUsable();
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
     const bytes = typeof data === "string" ? encoder.encode(data) : data;
     const id = this.channel.allocateId();
     return new Promise<void>((resolve, reject) => {
@@ -331,7 +333,8 @@ export class Machine implements AsyncDisposable {
 
   /** Reads a whole file from the guest (at most `readFileMaxBytes`). */
   readFile(path: string): Promise<Uint8Array> {
-    this.assertUsable();
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
     const id = this.channel.allocateId();
     return new Promise<Uint8Array>((resolve, reject) => {
       const chunks: Uint8Array[] = [];
@@ -394,9 +397,11 @@ export class Machine implements AsyncDisposable {
     await this.stop();
   }
 
-  private assertUsable(): void {
-    if (this.failure) throw this.failure;
-    if (this.closed) throw new ClosedError("this machine");
+  /** Why this machine cannot take work (it died, or was stopped), or undefined when it can. */
+  private unusable(): Error | undefined {
+    if (this.failure) return this.failure;
+    if (this.closed) return new ClosedError("this machine");
+    return undefined;
   }
 
   /** After the channel broke: QEMU is exiting; wait (briefly) so the error can say why. */

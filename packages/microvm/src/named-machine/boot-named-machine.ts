@@ -8,7 +8,10 @@ import { machinePaths, readNamedMachine, type StoreOptions } from "./machine-sto
  * The boot plan of a named machine: its root is its own disk, written in place (no overlay), so
  * what a command writes is there at the next boot, in this process or a later one.
  */
-export async function planNamedMachine(name: string, options: StoreOptions & PrepareOptions = {}): Promise<BootPlan> {
+export async function planNamedMachine(
+  name: string,
+  options: StoreOptions & PrepareOptions = {},
+): Promise<BootPlan> {
   const record = await readNamedMachine(name, options);
   const paths = machinePaths(name, options);
   if (record.boot === "pack") {
@@ -32,7 +35,10 @@ export async function planNamedMachine(name: string, options: StoreOptions & Pre
 }
 
 /** Boots a named machine from its disk. The machine lives as long as this process at most. */
-export async function bootNamedMachine(name: string, options: StoreOptions & PrepareOptions = {}): Promise<Machine> {
+export async function bootNamedMachine(
+  name: string,
+  options: StoreOptions & PrepareOptions = {},
+): Promise<Machine> {
   const plan = await planNamedMachine(name, options);
   return Machine.boot(plan, { onProgress: options.onProgress });
 }

@@ -73,7 +73,9 @@ export async function createNamedMachine(
 ): Promise<NamedMachineRecord> {
   const paths = machinePaths(name, options);
   if (await stat(paths.dir).catch(() => undefined)) {
-    throw new ConfigError(`a machine named ${name} already exists; remove it first (atrium-vm rm ${name}) or pick another name`);
+    throw new ConfigError(
+      `a machine named ${name} already exists; remove it first (atrium-vm rm ${name}) or pick another name`,
+    );
   }
   const vm = parseVmConfig(config);
   const plan = await prepareBoot(vm, { ...options, root: "disk" });
@@ -99,7 +101,10 @@ export async function createNamedMachine(
   }
 }
 
-export async function readNamedMachine(name: string, options: StoreOptions = {}): Promise<NamedMachineRecord> {
+export async function readNamedMachine(
+  name: string,
+  options: StoreOptions = {},
+): Promise<NamedMachineRecord> {
   const paths = machinePaths(name, options);
   try {
     return JSON.parse(await readFile(paths.record, "utf8")) as NamedMachineRecord;
@@ -137,6 +142,9 @@ export async function listNamedMachines(options: StoreOptions = {}): Promise<Nam
 export async function removeNamedMachine(name: string, options: StoreOptions = {}): Promise<void> {
   await readNamedMachine(name, options);
   const pid = await servingPid(name, options);
-  if (pid) throw new ConfigError(`machine ${name} is running (served by pid ${pid}); stop it first: atrium-vm stop ${name}`);
+  if (pid)
+    throw new ConfigError(
+      `machine ${name} is running (served by pid ${pid}); stop it first: atrium-vm stop ${name}`,
+    );
   await rm(machinePaths(name, options).dir, { recursive: true, force: true });
 }

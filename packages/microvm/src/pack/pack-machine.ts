@@ -102,10 +102,16 @@ export async function bootPack(path: string, options: BootPackOptions): Promise<
 }
 
 /** Makes a named machine of a pack: its disk and boot files kept in the machine's directory. */
-export async function importPack(path: string, name: string, options: StoreOptions = {}): Promise<NamedMachineRecord> {
+export async function importPack(
+  path: string,
+  name: string,
+  options: StoreOptions = {},
+): Promise<NamedMachineRecord> {
   const paths = machinePaths(name, options);
   if (await stat(paths.dir).catch(() => undefined)) {
-    throw new ConfigError(`a machine named ${name} already exists; remove it first (atrium-vm rm ${name}) or pick another name`);
+    throw new ConfigError(
+      `a machine named ${name} already exists; remove it first (atrium-vm rm ${name}) or pick another name`,
+    );
   }
   await mkdir(join(paths.dir, ".."), { recursive: true });
   const staging = await mkdtemp(`${paths.dir}.tmp-`);
@@ -130,4 +136,3 @@ export async function importPack(path: string, name: string, options: StoreOptio
     throw error;
   }
 }
-

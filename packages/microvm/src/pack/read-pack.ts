@@ -24,7 +24,8 @@ class HashingReader {
 
   constructor(private readonly file: FileHandle) {}
 
-  async read(length: number, into?: Hash): Promise<Buffer> {
+  /** `into` also hashes the bytes; null leaves them out of the whole-file hash (the trailer). */
+  async read(length: number, into?: Hash | null): Promise<Buffer> {
     const buffer = Buffer.alloc(length);
     let filled = 0;
     while (filled < length) {
@@ -34,7 +35,7 @@ class HashingReader {
     }
     this.position += filled;
     const data = buffer.subarray(0, filled);
-    this.whole.update(data);
+    if (into !== null) this.whole.update(data);
     into?.update(data);
     return data;
   }
@@ -53,7 +54,10 @@ export interface OpenedPack {
  */
 export async function readPackManifest(path: string): Promise<OpenedPack> {
   const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new PackFormatError(`${path}: no such pack file; give the path of a file written by \`atrium-vm pack create\``);
+  if (!info?.isFile())
+    throw new PackFormatError(
+      `${path}: no such pack file; give the path of a file written by \`atrium-vm pack create\``,
+    );
   const file = await open(path, "r");
   try {
     return await readManifestFrom(path, new HashingReader(file), info.size);
@@ -64,7 +68,10 @@ export async function readPackManifest(path: string): Promise<OpenedPack> {
 
 async function readManifestFrom(path: string, reader: HashingReader, fileSize: number): Promise<OpenedPack> {
   const header = await reader.read(PACK_HEADER_BYTES);
-  if (header.byteLength < PACK_MAGIC.byteLength || !header.subarray(0, PACK_MAGIC.byteLength).equals(PACK_MAGIC)) {
+  if (
+    header.byteLength < PACK_MAGIC.byteLength ||
+    !header.subarray(0, PACK_MAGIC.byteLength).equals(PACK_MAGIC)
+  ) {
     throw new PackFormatError(
       `${path} is not an atrium-vm pack (it does not start with the pack magic "ATRIUM-VM-PACK"); packs are written by \`atrium-vm pack create\``,
     );
@@ -80,17 +87,22 @@ async function readManifestFrom(path: string, reader: HashingReader, fileSize: n
   }
   const manifestLength = header.readUInt32BE(PACK_MAGIC.byteLength + 4);
   if (manifestLength === 0 || manifestLength > MANIFEST_MAX_BYTES) {
-    throw new PackFormatError(`${path} is corrupt: its manifest length (${manifestLength} bytes) is impossible; copy the file again`);
+    throw new PackFormatError(
+      `${path} is corrupt: its manifest length (${manifestLength} bytes) is impossible; copy the file again`,
+    );
   }
   const manifestBytes = await reader.read(manifestLength);
   const manifestDigest = await reader.read(DIGEST_BYTES);
   if (manifestDigest.byteLength < DIGEST_BYTES) throw truncated(path, fileSize, "its manifest");
   if (!createHash("sha256").update(manifestBytes).digest().equals(manifestDigest)) {
-    throw new PackFormatError(`${path} is corrupt: the manifest's checksum does not match; copy the file again`);
+    throw new PackFormatError(
+      `${path} is corrupt: the manifest's checksum does not match; copy the file again`,
+    );
   }
   const manifest = parseManifest(path, manifestBytes);
   const sectionsOffset = PACK_HEADER_BYTES + manifestLength + DIGEST_BYTES;
-  const expected = sectionsOffset + manifest.sections.reduce((sum, s) => sum + s.storedBytes, 0) + DIGEST_BYTES;
+  const expected =
+    sectionsOffset + manifest.sections.reduce((sum, s) => sum + s.storedBytes, 0) + DIGEST_BYTES;
   if (fileSize < expected) throw truncated(path, fileSize, `${expected} bytes`);
   if (fileSize > expected) {
     throw new PackFormatError(
@@ -101,7 +113,9 @@ async function readManifestFrom(path: string, reader: HashingReader, fileSize: n
 }
 
 function truncated(path: string, size: number, wanted: string): PackFormatError {
-  return new PackFormatError(`${path} is truncated: it has ${size} bytes, short of ${wanted}; copy the whole file again`);
+  return new PackFormatError(
+    `${path} is truncated: it has ${size} bytes, short of ${wanted}; copy the whole file again`,
+  );
 }
 
 function parseManifest(path: string, bytes: Buffer): PackManifest {
@@ -113,7 +127,12 @@ function parseManifest(path: string, bytes: Buffer): PackManifest {
   }
   const names = Array.isArray(manifest?.sections) ? manifest.sections.map((s) => s?.name) : [];
   const sizesOk = (manifest?.sections ?? []).every(
-    (s) => Number.isSafeInteger(s.size) && Number.isSafeInteger(s.storedBytes) && s.size >= 0 && s.storedBytes >= 0 && /^[0-9a-f]{64}$/.test(s.sha256),
+    (s) =>
+      Number.isSafeInteger(s.size) &&
+      Number.isSafeInteger(s.storedBytes) &&
+      s.size >= 0 &&
+      s.storedBytes >= 0 &&
+      /^[0-9a-f]{64}$/.test(s.sha256),
   );
   if (manifest?.format !== "atrium-vm-pack" || names.join(",") !== PACK_SECTIONS.join(",") || !sizesOk) {
     throw new PackFormatError(
@@ -134,7 +153,9 @@ export async function extractPack(
   dir: string,
 ): Promise<{ manifest: PackManifest; files: Record<PackSectionName, string> }> {
   const { size } = await stat(path).catch(() => {
-    throw new PackFormatError(`${path}: no such pack file; give the path of a file written by \`atrium-vm pack create\``);
+    throw new PackFormatError(
+      `${path}: no such pack file; give the path of a file written by \`atrium-vm pack create\``,
+    );
   });
   const file = await open(path, "r");
   const reader = new HashingReader(file);
@@ -151,7 +172,8 @@ export async function extractPack(
         await out.truncate(section.size);
         let remaining = section.storedBytes;
         while (remaining > 0) {
-          if (remaining < BLOCK_RECORD_HEADER_BYTES) throw corruptSection(path, section.name, "a block record is cut short");
+          if (remaining < BLOCK_RECORD_HEADER_BYTES)
+            throw corruptSection(path, section.name, "a block record is cut short");
           const head = await reader.read(BLOCK_RECORD_HEADER_BYTES, hash);
           const offset = Number(head.readBigUInt64BE(0));
           const length = head.readUInt32BE(8);
@@ -168,12 +190,15 @@ export async function extractPack(
       } finally {
         await out.close();
       }
-      if (hash.digest("hex") !== section.sha256) throw corruptSection(path, section.name, "its checksum does not match");
+      if (hash.digest("hex") !== section.sha256)
+        throw corruptSection(path, section.name, "its checksum does not match");
     }
     const computed = reader.whole.digest();
-    const stored = await reader.read(DIGEST_BYTES);
+    const stored = await reader.read(DIGEST_BYTES, null);
     if (!computed.equals(stored)) {
-      throw new PackFormatError(`${path} is corrupt: the checksum over the whole file does not match; copy the file again`);
+      throw new PackFormatError(
+        `${path} is corrupt: the checksum over the whole file does not match; copy the file again`,
+      );
     }
     return { manifest, files };
   } finally {

@@ -47,8 +47,10 @@ export class WarmPool implements AsyncDisposable {
   static async create(config: VmConfigInput | VmConfig, options: WarmPoolOptions = {}): Promise<WarmPool> {
     const size = options.size ?? 1;
     const maxIdleMs = options.maxIdleMs ?? 300_000;
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`WarmPool size: a whole number of at least 1, not ${size}`);
-    if (!(maxIdleMs > 0)) throw new RangeError(`WarmPool maxIdleMs: a positive number of milliseconds, not ${maxIdleMs}`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`WarmPool size: a whole number of at least 1, not ${size}`);
+    if (!(maxIdleMs > 0))
+      throw new RangeError(`WarmPool maxIdleMs: a positive number of milliseconds, not ${maxIdleMs}`);
     const plan = await prepareBoot(config, options);
     const pool = new WarmPool(plan, size, maxIdleMs);
     pool.fill();
@@ -103,7 +105,8 @@ export class WarmPool implements AsyncDisposable {
 
   private fill(): void {
     if (this.booting || this.closed) return;
-    const wanted = () => !this.closed && (this.waiters.length > 0 || (!this.dormant && this.idle.length < this.size));
+    const wanted = () =>
+      !this.closed && (this.waiters.length > 0 || (!this.dormant && this.idle.length < this.size));
     if (!wanted()) return;
     this.booting = (async () => {
       while (wanted()) {
