@@ -114,21 +114,21 @@ describe("pack format", () => {
     const size = (await stat(pack)).size;
     // The last data block of the disk: well inside the rootfs section.
     const inRootfs = await damaged("rootfs-bit", (bytes) => {
-      bytes[size - 32 - 100] ^= 0x01;
+      bytes.writeUInt8(bytes.readUInt8(size - 32 - 100) ^ 0x01, size - 32 - 100);
       return bytes;
     });
     await expect(extractPack(inRootfs, join(dir, "x"))).rejects.toThrow(
       `${inRootfs} is corrupt: section "rootfs": its checksum does not match; copy the file again`,
     );
     const inManifest = await damaged("manifest-bit", (bytes) => {
-      bytes[PACK_HEADER_BYTES + 5] ^= 0x01;
+      bytes.writeUInt8(bytes.readUInt8(PACK_HEADER_BYTES + 5) ^ 0x01, PACK_HEADER_BYTES + 5);
       return bytes;
     });
     await expect(readPackManifest(inManifest)).rejects.toThrow(
       `${inManifest} is corrupt: the manifest's checksum does not match; copy the file again`,
     );
     const inTrailer = await damaged("trailer-bit", (bytes) => {
-      bytes[size - 1] ^= 0x01;
+      bytes.writeUInt8(bytes.readUInt8(size - 1) ^ 0x01, size - 1);
       return bytes;
     });
     await expect(extractPack(inTrailer, join(dir, "x"))).rejects.toThrow(
