@@ -45,6 +45,8 @@ export interface InitramfsOptions {
    */
   root?: { kind: "disk"; device: string } | { kind: "memory"; archivePath: string; imageDigest: string };
   volumes?: readonly GuestVolume[];
+  /** Lines the guest init appends to /etc/hosts (allowed host names). */
+  hostsEntries?: readonly string[];
 }
 
 /**
@@ -70,6 +72,7 @@ export async function buildInitramfs(options: InitramfsOptions): Promise<string>
     ...(options.network
       ? [`net eth0 ${USER_NET.address} ${USER_NET.netmask} ${USER_NET.gateway} ${USER_NET.dns}`]
       : []),
+    ...(options.hostsEntries ?? []).map((line) => `hosts ${line}`),
     ...(options.volumes ?? []).map((v) => `volume ${v.tag} ${v.guestPath} ${v.readonly ? "ro" : "rw"}`),
     "",
   ].join("\n");

@@ -61,4 +61,17 @@ describe("qemuArgs", () => {
     expect(args[args.indexOf("-cpu") + 1]).toBe("host");
     expect(args[args.indexOf("-append") + 1]).not.toContain("tsc_early_khz");
   });
+
+  it("restricts the user network to relay rules when there is an allow-list", () => {
+    const args = qemuArgs({
+      ...base,
+      network: {
+        hostForwards: [],
+        guestForwards: [{ guestAddress: "10.0.2.100", guestPort: 9000, command: "'node' 'relay,1.cjs'" }],
+      },
+    });
+    expect(args[args.indexOf("-netdev") + 1]).toBe(
+      "user,id=net0,restrict=on,guestfwd=tcp:10.0.2.100:9000-cmd:'node' 'relay,,1.cjs'",
+    );
+  });
 });

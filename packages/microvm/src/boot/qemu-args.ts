@@ -17,7 +17,11 @@ export interface QemuLaunch {
   /** Host directories shared over virtio-9p, each under its mount tag. */
   volumes?: readonly { tag: string; hostPath: string; readonly: boolean }[];
   /** Absent: no network device at all. */
-  network?: { hostForwards: { hostPort: number; guestPort: number }[] };
+  network?: {
+    hostForwards: { hostPort: number; guestPort: number }[];
+    /** An allow-list: `restrict=on` (nothing leaves) plus one relay rule per allowed host. */
+    guestForwards?: { guestAddress: string; guestPort: number; command: string }[];
+  };
   /** TSC frequency of the host, for TCG guests (see kernelCommandLine). */
   tscKhz?: number;
   extraKernelArgs?: readonly string[];
@@ -113,7 +117,12 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     const forwards = launch.network.hostForwards
       .map((forward) => `,hostfwd=tcp:127.0.0.1:${forward.hostPort}-:${forward.guestPort}`)
       .join("");
-    args.push("-netdev", `user,id=net0${forwards}`, "-device", "virtio-net-device,netdev=net0");
+    const guestForwards = launch.network.guestForwards;
+    // QEMU's option parser reads ",," as a literal comma inside a value.
+    const allowList = guestForwards
+      ? `,restrict=on${guestForwards.map((f) => `,guestfwd=tcp:${f.guestAddress}:${f.guestPort}-cmd:${f.command.replaceAll(",", ",,")}`).join("")}`
+      : "";
+    args.push("-netdev", `user,id=net0${forwards}${allowList}`, "-device", "virtio-net-device,netdev=net0");
   }
   return args;
 }

@@ -235,7 +235,8 @@ static void boot(void) {
       snprintf(memroot, sizeof memroot, "%s", line + 8);
     else if (strncmp(line, "fstype ", 7) == 0) snprintf(fstype, sizeof fstype, "%s", line + 7);
     else if (strncmp(line, "hostname ", 9) == 0) sethostname(line + 9, strlen(line + 9));
-    else if ((strncmp(line, "net ", 4) == 0 || strncmp(line, "volume ", 7) == 0) && after_count < 32)
+    else if ((strncmp(line, "net ", 4) == 0 || strncmp(line, "volume ", 7) == 0 || strncmp(line, "hosts ", 6) == 0) &&
+             after_count < 32)
       snprintf(after_root[after_count++], 512, "%s", line);
     else if (strcmp(line, "probe") == 0) {
       /* The engine's probe boot: the kernel reached userspace under this accelerator. */
@@ -286,7 +287,14 @@ static void boot(void) {
   }
   for (int i = 0; i < after_count; i++) {
     if (strncmp(after_root[i], "net ", 4) == 0) configure_net(after_root[i] + 4);
-    else mount_volume(after_root[i] + 7);
+    else if (strncmp(after_root[i], "hosts ", 6) == 0) {
+      /* An allowed host name, pointed at the address its relay listens on. */
+      int fd = open("/etc/hosts", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        dprintf(fd, "%s\n", after_root[i] + 6);
+        close(fd);
+      }
+    } else mount_volume(after_root[i] + 7);
   }
 }
 

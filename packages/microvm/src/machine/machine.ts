@@ -118,7 +118,10 @@ export class Machine implements AsyncDisposable {
       ...(rootKind === "disk" ? { diskPath: rootfs.diskPath, diskSnapshot: !plan.persistentDisk } : {}),
       volumes,
       network: vm.network.enabled
-        ? { hostForwards: vm.ports.map((port) => ({ hostPort: port.host, guestPort: port.guest })) }
+        ? {
+            hostForwards: vm.ports.map((port) => ({ hostPort: port.host, guestPort: port.guest })),
+            ...(plan.guestForwards ? { guestForwards: plan.guestForwards } : {}),
+          }
         : undefined,
       tscKhz: plan.tscKhz,
     });

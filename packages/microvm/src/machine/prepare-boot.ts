@@ -11,6 +11,7 @@ import { buildGuestAgent } from "../guest-agent/build-agent.js";
 import { buildBusyboxImage } from "../image/busybox-image.js";
 import { importImage, type RootFilesystem } from "../image/rootfs.js";
 import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
+import { allowListForwards, type GuestForward } from "../network/allow-list.js";
 
 export interface PrepareOptions {
   /** Built artifacts (kernel, agent, initramfs, root filesystems); default `defaultCacheDir()`. */
@@ -52,6 +53,8 @@ export interface BootPlan {
   root: "memory" | "disk";
   initramfsPath: string;
   volumes: GuestVolumeMount[];
+  /** With `network.allow_hosts`: the relay rules (the network is otherwise restricted). */
+  guestForwards?: GuestForward[];
   /** The host's TSC rate for a TCG guest (see kernelCommandLine). */
   tscKhz?: number;
   /**
@@ -81,9 +84,13 @@ export async function prepareBoot(
     guestPath: volume.guest,
     readonly: volume.readonly,
   }));
-  if (vm.network.allow_hosts.length > 0) {
+  const guestForwards =
+    vm.network.enabled && vm.network.allow_hosts.length > 0
+      ? allowListForwards(vm.network.allow_hosts)
+      : undefined;
+  if (!vm.network.enabled && vm.network.allow_hosts.length > 0) {
     throw new ConfigError(
-      "network.allow_hosts: not supported yet by this version of @atrium/microvm; remove it (the network stays off)",
+      "network.allow_hosts: an allow-list needs the network on: set network.enabled = true",
     );
   }
   const limits = resolveMicrovmLimits(options.limits);
@@ -121,6 +128,12 @@ export async function prepareBoot(
         ? { kind: "memory", archivePath: rootfs.archivePath as string, imageDigest: rootfs.digest }
         : { kind: "disk", device: "/dev/vda" },
     volumes,
+    // Deduplicated: every loopback entry shares one address and name.
+    hostsEntries: [
+      ...new Set(
+        (guestForwards ?? []).flatMap((forward) => (forward.hostsEntry ? [forward.hostsEntry] : [])),
+      ),
+    ],
   });
 
   return {
@@ -134,6 +147,7 @@ export async function prepareBoot(
     root: rootKind,
     initramfsPath,
     volumes,
+    ...(guestForwards ? { guestForwards } : {}),
     ...(choice.accelerator === "tcg" ? { tscKhz: await hostTscKhz() } : {}),
   };
 }

@@ -1,0 +1,57 @@
+import { fileURLToPath } from "node:url";
+import { ConfigError } from "@atrium/spec";
+
+/** One allowed destination as the guest sees it, and the host process that relays to it. */
+export interface GuestForward {
+  /** Address and port the guest connects to. */
+  guestAddress: string;
+  guestPort: number;
+  /** A shell command QEMU runs per connection, relaying its stdin/stdout to the real host. */
+  command: string;
+  /** The /etc/hosts line that names guestAddress, if any. */
+  hostsEntry: string | undefined;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost)$/;
+
+/** Where the host's own loopback services appear in the guest (QEMU refuses relays on the gateway address). */
+export const HOST_LOOPBACK_IN_GUEST = { address: "10.0.2.100", name: "host.atrium.internal" } as const;
+
+/**
+ * `network.allow_hosts` as QEMU user-network rules. With an allow-list the network runs with
+ * `restrict=on` (no packet leaves for anywhere) and each entry is one `guestfwd` rule: the
+ * guest's connections to it are relayed by a small Node process to the real host, and nothing
+ * else is reachable. A loopback entry (the host's own 127.0.0.1:PORT) appears in the guest as
+ * 10.0.2.100:PORT, also named host.atrium.internal; any other entry gets an address of its own,
+ * 10.0.2.(101 + index), and a host name also an /etc/hosts line.
+ */
+export function allowListForwards(allowHosts: readonly string[]): GuestForward[] {
+  const script = fileURLToPath(new URL("./stdio-tcp-forward.cjs", import.meta.url));
+  return allowHosts.map((entry, index) => {
+    const match = /^(.+):(\d{1,5})$/.exec(entry);
+    if (!match) {
+      throw new ConfigError(
+        `network.allow_hosts.${index}: ${JSON.stringify(entry)} needs a port (host:port); every allowed destination is one host and port`,
+      );
+    }
+    const host = match[1] as string;
+    const port = Number(match[2]);
+    const loopback = LOOPBACK.test(host);
+    const guestAddress = loopback ? HOST_LOOPBACK_IN_GUEST.address : `10.0.2.${101 + index}`;
+    const isName = !/^\d+\.\d+\.\d+\.\d+$/.test(host);
+    return {
+      guestAddress,
+      guestPort: port,
+      command: [process.execPath, script, host, String(port)].map(shellQuote).join(" "),
+      hostsEntry: loopback
+        ? `${guestAddress} ${HOST_LOOPBACK_IN_GUEST.name}`
+        : isName
+          ? `${guestAddress} ${host}`
+          : undefined,
+    };
+  });
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
+}

@@ -1,0 +1,66 @@
+import { type AddressInfo, createServer, type Server } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Machine } from "../src/index.js";
+import { SKIP_VM_SUITES } from "./vm-available.js";
+
+async function listen(greeting: string): Promise<{ server: Server; port: number; connections: number[] }> {
+  const connections: number[] = [];
+  const server = createServer((socket) => {
+    connections.push(Date.now());
+    socket.end(greeting);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, port: (server.address() as AddressInfo).port, connections };
+}
+
+describe.skipIf(SKIP_VM_SUITES)("network.allow_hosts", () => {
+  let machine: Machine;
+  let allowed: Awaited<ReturnType<typeof listen>>;
+  let other: Awaited<ReturnType<typeof listen>>;
+
+  beforeAll(async () => {
+    allowed = await listen("allowed server\n");
+    other = await listen("other server\n");
+    machine = await Machine.create({
+      image: "busybox",
+      network: { enabled: true, allow_hosts: [`127.0.0.1:${allowed.port}`] },
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await machine?.stop();
+    allowed?.server.close();
+    other?.server.close();
+  });
+
+  it("reaches the allowed loopback server on the host, at 10.0.2.100 and by name", async () => {
+    expect((await machine.exec(`nc -w 5 10.0.2.100 ${allowed.port} </dev/null`)).stdout).toBe(
+      "allowed server\n",
+    );
+    expect((await machine.exec(`nc -w 5 host.atrium.internal ${allowed.port} </dev/null`)).stdout).toBe(
+      "allowed server\n",
+    );
+    expect(allowed.connections.length).toBe(2);
+  });
+
+  it("reaches nothing else: not another port on the host, not the outside", async () => {
+    for (const target of [
+      `10.0.2.100 ${other.port}`,
+      `10.0.2.2 ${other.port}`,
+      `10.0.2.2 ${allowed.port}`,
+      "8.8.8.8 53",
+    ]) {
+      const result = await machine.exec(`nc -w 3 ${target} </dev/null; echo rc=$?`);
+      expect(result.stdout).toBe("rc=1\n");
+    }
+    expect(other.connections).toEqual([]);
+  }, 60_000);
+
+  it("refuses an entry without a port, naming it", async () => {
+    await expect(
+      Machine.create({ image: "busybox", network: { enabled: true, allow_hosts: ["example.com"] } }),
+    ).rejects.toThrow(
+      'network.allow_hosts.0: "example.com" needs a port (host:port); every allowed destination is one host and port',
+    );
+  });
+});
