@@ -5,7 +5,6 @@ import { keyTerms } from "./key-terms.js";
 import { readMemoryIntent } from "./memory-intent.js";
 import { readPage } from "./page-sentences.js";
 import {
-  memoryCode,
   memoryShown,
   memoryTerms,
   parseMemoryObservation,
@@ -13,6 +12,10 @@ import {
   relevantFacts,
   relevantMemories,
 } from "./scripted-memory.js";
+import { JAVASCRIPT_STEPS } from "./steps/javascript.js";
+import { isRanking, parsePages, parseRanking, parseWeights } from "./steps/ranking.js";
+import type { StepWriter } from "./steps/step-writer.js";
+import { writerForPrompt } from "./steps/writer-for-prompt.js";
 
 export const SCRIPTED_DOCS_MODEL_ID = "scripted-docs";
 
@@ -34,7 +37,10 @@ export const SCRIPTED_DOCS_MODEL_ID = "scripted-docs";
  * and `kg_query`; the answer quotes what those tools printed, and a docs question greps for the
  * recalled memory's words too. Without a memory it says it has none.
  *
- * Each reply is a function of the conversation so far, so the same docs give the same answer.
+ * It writes its code in the language the system prompt asks for, which the code agent renders
+ * from its executor's declared language: JavaScript for QuickJS, Python for Pyodide (the steps of
+ * each are in `steps/`; everything else is shared). Each reply is a function of the conversation
+ * so far, so the same docs give the same answer in either language.
  */
 export function scriptedDocsModel(limits: Partial<DemoLimits> = {}): ScriptedModel {
   const resolved = resolveDemoLimits(limits);
@@ -51,7 +57,11 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
     .filter((m) => m.role === "user" && textOf(m.content).startsWith("Observation:"))
     .map((m) => textOf(m.content));
   const system = messages.find((m) => m.role === "system");
-  const shown = memoryShown(system ? textOf(system.content) : "");
+  const systemText = system ? textOf(system.content) : "";
+  // Without a code agent's prompt (or for a language it does not write), the default sandbox's.
+  const writer = writerForPrompt(systemText) ?? JAVASCRIPT_STEPS;
+  const answer = (text: string, sources: string[]) => answerStep(writer, text, sources);
+  const shown = memoryShown(systemText);
   const intent = readMemoryIntent(question);
   const wantsMemory = intent.statements.length > 0 || intent.reference !== undefined;
 
@@ -66,9 +76,9 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
     if (intent.reference?.kind === "about-user" && !intent.docsQuestion) {
       return answer("I have no memory in this session, so I do not know what you told me before.", []);
     }
-    return docsReply(question.trim(), [], observations, limits, "");
+    return docsReply(writer, question.trim(), [], observations, limits, "");
   }
-  if (!wantsMemory) return docsReply(question.trim(), [], observations, limits, "");
+  if (!wantsMemory) return docsReply(writer, question.trim(), [], observations, limits, "");
 
   // Step 1 files what the user stated and recalls what the question refers to; the rest follows
   // from what those tools printed.
@@ -79,7 +89,7 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
         : []),
       ...(intent.reference ? ["recall what I know about you that this question refers to"] : []),
     ];
-    return step(`I will first ${what.join(" and ")}.`, memoryCode(intent, shown, question.trim()));
+    return step(writer, `I will first ${what.join(" and ")}.`, writer.memory(intent, shown, question.trim()));
   }
   const memory = parseMemoryObservation(observations[0]!);
   if (intent.statements.length > 0 && memory.remembered.length === 0) {
@@ -123,7 +133,7 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
     ? new RegExp(`(?:\\s+(?:for|in|on|with|to))?\\s+my\\s+${topic}\\b`, "gi")
     : undefined;
   const docsQuestion = ownWords ? intent.docsQuestion.replace(ownWords, "") : intent.docsQuestion;
-  return docsReply(docsQuestion, extra, observations.slice(1), limits, prefix);
+  return docsReply(writer, docsQuestion, extra, observations.slice(1), limits, prefix);
 }
 
 /**
@@ -131,6 +141,7 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
  * read the best pages, answer from their sentences; `prefix` goes before the answer.
  */
 function docsReply(
+  writer: StepWriter,
   question: string,
   extraTerms: readonly string[],
   observations: readonly string[],
@@ -142,6 +153,7 @@ function docsReply(
     limits.scriptedMaxTerms,
   );
   const withPrefix = (text: string) => (prefix ? `${prefix} ${text}` : text);
+  const answer = (text: string, sources: string[]) => answerStep(writer, text, sources);
   if (terms.length === 0) {
     return answer(
       withPrefix("The question has no words to search the docs for; ask about a feature or a task."),
@@ -153,12 +165,13 @@ function docsReply(
       const query =
         extraTerms.length > 0 ? `${question} ${extraTerms.join(" ")}`.replace(/\s+/g, " ") : question;
       return step(
+        writer,
         `I will grep the docs for the key terms ${terms.map((t) => `"${t}"`).join(", ")}, search them for the question, and rank the pages both find.`,
-        rankCode(query, terms),
+        writer.rank(query, terms),
       );
     }
     case 1: {
-      if (!/^weights: /m.test(observations[0]!)) {
+      if (!isRanking(observations[0]!)) {
         return answer(
           withPrefix(`My search of the docs failed: ${observations[0]!.split("\n").slice(1, 3).join(" ")}`),
           [],
@@ -172,7 +185,11 @@ function docsReply(
         );
       }
       const best = ranked.slice(0, limits.scriptedPagesRead);
-      return step(`The best-ranked pages are ${best.join(" and ")}; I will read them.`, catCode(best));
+      return step(
+        writer,
+        `The best-ranked pages are ${best.join(" and ")}; I will read them.`,
+        writer.read(best),
+      );
     }
     default: {
       const weights = parseWeights(observations[0]!);
@@ -183,83 +200,12 @@ function docsReply(
   }
 }
 
-const step = (thought: string, code: string) => `Thought: ${thought}\n\`\`\`js\n${code}\n\`\`\``;
-
-function answer(text: string, sources: string[]): string {
-  return step("I can answer now.", `final_answer(${JSON.stringify({ answer: text, sources }, null, 2)});`);
+function step(writer: StepWriter, thought: string, code: string): string {
+  return `Thought: ${thought}\n\`\`\`${writer.fence}\n${code}\n\`\`\``;
 }
 
-/**
- * The code of step 1: a grep per key term (pages ranked by how often, and how many, terms they
- * mention, rare terms weighing more) and the docs' own `search`, fused by reciprocal rank. The
- * ranking runs in the sandbox, over the tools' own output.
- */
-function rankCode(question: string, terms: readonly string[]): string {
-  return `const question = ${JSON.stringify(question)};
-const terms = ${JSON.stringify(terms)};
-const quote = (text) => "'" + text.replaceAll("'", "'\\\\''") + "'";
-const total = Number((await bash({ command: "find / -type f | wc -l" })).stdout.trim()) || 1;
-// All at once: a grep per term (pages mentioning it, with a count) and a ranked search.
-const [searched, ...found] = await Promise.all([
-  bash({ command: "search " + quote(question) }),
-  ...terms.map((term) => bash({ command: "grep -rciF -- " + quote(term) + " / | grep -v ':0$'" })),
-]);
-const counts = {};
-const weights = {};
-terms.forEach((term, i) => {
-  const lines = found[i].stdout.split("\\n").filter(Boolean);
-  // Rare terms say more about a page than common ones.
-  weights[term] = Math.log(1 + total / (1 + lines.length));
-  for (const line of lines) {
-    const cut = line.lastIndexOf(":");
-    (counts[line.slice(0, cut)] ??= {})[term] = Number(line.slice(cut + 1));
-  }
-});
-const byGrep = Object.entries(counts)
-  .map(([path, hits]) => {
-    let score = 0;
-    for (const [term, n] of Object.entries(hits)) {
-      score += weights[term] * (1 + Math.log(n)) * (path.toLowerCase().includes(term) ? 2 : 1);
-    }
-    return { path, score };
-  })
-  .sort((a, b) => b.score - a.score || a.path.length - b.path.length)
-  .map((hit) => hit.path);
-const bySearch = [...new Set(searched.stdout.split("\\n").filter((l) => l.startsWith("/")).map((l) => l.slice(0, l.indexOf(": "))))];
-const fused = {};
-for (const list of [byGrep, bySearch]) list.forEach((path, rank) => (fused[path] = (fused[path] ?? 0) + 1 / (10 + rank)));
-const ranked = Object.entries(fused).sort((a, b) => b[1] - a[1] || a[0].length - b[0].length);
-console.log("weights: " + terms.map((t) => t + "=" + weights[t].toFixed(3)).join(" "));
-for (const [path, score] of ranked.slice(0, 8)) console.log("rank " + score.toFixed(4) + " " + path + " " + JSON.stringify(counts[path] ?? {}));`;
-}
-
-function catCode(paths: readonly string[]): string {
-  return `for (const path of ${JSON.stringify(paths)}) {
-  const page = await bash({ command: "cat " + "'" + path.replaceAll("'", "'\\\\''") + "'" });
-  console.log("==> " + path + " <==\\n" + page.stdout);
-}`;
-}
-
-function parseRanking(observation: string): string[] {
-  return [...observation.matchAll(/^rank -?[\d.]+ (\/.+?) \{/gm)].map((m) => m[1]!);
-}
-
-function parseWeights(observation: string): Map<string, number> {
-  const line = /^weights: (.*)$/m.exec(observation)?.[1] ?? "";
-  const weights = new Map<string, number>();
-  for (const pair of line.split(" ")) {
-    const at = pair.lastIndexOf("=");
-    if (at > 0) weights.set(pair.slice(0, at), Number(pair.slice(at + 1)));
-  }
-  return weights;
-}
-
-function parsePages(observation: string): { path: string; text: string }[] {
-  const parts = observation.split(/^==> (\/.*) <==$/m);
-  const pages: { path: string; text: string }[] = [];
-  for (let i = 1; i + 1 < parts.length; i += 2)
-    pages.push({ path: parts[i]!, text: parts[i + 1]!.replace(/^\r?\n/, "") });
-  return pages;
+function answerStep(writer: StepWriter, text: string, sources: string[]): string {
+  return step(writer, "I can answer now.", writer.finalAnswer(text, sources));
 }
 
 /**

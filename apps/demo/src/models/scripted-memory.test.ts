@@ -21,6 +21,10 @@ describe("the scripted model's memory reading", () => {
       room: "memories",
       hasTools: true,
     });
+    const pythonSignatures = ["recall", "remember", "kg_query", "kg_add"]
+      .map((name) => `def ${name}(query: str) -> Any:\n    """…"""`)
+      .join("\n\n");
+    expect(memoryShown(`\n${pythonSignatures}\n${guide}`)?.hasTools).toBe(true);
     expect(memoryShown(guide)).toEqual({ user: 'al"ice', room: "memories", hasTools: false });
     expect(memoryShown(SIGNATURES)).toBeUndefined();
   });

@@ -1,11 +1,11 @@
 import { keyTerms, stemOf } from "./key-terms.js";
-import { factOf, type MemoryIntent } from "./memory-intent.js";
+import { factOf } from "./memory-intent.js";
 
 /** What the system prompt shows the model about memory: the user, the room, the tools it has. */
 export interface MemoryShown {
   user: string;
   room: string;
-  /** recall, remember, kg_query and kg_add are all among the tools. */
+  /** recall, remember, kg_query and kg_add are all among the tools (as JavaScript or Python functions). */
   hasTools: boolean;
 }
 
@@ -17,46 +17,14 @@ export function memoryShown(system: string): MemoryShown | undefined {
   const user = /^Memory: you are talking with the user ("(?:[^"\\]|\\.)*")/m.exec(system)?.[1];
   if (user === undefined) return undefined;
   const room = /recall\(\{ query, room: ("(?:[^"\\]|\\.)*") \}\)/.exec(system)?.[1];
-  const hasTools = ["recall", "remember", "kg_query", "kg_add"].every((name) =>
-    system.includes(`async function ${name}(`),
+  const hasTools = ["recall", "remember", "kg_query", "kg_add"].every(
+    (name) => system.includes(`async function ${name}(`) || system.includes(`\ndef ${name}(`),
   );
   return {
     user: JSON.parse(user) as string,
     room: room ? (JSON.parse(room) as string) : "memories",
     hasTools,
   };
-}
-
-/**
- * The memory step's code: remember each statement (and add its fact, tied to the memory's id),
- * then, when the question refers to the user, recall from the memories room and query the
- * user's facts. Every result is printed in a line the next reply reads back.
- */
-export function memoryCode(intent: MemoryIntent, shown: MemoryShown, query: string): string {
-  const lines = [`const user = ${JSON.stringify(shown.user)};`];
-  intent.statements.forEach((statement, i) => {
-    lines.push(
-      `const kept${i} = await remember({ content: ${JSON.stringify(statement)} });`,
-      `console.log("remembered " + JSON.stringify({ id: kept${i}.id, created: kept${i}.created, content: ${JSON.stringify(statement)} }));`,
-    );
-    const fact = intent.facts.find((candidate) => candidate.statement === statement);
-    if (fact) {
-      lines.push(
-        `const fact${i} = await kg_add({ subject: user, predicate: ${JSON.stringify(fact.predicate)}, object: ${JSON.stringify(fact.object)}, source_drawer_id: kept${i}.id });`,
-        `console.log("fact " + JSON.stringify(fact${i}.observation));`,
-      );
-    }
-  });
-  if (intent.reference) {
-    lines.push(
-      `const hits = await recall({ query: ${JSON.stringify(query)}, room: ${JSON.stringify(shown.room)} });`,
-      `for (const hit of hits) console.log("recalled " + JSON.stringify(hit.content));`,
-      // Facts true now: an ended (forgotten) fact is history, not something to repeat.
-      "const facts = await kg_query({ subject: user, as_of: new Date().toISOString() });",
-      `for (const fact of facts) if (!fact.valid_to) console.log("known " + JSON.stringify(fact.text));`,
-    );
-  }
-  return lines.join("\n");
 }
 
 /** What the memory step printed, read back from its observation. */

@@ -1,0 +1,93 @@
+import { JAVASCRIPT_DIALECT } from "@atrium/agent";
+import type { MemoryIntent } from "../memory-intent.js";
+import type { MemoryShown } from "../scripted-memory.js";
+import {
+  catCommand,
+  FUSION_K,
+  PATH_BOOST,
+  RANKED_SHOWN,
+  rankCommands,
+  SCORE_DIGITS,
+  WEIGHT_DIGITS,
+} from "./ranking.js";
+import type { StepWriter } from "./step-writer.js";
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** The scripted docs model's steps in JavaScript, for QuickJS: tools take one object and are awaited. */
+export const JAVASCRIPT_STEPS: StepWriter = {
+  language: "javascript",
+  fence: JAVASCRIPT_DIALECT.fence.shown,
+  rank(query, terms) {
+    const commands = rankCommands(query, terms);
+    return `const terms = ${json(terms)};
+const total = Number((await bash({ command: ${json(commands.total)} })).stdout.trim()) || 1;
+// All at once: a grep per term (pages mentioning it, with a count) and a ranked search.
+const [searched, ...found] = await Promise.all([
+  bash({ command: ${json(commands.search)} }),
+  ...${json(commands.counts.map((c) => c.command))}.map((command) => bash({ command })),
+]);
+const counts = {};
+const weights = {};
+terms.forEach((term, i) => {
+  const lines = found[i].stdout.split("\\n").filter(Boolean);
+  // Rare terms say more about a page than common ones.
+  weights[term] = Math.log(1 + total / (1 + lines.length));
+  for (const line of lines) {
+    const cut = line.lastIndexOf(":");
+    (counts[line.slice(0, cut)] ??= {})[term] = Number(line.slice(cut + 1));
+  }
+});
+const byGrep = Object.entries(counts)
+  .map(([path, hits]) => {
+    let score = 0;
+    for (const [term, n] of Object.entries(hits)) {
+      score += weights[term] * (1 + Math.log(n)) * (path.toLowerCase().includes(term) ? ${PATH_BOOST} : 1);
+    }
+    return { path, score };
+  })
+  .sort((a, b) => b.score - a.score || a.path.length - b.path.length)
+  .map((hit) => hit.path);
+const bySearch = [...new Set(searched.stdout.split("\\n").filter((l) => l.startsWith("/")).map((l) => l.slice(0, l.indexOf(": "))))];
+const fused = {};
+for (const list of [byGrep, bySearch]) list.forEach((path, rank) => (fused[path] = (fused[path] ?? 0) + 1 / (${FUSION_K} + rank)));
+const ranked = Object.entries(fused).sort((a, b) => b[1] - a[1] || a[0].length - b[0].length);
+console.log("weights: " + terms.map((t) => t + "=" + weights[t].toFixed(${WEIGHT_DIGITS})).join(" "));
+for (const [path, score] of ranked.slice(0, ${RANKED_SHOWN})) console.log("rank " + score.toFixed(${SCORE_DIGITS}) + " " + path + " " + JSON.stringify(counts[path] ?? {}));`;
+  },
+  read(paths) {
+    return `for (const [path, command] of ${json(paths.map((path) => [path, catCommand(path)]))}) {
+  const page = await bash({ command });
+  console.log("==> " + path + " <==\\n" + page.stdout);
+}`;
+  },
+  finalAnswer(answer, sources) {
+    return `final_answer(${JSON.stringify({ answer, sources }, null, 2)});`;
+  },
+  memory(intent: MemoryIntent, shown: MemoryShown, query: string) {
+    const lines = [`const user = ${json(shown.user)};`];
+    intent.statements.forEach((statement, i) => {
+      lines.push(
+        `const kept${i} = await remember({ content: ${json(statement)} });`,
+        `console.log("remembered " + JSON.stringify({ id: kept${i}.id, created: kept${i}.created, content: ${json(statement)} }));`,
+      );
+      const fact = intent.facts.find((candidate) => candidate.statement === statement);
+      if (fact) {
+        lines.push(
+          `const fact${i} = await kg_add({ subject: user, predicate: ${json(fact.predicate)}, object: ${json(fact.object)}, source_drawer_id: kept${i}.id });`,
+          `console.log("fact " + JSON.stringify(fact${i}.observation));`,
+        );
+      }
+    });
+    if (intent.reference) {
+      lines.push(
+        `const hits = await recall({ query: ${json(query)}, room: ${json(shown.room)} });`,
+        `for (const hit of hits) console.log("recalled " + JSON.stringify(hit.content));`,
+        // Facts true now: an ended (forgotten) fact is history, not something to repeat.
+        "const facts = await kg_query({ subject: user, as_of: new Date().toISOString() });",
+        `for (const fact of facts) if (!fact.valid_to) console.log("known " + JSON.stringify(fact.text));`,
+      );
+    }
+    return lines.join("\n");
+  },
+};
