@@ -386,7 +386,7 @@ describe("search", () => {
     await expect(palace.search("  ")).rejects.toThrow("query: must be non-empty text");
   });
 
-  it("a filtered vector search gives the same hits by over-fetching, by id filter and by Chroma's where", async () => {
+  it("a filtered vector search gives the same hits from the stored vectors, by over-fetching, by id filter and by Chroma's where", async () => {
     const palace = await palaces.open();
     const drafts = Array.from({ length: 60 }, (_, i) => ({
       // Distinct texts, so no two drawers tie in distance (ties may come back in any order).
@@ -399,9 +399,10 @@ describe("search", () => {
     const internals = palace.internals();
     const context = { ...internals, embedding: palace.embedding, limits: palace.limits };
     const paths = {
-      overFetch: { idFilterMax: 1, postfilterMax: 1_000 },
-      ids: { idFilterMax: 1_000, postfilterMax: 1 },
-      where: { idFilterMax: 1, postfilterMax: 1 },
+      local: { idFilterMax: 1, postfilterMax: 1, localScopeMax: 1_000 },
+      overFetch: { idFilterMax: 1, postfilterMax: 1_000, localScopeMax: 0 },
+      ids: { idFilterMax: 1_000, postfilterMax: 1, localScopeMax: 0 },
+      where: { idFilterMax: 1, postfilterMax: 1, localScopeMax: 0 },
     };
     for (const filter of [
       { wing: "w1" },
@@ -420,6 +421,7 @@ describe("search", () => {
       expect(results[0]).toHaveLength(5);
       expect(results[1]).toEqual(results[0]);
       expect(results[2]).toEqual(results[0]);
+      expect(results[3]).toEqual(results[0]);
     }
   });
 

@@ -5,6 +5,7 @@ import {
   type RepairOptions,
   type RepairReport,
 } from "./palace.js";
+import { clearVectors, drawersWithoutVector } from "./vectors/local-vectors.js";
 
 /**
  * Makes an open palace consistent again (run inside its write queue): applies pending vectors,
@@ -25,9 +26,10 @@ export async function repairOpenPalace(palace: Palace, options: RepairOptions): 
   if (options.reembed) {
     await index.drop();
     // Every drawer is re-embedded below; what the log still owed the old collection is moot.
-    db.transaction(() =>
-      db.prepare("UPDATE write_log SET applied_to_vectors = 1 WHERE applied_to_vectors = 0").run(),
-    ).immediate();
+    db.transaction(() => {
+      db.prepare("UPDATE write_log SET applied_to_vectors = 1 WHERE applied_to_vectors = 0").run();
+      clearVectors(db);
+    }).immediate();
     palace.embeddingChanged = false;
     report.reembedded = true;
   } else {
@@ -39,10 +41,13 @@ export async function repairOpenPalace(palace: Palace, options: RepairOptions): 
   const indexed = new Set(await index.ids());
   const orphans = [...indexed].filter((id) => !registered.has(id));
   const missing = [...registered].filter((id) => !indexed.has(id));
-  if (orphans.length > 0 || missing.length > 0) {
+  // Drawers Chroma has but palace.sqlite keeps no vector for (a palace from schema v1): applying
+  // them again stores it, so scoped searches can score them locally.
+  const unstored = drawersWithoutVector(db).filter((id) => indexed.has(id));
+  if (orphans.length > 0 || missing.length > 0 || unstored.length > 0) {
     db.transaction(() => {
       for (const id of orphans) registry.log("delete", id);
-      for (const id of missing) registry.log("upsert", id);
+      for (const id of [...missing, ...unstored]) registry.log("upsert", id);
     }).immediate();
     await palace.applyVectors();
   }

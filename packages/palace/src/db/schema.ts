@@ -5,6 +5,9 @@ import { lexicalTableSql } from "../search/lexical-index.js";
 /** The FTS5 table's name; its columns come from `lexical-index.ts`. */
 export const LEXICAL_TABLE = "drawers_fts";
 
+/** Each drawer's vector, keyed by its registry rowid (see migration 2). */
+export const VECTOR_TABLE = "drawer_vectors";
+
 /**
  * The registry's schema, one migration per `user_version` step. Each runs inside the same
  * `BEGIN IMMEDIATE` transaction as the version bump, so two processes opening a new palace at
@@ -53,6 +56,19 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX write_log_pending ON write_log(applied_to_vectors, seq);
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `,
+  // v2: each drawer's vector (L2-normalised float32) beside its row, so a scoped search scores
+  // the scope's drawers itself instead of asking Chroma for a filtered query (the slow part at
+  // 100k drawers). A cache of what Chroma holds: written when the vector is applied, dropped by
+  // these triggers the moment the text it was made from changes or the drawer goes, so a row
+  // present here is always current. Palaces from v1 start empty and fill as vectors are applied
+  // (`repair` fills the rest); until a scope is complete, its search asks Chroma as before.
+  `
+  CREATE TABLE ${VECTOR_TABLE} (drawer_rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
+  CREATE TRIGGER drawer_vectors_removed AFTER DELETE ON drawers
+    BEGIN DELETE FROM ${VECTOR_TABLE} WHERE drawer_rowid = old.rowid; END;
+  CREATE TRIGGER drawer_vectors_stale AFTER UPDATE OF content, speaker ON drawers
+    BEGIN DELETE FROM ${VECTOR_TABLE} WHERE drawer_rowid = old.rowid; END;
   `,
 ];
 

@@ -9,6 +9,8 @@ import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
 import {
+  BM25_MATCH_BUDGET,
+  LOCAL_VECTOR_SCOPE_MAX,
   SEARCH_CANDIDATE_FACTOR,
   SEARCH_DEFAULT_K,
   SEARCH_MIN_CANDIDATES,
@@ -16,13 +18,16 @@ import {
   VECTOR_OVERSAMPLE,
   VECTOR_POSTFILTER_MAX,
 } from "../tuning.js";
+import { nearestInScope } from "../vectors/local-vectors.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
 import {
   HYBRID_FUSION,
   LEXICAL_COLUMN_WEIGHTS,
   LEXICAL_COLUMNS,
-  lexicalMatchQuery,
+  lexicalMatchExpression,
+  lexicalQueryTerms,
 } from "./lexical-index.js";
+import { withinMatchBudget } from "./match-budget.js";
 
 export type SearchMode = "hybrid" | "bm25" | "vector";
 
@@ -60,7 +65,7 @@ export interface SearchContext {
   embedding: Embedding;
   limits: PalaceLimits;
   /** Overrides of the filtered-vector thresholds (tests reach every path on a small palace). */
-  vectorFilter?: { idFilterMax: number; postfilterMax: number };
+  vectorFilter?: { idFilterMax: number; postfilterMax: number; localScopeMax?: number };
 }
 
 interface Ranked {
@@ -233,7 +238,7 @@ function neighboursWanted(option: boolean | number | undefined, limits: PalaceLi
 }
 
 function bm25Ranks(db: Database, query: string, filter: CheckedFilter, n: number): Ranked[] {
-  const match = lexicalMatchQuery(query);
+  const match = lexicalMatchExpression(withinMatchBudget(db, lexicalQueryTerms(query), BM25_MATCH_BUDGET));
   if (match === undefined) return [];
   const weights = LEXICAL_COLUMNS.map((column) => LEXICAL_COLUMN_WEIGHTS[column]).join(", ");
   const { sql, params } = filterSql(filter);
@@ -259,9 +264,18 @@ async function vectorRanks(
     matches.map((match) => ({ id: match.id, score: 1 - match.distance }));
   const { sql, params } = filterSql(filter);
   if (!sql) return ranked(await context.index.query(vector, n));
+  const local = nearestInScope(
+    context.db,
+    vector,
+    { sql, params },
+    n,
+    context.vectorFilter?.localScopeMax ?? LOCAL_VECTOR_SCOPE_MAX,
+  );
+  if (local) return ranked(local);
   const idFilterMax = context.vectorFilter?.idFilterMax ?? VECTOR_ID_FILTER_MAX;
   const postfilterMax = context.vectorFilter?.postfilterMax ?? VECTOR_POSTFILTER_MAX;
-  // See VECTOR_ID_FILTER_MAX: over-fetching is cheapest, Chroma's metadata filter the slow last resort.
+  // A scope too wide to score here, or with vectors not yet stored (a palace from schema v1):
+  // see VECTOR_ID_FILTER_MAX. Over-fetching is cheapest, Chroma's metadata filter the slow last resort.
   const count = (where: string, values: (string | number)[]) =>
     (context.db.prepare(`SELECT COUNT(*) AS n FROM drawers d${where}`).get(...values) as { n: number }).n;
   const matching = count(` WHERE ${sql}`, params);

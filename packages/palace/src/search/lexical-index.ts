@@ -133,11 +133,20 @@ export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
  * input is ever parsed as FTS5 syntax. Undefined when the query has no searchable word.
  */
 export function lexicalMatchQuery(query: string): string | undefined {
+  return lexicalMatchExpression(lexicalQueryTerms(query));
+}
+
+/** The words of a query `lexicalMatchQuery` searches for, in query order. */
+export function lexicalQueryTerms(query: string): string[] {
   const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
   const long = words.filter((word) => [...word].length >= 2);
   const candidates = long.length > 0 ? long : words;
   const content = candidates.filter((word) => !QUERY_STOP_WORDS.has(word));
-  const terms = content.length > 0 ? content : candidates;
+  return content.length > 0 ? content : candidates;
+}
+
+/** Terms from `lexicalQueryTerms` as an FTS5 MATCH expression (quoted, OR-ed); undefined for none. */
+export function lexicalMatchExpression(terms: readonly string[]): string | undefined {
   if (terms.length === 0) return undefined;
   return terms.map((word) => `"${word}"`).join(" OR ");
 }

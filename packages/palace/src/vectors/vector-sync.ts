@@ -5,6 +5,7 @@ import type { DrawerRegistry } from "../db/drawer-registry.js";
 import { type DrawerRow, rowToDraft } from "../db/drawer-row.js";
 import { vectorText } from "../search/lexical-index.js";
 import { WRITE_LOG_KEEP_APPLIED } from "../tuning.js";
+import { storeVectors } from "./local-vectors.js";
 import type { VectorIndex } from "./vector-index.js";
 
 /** Log rows applied per round (a replay after a crash may find many). */
@@ -72,10 +73,18 @@ export async function applyPendingVectors(
       const changed: string[] = [];
       db.transaction(() => {
         const unchanged: string[] = [];
+        const current = new Map<string, number[]>();
         for (const id of ids) {
-          if (signature(registry.byId(id)) === applied.get(id)) unchanged.push(id);
-          else changed.push(id);
+          if (signature(registry.byId(id)) !== applied.written.get(id)) {
+            changed.push(id);
+            continue;
+          }
+          unchanged.push(id);
+          const vector = applied.vectors.get(id);
+          if (vector) current.set(id, vector);
         }
+        // The local copy goes in with the confirmation, so it never holds a vector Chroma lacks.
+        storeVectors(db, current);
         if (unchanged.length > 0) mark.run(maxSeq, JSON.stringify(unchanged));
         prune.run(WRITE_LOG_KEEP_APPLIED);
       }).immediate();
@@ -86,7 +95,10 @@ export async function applyPendingVectors(
   return total;
 }
 
-/** Writes the registry's current state of `ids` to Chroma; returns the signature each was written from. */
+/**
+ * Writes the registry's current state of `ids` to Chroma; returns the signature each was written
+ * from and the vectors written.
+ */
 async function applyState(
   registry: DrawerRegistry,
   index: VectorIndex,
@@ -94,14 +106,18 @@ async function applyState(
   precomputed: ReadonlyMap<string, number[]>,
   ids: readonly string[],
   total: ApplyResult,
-): Promise<Map<string, string>> {
+): Promise<{ written: Map<string, string>; vectors: Map<string, number[]> }> {
   const rows = new Map(registry.byIds(ids).map((row) => [row.id, row]));
   const written = new Map<string, string>();
   const gone = ids.filter((id) => !rows.has(id));
   const present = [...rows.values()];
   const missing = present.filter((row) => !precomputed.has(row.id));
   const embedded = await embedding.embed(missing.map((row) => vectorText(rowToDraft(row))));
-  const vectors = new Map(precomputed);
+  const vectors = new Map<string, number[]>();
+  for (const row of present) {
+    const vector = precomputed.get(row.id);
+    if (vector) vectors.set(row.id, vector);
+  }
   missing.forEach((row, at) => {
     vectors.set(row.id, embedded[at] as number[]);
   });
@@ -119,5 +135,5 @@ async function applyState(
   }
   total.upserted += present.length;
   total.deleted += gone.length;
-  return written;
+  return { written, vectors };
 }
