@@ -24,6 +24,7 @@ const EXPECTED_OUTPUT: Record<string, string> = {
   chroma: "[ 'a' ]\n",
   chromafs: "/guides/install.md:3:Run `npm i @atrium/chromafs`.\ninstall.md\n\n",
   palace: "The Lisbon marathon is in October. (caroline/sports)\ntrue\n",
+  python: "Paris, by 6 °C\n",
 };
 
 export interface OfflinePackage {

@@ -4,4 +4,4 @@ export { DEFAULT_PYTHON_LIMITS, type PythonLimits, resolvePythonLimits } from ".
 export { PYTHON_CAPABILITIES } from "./python-capabilities.js";
 export { PythonExecutor, PythonExecutorBusyError, type PythonExecutorOptions } from "./python-executor.js";
 export { pythonExecutorFactory } from "./python-executor-factory.js";
-export { drainPythonWorkers } from "./worker-pool.js";
+export { drainPythonWorkers, setWarmPythonWorkers } from "./worker-pool.js";

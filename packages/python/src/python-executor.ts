@@ -338,10 +338,10 @@ export class PythonExecutor implements CodeExecutor {
   private async attachWorker(): Promise<void> {
     const worker = await acquirePythonWorker();
     try {
-      await worker.request({
-        type: "init",
-        config: { limits: { ...this.limits }, authorizedImports: this.imports },
-      });
+      const { memoryLimitBytes, maxPrintedChars, maxTransferChars, maxToolCalls, maxErrorChars } =
+        this.limits;
+      const limits = { memoryLimitBytes, maxPrintedChars, maxTransferChars, maxToolCalls, maxErrorChars };
+      await worker.request({ type: "init", config: { limits, authorizedImports: this.imports } });
     } catch (error) {
       await worker.terminate();
       throw error;

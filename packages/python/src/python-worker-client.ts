@@ -47,6 +47,9 @@ export class PythonWorkerClient {
     worker.on("message", (message: WorkerToHost) => this.receive(message));
     worker.on("error", (error) => this.fail(new PythonWorkerExit(error.message)));
     worker.on("exit", (code) => this.fail(new PythonWorkerExit(`exit code ${code}`)));
+    // Only a pending request keeps the process alive, never an idle worker. After the
+    // listeners: attaching a "message" listener refs the worker's port again.
+    worker.unref();
   }
 
   /** Starts a worker and waits until Pyodide has loaded in it (seconds: see the README). */
@@ -56,9 +59,9 @@ export class PythonWorkerClient {
   ): Promise<PythonWorkerClient> {
     const memory = newSharedMemory();
     const { port1, port2 } = new MessageChannel();
+    // The host only posts on its end (large tool outcomes): it must not keep the process alive.
+    port1.unref();
     const worker = startWorkerThread(memory, port2, snapshot);
-    // Booting must not keep the process alive on its own (a pool warming in the background).
-    worker.unref();
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerToHost) => {
         if (message.type === "snapshot") {
@@ -88,6 +91,8 @@ export class PythonWorkerClient {
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
+      // Booting must not keep the process alive on its own (a pool warming in the background).
+      worker.unref();
     });
     return new PythonWorkerClient(worker, memory, port1);
   }

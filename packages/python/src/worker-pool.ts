@@ -10,6 +10,8 @@ const MAX_WARM = 4;
 const warm: Promise<PythonWorkerClient>[] = [];
 /** How many booted workers the pool keeps ready; the first acquire raises it to 1. */
 let target = 0;
+/** Set by `setWarmPythonWorkers`: the pool keeps exactly that many, even none. */
+let configured = false;
 
 /**
  * The memory snapshot of a fresh interpreter, made by the process's first worker: later workers
@@ -50,19 +52,44 @@ function refill(): void {
 export async function prewarmPythonWorkers(count: number): Promise<void> {
   target = Math.max(target, Math.min(Math.max(0, Math.floor(count)), MAX_WARM));
   refill();
-  await Promise.allSettled(warm);
+  await whileAwaited(Promise.allSettled(warm));
+}
+
+/**
+ * Booting workers are unref'd (a pool warming in the background must not keep a process alive),
+ * so a caller that waits for one keeps the process alive itself until it has it.
+ */
+async function whileAwaited<T>(promise: Promise<T>): Promise<T> {
+  const keepAlive = setInterval(() => undefined, 2 ** 30);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(keepAlive);
+  }
+}
+
+/**
+ * Sets how many workers the pool keeps booted (0 to 4). With 0, every `create()` boots its own
+ * worker and nothing boots in the background: for memory-tight processes, and for measuring.
+ */
+export function setWarmPythonWorkers(count: number): void {
+  configured = true;
+  target = Math.min(Math.max(0, Math.floor(count)), MAX_WARM);
+  for (const extra of warm.splice(target)) {
+    void extra.then((worker) => worker.terminate()).catch(() => undefined);
+  }
 }
 
 /** A booted worker: a warm one when there is one (milliseconds), else a new boot (seconds). */
 export async function acquirePythonWorker(): Promise<PythonWorkerClient> {
-  target = Math.max(target, 1);
+  if (!configured) target = Math.max(target, 1);
   let failure: unknown;
   for (let attempt = 0; attempt < 2; attempt++) {
     refill();
-    const next = warm.shift() as Promise<PythonWorkerClient>;
+    const next = warm.shift() ?? bootOne();
     refill();
     try {
-      const worker = await next;
+      const worker = await whileAwaited(next);
       if (worker.healthy) return worker;
     } catch (error) {
       failure = error;

@@ -29,8 +29,14 @@ export interface HarnessRunResult {
   interrupted: boolean;
 }
 
+/** The limits the Python harness enforces itself (the host enforces the others). */
+export type HarnessLimits = Pick<
+  PythonLimits,
+  "memoryLimitBytes" | "maxPrintedChars" | "maxTransferChars" | "maxToolCalls" | "maxErrorChars"
+>;
+
 export interface InitConfig {
-  limits: PythonLimits;
+  limits: HarnessLimits;
   authorizedImports: string[];
 }
 
