@@ -45,7 +45,7 @@ function setUp(config) {
   if (config.memory) void import("./memory-panel.js").then((panel) => panel.startMemoryPanel($("memory")));
 }
 
-/** Offers only the executors whose language the chosen model writes (the scripted one: JavaScript). */
+/** Offers only the executors whose language the chosen model writes (the scripted one: JavaScript and Python). */
 function fitExecutors(config) {
   const model = config.models.find((m) => m.id === $("model").value);
   const unfit = [];

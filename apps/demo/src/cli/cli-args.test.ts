@@ -33,6 +33,14 @@ describe("parseDemoArgs", () => {
     );
   });
 
+  it("reads --executor, and refuses it with --web (the page has its own switch)", () => {
+    expect(parseDemoArgs(["-q", "x", "--executor", " python "])).toMatchObject({ executor: "python" });
+    expect(parseDemoArgs([]).executor).toBeUndefined();
+    expect(() => parseDemoArgs(["--web", "--executor", "python"])).toThrow(
+      "--executor goes with questions; the web page has its own executor switch",
+    );
+  });
+
   it("reads --web with its port and host, and refuses them elsewhere", () => {
     expect(parseDemoArgs(["--web", "--port", "8080", "--host", " ::1 "])).toMatchObject({
       web: true,

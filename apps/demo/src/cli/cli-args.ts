@@ -16,6 +16,8 @@ export interface DemoArgs {
   data?: string;
   /** Serve the web UI instead of asking on the command line. */
   web: boolean;
+  /** Where the agent's code runs: an executor id of `executorChoices()` (default quickjs). */
+  executor?: string;
   port?: number;
   host?: string;
 }
@@ -34,6 +36,8 @@ export const USAGE = `Usage: npm run demo -- [options]
                          --mcp "npx -y @modelcontextprotocol/server-everything"
   --corpus DIR           another folder of .md/.mdx pages (default: fixtures/corpora/mintlify-docs)
   --data DIR             where Chroma keeps its data (default: apps/demo/.atrium)
+  --executor ID          where the agent's code runs: quickjs (JavaScript, the default) or python
+                         (Python in Pyodide); the model writes that language
   --web                  serve the web UI (chat, live step trace, image upload) and print its URL
   --port N               with --web: the port (default: a free one)
   --host ADDRESS         with --web: the address to listen on (default 127.0.0.1, loopback only)
@@ -64,6 +68,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     throw new ConfigError("--eval-file goes with --eval");
   if (values.web && (values.eval || questions.length > 0))
     throw new ConfigError("--web serves the page where questions are asked; leave out --eval and --question");
+  if (values.executor !== undefined && values.web)
+    throw new ConfigError("--executor goes with questions; the web page has its own executor switch");
   if ((values.port !== undefined || values.host !== undefined) && !values.web)
     throw new ConfigError("--port and --host go with --web");
   const port = values.port === undefined ? undefined : Number(values.port);
@@ -89,6 +95,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     corpus: values.corpus,
     data: values.data,
     web: values.web ?? false,
+    executor: values.executor?.trim(),
     port,
     host: values.host?.trim(),
   };
@@ -112,6 +119,7 @@ function parse(argv: readonly string[]) {
       corpus: { type: "string" },
       data: { type: "string" },
       web: { type: "boolean" },
+      executor: { type: "string" },
       port: { type: "string" },
       host: { type: "string" },
     },

@@ -1,5 +1,4 @@
 import { relative } from "node:path";
-import { QuickJsExecutor } from "@atrium/agent";
 import { defaultServerName, type McpServerConfig, parseMcpCommandLine } from "@atrium/mcp";
 import { AbortError, ConfigError, isFatalError } from "@atrium/spec";
 import type { AssistantEvent } from "../assistant/assistant-events.js";
@@ -11,6 +10,7 @@ import { loadEvalQuestions } from "../eval/eval-questions.js";
 import { runEval } from "../eval/run-eval.js";
 import { openPalaceMemory, type PalaceMemory, palaceDirIn } from "../memory/palace-memory.js";
 import { resolveDemoModel } from "../models/resolve-demo-model.js";
+import { type ExecutorChoice, executorChoices } from "../web/executor-choices.js";
 import { serveWebUntilStopped } from "../web/run-web.js";
 import { type DemoArgs, parseDemoArgs, USAGE } from "./cli-args.js";
 import { DEMO_QUESTIONS, MEMORY_DEMO_QUESTIONS } from "./demo-questions.js";
@@ -42,9 +42,12 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
   const say = (text: string) => io.out.write(text);
   let chosen: ReturnType<typeof resolveDemoModel>;
   let mcp: Record<string, McpServerConfig> | undefined;
+  const executors = executorChoices();
+  let executor: ExecutorChoice;
   try {
     chosen = resolveDemoModel(io.env);
     mcp = mcpServers(args.mcp);
+    executor = chooseExecutor(executors, args.executor);
   } catch (error) {
     io.err.write(`demo: ${(error as Error).message}\n`);
     return 2;
@@ -60,7 +63,7 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     say("Starting the embedded Chroma server and checking the docs corpus…\n");
     // The first sandbox of a process boots a worker (about a second from sources): meanwhile.
     // A failure here shows again, with its reason, when the first question makes its sandbox.
-    const sandboxWarm = QuickJsExecutor.prewarm().catch(() => undefined);
+    const sandboxWarm = executor.prewarm?.().catch(() => undefined);
     docs = await openDocsLibrary({
       corpusDir: args.corpus,
       dataDir: args.data,
@@ -92,7 +95,14 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
       say("Memory: off (--no-memory): nothing is recalled or filed.\n");
     }
     if (io.signal.aborted) throw new AbortError("interrupted");
-    await using assistant = await createAssistant({ docs, model: chosen.model, mcp, memory });
+    await using assistant = await createAssistant({
+      docs,
+      model: chosen.model,
+      mcp,
+      memory,
+      executor: executor.factory,
+    });
+    if (args.executor) say(`Executor: ${executor.label} (--executor ${executor.id})\n`);
     for (const error of assistant.mcpErrors) io.err.write(`demo: ${error.message}\n`);
     if (mcp) say(`Tools: ${assistant.toolNames.join(", ")}\n`);
     const user = { id: args.user, groups: args.groups };
@@ -159,7 +169,18 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     // The assistant closed the memory already when it was made; closing again is a no-op.
     await memory?.close();
     await docs?.close();
+    // Warm sandbox workers (Python's pool) end with the demo, or they would keep it running.
+    await Promise.allSettled(executors.map((choice) => choice.shutdown?.()));
   }
+}
+
+/** The executor `--executor` names (the first, QuickJS, without it); a wrong id says which exist. */
+function chooseExecutor(executors: readonly ExecutorChoice[], id: string | undefined): ExecutorChoice {
+  const found = id === undefined ? executors[0] : executors.find((choice) => choice.id === id);
+  if (found) return found;
+  throw new ConfigError(
+    `--executor ${JSON.stringify(id)} is not an executor; pick one of ${executors.map((choice) => choice.id).join(", ")}`,
+  );
 }
 
 function isFailedAnswer(event: AssistantEvent): boolean {

@@ -1,5 +1,5 @@
 import { ScriptedModel } from "@atrium/agent";
-import { type Message, textOf } from "@atrium/spec";
+import { type CodeLanguage, type Message, textOf } from "@atrium/spec";
 import { type DemoLimits, resolveDemoLimits } from "../limits.js";
 import { keyTerms } from "./key-terms.js";
 import { readMemoryIntent } from "./memory-intent.js";
@@ -15,9 +15,12 @@ import {
 import { JAVASCRIPT_STEPS } from "./steps/javascript.js";
 import { isRanking, parsePages, parseRanking, parseWeights } from "./steps/ranking.js";
 import type { StepWriter } from "./steps/step-writer.js";
-import { writerForPrompt } from "./steps/writer-for-prompt.js";
+import { STEP_WRITERS, writerForPrompt } from "./steps/writer-for-prompt.js";
 
 export const SCRIPTED_DOCS_MODEL_ID = "scripted-docs";
+
+/** The executor languages the scripted docs model writes its steps in. */
+export const SCRIPTED_DOCS_LANGUAGES: readonly CodeLanguage[] = STEP_WRITERS.map((writer) => writer.language);
 
 /**
  * A deterministic stand-in for a language model that plays the agent's part honestly, from what

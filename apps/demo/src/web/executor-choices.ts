@@ -1,5 +1,5 @@
-import { quickJsExecutorFactory } from "@atrium/agent";
-import { drainPythonWorkers, pythonExecutorFactory } from "@atrium/python";
+import { QuickJsExecutor, quickJsExecutorFactory } from "@atrium/agent";
+import { drainPythonWorkers, PythonExecutor, pythonExecutorFactory } from "@atrium/python";
 import type { ExecutorCapabilities, ExecutorFactory } from "@atrium/spec";
 
 /** One entry of the web UI's executor switch. */
@@ -7,6 +7,8 @@ export interface ExecutorChoice {
   id: string;
   label: string;
   factory: ExecutorFactory;
+  /** Boots a sandbox of this kind ahead of the first question (the CLI does it while Chroma starts). */
+  prewarm?: () => Promise<void>;
   /** Ends what the executors of this kind keep between questions (warm workers), at shutdown. */
   shutdown?: () => Promise<void>;
 }
@@ -25,11 +27,17 @@ export interface ExecutorInfo extends Pick<ExecutorCapabilities, "language" | "i
  */
 export function executorChoices(): ExecutorChoice[] {
   return [
-    { id: "quickjs", label: "QuickJS (JavaScript)", factory: quickJsExecutorFactory() },
+    {
+      id: "quickjs",
+      label: "QuickJS (JavaScript)",
+      factory: quickJsExecutorFactory(),
+      prewarm: () => QuickJsExecutor.prewarm(),
+    },
     {
       id: "python",
       label: "Pyodide (Python)",
       factory: pythonExecutorFactory(),
+      prewarm: () => PythonExecutor.prewarm(),
       shutdown: drainPythonWorkers,
     },
   ];

@@ -1,7 +1,7 @@
 import type { CodeLanguage, Model } from "@atrium/spec";
 import type { DemoLimits } from "../limits.js";
 import type { DemoModel } from "../models/resolve-demo-model.js";
-import { scriptedDocsModel } from "../models/scripted-docs-model.js";
+import { SCRIPTED_DOCS_LANGUAGES, scriptedDocsModel } from "../models/scripted-docs-model.js";
 
 /** One entry of the web UI's model switch. */
 export interface ModelChoice {
@@ -10,8 +10,8 @@ export interface ModelChoice {
   scripted: boolean;
   model: Model;
   /**
-   * The languages this model writes code in, when it is not any: the scripted docs model writes
-   * JavaScript only, so the page offers it only executors of that language.
+   * The languages this model writes code in, when it is not any: the page offers it only
+   * executors of those languages (the scripted docs model: JavaScript and Python).
    */
   languages?: readonly CodeLanguage[];
 }
@@ -26,7 +26,7 @@ export function modelChoices(chosen: DemoModel, limits: Partial<DemoLimits> = {}
     label: "Scripted docs model",
     scripted: true,
     model,
-    languages: ["javascript"],
+    languages: SCRIPTED_DOCS_LANGUAGES,
   });
   if (chosen.scripted) return [scripted(chosen.model)];
   return [
