@@ -8,10 +8,26 @@ export {
   vmConfigSchema,
 } from "./config/vm-config.js";
 export { type DoctorReport, doctor } from "./engine/doctor.js";
-export { buildBusyboxImage, writeOciLayout } from "./image/busybox-image.js";
-export { importImage, type RootFilesystem } from "./image/rootfs.js";
-export { DEFAULT_MICROVM_LIMITS, type MicrovmLimits, resolveMicrovmLimits } from "./limits.js";
 export {
+  bootPythonMachine,
+  MicroVmExecutor,
+  type MicroVmExecutorOptions,
+  microVmCapabilities,
+} from "./executor/micro-vm-executor.js";
+export { microVmExecutorFactory } from "./executor/micro-vm-executor-factory.js";
+export { buildBusyboxImage, writeOciLayout } from "./image/busybox-image.js";
+export { buildDebianPythonImage, type PythonImageOptions } from "./image/debian-python-image.js";
+export { importImage, type RootFilesystem } from "./image/rootfs.js";
+export {
+  DEFAULT_EXECUTOR_LIMITS,
+  DEFAULT_MICROVM_LIMITS,
+  type ExecutorLimits,
+  type MicrovmLimits,
+  resolveExecutorLimits,
+  resolveMicrovmLimits,
+} from "./limits.js";
+export {
+  type ExecControl,
   type ExecOptions,
   type ExecResult,
   Machine,
@@ -24,4 +40,25 @@ export {
   type PrepareOptions,
   prepareBoot,
 } from "./machine/prepare-boot.js";
+export { bootNamedMachine, planNamedMachine } from "./named-machine/boot-named-machine.js";
+export {
+  createNamedMachine,
+  listNamedMachines,
+  type NamedMachineRecord,
+  type NamedMachineStatus,
+  readNamedMachine,
+  removeNamedMachine,
+} from "./named-machine/machine-store.js";
+export { defaultStateDir } from "./named-machine/state-dir.js";
+export { PackFormatError } from "./pack/pack-errors.js";
+export { PACK_FORMAT_VERSION, type PackManifest, type PackSection } from "./pack/pack-format.js";
+export {
+  type BootPackOptions,
+  bootPack,
+  importPack,
+  type PackMachineOptions,
+  packMachine,
+} from "./pack/pack-machine.js";
+export { extractPack, readPackManifest } from "./pack/read-pack.js";
+export { WarmPool, type WarmPoolOptions } from "./pool/warm-pool.js";
 export { GuestFailureError, GuestFileError, ImageFormatError, MissingDependencyError } from "./vm-errors.js";
