@@ -11,15 +11,18 @@ it("closes child_process, network and native-module doors in the worker thread",
   const lockdown = new URL("../src/worker/js-lockdown.ts", import.meta.url).href;
   const script = `
     const { parentPort } = require("node:worker_threads");
+    // Taken before the lockdown, which also replaces the global require.
+    const load = require;
     import(${JSON.stringify(tsxApi)}).then(async (api) => {
       api.register();
       const { lockDownWorkerThread } = await import(${JSON.stringify(lockdown)});
       lockDownWorkerThread();
       const attempts = {
-        spawnSync: () => require("node:child_process").spawnSync("true", [], { shell: true }),
-        execSync: () => require("node:child_process").execSync("true"),
-        connect: () => require("node:net").connect(80, "127.0.0.1"),
-        httpGet: () => require("node:http").get("http://127.0.0.1/"),
+        spawnSync: () => load("node:child_process").spawnSync("true", [], { shell: true }),
+        execSync: () => load("node:child_process").execSync("true"),
+        connect: () => load("node:net").connect(80, "127.0.0.1"),
+        httpGet: () => load("node:http").get("http://127.0.0.1/"),
+        require: () => require("node:fs"),
         fetch: () => fetch("http://127.0.0.1/"),
         binding: () => process.binding("spawn_sync"),
         dlopen: () => process.dlopen({}, "/nonexistent.node"),
@@ -46,5 +49,6 @@ it("closes child_process, network and native-module doors in the worker thread",
     fetch: refused("fetch"),
     binding: refused("process.binding"),
     dlopen: refused("process.dlopen"),
+    require: refused("require"),
   });
 }, 60_000);
