@@ -58,3 +58,38 @@ const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
 export function resolveMicrovmLimits(partial: Partial<MicrovmLimits> = {}): Readonly<MicrovmLimits> {
   return resolveLimitValues("@atrium/microvm", DEFAULT_MICROVM_LIMITS, MICROVM_LIMIT_KINDS, partial);
 }
+
+/** Limits of the micro-VM `CodeExecutor` (src/executor). */
+export interface ExecutorLimits {
+  /** Time limit of a run that gives none. */
+  defaultTimeoutMs: number;
+  /** How long the host waits past a step's time limit, or after an abort, before it kills the interpreter. */
+  interruptGraceMs: number;
+  /** Characters of printed output one run keeps. */
+  logMaxChars: number;
+  /** Largest tool result (as JSON) sent into the guest. */
+  toolResultMaxChars: number;
+}
+
+export const DEFAULT_EXECUTOR_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
+  defaultTimeoutMs: 60_000,
+  interruptGraceMs: 3_000,
+  logMaxChars: 100_000,
+  toolResultMaxChars: 4 * 1024 * 1024,
+});
+
+const EXECUTOR_LIMIT_KINDS: LimitKinds<ExecutorLimits> = {
+  defaultTimeoutMs: "duration",
+  interruptGraceMs: "duration",
+  logMaxChars: "count",
+  toolResultMaxChars: "count",
+};
+
+export function resolveExecutorLimits(partial: Partial<ExecutorLimits> = {}): Readonly<ExecutorLimits> {
+  return resolveLimitValues(
+    "@atrium/microvm executor",
+    DEFAULT_EXECUTOR_LIMITS,
+    EXECUTOR_LIMIT_KINDS,
+    partial,
+  );
+}

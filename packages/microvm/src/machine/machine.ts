@@ -28,6 +28,20 @@ export interface ExecOptions {
   onStderr?: (chunk: Uint8Array) => void;
   /** Aborting kills the command (SIGKILL to its process group); `exec` rejects with AbortError. */
   signal?: AbortSignal;
+  /**
+   * For a long-lived command spoken to over its stdin (a REPL): called once the command is sent,
+   * with a handle that streams stdin and signals the command's process group. Its stdin stays
+   * open until `closeStdin` (so `stdin` must not be given too).
+   */
+  control?: (handle: ExecControl) => void;
+}
+
+/** Streams stdin to, and signals, one running command (see `ExecOptions.control`). */
+export interface ExecControl {
+  write(data: string | Uint8Array): void;
+  closeStdin(): void;
+  /** Sends a signal (a number, e.g. 2 for SIGINT) to the command's process group. */
+  kill(signal: number): void;
 }
 
 export interface ExecResult {
@@ -212,6 +226,8 @@ export class Machine implements AsyncDisposable {
     if (argv.length === 0)
       return Promise.reject(new ConfigError("exec: the command is empty; give a string or a non-empty argv"));
     if (options.signal?.aborted) return Promise.reject(new AbortError());
+    if (options.control && options.stdin !== undefined)
+      return Promise.reject(new ConfigError("exec: give either stdin or control, not both"));
     const env = new Map<string, string>();
     for (const entry of this.rootfs.config.env) {
       const eq = entry.indexOf("=");
@@ -291,8 +307,22 @@ export class Machine implements AsyncDisposable {
         env: [...env].map(([k, v]) => `${k}=${v}`),
         cwd,
         timeoutMs,
-        hasStdin: stdin !== undefined,
+        hasStdin: stdin !== undefined || options.control !== undefined,
       });
+      if (options.control) {
+        const send = (frame: Parameters<AgentChannel["send"]>[0]) => {
+          if (!this.unusable()) this.channel.send(frame);
+        };
+        options.control({
+          write: (data) => {
+            const bytes = typeof data === "string" ? encoder.encode(data) : data;
+            for (let offset = 0; offset < bytes.byteLength; offset += DATA_CHUNK_BYTES)
+              send({ type: "stdin", id, data: bytes.subarray(offset, offset + DATA_CHUNK_BYTES) });
+          },
+          closeStdin: () => send({ type: "stdin-close", id }),
+          kill: (signal) => send({ type: "signal", id, signal }),
+        });
+      }
       if (stdin !== undefined) {
         for (let offset = 0; offset < stdin.byteLength; offset += DATA_CHUNK_BYTES) {
           this.channel.send({ type: "stdin", id, data: stdin.subarray(offset, offset + DATA_CHUNK_BYTES) });

@@ -1,0 +1,129 @@
+import type { ExecControl, Machine } from "../machine/machine.js";
+import { HARNESS_SOURCE } from "./harness-source.js";
+
+/** A JSON line from the harness (see harness-source.ts). */
+export type HarnessMessage =
+  | { op: "ready"; version: string }
+  | { op: "ok" }
+  | { op: "tool"; id: number; name: string; args: unknown[]; kwargs: Record<string, unknown> }
+  | {
+      op: "done";
+      final: boolean;
+      output: unknown;
+      value?: unknown;
+      repr?: boolean;
+      logs: string;
+      error?: { kind: string; name: string; message: string; line?: number | null };
+    };
+
+const SIGINT = 2;
+const SIGKILL = 9;
+
+/**
+ * One Python harness process in a guest, spoken to over the agent channel: its stdin and stdout
+ * are frames of one long-lived exec, so it works with the guest's network off. Requests go one at
+ * a time; `tool` lines that arrive while a request is pending go to `onTool`, whose answer is
+ * written back. `exited` settles when the process ends (crash, kill, machine gone).
+ */
+export class GuestRepl {
+  readonly exited: Promise<string>;
+  private control!: ExecControl;
+  private pendingLine = "";
+  private waiting: ((message: HarnessMessage) => void) | undefined;
+  private dead: string | undefined;
+
+  private constructor(
+    machine: Machine,
+    private readonly onTool: (message: Extract<HarnessMessage, { op: "tool" }>) => void,
+  ) {
+    this.exited = machine
+      .exec(["/usr/bin/python3", "-I", "-S", "-u", "-c", HARNESS_SOURCE], {
+        cwd: "/root",
+        control: (handle) => {
+          this.control = handle;
+        },
+        onStdout: (chunk) => this.onStdout(chunk),
+      })
+      .then(
+        (result) =>
+          `the Python process in the guest ended (exit code ${result.exitCode})${result.stderr ? `: ${result.stderr.trim().slice(-500)}` : ""}`,
+        (error: unknown) => `the guest is gone: ${error instanceof Error ? error.message : String(error)}`,
+      )
+      .then((reason) => {
+        this.dead = reason;
+        return reason;
+      });
+  }
+
+  /** Starts the harness and waits for its `ready` line. */
+  static async start(
+    machine: Machine,
+    onTool: (message: Extract<HarnessMessage, { op: "tool" }>) => void,
+  ): Promise<GuestRepl> {
+    const repl = new GuestRepl(machine, onTool);
+    const ready = await repl.next();
+    if (ready.op !== "ready") throw new Error(`the guest harness said ${ready.op} before ready`);
+    return repl;
+  }
+
+  get isDead(): boolean {
+    return this.dead !== undefined;
+  }
+
+  /** Sends one request; resolves with the harness's answer, or rejects with why the process died. */
+  request(message: Record<string, unknown>): Promise<HarnessMessage> {
+    const answer = this.next();
+    this.send(message);
+    return answer;
+  }
+
+  send(message: Record<string, unknown>): void {
+    if (!this.dead) this.control.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** SIGINT to the step in progress (it raises KeyboardInterrupt there). */
+  interrupt(): void {
+    if (!this.dead) this.control.kill(SIGINT);
+  }
+
+  /** Kills the process group at once and waits until the exec has ended. */
+  async kill(): Promise<void> {
+    if (!this.dead) {
+      this.control.kill(SIGKILL);
+      this.control.closeStdin();
+    }
+    await this.exited;
+  }
+
+  /** The next non-tool line, or a rejection once the process has ended. */
+  private next(): Promise<HarnessMessage> {
+    return new Promise((resolve, reject) => {
+      if (this.dead) return reject(new Error(this.dead));
+      this.waiting = resolve;
+      void this.exited.then((reason) => {
+        if (this.waiting === resolve) {
+          this.waiting = undefined;
+          reject(new Error(reason));
+        }
+      });
+    });
+  }
+
+  private onStdout(chunk: Uint8Array): void {
+    this.pendingLine += Buffer.from(chunk).toString("utf8");
+    let newline = this.pendingLine.indexOf("\n");
+    while (newline >= 0) {
+      const line = this.pendingLine.slice(0, newline);
+      this.pendingLine = this.pendingLine.slice(newline + 1);
+      newline = this.pendingLine.indexOf("\n");
+      if (!line) continue;
+      const message = JSON.parse(line) as HarnessMessage;
+      if (message.op === "tool") this.onTool(message);
+      else {
+        const waiting = this.waiting;
+        this.waiting = undefined;
+        waiting?.(message);
+      }
+    }
+  }
+}

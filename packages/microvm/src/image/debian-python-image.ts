@@ -1,0 +1,193 @@
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
+import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
+import { aptCommand } from "../engine/apt-hint.js";
+import { runCommand } from "../run-command.js";
+import { MissingDependencyError } from "../vm-errors.js";
+import { writeOciLayout } from "./busybox-image.js";
+import { type TarInput, writeTar } from "./tar.js";
+
+const BUSYBOX_STATIC = "/bin/busybox";
+const PATH_ENV = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** Stdlib parts an agent's code has no use for (tests, Tk, build configuration, installers). */
+const LEFT_OUT = new Set([
+  "test",
+  "idlelib",
+  "tkinter",
+  "turtledemo",
+  "lib2to3",
+  "ensurepip",
+  "distutils",
+  "pydoc_data",
+  "site-packages",
+  "dist-packages",
+  "venv",
+]);
+
+export interface PythonImageOptions {
+  /** The host's Debian python3 (python3-minimal + libpython3-stdlib); default /usr/bin/python3. */
+  python?: string;
+  busybox?: string;
+}
+
+/**
+ * A Python image built from the host's Debian packages (no registry is reachable here, and
+ * debootstrap needs root and a mirror): the `python3` binary with every shared library it and its
+ * extension modules load (found with `ldd`), the standard library, and busybox-static for
+ * `/bin/sh`. Modules are shipped as their Debian-compiled `.pyc` alone (sourceless, beside where
+ * the `.py` was): a layer carries no mtimes, so a `.py` + `__pycache__` pair would be recompiled
+ * on every start, which costs seconds under TCG. Small enough (about 30 MB) to boot with its root
+ * in memory. Cached by the content of every file it holds.
+ */
+export async function buildDebianPythonImage(
+  cacheDir: string,
+  options: PythonImageOptions = {},
+): Promise<string> {
+  const busyboxPath = options.busybox ?? BUSYBOX_STATIC;
+  const pythonLink = options.python ?? "/usr/bin/python3";
+  if (!(await exists(pythonLink))) {
+    throw new MissingDependencyError(
+      `${pythonLink} is missing; the Python image copies Debian's python3: ${aptCommand("python3-minimal", "libpython3-stdlib")}`,
+    );
+  }
+  if (!(await exists(busyboxPath))) {
+    throw new MissingDependencyError(
+      `${busyboxPath} is missing; install it with: ${aptCommand("busybox-static")}`,
+    );
+  }
+  const python = await realpath(pythonLink);
+  const version = /python(3\.\d+)$/.exec(python)?.[1];
+  if (!version)
+    throw new MissingDependencyError(`${python} is not a pythonX.Y binary from Debian's python3 package`);
+  const stdlib = `/usr/lib/python${version}`;
+  const files = new Map<string, string>(); // guest path (no leading /) -> host path
+  files.set(`usr/bin/python${version}`, python);
+  const modules = await stdlibFiles(stdlib, version);
+  for (const [guest, host] of modules) files.set(guest, host);
+  const elves = [python, ...[...modules.values()].filter((path) => path.endsWith(".so"))];
+  for (const library of await sharedLibraries(elves)) files.set(library.slice(1), await realpath(library));
+  files.set("bin/busybox", busyboxPath);
+
+  const sorted = [...files].sort(([a], [b]) => a.localeCompare(b));
+  const contents = new Map<string, Buffer>();
+  const hash = sha256Hex(
+    (
+      await Promise.all(
+        sorted.map(async ([guest, host]) => {
+          const data = await readFile(host);
+          contents.set(guest, data);
+          return `${guest}\n${sha256Hex(data)}`;
+        }),
+      )
+    ).join("\n"),
+  );
+  const layoutDir = join(cacheDir, "images", `debian-python${version}-${hash.slice(0, 24)}`);
+  return buildOnce(layoutDir, async (tmp) => {
+    const dirs = new Set<string>([
+      "root",
+      "tmp",
+      "dev",
+      "proc",
+      "sys",
+      "run",
+      "etc",
+      "var/tmp",
+      "usr/local/bin",
+    ]);
+    for (const [guest] of sorted) for (let d = dirname(guest); d !== "."; d = dirname(d)) dirs.add(d);
+    const inputs: TarInput[] = [...dirs]
+      .sort()
+      .map((path) => ({ path, type: "dir" as const, ...(path === "tmp" ? { mode: 0o1777 } : {}) }));
+    for (const [guest, host] of sorted) {
+      const mode = (await stat(host)).mode & 0o777;
+      inputs.push({ path: guest, type: "file", mode, data: contents.get(guest) as Buffer });
+    }
+    inputs.push({ path: "usr/bin/python3", type: "symlink", linkName: `python${version}` });
+    for (const applet of ["sh", "ls", "cat", "echo", "env", "mkdir", "rm", "sleep", "ps", "kill", "wget"])
+      inputs.push({ path: `bin/${applet}`, type: "symlink", linkName: "/bin/busybox" });
+    const text = (path: string, content: string) =>
+      inputs.push({ path, type: "file", data: new TextEncoder().encode(content) });
+    text("etc/passwd", "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n");
+    text("etc/group", "root:x:0:\nnogroup:x:65534:\n");
+    text("etc/hostname", "atrium\n");
+    const layerTar = writeTar(inputs);
+    const layer = gzipSync(layerTar, { level: 1 });
+    const config = Buffer.from(
+      JSON.stringify({
+        architecture: "amd64",
+        os: "linux",
+        config: {
+          Env: [PATH_ENV, "HOME=/root", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"],
+          Cmd: ["/usr/bin/python3"],
+          WorkingDir: "/root",
+        },
+        rootfs: { type: "layers", diff_ids: [`sha256:${sha256Hex(layerTar)}`] },
+      }),
+    );
+    const manifest = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: "application/vnd.oci.image.manifest.v1+json",
+        config: {
+          mediaType: "application/vnd.oci.image.config.v1+json",
+          digest: `sha256:${sha256Hex(config)}`,
+          size: config.byteLength,
+        },
+        layers: [
+          {
+            mediaType: "application/vnd.oci.image.layer.v1.tar+gzip",
+            digest: `sha256:${sha256Hex(layer)}`,
+            size: layer.byteLength,
+          },
+        ],
+      }),
+    );
+    await writeOciLayout(tmp, manifest, [config, layer]);
+  });
+}
+
+/** The standard library as guest path → host file: `.pyc` in place of `.py` where Debian compiled one. */
+async function stdlibFiles(stdlib: string, version: string): Promise<Map<string, string>> {
+  const tag = `cpython-${version.replace(".", "")}`;
+  const out = new Map<string, string>();
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    const names = new Set(entries.map((entry) => entry.name));
+    const cached = names.has("__pycache__")
+      ? new Set(await readdir(join(dir, "__pycache__")))
+      : new Set<string>();
+    for (const entry of entries) {
+      const host = join(dir, entry.name);
+      const guest = host.slice(1);
+      if (entry.isDirectory()) {
+        if (entry.name === "__pycache__" || LEFT_OUT.has(entry.name) || entry.name.startsWith("config-"))
+          continue;
+        await walk(host);
+      } else if (entry.isFile()) {
+        if (entry.name.endsWith(".py")) {
+          const pyc = `${entry.name.slice(0, -3)}.${tag}.pyc`;
+          if (cached.has(pyc)) out.set(`${guest}c`, join(dir, "__pycache__", pyc));
+          else out.set(guest, host);
+        } else if (entry.name.endsWith(".so") && !/^(_test|xx|_xx|_ctypes_test)/.test(entry.name)) {
+          out.set(guest, host);
+        } else if (!entry.name.endsWith(".pyc") && relative(stdlib, dir) === "") {
+          out.set(guest, host); // LICENSE.txt and friends at the top
+        }
+      }
+    }
+  };
+  await walk(stdlib);
+  return out;
+}
+
+/** Every shared library (and the dynamic loader) the given ELF files load, as `ldd` reports them. */
+async function sharedLibraries(elves: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < elves.length; i += 40) {
+    const result = await runCommand("ldd", elves.slice(i, i + 40) as string[]);
+    for (const match of result.stdout.matchAll(/(?:=>\s*)?(\/\S+)\s+\(0x/g)) found.add(match[1] as string);
+  }
+  return found;
+}
