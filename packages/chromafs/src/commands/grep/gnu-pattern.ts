@@ -24,13 +24,23 @@ export function codePointSource(char: string): string {
   return `\\u{${char.codePointAt(0)!.toString(16)}}`;
 }
 
+/**
+ * Classes as they apply within one line: no class here matches a newline, so a regex over a
+ * whole file never matches across lines (`grep-run.ts` scans files whole, GNU's way).
+ */
+const LINE_CLASSES: Readonly<Record<string, string>> = {
+  ...GNU_CLASSES,
+  space: GNU_CLASSES.space!.replace("\\n", ""),
+  cntrl: "[\\p{Cc}--[\\n]]",
+};
+
 function bracketSource(negated: boolean, items: readonly BracketItem[]): string | null {
   let body = "";
   for (const item of items) {
     if (item.kind === "char") body += codePointSource(item.char);
     else if (item.kind === "range") body += `${codePointSource(item.from)}-${codePointSource(item.to)}`;
     else {
-      const known = GNU_CLASSES[item.name];
+      const known = LINE_CLASSES[item.name];
       if (known === undefined) return null;
       body += `[${known}]`;
     }
@@ -41,9 +51,9 @@ function bracketSource(negated: boolean, items: readonly BracketItem[]): string 
 
 const CLASS_ESCAPES: Record<string, string> = {
   w: WORD_CLASS,
-  W: `[^${WORD_CLASS}]`,
-  s: `[${GNU_CLASSES.space}]`,
-  S: `[^${GNU_CLASSES.space}]`,
+  W: `[^${WORD_CLASS}\\n]`,
+  s: `[${LINE_CLASSES.space}]`,
+  S: `[^${LINE_CLASSES.space}\\n]`,
 };
 
 /**

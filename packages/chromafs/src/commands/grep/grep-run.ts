@@ -20,8 +20,6 @@ class GrepOutput {
   }
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * GNU grep 3.8 over the inputs: selected lines with `:`, context lines with `-`, a `--` line
  * between groups that are not adjacent (across files too), a line selected inside another's
@@ -45,7 +43,7 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
   }
   const matcher =
     patterns.length === 0
-      ? { test: () => false, matches: () => [] }
+      ? { test: () => false, matches: () => [], markLines: () => {} }
       : compileMatcher(patterns, {
           syntax: options.syntax,
           ignoreCase: options.ignoreCase,
@@ -81,6 +79,15 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
   return { stdout: out.parts.join(""), stderr: stderr.join(""), exitCode };
 }
 
+/** Offsets where each line of `text` starts (a last line without newline included). */
+function lineStarts(text: string): number[] {
+  const starts: number[] = text === "" ? [] : [0];
+  for (let at = text.indexOf("\n"); at !== -1 && at + 1 < text.length; at = text.indexOf("\n", at + 1)) {
+    starts.push(at + 1);
+  }
+  return starts;
+}
+
 /** One file through the matcher; returns how many lines it selected. */
 function grepFile(
   text: string,
@@ -91,36 +98,37 @@ function grepFile(
   out: GrepOutput,
   stderr: string[],
 ): number {
-  const lines = text.split("\n");
-  if (text.endsWith("\n") || text === "") lines.pop();
+  const starts = lineStarts(text);
+  const lineCount = starts.length;
+  const lineAt = (index: number) =>
+    text.slice(
+      starts[index]!,
+      index + 1 < lineCount ? starts[index + 1]! - 1 : text.endsWith("\n") ? text.length - 1 : text.length,
+    );
+  const marks = new Uint8Array(lineCount);
+  matcher.markLines(text, starts, marks);
   const limit = options.maxCount ?? Number.POSITIVE_INFINITY;
   const listing = options.filesWithMatches || options.filesWithoutMatch;
   const quietLines = options.quiet || options.count || listing;
   const binary = text.includes("\u0000");
   const name = named ? (options.nullAfterName ? `${input.shown}\u0000` : input.shown) : "";
-  let offsets: number[] | null = null;
-  if (options.byteOffset) {
-    offsets = [];
-    let at = 0;
-    for (const line of lines) {
-      offsets.push(at);
-      at += utf8.encode(line).length + 1;
-    }
-  }
+  const offsetOf = options.byteOffset
+    ? (index: number) => Buffer.byteLength(text.slice(0, starts[index]!))
+    : null;
   const prefix = (index: number, sep: string, offset = 0) =>
     (named ? (options.nullAfterName ? name : `${name}${sep}`) : "") +
     (options.lineNumber ? `${index + 1}${sep}` : "") +
-    (offsets ? `${offsets[index]! + offset}${sep}` : "");
+    (offsetOf ? `${offsetOf(index) + offset}${sep}` : "");
   let count = 0;
   let last = -2;
   let afterLeft = 0;
+  const context = options.before > 0 || options.after > 0;
   const emitContext = (index: number) => {
     out.beforeLine(index, last);
     last = index;
-    if (!options.onlyMatching) out.push(`${prefix(index, "-")}${lines[index]}\n`);
+    if (!options.onlyMatching) out.push(`${prefix(index, "-")}${lineAt(index)}\n`);
   };
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!;
+  for (let index = 0; index < lineCount; index++) {
     if (count >= limit) {
       // -m: selection is over; the trailing context is printed as context, matches included.
       if (afterLeft > 0 && !quietLines && !binary) {
@@ -130,11 +138,15 @@ function grepFile(
       }
       break;
     }
-    const selected = matcher.test(line) !== options.invert;
+    const selected = (marks[index] === 1) !== options.invert;
     if (!selected) {
       if (afterLeft > 0 && !quietLines && !binary) {
         emitContext(index);
         afterLeft--;
+      } else if (!context && !options.invert) {
+        // Nothing to print until the next marked line: jump there.
+        const next = marks.indexOf(1, index + 1);
+        index = (next === -1 ? lineCount : next) - 1;
       }
       continue;
     }
@@ -152,10 +164,11 @@ function grepFile(
     out.beforeLine(index, last);
     last = index;
     afterLeft = options.after;
+    const line = lineAt(index);
     if (!options.onlyMatching) out.push(`${prefix(index, ":")}${line}\n`);
     else if (!options.invert) {
       for (const [start, end] of matcher.matches(line)) {
-        const offset = offsets ? utf8.encode(line.slice(0, start)).length : 0;
+        const offset = offsetOf ? Buffer.byteLength(line.slice(0, start)) : 0;
         out.push(`${prefix(index, ":", offset)}${line.slice(start, end)}\n`);
       }
     }

@@ -27,7 +27,15 @@ export class LongestMatcher {
       let test = tests.get(source);
       if (!test) {
         const regex = new RegExp(`^${source}$`, flags);
-        test = (char) => regex.test(char);
+        const seen = new Map<string, boolean>();
+        test = (char) => {
+          let result = seen.get(char);
+          if (result === undefined) {
+            result = regex.test(char);
+            seen.set(char, result);
+          }
+          return result;
+        };
         tests.set(source, test);
       }
       return test;

@@ -145,7 +145,7 @@ async function listOperands(
   for (const operand of operands) {
     const path = posix.resolve(cwd, operand);
     const stat = await statOrNull(fs, path);
-    if (!stat || (operand.endsWith("/") && !stat.isDirectory)) {
+    if (!stat || (/\/\.?$/.test(operand) && !stat.isDirectory)) {
       stderr += `ls: cannot access '${operand}': ${stat ? "Not a directory" : "No such file or directory"}\n`;
       failed = true;
       continue;

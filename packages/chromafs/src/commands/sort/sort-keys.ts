@@ -127,6 +127,7 @@ function weight(unit: number): number {
 }
 
 export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -58,7 +58,9 @@ export function createUniqCommand(): Command {
     if (operands.length > 1) return fallback();
     const read = await readOperand(ctx, operands[0] ?? "-");
     if (!read.ok) return { stdout: "", stderr: `uniq: ${operands[0]}: ${read.reason}\n`, exitCode: 1 };
+    const plainKey = skipFields === 0 && skipChars === 0 && !Number.isFinite(compareChars);
     const key = (line: string) => {
+      if (plainKey) return ignoreCase ? line.toLowerCase() : line;
       let rest = line;
       for (let f = 0; f < skipFields; f++) rest = rest.replace(/^[ \t]*[^ \t]*/, "");
       const chars = [...rest].slice(skipChars);

@@ -1,6 +1,5 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
 import { readOperand } from "../command-input.js";
-import { GNU_CLASSES } from "../grep/gnu-classes.js";
 
 interface Counts {
   lines: number;
@@ -20,14 +19,38 @@ const FLAGS: Record<string, (typeof COLUMNS)[number]> = {
   "--chars": "chars",
   "--bytes": "bytes",
 };
-/** glibc's `iswspace` in a UTF-8 locale: what separates words (no-break spaces do not). */
-const WORD_SEPARATOR = new RegExp(`[${GNU_CLASSES.space}]+`, "v");
+
+/** Whether the code unit is one of glibc's UTF-8 spaces (`iswspace`). */
+function isSpace(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x2006) ||
+    (code >= 0x2008 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
 
 export function countText(text: string): Counts {
-  const words = text.split(WORD_SEPARATOR).filter((word) => word !== "").length;
   let lines = 0;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
-  return { lines, words, chars: [...text].length, bytes: Buffer.byteLength(text) };
+  let words = 0;
+  let chars = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A low surrogate ends a character its high surrogate already counted.
+    if (code < 0xdc00 || code > 0xdfff) chars++;
+    if (code === 0x0a) lines++;
+    if (isSpace(code)) inWord = false;
+    else if (!inWord) {
+      inWord = true;
+      words++;
+    }
+  }
+  return { lines, words, chars, bytes: Buffer.byteLength(text) };
 }
 
 /**

@@ -1,0 +1,22 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
+
+// Every expected output here is GNU coreutils 9.1's (LC_ALL=C.UTF-8, TZ unset) on the same files.
+let shell: CommandTestSession;
+beforeAll(async () => {
+  shell = await openCommandTestSession();
+});
+afterAll(() => shell?.close());
+const out = async (command: string) => (await shell.run(command)).stdout;
+
+describe("sort", () => {
+  it("sorts by code point with a last-resort whole-line comparison", async () => {
+    expect(await out("sort n.md")).toBe("a 10\nb 2\nb 2\nc 1\n");
+    expect(await out("sort -u n.md")).toBe("a 10\nb 2\nc 1\n");
+  });
+  it("sorts by numeric keys and fields", async () => {
+    expect(await out("sort -k2n n.md")).toBe("c 1\nb 2\nb 2\na 10\n");
+    expect(await out("sort -rn -k2 n.md")).toBe("a 10\nb 2\nb 2\nc 1\n");
+    expect(await out("sort -t: -k2 d/kv.md")).toBe("plain\nk1: v: 3\n");
+  });
+});

@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
+
+// Every expected output here is GNU coreutils 9.1's (LC_ALL=C.UTF-8, TZ unset) on the same files.
+let shell: CommandTestSession;
+beforeAll(async () => {
+  shell = await openCommandTestSession();
+});
+afterAll(() => shell?.close());
+const out = async (command: string) => (await shell.run(command)).stdout;
+
+describe("wc", () => {
+  it("sizes its columns from the files' total size", async () => {
+    expect(await out("wc n.md r.md")).toBe(" 4  8 17 n.md\n 4  4  8 r.md\n 8 12 25 total\n");
+    expect(await out("wc -c noeol.md empty.md")).toBe("13 noeol.md\n 0 empty.md\n13 total\n");
+  });
+  it("uses width 1 for one count of one file and 7 for standard input", async () => {
+    expect(await out("wc -l n.md")).toBe("4 n.md\n");
+    expect(await out("cat n.md | wc")).toBe("      4       8      17\n");
+  });
+  it("counts characters apart from bytes", async () => {
+    expect(await out("wc -m -w u8.md")).toBe("2 5 u8.md\n");
+  });
+});
