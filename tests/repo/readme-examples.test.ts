@@ -74,6 +74,8 @@ describe("README offline examples", () => {
         rmSync(cwd, { recursive: true, force: true });
       }
     },
+    // The child is killed at KILL_MS; the test waits that long (a first Pyodide boot takes seconds).
+    KILL_MS + 10_000,
   );
 
   it("type-check under strict", async () => {
