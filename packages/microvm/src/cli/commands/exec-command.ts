@@ -1,0 +1,52 @@
+import { defaultStateDir } from "../../named-machine/state-dir.js";
+import { type CliCommand, parseCommandArgs, parseMs } from "../cli-command.js";
+import { requestMachine } from "../control-client.js";
+import { guestCommand } from "./run-command.js";
+
+const USAGE = `Usage: atrium-vm exec [options] NAME -- COMMAND [ARG...]
+
+Runs COMMAND in the running named machine NAME (see \`atrium-vm start\`), streams its output
+and exits with its exit code. One argument with spaces runs through /bin/sh -c.
+
+Options:
+  -t, --timeout MS   kill COMMAND after MS milliseconds (exit code 124)
+  -h, --help         show this help
+`;
+
+export const execCommand: CliCommand = {
+  name: "exec",
+  summary: "run a command in a running named machine",
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseCommandArgs(
+      argv,
+      { timeout: { type: "string", short: "t" } },
+      { min: 1, max: 1, what: "the machine's NAME" },
+    );
+    if (!args) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    const command = guestCommand(args.rest);
+    const timeoutMs = parseMs(args.values.timeout, "timeout");
+    let exitCode = 1;
+    let failure: string | undefined;
+    await requestMachine(
+      args.positionals[0] as string,
+      {
+        op: "exec",
+        argv: typeof command === "string" ? ["/bin/sh", "-c", command] : command,
+        ...(timeoutMs ? { timeoutMs } : {}),
+      },
+      (reply) => {
+        if (reply.type === "stdout") io.stdout.write(Buffer.from(reply.data, "base64"));
+        else if (reply.type === "stderr") io.stderr.write(Buffer.from(reply.data, "base64"));
+        else if (reply.type === "exit") exitCode = reply.exitCode;
+        else if (reply.type === "error") failure = reply.message;
+      },
+      { stateDir: defaultStateDir(io.env) },
+    );
+    if (failure !== undefined) throw new Error(failure);
+    return exitCode;
+  },
+};

@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Machine } from "../../machine/machine.js";
+import type { CliCommand, CliIo } from "../cli-command.js";
+import { parseCommandArgs, parseMs, UsageError } from "../cli-command.js";
+import { MACHINE_SOURCE_OPTIONS, MACHINE_SOURCE_USAGE, machineConfig } from "../machine-source.js";
+import { progressTo } from "../progress.js";
+
+export const RUN_USAGE = `Usage: atrium-vm run [options] -- COMMAND [ARG...]
+
+Boots a throwaway machine, runs COMMAND in it (through /bin/sh -c when it is one word with
+spaces, else as an argv), prints its output, stops the machine and exits with COMMAND's code.
+Nothing it writes is kept.
+
+Options:
+${MACHINE_SOURCE_USAGE}
+  -t, --timeout MS    kill COMMAND after MS milliseconds (exit code 124)
+  -h, --help          show this help
+`;
+
+/** A lone argument with a space is a shell line; anything else is an argv. */
+export function guestCommand(rest: string[]): string | string[] {
+  if (rest.length === 0) throw new UsageError("missing the command to run after --");
+  return rest.length === 1 && /\s/.test(rest[0] as string) ? (rest[0] as string) : rest;
+}
+
+/** Runs a command with its output streamed to ours; resolves to its exit code. */
+export async function runStreamed(
+  machine: Machine,
+  command: string | string[],
+  io: CliIo,
+  timeoutMs: number | undefined,
+): Promise<number> {
+  const result = await machine.exec(command, {
+    ...(timeoutMs ? { timeoutMs } : {}),
+    onStdout: (chunk) => io.stdout.write(chunk),
+    onStderr: (chunk) => io.stderr.write(chunk),
+  });
+  if (result.timedOut) io.stderr.write(`atrium-vm: the command ran past ${timeoutMs} ms and was killed\n`);
+  return result.exitCode;
+}
+
+export const runCommand: CliCommand = {
+  name: "run",
+  summary: "boot a throwaway machine, run one command, stop",
+  usage: RUN_USAGE,
+  async run(argv, io) {
+    const args = parseCommandArgs(
+      argv,
+      { ...MACHINE_SOURCE_OPTIONS, timeout: { type: "string", short: "t" } },
+      { min: 0, max: 0, what: "" },
+    );
+    if (!args) {
+      io.stdout.write(RUN_USAGE);
+      return 0;
+    }
+    const command = guestCommand(args.rest);
+    const timeoutMs = parseMs(args.values.timeout, "timeout");
+    const config = await machineConfig(args.values, io.cwd);
+    const machine = await Machine.create(config, { onProgress: progressTo(io) });
+    try {
+      return await runStreamed(machine, command, io, timeoutMs);
+    } finally {
+      await machine.stop();
+    }
+  },
+};
+
+/** A temporary directory removed after `use`, for unpacked packs. */
+export async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "atrium-vm-pack-"));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

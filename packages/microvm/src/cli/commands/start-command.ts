@@ -1,0 +1,72 @@
+import { rm, writeFile } from "node:fs/promises";
+import { ConfigError } from "@atrium/spec";
+import { defaultCacheDir } from "../../cache-dir.js";
+import { bootNamedMachine } from "../../named-machine/boot-named-machine.js";
+import { machinePaths, readNamedMachine, servingPid } from "../../named-machine/machine-store.js";
+import { defaultStateDir } from "../../named-machine/state-dir.js";
+import { type CliCommand, parseCommandArgs } from "../cli-command.js";
+import { serveMachine } from "../control-server.js";
+import { progressTo } from "../progress.js";
+
+const USAGE = `Usage: atrium-vm start NAME
+
+Boots the named machine from its disk and serves it in the foreground until \`atrium-vm stop
+NAME\`, Ctrl-C or SIGTERM; then the guest powers off cleanly and its disk keeps what was
+written. \`atrium-vm exec\` and \`cp\` reach it from other terminals meanwhile.
+
+The machine never outlives this process: if it dies (even by kill -9) QEMU is killed with it.
+To keep a machine running in the background, run this command under a supervisor (systemd,
+a container's init, tmux); there is no daemon of its own.
+
+Options:
+  -h, --help   show this help
+`;
+
+export const startCommand: CliCommand = {
+  name: "start",
+  summary: "boot a named machine and serve it in the foreground",
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseCommandArgs(argv, {}, { min: 1, max: 1, what: "the machine's NAME" });
+    if (!args) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    const name = args.positionals[0] as string;
+    const store = { stateDir: defaultStateDir(io.env) };
+    await readNamedMachine(name, store);
+    const pid = await servingPid(name, store);
+    if (pid) throw new ConfigError(`machine ${name} is already running (served by pid ${pid})`);
+    const paths = machinePaths(name, store);
+    await rm(paths.socket, { force: true }); // left by a process that was killed
+    const machine = await bootNamedMachine(name, {
+      ...store,
+      cacheDir: defaultCacheDir(io.env),
+      onProgress: progressTo(io),
+    });
+    let stopRequested!: () => void;
+    const stopped = new Promise<void>((resolve) => {
+      stopRequested = resolve;
+    });
+    const server = await serveMachine(machine, paths.socket, () => stopRequested());
+    await writeFile(paths.pid, `${process.pid}\n`);
+    const onSignal = () => stopRequested();
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    io.stdout.write(
+      `${name} is running (${machine.info.accelerator}); stop it with: atrium-vm stop ${name}\n`,
+    );
+    try {
+      await stopped;
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      server.close();
+      await machine.stop();
+      await rm(paths.pid, { force: true });
+      await rm(paths.socket, { force: true });
+    }
+    io.stdout.write(`${name} stopped\n`);
+    return 0;
+  },
+};

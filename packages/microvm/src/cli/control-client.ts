@@ -1,0 +1,43 @@
+import { connect } from "node:net";
+import { ConfigError } from "@atrium/spec";
+import {
+  machinePaths,
+  readNamedMachine,
+  type StoreOptions,
+  servingPid,
+} from "../named-machine/machine-store.js";
+import { type ControlReply, type ControlRequest, onLines, sendLine } from "./control-protocol.js";
+
+/**
+ * Sends one request to the process serving a named machine and hands each reply line to
+ * `onReply`; resolves when the server closes the connection. A machine nobody serves is an
+ * error that says how to start it.
+ */
+export async function requestMachine(
+  name: string,
+  request: ControlRequest,
+  onReply: (reply: ControlReply) => void,
+  options: StoreOptions = {},
+): Promise<void> {
+  await readNamedMachine(name, options);
+  if (!(await servingPid(name, options))) {
+    throw new ConfigError(
+      `machine ${name} is not running; start it in another terminal with: atrium-vm start ${name}`,
+    );
+  }
+  const socket = connect(machinePaths(name, options).socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => {
+      sendLine(socket, request);
+    });
+    onLines(socket, (value) => onReply(value as ControlReply));
+    socket.once("error", (error) =>
+      reject(
+        new ConfigError(
+          `cannot reach machine ${name} (${error.message}); is \`atrium-vm start ${name}\` still running?`,
+        ),
+      ),
+    );
+    socket.once("close", () => resolve());
+  });
+}

@@ -1,0 +1,246 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SKIP_VM_SUITES } from "./vm-available.js";
+
+const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+const CLI = ["--conditions=@atrium/source", "--import", "tsx", join(PACKAGE_DIR, "src/cli/main.ts")];
+
+interface Run {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+}
+
+let env: NodeJS.ProcessEnv;
+
+function start(args: string[], cwd = PACKAGE_DIR): ChildProcess {
+  return spawn(process.execPath, [...CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** The real CLI in a child process, on sources (as `pnpm test` runs everything). */
+function atriumVm(args: string[], cwd = PACKAGE_DIR): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = start(args, cwd);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (exitCode) => resolve({ stdout, stderr, exitCode }));
+  });
+}
+
+/** `atrium-vm start NAME` in the background, resolved once it says the machine runs. */
+async function startServing(
+  name: string,
+): Promise<{ child: ChildProcess; output: () => string; done: Promise<number | null> }> {
+  const child = start(["start", name]);
+  let stdout = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr?.resume();
+  const done = new Promise<number | null>((resolve) => child.once("close", resolve));
+  const end = Date.now() + 180_000;
+  while (!stdout.includes(" is running ")) {
+    if (child.exitCode !== null) throw new Error(`atrium-vm start ${name} exited early: ${stdout}`);
+    if (Date.now() > end) throw new Error("atrium-vm start did not come up");
+    await sleep(100);
+  }
+  return { child, output: () => stdout, done };
+}
+
+function qemuChildrenOf(parent: number): number[] {
+  // The QEMU of a named machine is a child of its `start` process.
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === parent && comm.startsWith("qemu-system")) pids.push(Number(name));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return pids;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("atrium-vm without a guest", () => {
+  beforeAll(() => {
+    env = { ...process.env, ATRIUM_VM_STATE: join(tmpdir(), "atrium-vm-cli-no-guest"), ATRIUM_VM_QUIET: "1" };
+  });
+
+  it("prints each command's help and exits 0", async () => {
+    for (const command of ["run", "exec", "create", "start", "stop", "ls", "rm", "cp", "pack", "doctor"]) {
+      const result = await atriumVm([command, "--help"]);
+      expect(result.exitCode, command).toBe(0);
+      expect(result.stdout, command).toMatch(new RegExp(`^Usage:\\s+atrium-vm ${command}`));
+      expect(result.stderr).toBe("");
+    }
+  }, 120_000);
+
+  it("exits 1 with one line naming the mistake", async () => {
+    expect(await atriumVm(["frobnicate"])).toEqual({
+      stdout: "",
+      stderr: 'atrium-vm: unknown command "frobnicate"; see atrium-vm --help\n',
+      exitCode: 1,
+    });
+    expect(await atriumVm(["run", "--image", "busybox"])).toEqual({
+      stdout: "",
+      stderr: "atrium-vm run: missing the command to run after --; see atrium-vm run --help\n",
+      exitCode: 1,
+    });
+    expect(await atriumVm(["exec", "ghost", "--", "true"])).toEqual({
+      stdout: "",
+      stderr: "atrium-vm exec: no machine named ghost; create it with: atrium-vm create ghost\n",
+      exitCode: 1,
+    });
+    expect(await atriumVm(["create", "Bad Name", "--image", "busybox"])).toEqual({
+      stdout: "",
+      stderr:
+        'atrium-vm create: machine name "Bad Name": use 1-63 characters of a-z, 0-9, "_", "." and "-", starting with a letter or digit\n',
+      exitCode: 1,
+    });
+    expect(await atriumVm(["cp", "a", "b"])).toEqual({
+      stdout: "",
+      stderr:
+        "atrium-vm cp: one side must be NAME:/path in a machine and the other a host path; see atrium-vm cp --help\n",
+      exitCode: 1,
+    });
+    expect(await atriumVm(["pack", "run", "/etc/hostname", "--", "true"])).toEqual({
+      stdout: "",
+      stderr:
+        'atrium-vm pack: /etc/hostname is not an atrium-vm pack (it does not start with the pack magic "ATRIUM-VM-PACK"); packs are written by `atrium-vm pack create`\n',
+      exitCode: 1,
+    });
+  }, 120_000);
+
+  it("reports progress on stderr unless ATRIUM_VM_QUIET=1", async () => {
+    const saved = env;
+    env = { ...env, ATRIUM_VM_QUIET: "0" };
+    try {
+      const result = await atriumVm(["pack", "run", "/etc/hostname", "--", "true"]);
+      expect(result.stderr).toBe(
+        'atrium-vm: verifying the pack\natrium-vm pack: /etc/hostname is not an atrium-vm pack (it does not start with the pack magic "ATRIUM-VM-PACK"); packs are written by `atrium-vm pack create`\n',
+      );
+    } finally {
+      env = saved;
+    }
+  }, 60_000);
+});
+
+describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "atrium-vm-cli-"));
+    env = { ...process.env, ATRIUM_VM_STATE: join(work, "state"), ATRIUM_VM_QUIET: "1" };
+  });
+
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("runs a command in a throwaway machine with its output and exit code", async () => {
+    const quiet = await atriumVm(["run", "--image", "busybox", "--", "echo out; echo err >&2; exit 3"]);
+    expect(quiet).toEqual({ stdout: "out\n", stderr: "err\n", exitCode: 3 });
+  }, 180_000);
+
+  it("creates, serves, execs, copies, stops, restarts, packs and removes a named machine", async () => {
+    expect(await atriumVm(["create", "box", "--image", "busybox"])).toEqual({
+      stdout: "created box\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect((await atriumVm(["ls"])).stdout).toBe("NAME  STATUS   IMAGE\nbox   stopped  busybox\n");
+
+    const first = await startServing("box");
+    const pid = first.child.pid as number;
+    expect(first.output()).toMatch(/^box is running \((tcg|kvm)\); stop it with: atrium-vm stop box\n$/);
+    expect((await atriumVm(["ls"])).stdout).toBe(
+      `NAME  STATUS${" ".repeat(`running (pid ${pid})`.length - 6)}  IMAGE\nbox   running (pid ${pid})  busybox\n`,
+    );
+    expect(await atriumVm(["exec", "box", "--", "echo kept > /root/kept.txt; cat /root/kept.txt"])).toEqual({
+      stdout: "kept\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await atriumVm(["exec", "box", "--", "sh", "-c", "exit 7"])).toEqual({
+      stdout: "",
+      stderr: "",
+      exitCode: 7,
+    });
+    expect(await atriumVm(["exec", "--timeout", "300", "box", "--", "sleep", "5"])).toEqual({
+      stdout: "",
+      stderr: "",
+      exitCode: 124,
+    });
+    await writeFile(join(work, "in.txt"), "from the host\n");
+    expect(await atriumVm(["cp", join(work, "in.txt"), "box:/root/in.txt"])).toEqual({
+      stdout: "",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await atriumVm(["cp", "box:/root/in.txt", join(work, "back.txt")])).toEqual({
+      stdout: "",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await readFile(join(work, "back.txt"), "utf8")).toBe("from the host\n");
+    expect(await atriumVm(["rm", "box"])).toEqual({
+      stdout: "",
+      stderr: `atrium-vm rm: machine box is running (served by pid ${pid}); stop it first: atrium-vm stop box\n`,
+      exitCode: 1,
+    });
+    expect(await atriumVm(["stop", "box"])).toEqual({ stdout: "stopped box\n", stderr: "", exitCode: 0 });
+    expect(await first.done).toBe(0);
+    expect(first.output()).toMatch(/\nbox stopped\n$/);
+
+    // Another host process boots the same disk: what the first wrote is there.
+    const second = await startServing("box");
+    const qemu = qemuChildrenOf(second.child.pid as number);
+    expect(qemu).toHaveLength(1);
+    expect((await atriumVm(["exec", "box", "--", "cat /root/kept.txt /root/in.txt"])).stdout).toBe(
+      "kept\nfrom the host\n",
+    );
+    // Killing the serving process takes its QEMU with it.
+    second.child.kill("SIGKILL");
+    await second.done;
+    const end = Date.now() + 5000;
+    while (isRunning(qemu[0] as number) && Date.now() < end) await sleep(50);
+    expect(isRunning(qemu[0] as number)).toBe(false);
+    expect((await atriumVm(["ls"])).stdout).toBe("NAME  STATUS   IMAGE\nbox   stopped  busybox\n");
+
+    const pack = join(work, "box.atrium-vm");
+    const packed = await atriumVm(["pack", "create", "box", "-o", pack]);
+    expect(packed.stderr).toBe("");
+    expect(packed.stdout).toMatch(
+      new RegExp(`^packed box into ${pack} \\(\\d+\\.\\d MiB of sections\\)\\n$`),
+    );
+    const copy = join(work, "elsewhere.atrium-vm");
+    await copyFile(pack, copy);
+    expect(await atriumVm(["pack", "run", copy, "--", "cat /root/kept.txt /root/in.txt"])).toEqual({
+      stdout: "kept\nfrom the host\n",
+      stderr: "",
+      exitCode: 0,
+    });
+
+    expect(await atriumVm(["rm", "box"])).toEqual({ stdout: "removed box\n", stderr: "", exitCode: 0 });
+    expect((await atriumVm(["ls"])).stdout).toBe("NAME  STATUS  IMAGE\n");
+  }, 600_000);
+});
