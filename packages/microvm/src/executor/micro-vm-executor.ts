@@ -19,6 +19,7 @@ import type { VmConfigInput } from "../config/vm-config.js";
 import { buildDebianPythonImage } from "../image/debian-python-image.js";
 import { type ExecutorLimits, resolveExecutorLimits } from "../limits.js";
 import { Machine, type MachineOptions } from "../machine/machine.js";
+import type { WarmPool } from "../pool/warm-pool.js";
 import { GuestRepl, type HarnessMessage } from "./guest-repl.js";
 import { toolInputFromCall } from "./tool-input.js";
 
@@ -28,6 +29,11 @@ export interface MicroVmExecutorOptions {
    * then ends only this executor's interpreter and leaves the machine running.
    */
   machine?: Machine;
+  /**
+   * Take a booted machine from this pool (made with a Python image, e.g. `buildDebianPythonImage`)
+   * instead of booting one; the executor owns it and `close` stops it.
+   */
+  pool?: WarmPool;
   /** The machine to boot when none is given; the image defaults to Debian's python3. */
   config?: Partial<VmConfigInput>;
   machineOptions?: MachineOptions;
@@ -76,7 +82,8 @@ export class MicroVmExecutor implements CodeExecutor {
   private runSignal: AbortSignal | undefined;
 
   private constructor(
-    private readonly machine: Machine,
+    /** The machine the interpreter runs in (shared when it was given, else this executor's own). */
+    readonly machine: Machine,
     private readonly ownsMachine: boolean,
     private repl: GuestRepl,
     private readonly limits: Readonly<ExecutorLimits>,
@@ -88,7 +95,10 @@ export class MicroVmExecutor implements CodeExecutor {
     const limits = resolveExecutorLimits(options.limits);
     let machine = options.machine;
     const owns = !machine;
-    if (!machine) machine = await bootPythonMachine(options.config, options.machineOptions);
+    if (!machine)
+      machine = options.pool
+        ? await options.pool.acquire()
+        : await bootPythonMachine(options.config, options.machineOptions);
     try {
       const holder: { executor?: MicroVmExecutor } = {};
       const repl = await GuestRepl.start(machine, (call) => holder.executor?.onTool(call));

@@ -1,0 +1,144 @@
+import { richToolResult, type Tool } from "@atrium/spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootPythonMachine, type Machine, MicroVmExecutor } from "../src/index.js";
+import { SKIP_VM_SUITES } from "./vm-available.js";
+
+const tools: Tool[] = [
+  {
+    name: "add",
+    description: "Adds a and b.",
+    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+    execute: async (input: { a: number; b: number }) => input.a + input.b,
+  },
+  {
+    name: "lookup",
+    description: "Returns a record with an image.",
+    inputSchema: { type: "object", properties: { key: { type: "string" } } },
+    execute: async (input: { key: string }) => richToolResult({ key: input.key, found: true }),
+  },
+];
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
+  let machine: Machine;
+  let executor: MicroVmExecutor;
+
+  beforeAll(async () => {
+    machine = await bootPythonMachine();
+    executor = await MicroVmExecutor.create({ machine, limits: { interruptGraceMs: 1_000 } });
+    await executor.setTools(tools);
+  }, 240_000);
+
+  afterAll(async () => {
+    await executor?.close();
+    await machine?.stop();
+  });
+
+  it("declares a VM with the network off, and tools still work through the agent channel", async () => {
+    expect(executor.capabilities).toEqual({
+      language: "python",
+      persistentState: true,
+      tools: true,
+      isolation: "vm",
+      network: "none",
+    });
+    const result = await executor.run(
+      [
+        "import socket",
+        "try:",
+        '    socket.create_connection(("10.0.2.2", 80), timeout=1)',
+        '    reach = "reached"',
+        "except OSError as error:",
+        "    reach = type(error).__name__",
+        "[reach, add(2, 40), lookup('k')]",
+      ].join("\n"),
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual(["OSError", 42, { key: "k", found: true }]);
+  });
+
+  it("maps positional tool arguments onto the schema and reports a bad call as a tool error", async () => {
+    expect((await executor.run("add(1, 2)")).output).toBe(3);
+    const result = await executor.run("add(1, 2, 3)");
+    expect(result.error).toEqual({
+      kind: "tool",
+      name: "ToolError",
+      message: 'Tool "add" failed: add() takes at most 2 positional arguments (a, b), got 3',
+      line: 1,
+      lineText: "add(1, 2, 3)",
+    });
+  });
+
+  it("returns a value JSON cannot carry as its repr", async () => {
+    const result = await executor.run("{1, 2}");
+    expect(result.output).toBe("{1, 2}");
+  });
+
+  it("kills a step that blocks the guest's own time limit, and starts a fresh interpreter", async () => {
+    await executor.run("kept = 1");
+    const result = await executor.run(
+      "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\nwhile True:\n    pass",
+      { timeoutMs: 300 },
+    );
+    expect(result.error).toEqual({
+      kind: "timeout",
+      name: "TimeoutError",
+      message:
+        "the step ran longer than its time limit of 300 ms and did not stop; its interpreter was killed",
+      stateLost: true,
+    });
+    const after = await executor.run("add(a=1, b=1)");
+    expect(after.output).toBe(2);
+    expect((await executor.run("kept")).error?.message).toBe("name 'kept' is not defined");
+  }, 60_000);
+
+  it("reports an interpreter that exits as crashed, with the state lost, and carries on", async () => {
+    const result = await executor.run("import os\nos._exit(3)");
+    expect(result.error).toEqual({
+      kind: "crashed",
+      name: "GuestCrash",
+      message: "the Python process in the guest ended (exit code 3)",
+      stateLost: true,
+    });
+    expect((await executor.run("40 + 2")).output).toBe(42);
+  }, 60_000);
+});
+
+describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor with its own machine", () => {
+  it("boots a machine, times its steps, and close leaves no QEMU behind", async () => {
+    const started = performance.now();
+    const executor = await MicroVmExecutor.create();
+    const bootMs = performance.now() - started;
+    const pid = executor.machine.info.qemuPid;
+    try {
+      await executor.setTools(tools);
+      const stepMs: number[] = [];
+      const toolStepMs: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        let t = performance.now();
+        expect((await executor.run(`${i} + 1`)).output).toBe(i + 1);
+        stepMs.push(performance.now() - t);
+        t = performance.now();
+        expect((await executor.run(`add(a=${i}, b=1)`)).output).toBe(i + 1);
+        toolStepMs.push(performance.now() - t);
+      }
+      const median = (values: number[]) => values.sort((a, b) => a - b)[2]?.toFixed(1);
+      console.log(
+        `micro-VM executor (${executor.machine.info.accelerator}): create ${bootMs.toFixed(0)} ms (boot ${executor.machine.info.timings.bootMs.toFixed(0)} ms), step ${median(stepMs)} ms, tool step ${median(toolStepMs)} ms (medians of 5)`,
+      );
+      expect(alive(pid)).toBe(true);
+    } finally {
+      await executor.close();
+    }
+    expect(alive(pid)).toBe(false);
+    await executor.close();
+  }, 240_000);
+});
