@@ -1,6 +1,7 @@
 import type { Command } from "just-bash";
 import { createCutCommand } from "../commands/cut/cut-command.js";
 import { createDuCommand } from "../commands/du/du-command.js";
+import { createFindCommand } from "../commands/find/find-command.js";
 import { createHeadTailCommands } from "../commands/head-tail/head-tail-command.js";
 import { createLsCommand } from "../commands/ls/ls-command.js";
 import { createSortCommand } from "../commands/sort/sort-command.js";
@@ -26,6 +27,7 @@ export function createGnuCommands(): Command[] {
     createDuCommand(),
     createStatCommand(),
     createCutCommand(),
+    createFindCommand(),
     ...createDirectoryMessageCommands(),
     createDirectoryGlobCommand(),
   ];
