@@ -1,5 +1,5 @@
 /**
- * The figures issues 5 and 11 name, measured in one run against a real Chroma server holding the
+ * The figures issues 5, 11 and 17 name, measured in one run against a real Chroma server holding the
  * Mintlify corpus, side by side with their baselines (unaccelerated just-bash grep over the same
  * filesystem, GNU grep on a disk copy, a sandbox that copies the corpus before its first `ls`).
  */
@@ -15,6 +15,7 @@ import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
 import { TreeCache } from "../src/tree/tree-cache.js";
 import { CORPUS_DIR, writeDiskCopy } from "../test/oracle/disk-copy.js";
 import { measureMcpHttp } from "./mcp-http-load.js";
+import { measureSearchQuality } from "./search-eval.js";
 
 /** A row whose value is itself a ratio; the baseline names the figure it was divided by (or into). */
 function ratioRow(metric: string, value: number, baseline: string, baselineValue: number): BenchRow {
@@ -131,6 +132,7 @@ try {
     { metric: "ingest_s", value: ingestSeconds, unit: "s" },
     { metric: "concurrent_cmds_per_s", value: commandsPerSecond, unit: "cmd/s" },
     ...(await measureMcpHttp({ store })),
+    ...(await measureSearchQuality(store)),
   ];
   writeBenchResults("chromafs", rows);
   disk.remove();

@@ -60,6 +60,15 @@ export const SEARCH_CANDIDATES = 50;
  */
 export const SEARCH_EVIDENCE_MAX_DISTANCE = 0.5;
 
+/**
+ * Weights of the two search legs in score fusion (`fuseHits`): the keyword leg (BM25) and the
+ * vector leg, by embedding. The offline hashing embedding is lexical and weaker than IDF-weighted
+ * keywords, so it gets half a say; a neural embedding gets an equal one.
+ */
+export const SEARCH_KEYWORD_WEIGHT = 1;
+export const SEARCH_HASHING_VECTOR_WEIGHT = 0.5;
+export const SEARCH_NEURAL_VECTOR_WEIGHT = 1;
+
 /** Characters of a chunk returned as a search snippet. */
 export const SEARCH_SNIPPET_MAX_CHARS = 600;
 

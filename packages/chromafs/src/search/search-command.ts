@@ -1,10 +1,10 @@
 import { errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import { queryWords } from "../store/chroma-doc-store.js";
 import type { Access, DocStore, SearchHit } from "../store/doc-store.js";
 import { noteStoreFailure } from "../store/store-failures.js";
 import { SEARCH_DEFAULT_HITS, SEARCH_SNIPPET_CHARS } from "../tuning.js";
+import { queryWords } from "./query-words.js";
 import { windowAround } from "./snippet.js";
 
 const USAGE = 'usage: search [-n COUNT] "<query>"\n';

@@ -1,9 +1,9 @@
 import { bm25Scores, countOccurrences } from "@atrium/spec/ranking";
-import { bestSnippet } from "../search/snippet.js";
-import { TITLE_MATCH_BOOST, titleMatch } from "../search/title-match.js";
+import type { SearchHit } from "../store/doc-store.js";
 import { SEARCH_SNIPPET_MAX_CHARS } from "../tuning.js";
-import { queryWords } from "./chroma-doc-store.js";
-import type { SearchHit } from "./doc-store.js";
+import { queryWords } from "./query-words.js";
+import { bestSnippet } from "./snippet.js";
+import { TITLE_MATCH_BOOST, titleMatch } from "./title-match.js";
 
 export interface Section {
   path: string;
@@ -30,8 +30,7 @@ const HEADING_LINE = /^(?:#{1,6}\s|title:|sidebartitle:).*$/m;
 /**
  * Keyword ranking over pages split at headings: BM25 over sections (term counts saturating, long
  * sections normalised, rare terms weighing more), terms in the section's heading (or title) counted
- * HEADING_WEIGHT more times, and common English words dropped as in the Chroma store's
- * `queryWords`. A page named after the query scores up to TITLE_MATCH_BOOST more (`titleMatch`).
+ * HEADING_WEIGHT more times, and common English words dropped (`queryWords`). A page named after the query scores up to TITLE_MATCH_BOOST more (`titleMatch`).
  * One hit per page (its best section); snippet = `bestSnippet` of that section.
  */
 export function rankSections(

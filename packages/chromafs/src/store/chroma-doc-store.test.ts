@@ -12,9 +12,10 @@ import {
   type TestChroma,
   writeFixtureCorpus,
 } from "../ingest/test-fixtures.js";
+import { queryWords } from "../search/query-words.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { PathTreeError } from "../tree/path-tree-codec.js";
-import { accessWhere, ChromaDocStore, documentFilter, escapeRegex, queryWords } from "./chroma-doc-store.js";
+import { accessWhere, ChromaDocStore, documentFilter, escapeRegex } from "./chroma-doc-store.js";
 import type { Access } from "./doc-store.js";
 
 const PUBLIC: Access = { groups: [] };

@@ -1,6 +1,5 @@
 import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
 import { AtriumError, type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
-import { bm25TermScore, countOccurrences, queryTerms, reciprocalRankFusion } from "@atrium/spec/ranking";
 import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
 import {
   type ChromaTarget,
@@ -11,16 +10,20 @@ import {
 import { inParallel } from "../ingest/in-parallel.js";
 import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../ingest/page-revision.js";
 import { readStoredTree } from "../ingest/stored-tree.js";
-import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import { bestSnippet, termsIn } from "../search/snippet.js";
-import { TITLE_MATCH_BOOST, titleMatch } from "../search/title-match.js";
+import { chunkBm25 } from "../search/chunk-bm25.js";
+import { fuseHits, type RankedChunk } from "../search/fuse-hits.js";
+import { queryWords } from "../search/query-words.js";
+import type { SearchOptions } from "../search/search-ranking.js";
+import { titleMatch } from "../search/title-match.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { PathTreeError } from "../tree/path-tree-codec.js";
 import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_CANDIDATES,
   SEARCH_EVIDENCE_MAX_DISTANCE,
-  SEARCH_SNIPPET_MAX_CHARS,
+  SEARCH_HASHING_VECTOR_WEIGHT,
+  SEARCH_KEYWORD_WEIGHT,
+  SEARCH_NEURAL_VECTOR_WEIGHT,
   STORE_IDS_PER_QUERY,
   STORE_PARALLEL_QUERIES,
 } from "../tuning.js";
@@ -67,6 +70,8 @@ interface ChunkRow {
   page: string;
   index: number;
   text: string;
+  /** The leg's own score (BM25, or cosine similarity) where it comes from a search leg. */
+  score?: number;
   metadata?: Metadata;
 }
 
@@ -86,11 +91,7 @@ const WITHIN_AS_FILTER_MAX_PATHS = 200;
  * re-ingest happened (possibly changing access), so the tree is re-read before answering.
  */
 export class ChromaDocStore implements DocStore {
-  /**
-   * Weight of the vector ranking against the keyword ranking (1) when fusing search results.
-   * The offline hashing embedding is lexical and weaker than IDF-weighted keywords, so it gets
-   * half; a neural embedding gets an equal say.
-   */
+  /** Weight of the vector leg in search fusion (SEARCH_HASHING_VECTOR_WEIGHT or the neural one). */
   private readonly semanticWeight: number;
   private snapshot: TreeSnapshot | undefined;
   private loading: Promise<TreeSnapshot> | undefined;
@@ -101,7 +102,9 @@ export class ChromaDocStore implements DocStore {
     private url: string | undefined,
     private readonly server: FollowedServer | undefined,
   ) {
-    this.semanticWeight = embedding.id.startsWith("hashing-") ? 0.5 : 1;
+    this.semanticWeight = embedding.id.startsWith("hashing-")
+      ? SEARCH_HASHING_VECTOR_WEIGHT
+      : SEARCH_NEURAL_VECTOR_WEIGHT;
   }
 
   static async open(options: ChromaDocStoreOptions): Promise<ChromaDocStore> {
@@ -152,8 +155,8 @@ export class ChromaDocStore implements DocStore {
     return this.reachable(() => this.findChunksNow(filter, access, within));
   }
 
-  search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
-    return this.reachable(() => this.searchNow(query, access, limit));
+  search(query: string, access: Access, limit: number, options: SearchOptions = {}): Promise<SearchHit[]> {
+    return this.reachable(() => this.searchNow(query, access, limit, options));
   }
 
   /**
@@ -303,42 +306,58 @@ export class ChromaDocStore implements DocStore {
     return { rows: inScope ? checked.filter((row) => inScope.has(row.page)) : checked };
   }
 
-  private async searchNow(query: string, access: Access, limit: number): Promise<SearchHit[]> {
+  private async searchNow(
+    query: string,
+    access: Access,
+    limit: number,
+    options: SearchOptions,
+  ): Promise<SearchHit[]> {
+    const ranking = options.ranking ?? "fused";
     const wanted = Math.max(1, Math.min(Math.floor(limit), SEARCH_CANDIDATES));
     const snapshot = await this.currentTree();
     const where = this.accessFilter(snapshot, access);
-    const [vector] = await this.embedding.embed([query]);
-    const semantic = await this.collection.query({
-      queryEmbeddings: vector ? [vector] : [],
-      nResults: SEARCH_CANDIDATES,
-      where,
-      include: ["documents", "distances"],
-    });
-    const semanticRows = (semantic.ids[0] ?? []).map((id, row) => ({
-      id,
-      text: semantic.documents[0]?.[row] ?? "",
-    }));
+    const words = queryWords(query);
+    const lists: RankedChunk[][] = [];
+    const scored = (rows: ChunkRow[]): RankedChunk[] =>
+      rows.map((row) => ({ ...row, score: row.score ?? 0 }));
+    const weights: number[] = [];
     // Chunks this close to the query count as evidence even without a query word (a neural
     // embedding's paraphrase); the offline hashing embedding is lexical, so it rarely gets here.
     const close = new Set<string>();
-    (semantic.ids[0] ?? []).forEach((id, row) => {
-      const distance = semantic.distances?.[0]?.[row];
-      const chunk = parseChunkId(id);
-      if (chunk && typeof distance === "number" && distance <= SEARCH_EVIDENCE_MAX_DISTANCE) {
-        close.add(`${chunk.page}#${chunk.index}`);
-      }
-    });
-    const ranked = [await this.checkRows(semanticRows, access)];
-    const words = queryWords(query);
-    if (words.length > 0) ranked.push(await this.keywordPass(query, words, where, access));
-    return fuse(
-      ranked,
-      [this.semanticWeight, 1],
+    if (ranking !== "keyword") {
+      const [vector] = await this.embedding.embed([query]);
+      const semantic = await this.collection.query({
+        queryEmbeddings: vector ? [vector] : [],
+        nResults: SEARCH_CANDIDATES,
+        where,
+        include: ["documents", "distances"],
+      });
+      const semanticRows = (semantic.ids[0] ?? []).map((id, row) => ({
+        id,
+        text: semantic.documents[0]?.[row] ?? "",
+        score: 1 - (semantic.distances?.[0]?.[row] ?? 1),
+      }));
+      (semantic.ids[0] ?? []).forEach((id, row) => {
+        const distance = semantic.distances?.[0]?.[row];
+        const chunk = parseChunkId(id);
+        if (chunk && typeof distance === "number" && distance <= SEARCH_EVIDENCE_MAX_DISTANCE) {
+          close.add(`${chunk.page}#${chunk.index}`);
+        }
+      });
+      lists.push(scored(await this.checkRows(semanticRows, access)));
+      weights.push(this.semanticWeight);
+    }
+    if (ranking !== "vector" && words.length > 0) {
+      lists.push(scored(await this.keywordPass(query, words, where, access)));
+      weights.push(SEARCH_KEYWORD_WEIGHT);
+    }
+    return fuseHits(lists, {
+      weights,
       words,
-      wanted,
-      (row) => close.has(`${row.page}#${row.index}`),
-      (path) => titleMatch(path, snapshot.tree.files[path]?.title, words),
-    );
+      limit: wanted,
+      close: (row) => close.has(`${row.page}#${row.index}`),
+      named: (path) => titleMatch(path, snapshot.tree.files[path]?.title, words),
+    });
   }
 
   /**
@@ -386,7 +405,7 @@ export class ChromaDocStore implements DocStore {
     const ranked = result.ids
       .map((id, row) => {
         const text = result.documents[row] ?? "";
-        return { id, text, score: bm25(text, idf, averageBytes, words.length > 1 ? phrase : undefined) };
+        return { id, text, score: chunkBm25(text, idf, averageBytes, words.length > 1 ? phrase : undefined) };
       })
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .slice(0, SEARCH_CANDIDATES);
@@ -398,7 +417,7 @@ export class ChromaDocStore implements DocStore {
    * revision of a listed page means the tree changed since it was read: re-read it first.
    */
   private async checkRows(
-    rows: { id: string; text: string; metadata?: Metadata }[],
+    rows: { id: string; text: string; metadata?: Metadata; score?: number }[],
     access: Access,
   ): Promise<ChunkRow[]> {
     let snapshot = await this.currentTree();
@@ -406,6 +425,7 @@ export class ChromaDocStore implements DocStore {
       chunk: parseChunkId(row.id),
       text: row.text,
       metadata: row.metadata,
+      score: row.score,
     }));
     const unknown = (tree: TreeSnapshot) =>
       parsed.filter(
@@ -422,10 +442,16 @@ export class ChromaDocStore implements DocStore {
       for (const { chunk } of unknown(snapshot)) snapshot.leftovers.add(`${chunk?.page}#${chunk?.revision}`);
     }
     const kept: ChunkRow[] = [];
-    for (const { chunk, text, metadata } of parsed) {
+    for (const { chunk, text, metadata, score } of parsed) {
       if (!chunk || snapshot.revisions.get(chunk.page) !== chunk.revision) continue;
       if (!isVisibleIn(snapshot, chunk.page, access)) continue;
-      kept.push({ page: chunk.page, index: chunk.index, text, metadata });
+      kept.push({
+        page: chunk.page,
+        index: chunk.index,
+        text,
+        metadata,
+        ...(score !== undefined && { score }),
+      });
     }
     return kept;
   }
@@ -513,26 +539,6 @@ export class ChromaDocStore implements DocStore {
   }
 }
 
-/**
- * Distinct lowercased words of a query (`queryTerms` of @atrium/spec/ranking: Chinese and Japanese
- * runs as overlapping bigrams, common English function words dropped when others remain).
- */
-export function queryWords(query: string): string[] {
-  return queryTerms(query, { maxTerms: DEFAULT_CHROMAFS_LIMITS.searchMaxQueryWords });
-}
-
-const PHRASE_BONUS = 1.5;
-
-/** BM25 of one chunk for words with known IDF weights; times PHRASE_BONUS when `phrase` occurs. */
-function bm25(text: string, idf: ReadonlyMap<string, number>, averageBytes: number, phrase?: string): number {
-  const lower = text.toLowerCase();
-  const lengthRatio = Buffer.byteLength(text) / Math.max(1, averageBytes);
-  let score = 0;
-  for (const [word, weight] of idf)
-    score += bm25TermScore(countOccurrences(lower, word), weight, lengthRatio);
-  return phrase && lower.includes(phrase) ? score * PHRASE_BONUS : score;
-}
-
 function isVisibleIn(snapshot: TreeSnapshot, path: string, access: Access): boolean {
   const file = snapshot.tree.files[path];
   if (!file) return false;
@@ -575,51 +581,4 @@ function isRejectedFilter(error: unknown): boolean {
   if (unreachableReason(error) !== undefined) return false;
   const message = errorMessage(error);
   return /regex|invalid|where document/i.test(message) && !/fetch failed|ECONNREFUSED/i.test(message);
-}
-
-/**
- * Reciprocal-rank fusion of ranked chunk lists, one hit per page. Only pages with evidence are
- * hits: one of their chunks holds a query word or is semantically `close` (the vector pass always
- * answers with its nearest chunks, even for nonsense, and those are no answer). The snippet comes
- * from the page's chunk holding the most query words (the best-ranked one on a tie). A page named
- * after the query (`named`: share of its words in the file name or title) scores up to
- * TITLE_MATCH_BOOST more.
- */
-function fuse(
-  lists: ChunkRow[][],
-  weights: number[],
-  words: string[],
-  limit: number,
-  close: (row: ChunkRow) => boolean,
-  named: (path: string) => number,
-): SearchHit[] {
-  const hits = reciprocalRankFusion(lists, { key: (row) => row.page, weights }).map((fused) => {
-    // The snippet comes from the chunk holding the most query words (ties: the better ranked).
-    let best = fused.occurrences[0]!;
-    let found = termsIn(best.item.text, words);
-    let evidence = found > 0 || close(best.item);
-    for (const occurrence of fused.occurrences.slice(1)) {
-      const count = termsIn(occurrence.item.text, words);
-      evidence ||= count > 0 || close(occurrence.item);
-      if (count > found || (count === found && occurrence.contribution > best.contribution)) {
-        best = occurrence;
-        found = count;
-      }
-    }
-    return {
-      path: fused.key,
-      score: fused.score * (1 + TITLE_MATCH_BOOST * named(fused.key)),
-      best,
-      evidence,
-    };
-  });
-  return hits
-    .filter((hit) => hit.evidence)
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
-    .slice(0, limit)
-    .map((hit) => ({
-      path: hit.path,
-      snippet: bestSnippet(hit.best.item.text, words, SEARCH_SNIPPET_MAX_CHARS),
-      score: hit.score,
-    }));
 }

@@ -1,3 +1,4 @@
+import type { SearchOptions } from "../search/search-ranking.js";
 import type { PathTree } from "../tree/path-tree.js";
 
 /**
@@ -60,7 +61,7 @@ export interface DocStore {
     access: Access,
     within?: readonly string[],
   ): Promise<Map<string, PageChunk[]> | null>;
-  /** Semantic (or hybrid) search over visible pages. */
-  search(query: string, access: Access, limit: number): Promise<SearchHit[]>;
+  /** Semantic (or hybrid) search over visible pages; `options.ranking` picks one leg alone. */
+  search(query: string, access: Access, limit: number, options?: SearchOptions): Promise<SearchHit[]>;
   close?(): Promise<void>;
 }

@@ -5,10 +5,11 @@ import { loadGroupRules } from "../ingest/access-groups.js";
 import { chunkPage, chunkStartLines } from "../ingest/chunk-page.js";
 import { readPage } from "../ingest/read-page.js";
 import { walkDocs } from "../ingest/walk-docs.js";
+import type { SearchOptions } from "../search/search-ranking.js";
+import { rankSections, type Section, splitSections } from "../search/section-ranking.js";
 import type { PathTree, PathTreeFile } from "../tree/path-tree.js";
 import { STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
-import { rankSections, type Section, splitSections } from "./keyword-search.js";
 import { compileTextFilter } from "./text-filter-matcher.js";
 
 /**
@@ -113,8 +114,15 @@ export class LocalFolderStore implements DocStore {
     return chunks;
   }
 
-  async search(query: string, access: Access, limit: number): Promise<SearchHit[]> {
+  /** Keyword ranking only (a folder has no embeddings): `vector` answers no hits. */
+  async search(
+    query: string,
+    access: Access,
+    limit: number,
+    options: SearchOptions = {},
+  ): Promise<SearchHit[]> {
     const tree = await this.loadedTree();
+    if (options.ranking === "vector") return [];
     this.sections ??= splitSections(this.texts);
     return rankSections(
       query,

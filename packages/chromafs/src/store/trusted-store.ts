@@ -26,6 +26,6 @@ export function trustedStore(store: DocStore): DocStore {
     ...(findChunks && {
       findChunks: (filter, access, within) => trusted(() => findChunks(filter, access, within)),
     }),
-    search: (query, access, limit) => trusted(() => store.search(query, access, limit)),
+    search: (query, access, limit, options) => trusted(() => store.search(query, access, limit, options)),
   };
 }
