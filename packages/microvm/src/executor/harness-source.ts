@@ -160,7 +160,9 @@ def run_step(code, timeout_ms, max_log_chars):
             exec(compile(tree, STEP, "exec"), scope)
             if last is not None:
                 value = eval(compile(last, STEP, "eval"), scope)
-                result.update(to_json(value))
+                # None is "no value", as in a notebook (a trailing print() must not show null).
+                if value is not None:
+                    result.update(to_json(value))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             sys.stdout, sys.stderr = saved
