@@ -12,7 +12,12 @@ import { type CheckedDraft, checkDraft, checkMetadata } from "./drawers/validate
 import { invalidInput, PalaceError } from "./errors.js";
 import { createKnowledgeGraphTables, KnowledgeGraph } from "./kg/index.js";
 import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
-import type { DrawerSink, ReplaceSourceResult, SourceRecord } from "./mine/drawer-sink.js";
+import type {
+  DrawerSink,
+  RemoveSourceResult,
+  ReplaceSourceResult,
+  SourceRecord,
+} from "./mine/drawer-sink.js";
 import {
   createPalaceConfig,
   defaultPalaceName,
@@ -335,8 +340,14 @@ export class Palace implements DrawerSink, AsyncDisposable {
           const seen = new Set<string>();
           const filed = checked.map((draft, at) => {
             const id = ids[at] as string;
-            if (seen.has(id) || this.registry.exists(id)) return { id, created: false };
+            if (seen.has(id)) return { id, created: false };
             seen.add(id);
+            const existing = this.registry.byId(id);
+            if (existing) {
+              // Filed again (directly, or under another source): that keeps it when its first source lets go.
+              this.registry.hold(existing, draft.source, draft.position);
+              return { id, created: false };
+            }
             this.registry.insert(draft, id, filedAt);
             return { id, created: true };
           });
@@ -352,28 +363,42 @@ export class Palace implements DrawerSink, AsyncDisposable {
   getSource(key: string): SourceRecord | undefined {
     this.ensureOpen();
     const row = this.db
-      .prepare("SELECT key, content_hash, drawer_count, mined_at FROM sources WHERE key = ?")
-      .get(key) as { key: string; content_hash: string; drawer_count: number; mined_at: string } | undefined;
-    return (
-      row && {
-        key: row.key,
-        contentHash: row.content_hash,
-        drawerCount: row.drawer_count,
-        minedAt: row.mined_at,
-      }
-    );
+      .prepare("SELECT key, content_hash, drawer_count, mined_at, origin FROM sources WHERE key = ?")
+      .get(key) as SourceDbRow | undefined;
+    return row && sourceRecord(row);
+  }
+
+  /** Every mined source whose key starts with `prefix`, by key. */
+  listSources(prefix: string): SourceRecord[] {
+    this.ensureOpen();
+    if (typeof prefix !== "string") throw invalidInput("prefix", 'must be text ("" lists every source)');
+    const rows = this.db
+      .prepare(
+        "SELECT key, content_hash, drawer_count, mined_at, origin FROM sources WHERE substr(key, 1, length(?)) = ? ORDER BY key",
+      )
+      .all(prefix, prefix) as SourceDbRow[];
+    return rows.map(sourceRecord);
   }
 
   /**
-   * Files `drafts` as the whole content of source `key` in one transaction: drawers of the source
-   * no longer among them are removed, kept ones are moved if their room (or other fields) changed,
-   * and the source's hash is recorded. A draft's `source` defaults to `key`. A drawer whose text
-   * another source already filed in the same wing stays with that source and counts as kept.
+   * Files `drafts` as the whole content of source `key` in one transaction: drawers the source
+   * no longer holds leave the palace unless another source holds them too (or they were filed
+   * directly), kept ones are moved if their room (or other fields) changed, and the source's hash
+   * and `origin` are recorded. A draft's `source` defaults to `key`. A drawer whose text another
+   * source already filed in the same wing stays that source's own, is held by this one too, and
+   * counts as kept.
    */
-  async replaceSource(key: string, hash: string, drafts: DrawerDraft[]): Promise<ReplaceSourceResult> {
+  async replaceSource(
+    key: string,
+    hash: string,
+    drafts: DrawerDraft[],
+    origin?: string,
+  ): Promise<ReplaceSourceResult> {
     this.ensureOpen();
     if (typeof key !== "string" || key === "") throw invalidInput("key", "must be non-empty text");
     if (typeof hash !== "string" || hash === "") throw invalidInput("contentHash", "must be non-empty text");
+    if (origin !== undefined && (typeof origin !== "string" || origin === ""))
+      throw invalidInput("origin", "must be non-empty text when given");
     drafts.forEach((draft, at) => {
       if (draft.source !== undefined && draft.source !== key) {
         throw invalidInput(
@@ -390,7 +415,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
       const filedAt = new Date().toISOString();
       const result = this.db
         .transaction(() => {
-          const before = new Set(this.registry.idsOfSource(key));
+          const before = new Set(this.registry.heldBy(key));
           const wanted = new Set<string>();
           const counts: ReplaceSourceResult = { added: 0, kept: 0, removed: 0 };
           checked.forEach((draft, at) => {
@@ -404,25 +429,50 @@ export class Palace implements DrawerSink, AsyncDisposable {
               return;
             }
             counts.kept++;
+            before.delete(row.rowid);
+            this.registry.hold(row, key, draft.position);
             if (row.source === key) {
               this.registry.update(row, changedFields(row, draft, drafts[at]?.timestamp !== undefined));
             }
           });
-          for (const id of before) {
-            if (wanted.has(id)) continue;
-            this.registry.remove(this.registry.byId(id) as DrawerRow);
-            counts.removed++;
+          for (const row of this.registry.byRowids([...before])) {
+            if (this.registry.release(row, key)) counts.removed++;
           }
           this.db
             .prepare(
-              "INSERT INTO sources (key, content_hash, drawer_count, mined_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at",
+              "INSERT INTO sources (key, content_hash, drawer_count, mined_at, origin) VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at, origin = COALESCE(excluded.origin, sources.origin)",
             )
-            .run(key, hash, wanted.size, filedAt);
+            .run(key, hash, wanted.size, filedAt, origin ?? null);
           this.registry.flushLexical();
           return counts;
         })
         .immediate();
       await this.applyVectors();
+      return result;
+    });
+  }
+
+  /**
+   * Forgets mined source `key` in one transaction: its drawers leave the palace unless another
+   * source holds them too (or they were filed directly; those move to that holder).
+   */
+  async removeSource(key: string): Promise<RemoveSourceResult> {
+    this.ensureOpen();
+    if (typeof key !== "string" || key === "") throw invalidInput("key", "must be non-empty text");
+    return this.exclusive(async () => {
+      const result = this.db
+        .transaction(() => {
+          const found = this.db.prepare("DELETE FROM sources WHERE key = ?").run(key).changes > 0;
+          const counts: RemoveSourceResult = { found, removed: 0, kept: 0 };
+          for (const row of this.registry.byRowids(this.registry.heldBy(key))) {
+            if (this.registry.release(row, key)) counts.removed++;
+            else counts.kept++;
+          }
+          this.registry.flushLexical();
+          return counts;
+        })
+        .immediate();
+      if (result.removed + result.kept > 0) await this.applyVectors();
       return result;
     });
   }
@@ -826,6 +876,24 @@ export class Palace implements DrawerSink, AsyncDisposable {
   private ensureOpen(): void {
     if (this.closed) throw new ClosedError(`Palace ${this.config.name}`);
   }
+}
+
+interface SourceDbRow {
+  key: string;
+  content_hash: string;
+  drawer_count: number;
+  mined_at: string;
+  origin: string | null;
+}
+
+function sourceRecord(row: SourceDbRow): SourceRecord {
+  return {
+    key: row.key,
+    contentHash: row.content_hash,
+    drawerCount: row.drawer_count,
+    minedAt: row.mined_at,
+    ...(row.origin === null ? {} : { origin: row.origin }),
+  };
 }
 
 /** The fields of a re-mined draft that differ from its stored row (same id, so same content). */

@@ -54,6 +54,12 @@ export class DrawerRegistry {
     lexicalInsert: Statement;
     lexicalDelete: Statement<[number]>;
     log: Statement<[WriteOp, string]>;
+    link: Statement<[string, number, number | null]>;
+    unlink: Statement<[string, number]>;
+    linksOfSource: Statement<[string], { drawer_rowid: number; position: number | null }>;
+    holders: Statement<[number], { source_key: string; position: number | null }>;
+    filedDirectly: Statement<[number], { filed_directly: number }>;
+    markDirect: Statement<[number]>;
   };
 
   constructor(readonly db: Database) {
@@ -79,8 +85,8 @@ export class DrawerRegistry {
         `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position IS NOT NULL ORDER BY d.position, d.rowid`,
       ),
       insert: db.prepare(
-        `INSERT INTO drawers (id, content, content_hash, wing, room, hall, source, position, speaker, turn_id, session_id, timestamp, timestamp_ms, filed_at, metadata, access_count, last_accessed, pinned)
-         VALUES (@id, @content, @content_hash, @wing, @room, @hall, @source, @position, @speaker, @turn_id, @session_id, @timestamp, @timestamp_ms, @filed_at, @metadata, @access_count, @last_accessed, @pinned)`,
+        `INSERT INTO drawers (id, content, content_hash, wing, room, hall, source, position, speaker, turn_id, session_id, timestamp, timestamp_ms, filed_at, metadata, access_count, last_accessed, pinned, filed_directly)
+         VALUES (@id, @content, @content_hash, @wing, @room, @hall, @source, @position, @speaker, @turn_id, @session_id, @timestamp, @timestamp_ms, @filed_at, @metadata, @access_count, @last_accessed, @pinned, @filed_directly)`,
       ),
       remove: db.prepare("DELETE FROM drawers WHERE rowid = ?"),
       lexicalInsert: db.prepare(
@@ -88,6 +94,16 @@ export class DrawerRegistry {
       ),
       lexicalDelete: db.prepare(`DELETE FROM ${LEXICAL_TABLE} WHERE rowid = ?`),
       log: db.prepare("INSERT INTO write_log (op, drawer_id) VALUES (?, ?)"),
+      link: db.prepare(
+        "INSERT INTO drawer_sources (source_key, drawer_rowid, position) VALUES (?, ?, ?) ON CONFLICT (source_key, drawer_rowid) DO UPDATE SET position = excluded.position",
+      ),
+      unlink: db.prepare("DELETE FROM drawer_sources WHERE source_key = ? AND drawer_rowid = ?"),
+      linksOfSource: db.prepare("SELECT drawer_rowid, position FROM drawer_sources WHERE source_key = ?"),
+      holders: db.prepare(
+        "SELECT source_key, position FROM drawer_sources WHERE drawer_rowid = ? ORDER BY source_key",
+      ),
+      filedDirectly: db.prepare("SELECT filed_directly FROM drawers WHERE rowid = ?"),
+      markDirect: db.prepare("UPDATE drawers SET filed_directly = 1 WHERE rowid = ?"),
     };
   }
 
@@ -112,6 +128,55 @@ export class DrawerRegistry {
     return this.statements.idsOfSource.all(source).map((row) => row.id);
   }
 
+  /** Rowids of the drawers `source` holds (its own and those it shares with other sources). */
+  heldBy(source: string): number[] {
+    return this.statements.linksOfSource.all(source).map((row) => row.drawer_rowid);
+  }
+
+  /** The sources holding a drawer, by key, with the drawer's position in each. */
+  holders(rowid: number): { source: string; position: number | null }[] {
+    return this.statements.holders
+      .all(rowid)
+      .map((row) => ({ source: row.source_key, position: row.position }));
+  }
+
+  /** Whether the drawer was filed directly (`file` without a source), which keeps it whatever sources do. */
+  filedDirectly(rowid: number): boolean {
+    return this.statements.filedDirectly.get(rowid)?.filed_directly === 1;
+  }
+
+  /**
+   * Records that `source` holds an already filed drawer (at `position`); with no source, that it
+   * was filed directly. Either keeps it until every holder lets go.
+   */
+  hold(row: DrawerRow, source: string | undefined, position: number | undefined): void {
+    if (source === undefined) this.statements.markDirect.run(row.rowid);
+    else this.statements.link.run(source, row.rowid, position ?? null);
+  }
+
+  /**
+   * `source` no longer holds the drawer: it is removed when nothing else holds it (returns true);
+   * otherwise, if it was that source's own drawer, it moves to the first other holder (or, held
+   * only because it was filed directly, to no source).
+   */
+  release(row: DrawerRow, source: string): boolean {
+    this.statements.unlink.run(source, row.rowid);
+    const holders = this.holders(row.rowid);
+    const direct = this.filedDirectly(row.rowid);
+    if (holders.length === 0 && !direct) {
+      this.remove(row);
+      return true;
+    }
+    if (row.source === source) {
+      const next = holders[0];
+      this.update(
+        row,
+        next ? { source: next.source, position: next.position } : { source: null, position: null },
+      );
+    }
+    return false;
+  }
+
   /** FTS rows to rewrite at `flushLexical` (rowids), and places in sources whose neighbours changed. */
   private readonly dirty = new Set<number>();
   private readonly touched: { source: string; position: number }[] = [];
@@ -122,7 +187,7 @@ export class DrawerRegistry {
     id: string,
     filedAt: string,
     bookkeeping: { accessCount?: number; lastAccessed?: string; pinned?: boolean } = {},
-  ): void {
+  ): number {
     const { lastInsertRowid } = this.statements.insert.run({
       id,
       content: draft.content,
@@ -142,13 +207,18 @@ export class DrawerRegistry {
       access_count: bookkeeping.accessCount ?? 0,
       last_accessed: bookkeeping.lastAccessed ?? null,
       pinned: bookkeeping.pinned ? 1 : 0,
+      // A drawer without a source is held by the palace itself; one with a source, by that source.
+      filed_directly: draft.source === undefined ? 1 : 0,
     });
-    this.dirty.add(Number(lastInsertRowid));
+    const rowid = Number(lastInsertRowid);
+    if (draft.source !== undefined) this.statements.link.run(draft.source, rowid, draft.position ?? null);
+    this.dirty.add(rowid);
     this.touch(draft.source, draft.position);
     this.log("upsert", id);
+    return rowid;
   }
 
-  /** Removes a drawer: its row, its FTS row, and a delete in the write log. */
+  /** Removes a drawer: its row, its FTS row, its links to sources (a trigger), and a delete in the write log. */
   remove(row: DrawerRow): void {
     this.statements.remove.run(row.rowid);
     this.statements.lexicalDelete.run(row.rowid);
@@ -181,6 +251,7 @@ export class DrawerRegistry {
     if (changes.pinned !== undefined) set("pinned", changes.pinned ? 1 : 0);
     if (assignments.length === 0) return;
     this.db.prepare(`UPDATE drawers SET ${assignments.join(", ")} WHERE rowid = @rowid`).run(values);
+    this.followSource(row, changes);
     const indexed = Object.keys(changes).some((key) => key !== "pinned" && key !== "metadata");
     if (!indexed) return;
     const updated = this.byId(row.id) as DrawerRow;
@@ -189,6 +260,19 @@ export class DrawerRegistry {
     this.touch(row.source ?? undefined, row.position ?? undefined);
     this.touch(updated.source ?? undefined, updated.position ?? undefined);
     this.log("upsert", row.id);
+  }
+
+  /**
+   * Keeps the drawer's link to its own source in step with `source` and `position`: a drawer
+   * moved to another source is held by that one instead, one moved to no source is held directly.
+   */
+  private followSource(row: DrawerRow, changes: DrawerChanges): void {
+    const source = changes.source === undefined ? row.source : changes.source;
+    const position = changes.position === undefined ? row.position : changes.position;
+    if (source === row.source && position === row.position) return;
+    if (row.source !== null && source !== row.source) this.statements.unlink.run(row.source, row.rowid);
+    if (source === null) this.statements.markDirect.run(row.rowid);
+    else this.statements.link.run(source, row.rowid, position);
   }
 
   log(op: WriteOp, id: string): void {

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { PalaceError } from "../errors.js";
 import { lexicalTableSql } from "../search/lexical-index.js";
+import { DRAWER_SOURCES_MIGRATION } from "./drawer-sources-schema.js";
 
 /** The FTS5 table's name; its columns come from `lexical-index.ts`. */
 export const LEXICAL_TABLE = "drawers_fts";
@@ -70,6 +71,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER drawer_vectors_stale AFTER UPDATE OF content, speaker ON drawers
     BEGIN DELETE FROM ${VECTOR_TABLE} WHERE drawer_rowid = old.rowid; END;
   `,
+  DRAWER_SOURCES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@ import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
 import { readPalaceConfig } from "../palace-dir.js";
-import { EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export-rows.js";
+import { type DrawerHolding, EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export-rows.js";
 
 const PAGE = 1_000;
 
@@ -40,17 +40,18 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
   );
   for (let after = 0; ; ) {
     const rows = page.all(after, PAGE) as DrawerRow[];
-    for (const row of rows) yield { kind: "drawer", ...rowToDrawer(row) };
+    for (const row of rows) yield { kind: "drawer", ...rowToDrawer(row), ...holding(palace, row) };
     if (rows.length < PAGE) break;
     after = (rows[rows.length - 1] as DrawerRow).rowid;
   }
   const sources = db
-    .prepare("SELECT key, content_hash, drawer_count, mined_at FROM sources ORDER BY key")
+    .prepare("SELECT key, content_hash, drawer_count, mined_at, origin FROM sources ORDER BY key")
     .all() as {
     key: string;
     content_hash: string;
     drawer_count: number;
     mined_at: string;
+    origin: string | null;
   }[];
   for (const source of sources) {
     yield {
@@ -59,10 +60,21 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
       contentHash: source.content_hash,
       drawerCount: source.drawer_count,
       minedAt: source.mined_at,
+      ...(source.origin === null ? {} : { origin: source.origin }),
     };
   }
   yield* new KnowledgeGraph(db).export();
   yield* palace.tunnels.export();
+}
+
+/** The drawer's holders other than its own source, so an import keeps shared drawers shared. */
+function holding(palace: Palace, row: DrawerRow): DrawerHolding {
+  const { registry } = palace.internals();
+  const alsoHeldBy = registry.holders(row.rowid).filter((holder) => holder.source !== row.source);
+  return {
+    ...(alsoHeldBy.length > 0 ? { alsoHeldBy } : {}),
+    ...(row.source !== null && registry.filedDirectly(row.rowid) ? { filedDirectly: true as const } : {}),
+  };
 }
 
 /** Writes `exportRows` to `file` as JSONL (one JSON object per line). */

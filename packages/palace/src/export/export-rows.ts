@@ -5,6 +5,16 @@ import type { TunnelRow } from "../tunnels/tunnel-types.js";
 export const EXPORT_FORMAT_VERSION = 1;
 
 /**
+ * Who holds a drawer besides its own `source` (written only when someone does): other mined
+ * sources with the same text, and whether it was also filed directly. Exports without these
+ * fields (older ones) import as held by their own source only.
+ */
+export interface DrawerHolding {
+  alsoHeldBy?: { source: string; position: number | null }[];
+  filedDirectly?: true;
+}
+
+/**
  * One line of a palace export. The first line is the header; then drawers (filing order), mined
  * sources, the knowledge graph's rows (`kind: "kg-…"`, written and read by `KnowledgeGraph`), and
  * the explicit tunnels (`kind: "tunnel"`, written and read by `Tunnels`).
@@ -20,6 +30,13 @@ export type PalaceExportRow =
       /** palace.json keys other modules keep there (a rooms config, ...). */
       settings?: Record<string, unknown>;
     }
-  | ({ kind: "drawer" } & Drawer)
-  | { kind: "source"; key: string; contentHash: string; drawerCount: number; minedAt: string }
+  | ({ kind: "drawer" } & Drawer & DrawerHolding)
+  | {
+      kind: "source";
+      key: string;
+      contentHash: string;
+      drawerCount: number;
+      minedAt: string;
+      origin?: string;
+    }
   | TunnelRow;

@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import type { DrawerRow } from "../db/drawer-row.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { contentHash, drawerId } from "../drawers/drawer-id.js";
 import { checkDraft } from "../drawers/validate-draft.js";
@@ -7,7 +8,7 @@ import { invalidInput, PalaceError } from "../errors.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
 import { readPalaceConfig, writePalaceConfig } from "../palace-dir.js";
-import { EXPORT_FORMAT_VERSION } from "./export-rows.js";
+import { type DrawerHolding, EXPORT_FORMAT_VERSION } from "./export-rows.js";
 
 export interface ImportReport {
   /** Drawers filed; `skipped` were already in the palace (same id). */
@@ -27,7 +28,14 @@ export interface ImportReport {
  */
 export async function importPalace(palace: Palace, file: string): Promise<ImportReport> {
   const drawers: Drawer[] = [];
-  const sources: { key: string; contentHash: string; drawerCount: number; minedAt: string }[] = [];
+  const holdings = new Map<string, DrawerHolding>();
+  const sources: {
+    key: string;
+    contentHash: string;
+    drawerCount: number;
+    minedAt: string;
+    origin?: string;
+  }[] = [];
   const graph: unknown[] = [];
   const tunnels: { row: unknown; where: string }[] = [];
   let header: { identity?: string; settings?: Record<string, unknown> } | undefined;
@@ -61,8 +69,12 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
       header = row as typeof header;
       continue;
     }
-    if (row.kind === "drawer") drawers.push(checkDrawer(row, where, palace));
-    else if (row.kind === "source") sources.push(checkSource(row, where));
+    if (row.kind === "drawer") {
+      const { alsoHeldBy, filedDirectly, ...drawer } = row;
+      drawers.push(checkDrawer(drawer, where, palace));
+      const holding = checkHolding(alsoHeldBy, filedDirectly, where);
+      if (holding) holdings.set(drawer.id as string, holding);
+    } else if (row.kind === "source") sources.push(checkSource(row, where));
     else if (typeof row.kind === "string" && row.kind.startsWith("kg-")) graph.push(row);
     else if (row.kind === "tunnel") tunnels.push({ row, where });
     else throw invalidInput(where, `has an unknown kind ${JSON.stringify(row.kind)}`);
@@ -93,13 +105,26 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
           ...(drawer.lastAccessed === undefined ? {} : { lastAccessed: drawer.lastAccessed }),
         });
         report.drawers++;
+        const holding = holdings.get(drawer.id);
+        if (holding) {
+          const row = registry.byId(drawer.id) as DrawerRow;
+          for (const holder of holding.alsoHeldBy ?? [])
+            registry.hold(row, holder.source, holder.position ?? undefined);
+          if (holding.filedDirectly) registry.hold(row, undefined, undefined);
+        }
       });
       registry.flushLexical();
       const upsertSource = db.prepare(
-        "INSERT INTO sources (key, content_hash, drawer_count, mined_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at",
+        "INSERT INTO sources (key, content_hash, drawer_count, mined_at, origin) VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET content_hash = excluded.content_hash, drawer_count = excluded.drawer_count, mined_at = excluded.mined_at, origin = excluded.origin",
       );
       for (const source of sources)
-        upsertSource.run(source.key, source.contentHash, source.drawerCount, source.minedAt);
+        upsertSource.run(
+          source.key,
+          source.contentHash,
+          source.drawerCount,
+          source.minedAt,
+          source.origin ?? null,
+        );
       if (graph.length > 0) new KnowledgeGraph(db).import(graph);
       report.tunnels = palace.tunnels.import(
         tunnels.map((tunnel) => tunnel.row),
@@ -135,8 +160,33 @@ function checkDrawer(row: Record<string, unknown>, where: string, palace: Palace
   return drawer;
 }
 
+function checkHolding(alsoHeldBy: unknown, filedDirectly: unknown, where: string): DrawerHolding | undefined {
+  if (filedDirectly !== undefined && filedDirectly !== true)
+    throw invalidInput(`${where}.filedDirectly`, "must be true when present");
+  if (alsoHeldBy !== undefined) {
+    const valid =
+      Array.isArray(alsoHeldBy) &&
+      alsoHeldBy.every(
+        (holder) =>
+          typeof holder?.source === "string" &&
+          holder.source !== "" &&
+          (holder.position === null || (Number.isInteger(holder.position) && holder.position >= 0)),
+      );
+    if (!valid)
+      throw invalidInput(
+        `${where}.alsoHeldBy`,
+        "must be a list of { source, position } (position an integer or null)",
+      );
+  }
+  if (alsoHeldBy === undefined && filedDirectly === undefined) return undefined;
+  return {
+    ...(alsoHeldBy === undefined ? {} : { alsoHeldBy: alsoHeldBy as DrawerHolding["alsoHeldBy"] }),
+    ...(filedDirectly === true ? { filedDirectly: true } : {}),
+  };
+}
+
 function checkSource(row: Record<string, unknown>, where: string) {
-  const { key, contentHash: hash, drawerCount, minedAt } = row;
+  const { key, contentHash: hash, drawerCount, minedAt, origin } = row;
   if (
     typeof key !== "string" ||
     typeof hash !== "string" ||
@@ -145,5 +195,13 @@ function checkSource(row: Record<string, unknown>, where: string) {
   ) {
     throw invalidInput(where, "a source needs key, contentHash, drawerCount and minedAt");
   }
-  return { key, contentHash: hash, drawerCount: drawerCount as number, minedAt };
+  if (origin !== undefined && typeof origin !== "string")
+    throw invalidInput(`${where}.origin`, "must be text when present");
+  return {
+    key,
+    contentHash: hash,
+    drawerCount: drawerCount as number,
+    minedAt,
+    ...(origin === undefined ? {} : { origin }),
+  };
 }

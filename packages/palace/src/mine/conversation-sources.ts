@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { errorMessage, rethrowIfFatal } from "@atrium/spec";
 import type { DrawerDraft, DrawerMetadata } from "../drawers/drawer.js";
 import { throwIfAborted } from "../miners/abort.js";
@@ -17,7 +17,7 @@ import { parseJsonText } from "../miners/json-syntax.js";
 import { looksBinary, type ProjectFile, walkProject } from "../miners/project-walker.js";
 import type { RoomClassifier } from "../miners/rooms.js";
 import type { MineLimits } from "./mine-limits.js";
-import { type SourceItem, sourceHash, sourceKey } from "./source-job.js";
+import { type SourceItem, type SourceJob, sourceHash, sourceKey } from "./source-job.js";
 import { tooManyFiles } from "./too-many-files.js";
 
 /**
@@ -107,10 +107,17 @@ async function* fileSources(
   for (const problem of parsed.problems) {
     yield { type: "error", error: { file: file.path, position: problem.position, message: problem.message } };
   }
+  const origin = `convos:${resolve(file.absolutePath)}`;
+  const keys = new Set<string>();
   for (const conversation of parsed.conversations) {
     if (conversation.messages.length === 0) continue;
-    yield { type: "job", job: conversationJob(conversation, file.path, format, context) };
+    const job = conversationJob(conversation, file.path, format, origin, context);
+    keys.add(job.key);
+    yield { type: "job", job };
   }
+  // Read whole: a conversation this file held before and no longer does was deleted from it. With
+  // problems, a missing conversation may only be unreadable, so nothing is removed.
+  if (parsed.problems.length === 0) yield { type: "sweep", sweep: { origin, keys, file: file.path } };
 }
 
 /** The format (given or detected) and the parse; undefined when the file is no conversation export. */
@@ -176,8 +183,9 @@ function conversationJob(
   conversation: Conversation,
   file: string,
   format: ConversationFormat,
+  origin: string,
   context: ConversationSourceContext,
-) {
+): SourceJob {
   const { wing, chunking, limits } = context;
   const room = context.classifier.conversationRoom(conversation, file);
   const key = sourceKey(wing, conversation.id);
@@ -186,6 +194,7 @@ function conversationJob(
   return {
     key,
     file,
+    origin,
     hash: sourceHash(recipe, JSON.stringify(conversation)),
     drafts: () =>
       chunkConversation(conversation, chunking, limits.chunkMaxChars).map((chunk): DrawerDraft => {

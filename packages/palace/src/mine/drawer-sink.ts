@@ -5,6 +5,10 @@ import type { DrawerDraft } from "../drawers/drawer.js";
  * Map-backed sink that honours the same contract. Each source is replaced in one atomic step,
  * which is what makes a mining run resumable after `kill -9`: a re-run skips every source whose
  * recorded hash matches and redoes the one that was cut short.
+ *
+ * Drawer ids are content-derived, so several sources can hold one drawer (two files with the same
+ * license header). A drawer leaves the palace only when no source holds it any more and it was not
+ * filed directly; until then it counts as kept.
  */
 
 /** What the palace remembers about one mined source. */
@@ -13,18 +17,42 @@ export interface SourceRecord {
   contentHash: string;
   drawerCount: number;
   minedAt: string;
+  /** Where it was mined from (`project:<root>`, `convos:<export file>`), when the miner said. */
+  origin?: string;
 }
 
 export interface ReplaceSourceResult {
+  /** Drawers filed new. */
   added: number;
+  /** Drawers of the source that were already in the palace (this or another source holds them). */
   kept: number;
+  /** Drawers the source no longer holds that left the palace (no other holder). */
   removed: number;
+}
+
+export interface RemoveSourceResult {
+  /** False when no source had this key (nothing changed). */
+  found: boolean;
+  /** Drawers that left the palace with it. */
+  removed: number;
+  /** Its drawers that stay because another source holds them too (or they were filed directly). */
+  kept: number;
 }
 
 export interface DrawerSink {
   /** The record of a mined source (a file path relative to the mined root, or a conversation id), if any. */
   getSource(key: string): SourceRecord | undefined;
-  /** Atomically: file `drafts` as the whole content of `key` (drawers no longer in it are removed), record
-   *  `contentHash`. One transaction: a kill during it leaves the previous state. */
-  replaceSource(key: string, contentHash: string, drafts: DrawerDraft[]): Promise<ReplaceSourceResult>;
+  /** Every mined source whose key starts with `prefix`, by key. */
+  listSources(prefix: string): SourceRecord[];
+  /** Atomically: file `drafts` as the whole content of `key` (drawers no longer in it are removed
+   *  unless another source holds them), record `contentHash` and `origin`. One transaction: a kill
+   *  during it leaves the previous state. */
+  replaceSource(
+    key: string,
+    contentHash: string,
+    drafts: DrawerDraft[],
+    origin?: string,
+  ): Promise<ReplaceSourceResult>;
+  /** Atomically: forget source `key` and remove its drawers that nothing else holds. */
+  removeSource(key: string): Promise<RemoveSourceResult>;
 }

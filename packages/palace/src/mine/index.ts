@@ -25,7 +25,12 @@ export { parsePlainTranscript } from "../miners/formats/plain-text.js";
 export { parseSlackDay, slackUsers } from "../miners/formats/slack.js";
 export { type ProjectFile, type WalkEntry, walkProject } from "../miners/project-walker.js";
 export { FALLBACK_ROOM, parseRoomRules, RoomClassifier, type RoomRule } from "../miners/rooms.js";
-export type { DrawerSink, ReplaceSourceResult, SourceRecord } from "./drawer-sink.js";
+export type {
+  DrawerSink,
+  RemoveSourceResult,
+  ReplaceSourceResult,
+  SourceRecord,
+} from "./drawer-sink.js";
 export { MemoryDrawerSink } from "./memory-drawer-sink.js";
 export { mine, mineEvents } from "./mine.js";
 export { DEFAULT_MINE_LIMITS, type MineLimits, resolveMineLimits } from "./mine-limits.js";

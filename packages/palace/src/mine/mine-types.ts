@@ -41,8 +41,14 @@ export interface MineResult {
   added: number;
   /** Drawers that were already filed (same content, turn and wing). */
   kept: number;
-  /** Drawers of changed sources that are no longer in them. */
+  /** Drawers that left the palace: no longer in a changed source, or their source is gone, and no other source holds them. */
   removed: number;
+  /**
+   * Sources gone since the last run of the same origin, removed with their drawers: project
+   * files deleted (or now ignored, too large, binary), conversations no longer in the export file
+   * they were mined from.
+   */
+  sourcesRemoved: number;
   /** Sources unchanged since they were last mined (not re-read into the palace). */
   skipped: number;
   /** Files left out on purpose (binary, too large, lockfile, not an export). */
@@ -61,7 +67,8 @@ export type MineEvent =
       type: "source";
       key: string;
       file: string;
-      status: "added" | "changed" | "unchanged";
+      /** "removed": the source is gone from where it was mined (see `MineResult.sourcesRemoved`). */
+      status: "added" | "changed" | "unchanged" | "removed";
       added: number;
       kept: number;
       removed: number;

@@ -6,7 +6,7 @@ import { AbortError, LimitError } from "@atrium/spec";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { isPalaceError } from "../errors.js";
-import type { DrawerSink, ReplaceSourceResult, SourceRecord } from "./drawer-sink.js";
+import type { DrawerSink, RemoveSourceResult, ReplaceSourceResult, SourceRecord } from "./drawer-sink.js";
 import { MemoryDrawerSink } from "./memory-drawer-sink.js";
 import { mine } from "./mine.js";
 import type { MineEvent, MineOptions } from "./mine-types.js";
@@ -59,6 +59,7 @@ describe("mine (conversations)", () => {
       added: 33,
       kept: 0,
       removed: 0,
+      sourcesRemoved: 0,
       skipped: 0,
       excluded: 3,
       errors: FIXTURE_ERRORS,
@@ -123,6 +124,7 @@ describe("mine (conversations)", () => {
       added: 0,
       kept: 0,
       removed: 0,
+      sourcesRemoved: 0,
       skipped: 12,
       excluded: 3,
       errors: FIXTURE_ERRORS,
@@ -267,9 +269,20 @@ class DyingSink implements DrawerSink {
   getSource(key: string): SourceRecord | undefined {
     return this.inner.getSource(key);
   }
-  async replaceSource(key: string, hash: string, drafts: DrawerDraft[]): Promise<ReplaceSourceResult> {
+  listSources(prefix: string): SourceRecord[] {
+    return this.inner.listSources(prefix);
+  }
+  async replaceSource(
+    key: string,
+    hash: string,
+    drafts: DrawerDraft[],
+    origin?: string,
+  ): Promise<ReplaceSourceResult> {
     if (this.#lives-- <= 0) throw new LimitError("process", "killed");
-    return this.inner.replaceSource(key, hash, drafts);
+    return this.inner.replaceSource(key, hash, drafts, origin);
+  }
+  removeSource(key: string): Promise<RemoveSourceResult> {
+    return this.inner.removeSource(key);
   }
 }
 
@@ -282,8 +295,19 @@ class RefusingSink implements DrawerSink {
   getSource(key: string): SourceRecord | undefined {
     return this.inner.getSource(key);
   }
-  async replaceSource(key: string, hash: string, drafts: DrawerDraft[]): Promise<ReplaceSourceResult> {
+  listSources(prefix: string): SourceRecord[] {
+    return this.inner.listSources(prefix);
+  }
+  async replaceSource(
+    key: string,
+    hash: string,
+    drafts: DrawerDraft[],
+    origin?: string,
+  ): Promise<ReplaceSourceResult> {
     if (key === this.refused) throw new Error("disk full");
-    return this.inner.replaceSource(key, hash, drafts);
+    return this.inner.replaceSource(key, hash, drafts, origin);
+  }
+  removeSource(key: string): Promise<RemoveSourceResult> {
+    return this.inner.removeSource(key);
   }
 }

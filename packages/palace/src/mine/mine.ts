@@ -10,7 +10,7 @@ import type { DrawerSink } from "./drawer-sink.js";
 import { resolveMineLimits } from "./mine-limits.js";
 import type { MineEvent, MineOptions, MineResult } from "./mine-types.js";
 import { projectSources } from "./project-sources.js";
-import type { SourceItem } from "./source-job.js";
+import { type SourceItem, type SourceSweep, sourceKey } from "./source-job.js";
 
 /**
  * Mines a folder or export file into a palace (any `DrawerSink`). Incremental: a source whose
@@ -66,10 +66,13 @@ export async function* mineEvents(
     added: 0,
     kept: 0,
     removed: 0,
+    sourcesRemoved: 0,
     skipped: 0,
     excluded: 0,
     errors: [],
   };
+  const sweeps = new Map<string, SourceSweep>();
+  const seen = new Set<string>();
   let files = 0;
   let done = 0;
   for await (const item of sources) {
@@ -86,6 +89,9 @@ export async function* mineEvents(
         result.errors.push(item.error);
         yield { type: "error", error: item.error };
         break;
+      case "sweep":
+        sweeps.set(item.sweep.origin, item.sweep);
+        break;
       case "file-done":
         done++;
         yield { type: "file", file: item.file, done, files };
@@ -94,6 +100,7 @@ export async function* mineEvents(
         throwIfAborted(options.signal);
         const { job } = item;
         result.sources++;
+        seen.add(job.key);
         const previous = sink.getSource(job.key);
         if (previous?.contentHash === job.hash) {
           result.skipped++;
@@ -109,7 +116,7 @@ export async function* mineEvents(
           break;
         }
         try {
-          const filed = await sink.replaceSource(job.key, job.hash, uniqueDrafts(job.drafts()));
+          const filed = await sink.replaceSource(job.key, job.hash, uniqueDrafts(job.drafts()), job.origin);
           result.added += filed.added;
           result.kept += filed.kept;
           result.removed += filed.removed;
@@ -133,8 +140,53 @@ export async function* mineEvents(
       }
     }
   }
+  yield* sweepGone(sink, options.wing, sweeps, seen, result, options.signal);
   yield { type: "done", result };
   return result;
+}
+
+/**
+ * Removes the sources recorded under the run's wing whose origin a reader swept and that it no
+ * longer holds. Runs only after every source was filed (an aborted or failed run removes
+ * nothing); each removal is atomic, so a run killed here finishes the sweep when run again. A key
+ * seen anywhere in this run stays, whatever origin it was recorded under.
+ */
+async function* sweepGone(
+  sink: DrawerSink,
+  wing: string,
+  sweeps: ReadonlyMap<string, SourceSweep>,
+  seen: ReadonlySet<string>,
+  result: MineResult,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<MineEvent> {
+  if (sweeps.size === 0) return;
+  const prefix = sourceKey(wing, "");
+  for (const record of sink.listSources(prefix)) {
+    const sweep = record.origin === undefined ? undefined : sweeps.get(record.origin);
+    if (sweep === undefined || sweep.keys.has(record.key) || seen.has(record.key)) continue;
+    throwIfAborted(signal);
+    const file = sweep.file ?? record.key.slice(prefix.length);
+    try {
+      const gone = await sink.removeSource(record.key);
+      if (!gone.found) continue;
+      result.sourcesRemoved++;
+      result.removed += gone.removed;
+      yield {
+        type: "source",
+        key: record.key,
+        file,
+        status: "removed",
+        added: 0,
+        kept: gone.kept,
+        removed: gone.removed,
+      };
+    } catch (error) {
+      rethrowIfFatal(error);
+      const failure = { file, message: `could not be removed (${record.key}): ${errorMessage(error)}` };
+      result.errors.push(failure);
+      yield { type: "error", error: failure };
+    }
+  }
 }
 
 /**

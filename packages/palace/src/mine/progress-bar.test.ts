@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { MineEvent, MineResult } from "./mine-types.js";
 import { progressBar, summary } from "./progress-bar.js";
 
-const result: MineResult = { sources: 4, added: 7, kept: 1, removed: 0, skipped: 2, excluded: 1, errors: [] };
+const result: MineResult = {
+  sources: 4,
+  added: 7,
+  kept: 1,
+  removed: 0,
+  sourcesRemoved: 0,
+  skipped: 2,
+  excluded: 1,
+  errors: [],
+};
 
 function run(events: MineEvent[], stream: { isTTY?: boolean; columns?: number }) {
   let output = "";

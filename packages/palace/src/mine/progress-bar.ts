@@ -115,6 +115,7 @@ export function summary(result: MineResult): string {
     `${result.skipped} unchanged`,
     `${result.excluded} files left out`,
   ];
+  if (result.sourcesRemoved > 0) parts.push(`${result.sourcesRemoved} sources gone`);
   if (result.errors.length > 0) parts.push(`${result.errors.length} errors`);
   return `mined: ${parts.join(", ")}`;
 }

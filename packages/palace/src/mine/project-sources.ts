@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
+import { extname, resolve } from "node:path";
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { throwIfAborted } from "../miners/abort.js";
 import { chunkProjectFile, isMarkdownPath, markdownHeadings } from "../miners/chunk-project-file.js";
@@ -31,6 +31,9 @@ export async function* projectSources(
     }
   }
   yield { type: "files", files: files.length };
+  const origin = `project:${resolve(root)}`;
+  // A file the walk found is still part of the project, even if reading it failed this time.
+  const present = new Set(files.map((file) => sourceKey(wing, file.path)));
   const folderRooms = planFolderRooms(
     files.map((file) => ({
       path: file.path,
@@ -51,6 +54,7 @@ export async function* projectSources(
       continue;
     }
     if (looksBinary(bytes)) {
+      present.delete(sourceKey(wing, file.path));
       yield { type: "excluded", file: file.path, reason: "binary" };
       yield { type: "file-done", file: file.path };
       continue;
@@ -71,6 +75,7 @@ export async function* projectSources(
       job: {
         key,
         file: file.path,
+        origin,
         hash: sourceHash({ mode: "project", wing, room, hall, chunkMaxChars: limits.chunkMaxChars }, text),
         drafts: () =>
           chunkProjectFile(file.path, text, limits.chunkMaxChars).map(
@@ -94,6 +99,8 @@ export async function* projectSources(
     };
     yield { type: "file-done", file: file.path };
   }
+  // Deleted, now ignored, too large or binary: no longer part of the project.
+  yield { type: "sweep", sweep: { origin, keys: present } };
 }
 
 const DOC_EXTENSIONS = new Set([".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", ".org", ".tex"]);

@@ -14,21 +14,38 @@ export interface SourceJob {
   /** The file it came from, relative to the mined path. */
   file: string;
   hash: string;
+  /** Where it comes from (`project:<root>`, `convos:<export file>`): the scope a later sweep covers. */
+  origin: string;
   drafts: () => DrawerDraft[];
+}
+
+/**
+ * Every source `origin` holds now (`keys`), sent once the reader knows it for sure. Sources the
+ * palace recorded from that origin that are not among them are gone and get removed. A reader that
+ * is unsure (a file that could not be read or parsed whole) sends no sweep, so nothing is removed.
+ */
+export interface SourceSweep {
+  origin: string;
+  keys: ReadonlySet<string>;
+  /** The file a removed source is reported under (relative to the mined path); default: its key without the wing. */
+  file?: string;
 }
 
 export type SourceItem =
   | { type: "files"; files: number }
   | { type: "job"; job: SourceJob }
+  | { type: "sweep"; sweep: SourceSweep }
   | { type: "excluded"; file: string; reason: MineExclusionReason }
   | { type: "error"; error: MineError }
   | { type: "file-done"; file: string };
 
 /**
  * Bumped when the way drafts are built changes (chunking, metadata), so every source is re-filed
- * once on the next run instead of keeping drawers in the old shape.
+ * once on the next run instead of keeping drawers in the old shape. 2: sources record their
+ * origin and every source holding a shared drawer is linked to it (palaces mined before need one
+ * re-filing for both; kept drawers are not embedded again).
  */
-export const MINE_RECIPE_VERSION = 1;
+export const MINE_RECIPE_VERSION = 2;
 
 /**
  * A source's hash covers what it says and everything that shapes its drawers (wing, room,
