@@ -14,7 +14,11 @@ export {
   type MicroVmExecutorOptions,
   microVmCapabilities,
 } from "./executor/micro-vm-executor.js";
-export { microVmExecutorFactory } from "./executor/micro-vm-executor-factory.js";
+export {
+  microVmExecutorFactory,
+  type SharedMachineExecutorFactory,
+  sharedMachineExecutorFactory,
+} from "./executor/micro-vm-executor-factory.js";
 export { buildBusyboxImage, writeOciLayout } from "./image/busybox-image.js";
 export { buildDebianPythonImage, type PythonImageOptions } from "./image/debian-python-image.js";
 export { importImage, type RootFilesystem } from "./image/rootfs.js";

@@ -117,7 +117,15 @@ export class GuestRepl {
       this.pendingLine = this.pendingLine.slice(newline + 1);
       newline = this.pendingLine.indexOf("\n");
       if (!line) continue;
-      const message = JSON.parse(line) as HarnessMessage;
+      let message: HarnessMessage;
+      try {
+        message = JSON.parse(line) as HarnessMessage;
+      } catch {
+        // Only the harness writes here; a line that is not its JSON means the channel is lost.
+        this.dead ??= `the guest harness wrote a line that is not its protocol: ${line.slice(0, 200)}`;
+        this.control.kill(SIGKILL);
+        return;
+      }
       if (message.op === "tool") this.onTool(message);
       else {
         const waiting = this.waiting;
