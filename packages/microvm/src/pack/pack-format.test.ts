@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PackFormatError } from "./pack-errors.js";
 import { PACK_HEADER_BYTES, PACK_MAGIC } from "./pack-format.js";
+import { packMachine } from "./pack-machine.js";
 import { extractPack, readPackManifest } from "./read-pack.js";
 import { SPARSE_BLOCK_BYTES } from "./sparse-blocks.js";
 import { writePack } from "./write-pack.js";
@@ -138,6 +139,14 @@ describe("pack format", () => {
     const longer = await damaged("longer", (bytes) => Buffer.concat([bytes, Buffer.from("extra")]));
     await expect(readPackManifest(longer)).rejects.toThrow(
       `${longer} is corrupt: 5 bytes follow the end its manifest gives (${size} bytes); copy the file again`,
+    );
+  });
+
+  it("refuses to pack into a directory that does not exist, before building anything", async () => {
+    await expect(
+      packMachine({ config: { image: "busybox" }, out: join(dir, "no-dir", "x.atrium-vm") }),
+    ).rejects.toThrow(
+      `out: ${join(dir, "no-dir")} is not a directory; create it first or write the pack elsewhere`,
     );
   });
 

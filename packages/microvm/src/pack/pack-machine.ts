@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { defaultCacheDir } from "../cache-dir.js";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
@@ -30,6 +30,10 @@ export type PackMachineOptions = StoreOptions &
  * so another host needs only QEMU.
  */
 export async function packMachine(options: PackMachineOptions): Promise<PackManifest> {
+  const outDir = dirname(resolve(options.out));
+  if (!(await stat(outDir).catch(() => undefined))?.isDirectory()) {
+    throw new ConfigError(`out: ${outDir} is not a directory; create it first or write the pack elsewhere`);
+  }
   let plan: BootPlan;
   let machine: string | undefined;
   if (options.name !== undefined) {
