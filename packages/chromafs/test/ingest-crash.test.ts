@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ChromaServer, connectChroma, startChromaServer } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { walkDocs } from "../src/ingest/walk-docs.js";
+import { walkDocs } from "../src/docs-folder/walk-docs.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
 

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { ChromaServer } from "@atrium/chroma";
 import { type Embedding, errorMessage } from "@atrium/spec";
-import { validateCollectionName } from "../ingest/collection-name.js";
+import { validateCollectionName } from "../collection-schema/collection-name.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
 import { type Chroma, loadChroma } from "../store/load-chroma.js";

@@ -1,6 +1,6 @@
 import type { ChromaServer, ChromaServerHealth } from "@atrium/chroma";
 import { ConfigError, type Embedding } from "@atrium/spec";
-import { EMBEDDING_METADATA_KEY } from "../ingest/docs-collection.js";
+import { EMBEDDING_METADATA_KEY } from "../collection-schema/docs-collection.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import type { DocStore } from "../store/doc-store.js";
 import { loadChroma } from "../store/load-chroma.js";

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { countNewlines, splitLines } from "../ingest/chunk-page.js";
+import { countNewlines, splitLines } from "../docs-folder/chunk-page.js";
 import type { PageChunk } from "../store/doc-store.js";
 
 /**

@@ -1,15 +1,24 @@
+export { groupKey, PUBLIC_KEY } from "../collection-schema/access-keys.js";
+export { validateCollectionName } from "../collection-schema/collection-name.js";
+export {
+  type ChromaClientLike,
+  type ChromaTarget,
+  EMBEDDING_METADATA_KEY,
+} from "../collection-schema/docs-collection.js";
+export {
+  CHUNKER_VERSION,
+  chunkId,
+  currentChunking,
+  pageRevision,
+} from "../collection-schema/page-revision.js";
 export {
   type GroupMapping,
   type GroupRules,
-  groupKey,
   loadGroupRules,
-  PUBLIC_KEY,
   parseGroupRules,
-} from "./access-groups.js";
-export { type ChunkOptions, chunkPage } from "./chunk-page.js";
-export { validateCollectionName } from "./collection-name.js";
-export { type ChromaClientLike, type ChromaTarget, EMBEDDING_METADATA_KEY } from "./docs-collection.js";
-export { IngestError } from "./errors.js";
+} from "../docs-folder/access-groups.js";
+export { type ChunkOptions, chunkPage } from "../docs-folder/chunk-page.js";
+export { IngestError } from "../docs-folder/errors.js";
 export {
   type IngestOptions,
   type IngestPhase,
@@ -17,5 +26,4 @@ export {
   type IngestSummary,
   ingestDocs,
 } from "./ingest-docs.js";
-export { CHUNKER_VERSION, chunkId, currentChunking, pageRevision } from "./page-revision.js";
 export type { GroupsMappingSource, GroupsSummary } from "./stored-groups.js";

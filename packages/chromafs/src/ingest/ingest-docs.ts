@@ -1,24 +1,28 @@
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
-import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import { loadChroma } from "../store/load-chroma.js";
-import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
-import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
-import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
-import { DELETE_BATCH, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../tuning.js";
-import { accessMetadata, type GroupMapping, type GroupRules, loadGroupRules } from "./access-groups.js";
-import { chunkPage, chunkStartLines } from "./chunk-page.js";
-import { validateCollectionName } from "./collection-name.js";
+import { accessMetadata } from "../collection-schema/access-keys.js";
+import { validateCollectionName } from "../collection-schema/collection-name.js";
 import {
   type ChromaTarget,
   defaultEmbedding,
   openDocsCollection,
   recordStorageFormat,
   resolveClient,
-} from "./docs-collection.js";
-import { IngestError } from "./errors.js";
-import { inParallel } from "./in-parallel.js";
-import { chunkId, currentChunking, pageRevision, parseChunkId } from "./page-revision.js";
+} from "../collection-schema/docs-collection.js";
+import { inParallel } from "../collection-schema/in-parallel.js";
+import { chunkId, currentChunking, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
+import { readStoredTree } from "../collection-schema/stored-tree.js";
+import { type GroupMapping, type GroupRules, loadGroupRules } from "../docs-folder/access-groups.js";
+import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
+import { IngestError } from "../docs-folder/errors.js";
+import { type PreparedPage, readPage } from "../docs-folder/read-page.js";
+import { walkDocs } from "../docs-folder/walk-docs.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
+import { loadChroma } from "../store/load-chroma.js";
+import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
+import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
+import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
+import { DELETE_BATCH, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../tuning.js";
 import { pauseForTest } from "./pause-for-test.js";
 import {
   PENDING_GROUPS_METADATA_KEY,
@@ -26,7 +30,6 @@ import {
   readPendingGroups,
   recordPendingGroups,
 } from "./pending-groups.js";
-import { type PreparedPage, readPage } from "./read-page.js";
 import {
   dropCollection,
   findCollection,
@@ -41,8 +44,6 @@ import {
   type GroupsSummary,
   refuseLegacyUnrestrict,
 } from "./stored-groups.js";
-import { readStoredTree } from "./stored-tree.js";
-import { walkDocs } from "./walk-docs.js";
 
 export type IngestPhase = "scan" | "write" | "cleanup";
 

@@ -1,6 +1,6 @@
 import type { Collection } from "@atrium/chroma";
-import type { GroupMapping } from "./access-groups.js";
-import { IngestError } from "./errors.js";
+import type { GroupMapping } from "../docs-folder/access-groups.js";
+import { IngestError } from "../docs-folder/errors.js";
 
 /**
  * Collection metadata key holding the groups mapping an ingest applies, as JSON, recorded before

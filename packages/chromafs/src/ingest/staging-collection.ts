@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import { rethrowIfFatal } from "@atrium/spec";
+import type { GroupMapping } from "../docs-folder/access-groups.js";
+import { IngestError } from "../docs-folder/errors.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
-import type { GroupMapping } from "./access-groups.js";
-import { IngestError } from "./errors.js";
 import { PENDING_GROUPS_METADATA_KEY, readPendingGroups } from "./pending-groups.js";
 
 /**

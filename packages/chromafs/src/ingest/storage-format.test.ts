@@ -1,17 +1,19 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accessMetadata } from "../collection-schema/access-keys.js";
+import { EMBEDDING_METADATA_KEY } from "../collection-schema/docs-collection.js";
+import { chunkId, pageRevision } from "../collection-schema/page-revision.js";
+import { loadGroupRules } from "../docs-folder/access-groups.js";
+import { chunkPage } from "../docs-folder/chunk-page.js";
+import { readPage } from "../docs-folder/read-page.js";
+import { walkDocs } from "../docs-folder/walk-docs.js";
 import { openDocsSession } from "../session/docs-session.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTreeFile } from "../tree/path-tree.js";
 import { format1Chunking } from "../tree/path-tree-migrations.js";
 import { StorageFormatError } from "../tree/storage-format.js";
-import { accessMetadata, loadGroupRules } from "./access-groups.js";
-import { chunkPage } from "./chunk-page.js";
-import { EMBEDDING_METADATA_KEY } from "./docs-collection.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
-import { chunkId, pageRevision } from "./page-revision.js";
-import { readPage } from "./read-page.js";
 import {
   FIXTURE_PAGES,
   INGESTED_PATHS,
@@ -20,7 +22,6 @@ import {
   type TestChroma,
   writeFixtureCorpus,
 } from "./test-fixtures.js";
-import { walkDocs } from "./walk-docs.js";
 
 const STAFF = { groups: ["staff", "enterprise"] };
 const SECRET = { kind: "contains", text: SECRET_LINE, caseInsensitive: false } as const;

@@ -1,7 +1,7 @@
+import { type GroupMapping, type GroupRules, parseGroupRules } from "../docs-folder/access-groups.js";
+import { IngestError } from "../docs-folder/errors.js";
+import type { PreparedPage } from "../docs-folder/read-page.js";
 import type { PathTree } from "../tree/path-tree.js";
-import { type GroupMapping, type GroupRules, parseGroupRules } from "./access-groups.js";
-import { IngestError } from "./errors.js";
-import type { PreparedPage } from "./read-page.js";
 
 /**
  * Where the glob → groups mapping an ingest applied came from:

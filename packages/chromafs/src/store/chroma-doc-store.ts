@@ -1,15 +1,15 @@
 import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
 import { AtriumError, type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
-import { groupKey, PUBLIC_KEY } from "../ingest/access-groups.js";
+import { groupKey, PUBLIC_KEY } from "../collection-schema/access-keys.js";
 import {
   type ChromaTarget,
   defaultEmbedding,
   openDocsCollection,
   resolveClient,
-} from "../ingest/docs-collection.js";
-import { inParallel } from "../ingest/in-parallel.js";
-import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../ingest/page-revision.js";
-import { readStoredTree } from "../ingest/stored-tree.js";
+} from "../collection-schema/docs-collection.js";
+import { inParallel } from "../collection-schema/in-parallel.js";
+import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
+import { readStoredTree } from "../collection-schema/stored-tree.js";
 import { chunkBm25 } from "../search/chunk-bm25.js";
 import { fuseHits, type RankedChunk } from "../search/fuse-hits.js";
 import { queryWords } from "../search/query-words.js";

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { isVisible } from "../access/visibility.js";
-import { loadGroupRules } from "../ingest/access-groups.js";
-import { chunkPage, chunkStartLines } from "../ingest/chunk-page.js";
-import { readPage } from "../ingest/read-page.js";
-import { walkDocs } from "../ingest/walk-docs.js";
+import { loadGroupRules } from "../docs-folder/access-groups.js";
+import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
+import { readPage } from "../docs-folder/read-page.js";
+import { walkDocs } from "../docs-folder/walk-docs.js";
 import type { SearchOptions } from "../search/search-ranking.js";
 import { rankSections, type Section, splitSections } from "../search/section-ranking.js";
 import type { PathTree, PathTreeFile } from "../tree/path-tree.js";

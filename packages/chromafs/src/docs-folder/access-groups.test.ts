@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accessMetadata, parseGroupRules, validateGroups } from "./access-groups.js";
+import { accessMetadata } from "../collection-schema/access-keys.js";
+import { parseGroupRules, validateGroups } from "./access-groups.js";
 import { readFrontMatter } from "./front-matter.js";
 
 describe("groups file rules", () => {

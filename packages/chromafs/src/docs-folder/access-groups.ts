@@ -8,12 +8,6 @@ import { IngestError } from "./errors.js";
  */
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export const PUBLIC_KEY = "public";
-
-export function groupKey(group: string): string {
-  return `group_${group}`;
-}
-
 export function validateGroups(groups: readonly string[], where: string): string[] {
   for (const group of groups) {
     if (!GROUP_NAME.test(group)) {
@@ -23,12 +17,6 @@ export function validateGroups(groups: readonly string[], where: string): string
     }
   }
   return [...new Set(groups)].sort();
-}
-
-/** Access metadata of a chunk: `public: true`, or one `group_<name>: true` per group. */
-export function accessMetadata(groups: readonly string[]): Record<string, boolean> {
-  if (groups.length === 0) return { [PUBLIC_KEY]: true };
-  return Object.fromEntries(groups.map((group) => [groupKey(group), true]));
 }
 
 /** A groups mapping, normalized: glob as written → sorted, distinct, validated group names. */
