@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { z } from "zod";
@@ -108,8 +108,12 @@ export async function createPalaceConfig(dir: string, config: PalaceConfig): Pro
   const paths = palacePaths(dir);
   await mkdir(paths.dir, { recursive: true });
   await mkdir(paths.chroma, { recursive: true });
+  // Written whole to a private file, then hard-linked into place: `link` fails if palace.json
+  // exists, and a concurrent opener never sees it created but still empty (as `wx` + write allows).
+  const staged = `${paths.config}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    await writeFile(paths.config, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });
+    await writeFile(staged, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });
+    await link(staged, paths.config);
     return true;
   } catch (error) {
     rethrowIfFatal(error);
@@ -117,6 +121,8 @@ export async function createPalaceConfig(dir: string, config: PalaceConfig): Pro
     throw new PalaceError("palace/format", `Cannot create ${paths.config}: ${(error as Error).message}`, {
       cause: error,
     });
+  } finally {
+    await rm(staged, { force: true });
   }
 }
 
