@@ -13,7 +13,8 @@ TOOLS_DIR="$PWD/.tools"
 # qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio: @atrium/microvm's real guests
 # (QEMU, the guest kernel, the test image, ext4 root filesystems, the guest agent's toolchain, the
 # kernel's decompression, the cpio oracle).
-APT_PACKAGES=(chromium qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio ${ATRIUM_APT_PACKAGES:-})
+# python3-minimal libpython3-stdlib: the micro-VM executor's guest image copies Debian's python3.
+APT_PACKAGES=(chromium qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio python3-minimal libpython3-stdlib ${ATRIUM_APT_PACKAGES:-})
 
 # node-gyp must build native addons (better-sqlite3) against the local headers when they exist:
 # it would otherwise try to download them, and this network has no route to do that.

@@ -77,6 +77,18 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
     });
   });
 
+  it("has Debian's standard library, extension modules included", async () => {
+    const result = await executor.run(
+      [
+        "import sqlite3, hashlib, ssl, decimal, json, zlib, lzma, bz2, ctypes, datetime",
+        "db = sqlite3.connect(':memory:')",
+        "[db.execute('select 6 * 7').fetchone()[0], hashlib.sha256(b'a').hexdigest()[:8], str(decimal.Decimal('0.1') * 3)]",
+      ].join("\n"),
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual([42, "ca978112", "0.3"]);
+  });
+
   it("returns a value JSON cannot carry as its repr", async () => {
     const result = await executor.run("{1, 2}");
     expect(result.output).toBe("{1, 2}");
