@@ -43,7 +43,6 @@ async function startServing(
   const child = start(["start", name]);
   let stdout = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr?.resume();
   const done = new Promise<number | null>((resolve) => child.once("close", resolve));
   const end = Date.now() + 180_000;
   while (!stdout.includes(" is running ")) {
@@ -239,6 +238,19 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
       stderr: "",
       exitCode: 0,
     });
+
+    // A guest that dies under `start` ends it with exit 1 and the console's last lines.
+    const third = await startServing("box");
+    let startStderr = "";
+    third.child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (startStderr += chunk));
+    const panicked = await atriumVm(["exec", "box", "--", "echo c > /proc/sysrq-trigger"]);
+    expect(panicked.exitCode).toBe(1);
+    expect(panicked.stderr).toMatch(/^atrium-vm exec: .*the guest kernel panicked/);
+    expect(await third.done).toBe(1);
+    expect(startStderr).toMatch(
+      /^atrium-vm start: box stopped unexpectedly \(Kernel panic - not syncing: sysrq triggered crash\); its console ended with:\n/,
+    );
+    expect((await atriumVm(["ls"])).stdout).toBe("NAME  STATUS   IMAGE\nbox   stopped  busybox\n");
 
     expect(await atriumVm(["rm", "box"])).toEqual({ stdout: "removed box\n", stderr: "", exitCode: 0 });
     expect((await atriumVm(["ls"])).stdout).toBe("NAME  STATUS  IMAGE\n");

@@ -56,9 +56,19 @@ export const startCommand: CliCommand = {
     io.stdout.write(
       `${name} is running (${machine.info.accelerator}); stop it with: atrium-vm stop ${name}\n`,
     );
+    // A guest that dies on its own (a panic, its agent crashing) ends the serving process too,
+    // with the console's last lines, instead of serving a dead machine.
+    let died = false;
+    const watchdog = setInterval(() => {
+      if (!isAlive(machine.info.qemuPid)) {
+        died = true;
+        stopRequested();
+      }
+    }, 500);
     try {
       await stopped;
     } finally {
+      clearInterval(watchdog);
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       server.close();
@@ -66,7 +76,24 @@ export const startCommand: CliCommand = {
       await rm(paths.pid, { force: true });
       await rm(paths.socket, { force: true });
     }
+    if (died) {
+      const console = machine.consoleTail(1000);
+      const reason = /Kernel panic - [^\n]*|atrium-(?:init|agent): [^\n]*/.exec(console)?.[0]?.trim();
+      io.stderr.write(
+        `atrium-vm start: ${name} stopped unexpectedly${reason ? ` (${reason})` : ""}; its console ended with:\n${machine.consoleTail()}\n`,
+      );
+      return 1;
+    }
     io.stdout.write(`${name} stopped\n`);
     return 0;
   },
 };
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
