@@ -18,6 +18,11 @@ export interface ChromafsLimits {
   searchMaxHits: number;
   /** The longest grep pattern the accelerator translates; longer ones run the plain scan. */
   grepPatternMaxChars: number;
+  /**
+   * Instructions of the automaton grep builds for `-o`'s longest match; a larger one (big
+   * bounded repeats) prints the regex's own match instead.
+   */
+  grepLongestMatchMaxInstructions: number;
   /** Bytes of stdout and of stderr the CLI's shell (`atrium-docs sh`) prints per command before cutting. */
   shellOutputMaxBytes: number;
   /**
@@ -61,6 +66,7 @@ export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
   commandTimeoutMs: 30_000,
   searchMaxHits: 50,
   grepPatternMaxChars: 1_000,
+  grepLongestMatchMaxInstructions: 20_000,
   shellOutputMaxBytes: 8 * 1024 * 1024,
   sessionMaxCommandCount: 10_000,
   sessionMaxLoopIterations: 10_000,
@@ -82,6 +88,7 @@ const CHROMAFS_LIMIT_KINDS: LimitKinds<ChromafsLimits> = {
   commandTimeoutMs: "duration",
   searchMaxHits: "count",
   grepPatternMaxChars: "count",
+  grepLongestMatchMaxInstructions: "count",
   shellOutputMaxBytes: "count",
   sessionMaxCommandCount: "count",
   sessionMaxLoopIterations: "count",

@@ -42,7 +42,7 @@ describe.each(STORES)("access control on %s: a hidden page does not exist", (_na
         expect(await run("ls /internal")).toEqual({ stdout: "welcome.md\n", stderr: "", exitCode: 0 });
         expect(await run("ls /secret")).toEqual({
           stdout: "",
-          stderr: "ls: /secret: No such file or directory\n",
+          stderr: "ls: cannot access '/secret': No such file or directory\n",
           exitCode: 2,
         });
         // Byte for byte what a directory that never existed gives.

@@ -35,7 +35,7 @@ describe("atrium-docs mcp", () => {
       const result = await client.callTool("bash", { command: "grep -rn Falcon / ; ls /secret" });
       expect(result.structuredContent).toEqual({
         stdout: "/internal/roadmap.md:5:Project Falcon ships in Q3.\n",
-        stderr: "ls: /secret: No such file or directory\n",
+        stderr: "ls: cannot access '/secret': No such file or directory\n",
         exitCode: 2,
       });
       expect(await client.callTool("search", { query: "Falcon" })).toMatchObject({

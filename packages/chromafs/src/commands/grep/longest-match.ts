@@ -1,3 +1,4 @@
+import { DEFAULT_CHROMAFS_LIMITS } from "../../limits.js";
 import { isWordChar } from "./gnu-classes.js";
 import type { PatternNode } from "./gnu-pattern.js";
 
@@ -14,7 +15,7 @@ type Instruction =
   | { op: "match" };
 
 /** Above this many instructions (large bounded repeats) the caller keeps the regex's own match. */
-const MAX_INSTRUCTIONS = 20_000;
+const MAX_INSTRUCTIONS = DEFAULT_CHROMAFS_LIMITS.grepLongestMatchMaxInstructions;
 
 export class LongestMatcher {
   private constructor(private readonly program: Instruction[]) {}
