@@ -1,6 +1,13 @@
 import { richToolResult, type Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootPythonMachine, type Machine, MicroVmExecutor } from "../src/index.js";
+import {
+  bootPythonMachine,
+  buildDebianPythonImage,
+  defaultCacheDir,
+  type Machine,
+  MicroVmExecutor,
+  WarmPool,
+} from "../src/index.js";
 import { SKIP_VM_SUITES } from "./vm-available.js";
 
 const tools: Tool[] = [
@@ -152,5 +159,29 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor with its own machine", () => {
     }
     expect(alive(pid)).toBe(false);
     await executor.close();
+  }, 240_000);
+
+  it("takes a booted machine from a warm pool: a warm start is the interpreter's start", async () => {
+    const image = await buildDebianPythonImage(defaultCacheDir());
+    // No refill during the test: a second TCG boot would compete for the cores it measures.
+    // The init run of python3 pages its binary and libraries in while the pool boots, not at hand-out.
+    const pool = await WarmPool.create(
+      { image, memory: 512, init: ["/usr/bin/python3 -I -S -c pass"] },
+      { size: 1, refillDelayMs: 600_000 },
+    );
+    try {
+      await pool.whenFull();
+      const [pid] = pool.qemuPids();
+      const started = performance.now();
+      const executor = await MicroVmExecutor.create({ pool });
+      const warmMs = performance.now() - started;
+      expect(executor.machine.info.qemuPid).toBe(pid);
+      expect((await executor.run("6 * 7")).output).toBe(42);
+      console.log(`micro-VM executor from a warm pool: ready in ${warmMs.toFixed(0)} ms`);
+      await executor.close();
+      expect(alive(pid as number)).toBe(false);
+    } finally {
+      await pool.close();
+    }
   }, 240_000);
 });

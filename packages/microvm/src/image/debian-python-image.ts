@@ -9,6 +9,8 @@ import { writeOciLayout } from "./busybox-image.js";
 import { type TarInput, writeTar } from "./tar.js";
 
 const BUSYBOX_STATIC = "/bin/busybox";
+/** Part of the cache key: bump when the image's layout changes for the same host files. */
+const RECIPE_VERSION = 2;
 const PATH_ENV = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /** Stdlib parts an agent's code has no use for (tests, Tk, build configuration, installers). */
@@ -88,7 +90,7 @@ export async function buildDebianPythonImage(
           return `${guest}\n${sha256Hex(data)}`;
         }),
       )
-    ).join("\n"),
+    ).join("\n") + `\nrecipe ${RECIPE_VERSION}`,
   );
   const layoutDir = join(cacheDir, "images", `debian-python${version}-${hash.slice(0, 24)}`);
   return buildOnce(layoutDir, async (tmp) => {
@@ -112,8 +114,11 @@ export async function buildDebianPythonImage(
       inputs.push({ path: guest, type: "file", mode, data: contents.get(guest) as Buffer });
     }
     inputs.push({ path: "usr/bin/python3", type: "symlink", linkName: `python${version}` });
-    for (const applet of ["sh", "ls", "cat", "echo", "env", "mkdir", "rm", "sleep", "ps", "kill", "wget"])
-      inputs.push({ path: `bin/${applet}`, type: "symlink", linkName: "/bin/busybox" });
+    // Every busybox applet, as in the busybox image: a shell and the usual tools for exec.
+    const applets = (await runCommand(busyboxPath, ["--list-full"])).stdout.split("\n").filter(Boolean);
+    for (const applet of applets)
+      if (applet !== "bin/busybox" && !files.has(applet) && !dirs.has(applet))
+        inputs.push({ path: applet, type: "symlink", linkName: "/bin/busybox" });
     const text = (path: string, content: string) =>
       inputs.push({ path, type: "file", data: new TextEncoder().encode(content) });
     text("etc/passwd", "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n");
