@@ -1,4 +1,5 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
@@ -113,16 +114,33 @@ export async function readNamedMachine(
   }
 }
 
-/** The pid of the process serving the machine, if it is alive. */
+/**
+ * The pid of the process serving the machine: its pid file names a live process and its control
+ * socket answers (a pid alone could have been reused after that process was killed).
+ */
 export async function servingPid(name: string, options: StoreOptions = {}): Promise<number | undefined> {
-  const pid = Number.parseInt(await readFile(machinePaths(name, options).pid, "utf8").catch(() => ""), 10);
+  const paths = machinePaths(name, options);
+  const pid = Number.parseInt(await readFile(paths.pid, "utf8").catch(() => ""), 10);
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
   try {
     process.kill(pid, 0);
-    return pid;
   } catch {
     return undefined;
   }
+  return (await socketAnswers(paths.socket)) ? pid : undefined;
+}
+
+function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
 }
 
 export async function listNamedMachines(options: StoreOptions = {}): Promise<NamedMachineStatus[]> {
