@@ -5,7 +5,12 @@ export { type AiSdkEmbeddingOptions, aiSdkEmbedding, loadedAiSdkEmbedding } from
 export { chromaEmbeddingFunction } from "./chroma-embedding-function.js";
 export { type ChromaServer, type StartChromaServerOptions, startChromaServer } from "./chroma-server.js";
 export { connectChroma } from "./connect-chroma.js";
-export { ChromaStartError, ChromaUnreachableError } from "./errors.js";
+export {
+  asFilterRejected,
+  ChromaFilterRejectedError,
+  ChromaStartError,
+  ChromaUnreachableError,
+} from "./errors.js";
 export { embedText, type HashingEmbeddingOptions, hashingEmbedding } from "./hashing-embedding.js";
 export { isChromaAlive } from "./heartbeat.js";
 export * as chromaLimits from "./limits.js";

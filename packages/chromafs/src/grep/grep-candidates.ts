@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { regexLiteral } from "../store/regex-literal.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 
 export interface GrepTarget {
@@ -67,7 +68,7 @@ export function baseNameFilter(
     for (const char of text) {
       if (char === "*") source += ".*";
       else if (char === "?") source += ".";
-      else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      else source += regexLiteral(char);
     }
     return new RegExp(`${source}$`);
   };

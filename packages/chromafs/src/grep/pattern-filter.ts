@@ -1,5 +1,6 @@
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { TextFilter } from "../store/doc-store.js";
+import { regexLiteral } from "../store/regex-literal.js";
 import { type BracketItem, repeatText, tokenizeGnuRegex } from "./gnu-regex.js";
 
 export type PatternMode = "basic" | "extended" | "fixed";
@@ -60,13 +61,9 @@ export function patternsToFilter(
     : { kind: "regex", pattern, caseInsensitive };
 }
 
-function hex(char: string): string {
-  return `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`;
-}
-
-/** A literal character in the common syntax: ASCII punctuation as `\xHH`, the rest as is. */
+/** A literal character in the common syntax (`regexLiteral`). */
 function literal(char: string): string {
-  return /^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(char) ? hex(char) : char;
+  return regexLiteral(char);
 }
 
 const CLASSES: Record<string, string> = {

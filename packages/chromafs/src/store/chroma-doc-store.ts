@@ -28,7 +28,8 @@ import {
   STORE_PARALLEL_QUERIES,
 } from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
-import { loadChroma } from "./load-chroma.js";
+import { loadChroma, loadedChroma } from "./load-chroma.js";
+import { regexLiteral } from "./regex-literal.js";
 import { StoreUnavailableError, unreachableReason } from "./store-unavailable.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
@@ -383,7 +384,7 @@ export class ChromaDocStore implements DocStore {
       const caseless = word.toUpperCase() === word;
       const whereDocument: WhereDocument = caseless
         ? { $contains: word }
-        : { $regex: `(?i)${escapeRegex(word)}` };
+        : { $regex: `(?i)${regexLiteral(word)}` };
       const result = await this.collection.get({ where, whereDocument, include: [] });
       return result.ids;
     });
@@ -565,20 +566,14 @@ export function documentFilter(filter: TextFilter): WhereDocument | undefined {
   if (filter.kind === "contains") {
     if (filter.text === "") return undefined;
     return filter.caseInsensitive
-      ? { $regex: `(?i)${escapeRegex(filter.text)}` }
+      ? { $regex: `(?i)${regexLiteral(filter.text)}` }
       : { $contains: filter.text };
   }
   if (filter.pattern === "") return undefined;
   return { $regex: filter.caseInsensitive ? `(?i)${filter.pattern}` : filter.pattern };
 }
 
-/** Escapes the characters Rust's regex syntax treats as meta, so `text` matches literally. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[\\.+*?()|[\]{}^$#&\-~]/g, "\\$&");
-}
-
+/** A filter the server refused (its Rust regex engine can't parse it), as `@atrium/chroma` classifies it. */
 function isRejectedFilter(error: unknown): boolean {
-  if (unreachableReason(error) !== undefined) return false;
-  const message = errorMessage(error);
-  return /regex|invalid|where document/i.test(message) && !/fetch failed|ECONNREFUSED/i.test(message);
+  return loadedChroma()?.asFilterRejected(error) !== undefined;
 }

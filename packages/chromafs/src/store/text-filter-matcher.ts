@@ -1,4 +1,5 @@
 import type { TextFilter } from "./doc-store.js";
+import { regexLiteral } from "./regex-literal.js";
 
 /**
  * A `TextFilter` evaluated in process, for stores that hold page text themselves and for grep's
@@ -11,8 +12,7 @@ export function compileTextFilter(filter: TextFilter): (text: string) => boolean
   if (filter.kind === "contains") {
     if (!filter.caseInsensitive) return (text) => text.includes(filter.text);
     const needle = filter.text.toLowerCase();
-    // Only syntax characters may be escaped in `u` mode (`\-` is an error there).
-    const folded = new RegExp(filter.text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "iu");
+    const folded = new RegExp(regexLiteral(filter.text), "iu");
     return (text) => text.toLowerCase().includes(needle) || folded.test(text);
   }
   const regex = new RegExp(filter.pattern, filter.caseInsensitive ? "iu" : "u");
