@@ -18,6 +18,13 @@ const tools: Tool[] = [
     execute: async (input: { a: number; b: number }) => input.a + input.b,
   },
   {
+    name: "wait_for_abort",
+    description: "Resolves only when its call is aborted.",
+    inputSchema: { type: "object" },
+    execute: (_input: unknown, context: { signal: AbortSignal }) =>
+      new Promise((resolve) => context.signal.addEventListener("abort", () => resolve("aborted"))),
+  },
+  {
     name: "lookup",
     description: "Returns a record with an image.",
     inputSchema: { type: "object", properties: { key: { type: "string" } } },
@@ -95,6 +102,16 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
     expect(result.error).toBeUndefined();
     expect(result.output).toEqual([42, "ca978112", "0.3"]);
   });
+
+  it("an abort during a host tool call ends the tool and the step; the state survives", async () => {
+    await executor.run("survivor = 7");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    await expect(executor.run("wait_for_abort()", { signal: controller.signal })).rejects.toMatchObject({
+      code: "ABORTED",
+    });
+    expect((await executor.run("survivor * 6")).output).toBe(42);
+  }, 60_000);
 
   it("returns a value JSON cannot carry as its repr", async () => {
     const result = await executor.run("{1, 2}");
