@@ -186,6 +186,51 @@ describe("replaceSource (the miners' DrawerSink)", () => {
       palace.replaceSource("a.md", "h", [{ content: "x", wing: "w", room: "r", source: "b.md" }]),
     ).rejects.toThrow('drafts[0].source: is "b.md", but the source being replaced is "a.md"');
   });
+
+  it("with deferVectors leaves vectors in the write log until flush, which search and close do first", async () => {
+    const palace = await palaces.open();
+    const { db } = palace.internals();
+    const pending = () =>
+      (db.prepare("SELECT COUNT(*) AS n FROM write_log WHERE applied_to_vectors = 0").get() as { n: number })
+        .n;
+    const drafts = ["alpha section", "beta section"].map((content, position) => ({
+      content,
+      wing: "project",
+      room: "docs",
+      position,
+    }));
+    const defer = { deferVectors: true };
+    expect(await palace.replaceSource("a.md", "h1", drafts, undefined, defer)).toEqual({
+      added: 2,
+      kept: 0,
+      removed: 0,
+    });
+    expect(pending()).toBe(2);
+    expect(await vectorIds(palace)).toEqual([]);
+    const hits = await palace.search("alpha", { mode: "vector", k: 1 });
+    expect(hits.map((hit) => hit.content)).toEqual(["alpha section"]);
+    expect(pending()).toBe(0);
+    const ids = drafts.map((draft) => drawerId(draft));
+    expect(await vectorIds(palace)).toEqual([...ids].sort());
+
+    const gamma = { content: "gamma section", wing: "project", room: "docs" };
+    await palace.replaceSource("b.md", "h1", [gamma], undefined, defer);
+    expect(pending()).toBe(1);
+    await palace.flush();
+    expect(pending()).toBe(0);
+    expect(await vectorIds(palace)).toEqual([...ids, drawerId(gamma)].sort());
+
+    const delta = { content: "delta section", wing: "project", room: "docs" };
+    await palace.replaceSource("c.md", "h1", [delta], undefined, defer);
+    expect(pending()).toBe(1);
+    await palace.close();
+    const reopened = await palaces.open({}, palace.dir);
+    const { db: again } = reopened.internals();
+    expect(again.prepare("SELECT COUNT(*) AS n FROM write_log WHERE applied_to_vectors = 0").get()).toEqual({
+      n: 0,
+    });
+    expect(await vectorIds(reopened)).toEqual([...ids, drawerId(gamma), drawerId(delta)].sort());
+  });
 });
 
 describe("the FTS rows carry each drawer's neighbours", () => {

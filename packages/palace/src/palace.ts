@@ -15,6 +15,7 @@ import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
 import type {
   DrawerSink,
   RemoveSourceResult,
+  ReplaceSourceOptions,
   ReplaceSourceResult,
   SourceRecord,
 } from "./mine/drawer-sink.js";
@@ -273,6 +274,8 @@ export class Palace implements DrawerSink, AsyncDisposable {
   private writes: Promise<unknown> = Promise.resolve();
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** A `deferVectors` write left vectors in the write log that this Palace has not applied yet. */
+  private vectorsDeferred = false;
   /** Opened with another embedding than palace.json records: only a re-embedding repair may write vectors. */
   embeddingChanged: boolean;
 
@@ -386,13 +389,15 @@ export class Palace implements DrawerSink, AsyncDisposable {
    * directly), kept ones are moved if their room (or other fields) changed, and the source's hash
    * and `origin` are recorded. A draft's `source` defaults to `key`. A drawer whose text another
    * source already filed in the same wing stays that source's own, is held by this one too, and
-   * counts as kept.
+   * counts as kept. With `deferVectors`, the vectors wait for `flush` (or the next write, search,
+   * duplicate check, status, export or close, which flush first).
    */
   async replaceSource(
     key: string,
     hash: string,
     drafts: DrawerDraft[],
     origin?: string,
+    options: ReplaceSourceOptions = {},
   ): Promise<ReplaceSourceResult> {
     this.ensureOpen();
     if (typeof key !== "string" || key === "") throw invalidInput("key", "must be non-empty text");
@@ -447,8 +452,21 @@ export class Palace implements DrawerSink, AsyncDisposable {
           return counts;
         })
         .immediate();
-      await this.applyVectors();
+      if (options.deferVectors === true) this.vectorsDeferred = true;
+      else await this.applyVectors();
       return result;
+    });
+  }
+
+  /**
+   * Applies the vectors `replaceSource(..., { deferVectors: true })` left in the write log, so
+   * every reader of this palace sees them. Cheap when nothing was deferred.
+   */
+  async flush(): Promise<void> {
+    this.ensureOpen();
+    if (!this.vectorsDeferred) return;
+    await this.exclusive(async () => {
+      if (this.vectorsDeferred) await this.applyVectors();
     });
   }
 
@@ -600,6 +618,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
     if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
       throw invalidInput("threshold", `must be a number from 0 to 1, got ${String(threshold)}`);
     }
+    await this.flush();
     const filter = checkFilter({ wing: options.wing });
     const exactRows = this.db
       .prepare(
@@ -659,7 +678,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
   }
 
   async status(): Promise<PalaceStatus> {
-    this.ensureOpen();
+    await this.flush();
     const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
     return {
       name: this.config.name,
@@ -682,7 +701,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
     query: string,
     options: SearchOptions & { recordAccess?: boolean } = {},
   ): Promise<SearchHit[]> {
-    this.ensureOpen();
+    await this.flush();
     const { hits, rowids } = await hybridSearch(
       {
         db: this.db,
@@ -749,6 +768,13 @@ export class Palace implements DrawerSink, AsyncDisposable {
       this.closed = true;
       await this.writes.catch(() => {});
       try {
+        // Deferred vectors now, not at the next open: a palace closed after mining is searchable
+        // by whoever opens it next without a replay. If this fails, the write log still has them.
+        if (this.vectorsDeferred) await this.applyVectors();
+      } catch (error) {
+        rethrowIfFatal(error);
+      }
+      try {
         this.access.flush(true);
       } catch (error) {
         rethrowIfFatal(error);
@@ -789,10 +815,12 @@ export class Palace implements DrawerSink, AsyncDisposable {
     return run;
   }
 
-  /** @internal applies pending vectors; call inside `exclusive`. */
-  applyVectors(): Promise<ApplyResult> {
-    if (this.embeddingChanged) return Promise.resolve({ upserted: 0, deleted: 0 });
-    return applyPendingVectors(this.db, this.registry, this.index, this.embedding);
+  /** @internal applies pending vectors (deferred ones too); call inside `exclusive`. */
+  async applyVectors(): Promise<ApplyResult> {
+    if (this.embeddingChanged) return { upserted: 0, deleted: 0 };
+    const applied = await applyPendingVectors(this.db, this.registry, this.index, this.embedding);
+    this.vectorsDeferred = false;
+    return applied;
   }
 
   private checkDrafts(drafts: readonly DrawerDraft[], field: string): CheckedDraft[] {

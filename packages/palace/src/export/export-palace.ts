@@ -23,6 +23,8 @@ export interface ExportReport {
  * mined sources, the knowledge graph, explicit tunnels. Vectors are not exported: they are made again on import.
  */
 export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRow | { kind: string }> {
+  // An export is a point where the palace should be whole: vectors a mining run deferred go in first.
+  await palace.flush();
   const { db } = palace.internals();
   const config = await readPalaceConfig(palace.dir);
   const settings = Object.fromEntries(Object.entries(config).filter(([key]) => !STORAGE_KEYS.has(key)));

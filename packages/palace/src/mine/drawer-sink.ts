@@ -39,6 +39,17 @@ export interface RemoveSourceResult {
   kept: number;
 }
 
+/** How `replaceSource` files a source. */
+export interface ReplaceSourceOptions {
+  /**
+   * Leave the source's vectors for the next `flush` (or any later write, search or close)
+   * instead of applying them now: a mining run files many small sources, and one vector-index
+   * round trip per source is what made it slow. The registry write is as atomic as ever; the
+   * vectors wait in the write log, which a crash replays on the next open.
+   */
+  deferVectors?: boolean;
+}
+
 export interface DrawerSink {
   /** The record of a mined source (a file path relative to the mined root, or a conversation id), if any. */
   getSource(key: string): SourceRecord | undefined;
@@ -52,7 +63,10 @@ export interface DrawerSink {
     contentHash: string,
     drafts: DrawerDraft[],
     origin?: string,
+    options?: ReplaceSourceOptions,
   ): Promise<ReplaceSourceResult>;
+  /** Applies whatever `deferVectors` left pending, so readers see it. A sink without deferred work may omit it. */
+  flush?(): Promise<void>;
   /** Atomically: forget source `key` and remove its drawers that nothing else holds. */
   removeSource(key: string): Promise<RemoveSourceResult>;
 }

@@ -1,6 +1,12 @@
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { drawerId } from "../drawers/drawer-id.js";
-import type { DrawerSink, RemoveSourceResult, ReplaceSourceResult, SourceRecord } from "./drawer-sink.js";
+import type {
+  DrawerSink,
+  RemoveSourceResult,
+  ReplaceSourceOptions,
+  ReplaceSourceResult,
+  SourceRecord,
+} from "./drawer-sink.js";
 
 type StoredDrawer = DrawerDraft & { id: string; source: string };
 
@@ -17,6 +23,9 @@ export class MemoryDrawerSink implements DrawerSink {
   readonly #drawers = new Map<string, StoredDrawer>();
   /** Source key → the drawers it holds, with their draft in that source. */
   readonly #held = new Map<string, Map<string, DrawerDraft>>();
+  /** Drafts filed with `deferVectors` since the last flush, and each flush's count, in order. */
+  #deferred = 0;
+  readonly #flushes: number[] = [];
 
   getSource(key: string): SourceRecord | undefined {
     const record = this.#sources.get(key);
@@ -35,6 +44,7 @@ export class MemoryDrawerSink implements DrawerSink {
     contentHash: string,
     drafts: DrawerDraft[],
     origin?: string,
+    options: ReplaceSourceOptions = {},
   ): Promise<ReplaceSourceResult> {
     if (key === "" || contentHash === "")
       throw new TypeError("replaceSource needs a source key and a content hash");
@@ -72,7 +82,19 @@ export class MemoryDrawerSink implements DrawerSink {
       minedAt: new Date().toISOString(),
       ...(kept === undefined ? {} : { origin: kept }),
     });
+    if (options.deferVectors === true) this.#deferred += drafts.length;
     return counts;
+  }
+
+  /** Nothing to apply here (no vectors); records how many deferred drafts each flush covered. */
+  async flush(): Promise<void> {
+    this.#flushes.push(this.#deferred);
+    this.#deferred = 0;
+  }
+
+  /** Per `flush` call, the drafts filed with `deferVectors` since the one before (what a run left to each flush). */
+  flushes(): number[] {
+    return [...this.#flushes];
   }
 
   async removeSource(key: string): Promise<RemoveSourceResult> {

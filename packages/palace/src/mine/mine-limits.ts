@@ -19,6 +19,12 @@ export interface MineLimits {
   exportFileMaxBytes: number;
   /** Files one run walks at most; past it the run stops with an error saying so. */
   maxFiles: number;
+  /**
+   * Drafts filed between two vector flushes. A run defers each source's vectors and applies
+   * them in rounds this large (one embedding call and one index upsert per round instead of per
+   * source); it bounds how far another reader's vector leg lags behind a running mine.
+   */
+  vectorFlushDrafts: number;
 }
 
 export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
@@ -26,6 +32,7 @@ export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
   projectFileMaxBytes: 1024 * 1024,
   exportFileMaxBytes: 256 * 1024 * 1024,
   maxFiles: 500_000,
+  vectorFlushDrafts: 5_000,
 });
 
 const MINE_LIMIT_KINDS: LimitKinds<MineLimits> = {
@@ -33,6 +40,7 @@ const MINE_LIMIT_KINDS: LimitKinds<MineLimits> = {
   projectFileMaxBytes: "count",
   exportFileMaxBytes: "count",
   maxFiles: "count",
+  vectorFlushDrafts: "count",
 };
 
 /** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

@@ -51,6 +51,16 @@ const FIXTURE_ERRORS = [
 ];
 
 describe("mine (conversations)", () => {
+  it("defers each source's vectors and flushes every vectorFlushDrafts drafts and at the end", async () => {
+    const sink = new MemoryDrawerSink();
+    const result = await mine(sink, EXPORTS, { ...TURNS, limits: { vectorFlushDrafts: 10 } });
+    expect(result.added).toBe(33);
+    // 13: the source that crossed 10 is filed whole before the flush.
+    expect(sink.flushes()).toEqual([13, 10, 10]);
+    await mine(sink, EXPORTS, { ...TURNS, limits: { vectorFlushDrafts: 10 } });
+    expect(sink.flushes()).toEqual([13, 10, 10]);
+  });
+
   it("mines every export in a folder, naming the files and positions it could not read", async () => {
     const sink = new MemoryDrawerSink();
     const result = await mine(sink, EXPORTS, TURNS);

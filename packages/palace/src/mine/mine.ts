@@ -75,72 +75,92 @@ export async function* mineEvents(
   const seen = new Set<string>();
   let files = 0;
   let done = 0;
-  for await (const item of sources) {
-    switch (item.type) {
-      case "files":
-        files = item.files;
-        yield { type: "start", mode: options.mode, path, files };
-        break;
-      case "excluded":
-        result.excluded++;
-        yield { type: "excluded", file: item.file, reason: item.reason };
-        break;
-      case "error":
-        result.errors.push(item.error);
-        yield { type: "error", error: item.error };
-        break;
-      case "sweep":
-        sweeps.set(item.sweep.origin, item.sweep);
-        break;
-      case "file-done":
-        done++;
-        yield { type: "file", file: item.file, done, files };
-        break;
-      case "job": {
-        throwIfAborted(options.signal);
-        const { job } = item;
-        result.sources++;
-        seen.add(job.key);
-        const previous = sink.getSource(job.key);
-        if (previous?.contentHash === job.hash) {
-          result.skipped++;
-          yield {
-            type: "source",
-            key: job.key,
-            file: job.file,
-            status: "unchanged",
-            added: 0,
-            kept: 0,
-            removed: 0,
-          };
+  let unflushed = 0;
+  let finished = false;
+  try {
+    for await (const item of sources) {
+      switch (item.type) {
+        case "files":
+          files = item.files;
+          yield { type: "start", mode: options.mode, path, files };
+          break;
+        case "excluded":
+          result.excluded++;
+          yield { type: "excluded", file: item.file, reason: item.reason };
+          break;
+        case "error":
+          result.errors.push(item.error);
+          yield { type: "error", error: item.error };
+          break;
+        case "sweep":
+          sweeps.set(item.sweep.origin, item.sweep);
+          break;
+        case "file-done":
+          done++;
+          yield { type: "file", file: item.file, done, files };
+          break;
+        case "job": {
+          throwIfAborted(options.signal);
+          const { job } = item;
+          result.sources++;
+          seen.add(job.key);
+          const previous = sink.getSource(job.key);
+          if (previous?.contentHash === job.hash) {
+            result.skipped++;
+            yield {
+              type: "source",
+              key: job.key,
+              file: job.file,
+              status: "unchanged",
+              added: 0,
+              kept: 0,
+              removed: 0,
+            };
+            break;
+          }
+          try {
+            const drafts = uniqueDrafts(job.drafts());
+            const filed = await sink.replaceSource(job.key, job.hash, drafts, job.origin, {
+              deferVectors: true,
+            });
+            unflushed += drafts.length;
+            if (unflushed >= limits.vectorFlushDrafts) {
+              unflushed = 0;
+              await sink.flush?.();
+            }
+            result.added += filed.added;
+            result.kept += filed.kept;
+            result.removed += filed.removed;
+            yield {
+              type: "source",
+              key: job.key,
+              file: job.file,
+              status: previous ? "changed" : "added",
+              ...filed,
+            };
+          } catch (error) {
+            rethrowIfFatal(error);
+            const failure = {
+              file: job.file,
+              message: `could not be filed (${job.key}): ${errorMessage(error)}`,
+            };
+            result.errors.push(failure);
+            yield { type: "error", error: failure };
+          }
           break;
         }
-        try {
-          const filed = await sink.replaceSource(job.key, job.hash, uniqueDrafts(job.drafts()), job.origin);
-          result.added += filed.added;
-          result.kept += filed.kept;
-          result.removed += filed.removed;
-          yield {
-            type: "source",
-            key: job.key,
-            file: job.file,
-            status: previous ? "changed" : "added",
-            ...filed,
-          };
-        } catch (error) {
-          rethrowIfFatal(error);
-          const failure = {
-            file: job.file,
-            message: `could not be filed (${job.key}): ${errorMessage(error)}`,
-          };
-          result.errors.push(failure);
-          yield { type: "error", error: failure };
-        }
-        break;
       }
     }
+    if (unflushed > 0) await sink.flush?.();
+    unflushed = 0;
+    yield* sweepGone(sink, options.wing, sweeps, seen, result, options.signal);
+    finished = true;
+  } finally {
+    // A run cut short (abort, a thrown error, a consumer that stopped reading) still leaves its
+    // filed sources searchable; the error in flight is the one that matters, so a failed flush
+    // here is left to the write log, which the palace replays on its next write or open.
+    if (!finished && unflushed > 0) await sink.flush?.().catch(rethrowIfFatal);
   }
-  yield* sweepGone(sink, options.wing, sweeps, seen, result, options.signal);
   yield { type: "done", result };
   return result;
 }
