@@ -4,7 +4,7 @@ import {
   bootPythonMachine,
   buildDebianPythonImage,
   defaultCacheDir,
-  type Machine,
+  Machine,
   MicroVmExecutor,
   WarmPool,
 } from "../src/index.js";
@@ -199,6 +199,17 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor with its own machine", () => {
       expect(alive(pid as number)).toBe(false);
     } finally {
       await pool.close();
+    }
+  }, 240_000);
+
+  it("refuses a machine whose image has no Python, naming the fix", async () => {
+    const busybox = await Machine.create({ image: "busybox" });
+    try {
+      await expect(MicroVmExecutor.create({ machine: busybox })).rejects.toThrow(
+        "the machine's image has no /usr/bin/python3 (exec: /usr/bin/python3: No such file or directory); give an image with Python, e.g. buildDebianPythonImage()",
+      );
+    } finally {
+      await busybox.stop();
     }
   }, 240_000);
 });

@@ -1,4 +1,6 @@
+import { ConfigError } from "@atrium/spec";
 import type { ExecControl, Machine } from "../machine/machine.js";
+import { GuestFileError } from "../vm-errors.js";
 import { HARNESS_SOURCE } from "./harness-source.js";
 
 /** A JSON line from the harness (see harness-source.ts). */
@@ -18,6 +20,7 @@ export type HarnessMessage =
 
 const SIGINT = 2;
 const SIGKILL = 9;
+const ENOENT = 2;
 
 /**
  * One Python harness process in a guest, spoken to over the agent channel: its stdin and stdout
@@ -31,6 +34,8 @@ export class GuestRepl {
   private pendingLine = "";
   private waiting: ((message: HarnessMessage) => void) | undefined;
   private dead: string | undefined;
+  /** Why the exec itself failed (it never started, or the machine died), when it did. */
+  private execError: unknown;
 
   private constructor(
     machine: Machine,
@@ -47,7 +52,10 @@ export class GuestRepl {
       .then(
         (result) =>
           `the Python process in the guest ended (exit code ${result.exitCode})${result.stderr ? `: ${result.stderr.trim().slice(-500)}` : ""}`,
-        (error: unknown) => `the guest is gone: ${error instanceof Error ? error.message : String(error)}`,
+        (error: unknown) => {
+          this.execError = error;
+          return `the guest is gone: ${error instanceof Error ? error.message : String(error)}`;
+        },
       )
       .then((reason) => {
         this.dead = reason;
@@ -61,7 +69,14 @@ export class GuestRepl {
     onTool: (message: Extract<HarnessMessage, { op: "tool" }>) => void,
   ): Promise<GuestRepl> {
     const repl = new GuestRepl(machine, onTool);
-    const ready = await repl.next();
+    const ready = await repl.next().catch((error: unknown) => {
+      const cause = repl.execError;
+      if (cause instanceof GuestFileError && cause.errno === ENOENT)
+        throw new ConfigError(
+          `the machine's image has no /usr/bin/python3 (${cause.message}); give an image with Python, e.g. buildDebianPythonImage()`,
+        );
+      throw cause ?? error;
+    });
     if (ready.op !== "ready") throw new Error(`the guest harness said ${ready.op} before ready`);
     return repl;
   }
