@@ -1,4 +1,4 @@
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
@@ -66,6 +66,15 @@ export async function buildDebianPythonImage(
       `${busyboxPath} is missing; install it with: ${aptCommand("busybox-static")}`,
     );
   }
+  // Finding the files (ldd) and hashing 30 MB costs about a second per boot; a memo of every
+  // file's and directory's identity (size, mtime, inode) answers in milliseconds until one changes.
+  const memoPath = join(
+    cacheDir,
+    "images",
+    `debian-python-memo-${sha256Hex(`${pythonLink}\n${busyboxPath}`).slice(0, 16)}.json`,
+  );
+  const remembered = await readMemo(memoPath);
+  if (remembered) return remembered;
   const python = await realpath(pythonLink);
   const version = /python(3\.\d+)$/.exec(python)?.[1];
   if (!version)
@@ -73,7 +82,8 @@ export async function buildDebianPythonImage(
   const stdlib = `/usr/lib/python${version}`;
   const files = new Map<string, string>(); // guest path (no leading /) -> host path
   files.set(`usr/bin/python${version}`, python);
-  const modules = await stdlibFiles(stdlib, version);
+  const walked: string[] = [];
+  const modules = await stdlibFiles(stdlib, version, walked);
   for (const [guest, host] of modules) files.set(guest, host);
   const elves = [python, ...[...modules.values()].filter((path) => path.endsWith(".so"))];
   for (const library of await sharedLibraries(elves)) files.set(library.slice(1), await realpath(library));
@@ -93,7 +103,7 @@ export async function buildDebianPythonImage(
     ).join("\n") + `\nrecipe ${RECIPE_VERSION}`,
   );
   const layoutDir = join(cacheDir, "images", `debian-python${version}-${hash.slice(0, 24)}`);
-  return buildOnce(layoutDir, async (tmp) => {
+  const built = await buildOnce(layoutDir, async (tmp) => {
     const dirs = new Set<string>([
       "root",
       "tmp",
@@ -158,13 +168,55 @@ export async function buildDebianPythonImage(
     );
     await writeOciLayout(tmp, manifest, [config, layer]);
   });
+  const watched = [pythonLink, ...new Set(files.values()), ...walked];
+  const memo: ImageMemo = { layoutDir: built, recipe: RECIPE_VERSION, identities: await identities(watched) };
+  await writeFile(memoPath, JSON.stringify(memo));
+  return built;
+}
+
+interface ImageMemo {
+  layoutDir: string;
+  recipe: number;
+  /** Host path → its identity when the image was built. */
+  identities: Record<string, string>;
+}
+
+async function identities(paths: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  await Promise.all(
+    paths.map(async (path) => {
+      const info = await lstat(path);
+      out[path] = `${info.size}:${info.mtimeMs}:${info.ino}`;
+    }),
+  );
+  return out;
+}
+
+/** The memo's image when every file and directory it watched is unchanged, else undefined. */
+async function readMemo(memoPath: string): Promise<string | undefined> {
+  let memo: ImageMemo;
+  try {
+    memo = JSON.parse(await readFile(memoPath, "utf8")) as ImageMemo;
+  } catch {
+    return undefined; // none yet, or unreadable: build afresh
+  }
+  if (memo.recipe !== RECIPE_VERSION || !(await exists(memo.layoutDir))) return undefined;
+  try {
+    const now = await identities(Object.keys(memo.identities));
+    for (const [path, identity] of Object.entries(memo.identities))
+      if (now[path] !== identity) return undefined;
+  } catch {
+    return undefined; // a watched file is gone
+  }
+  return memo.layoutDir;
 }
 
 /** The standard library as guest path → host file: `.pyc` in place of `.py` where Debian compiled one. */
-async function stdlibFiles(stdlib: string, version: string): Promise<Map<string, string>> {
+async function stdlibFiles(stdlib: string, version: string, walked: string[]): Promise<Map<string, string>> {
   const tag = `cpython-${version.replace(".", "")}`;
   const out = new Map<string, string>();
   const walk = async (dir: string): Promise<void> => {
+    walked.push(dir);
     const entries = await readdir(dir, { withFileTypes: true });
     const names = new Set(entries.map((entry) => entry.name));
     const cached = names.has("__pycache__")
