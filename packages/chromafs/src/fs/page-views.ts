@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { countNewlines, splitLines } from "../docs-folder/chunk-page.js";
+import { countNewlines } from "../docs-folder/chunk-page.js";
 import type { PageChunk } from "../store/doc-store.js";
 
 /**
@@ -19,21 +19,21 @@ export function pageView(path: string): string | undefined {
 }
 
 /**
- * A page as grep needs it when only `chunks` (in index order) can hold a matching line, and
- * within them only lines `mayMatch` accepts: those lines at their own line numbers, every other
- * line empty, nothing after the last chunk. For a pattern that cannot match an empty line, grep
- * prints exactly what it prints for the whole page — line numbers included — while reading a
- * fraction of it. Null when the chunks overlap (line metadata inconsistent with the texts): the
- * caller reads whole pages instead.
+ * A page as grep needs it when only `chunks` (in index order) can hold a matching line: those
+ * chunks' texts at their own line numbers, every line between them empty, nothing after the
+ * last chunk. For a pattern that cannot match an empty line, grep prints exactly what it prints
+ * for the whole page — line numbers included — while reading a fraction of it. The chunks go in
+ * whole rather than line by line: grep's matcher finds the matching lines in one regex scan,
+ * and testing each line here first cost more than that scan saves. Null when the chunks overlap
+ * (line metadata inconsistent with the texts): the caller reads whole pages instead.
  */
-export function sparsePage(chunks: readonly PageChunk[], mayMatch: (line: string) => boolean): string | null {
+export function sparsePage(chunks: readonly PageChunk[]): string | null {
   const parts: string[] = [];
   let line = 1;
   for (const chunk of chunks) {
     if (chunk.line < line) return null;
-    parts.push("\n".repeat(chunk.line - line));
-    for (const text of splitLines(chunk.text))
-      parts.push(mayMatch(text) ? text : text.endsWith("\n") ? "\n" : "");
+    if (chunk.line > line) parts.push("\n".repeat(chunk.line - line));
+    parts.push(chunk.text);
     line = chunk.line + countNewlines(chunk.text);
   }
   return parts.join("");

@@ -1,11 +1,13 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import {
+  bytesOutput,
   type Command,
   defineCommand,
   type ExecResult,
   type IFileSystem,
   type ResolvedCommandContext,
+  unsafeBytesFromLatin1,
 } from "just-bash";
 import { type GrepOptions, parseGrepOptions } from "../commands/grep/grep-options.js";
 import { runGrep as runGnuGrep } from "../commands/grep/grep-run.js";
@@ -234,8 +236,16 @@ async function ownGrep(
   return withPageViews(plan.views, () => runOwnGrep(narrowed, ctx));
 }
 
-function runOwnGrep(options: GrepOptions, ctx: ResolvedCommandContext): Promise<ExecResult | null> {
-  return runGnuGrep(options, ctx);
+/**
+ * The own grep's result handed to just-bash as UTF-8 bytes: just-bash measures a text result's
+ * size with a loop over its characters at every step it passes (the command, the statement, the
+ * script: several times per call), which for a large `grep -r` cost more than the search; a
+ * byte result's size is its length, and just-bash decodes it once where it joins the output.
+ */
+async function runOwnGrep(options: GrepOptions, ctx: ResolvedCommandContext): Promise<ExecResult | null> {
+  const result = await runGnuGrep(options, ctx);
+  if (!result || result.stdout === "") return result;
+  return { ...result, ...bytesOutput(unsafeBytesFromLatin1(Buffer.from(result.stdout).toString("latin1"))) };
 }
 
 /** GNU's default for names: several operands, or `-r` over a directory (or no operand). */

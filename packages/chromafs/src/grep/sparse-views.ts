@@ -1,6 +1,5 @@
 import { sparsePage } from "../fs/page-views.js";
 import type { TextFilter } from "../store/doc-store.js";
-import { compileTextFilter } from "../store/text-filter-matcher.js";
 import type { GrepAcceleration } from "./grep-command.js";
 
 /**
@@ -31,9 +30,8 @@ export async function sparseViews(
   const found = await acceleration.store.findChunks?.(filter, acceleration.access, within);
   if (!found) return null;
   const views = new Map<string, string>();
-  const mayMatch = compileTextFilter(filter);
   for (const [path, chunks] of found) {
-    const view = sparsePage(chunks, mayMatch);
+    const view = sparsePage(chunks);
     if (view === null) return null;
     views.set(path, view);
   }
