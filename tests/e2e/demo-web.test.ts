@@ -2,10 +2,11 @@
 // its embedded Chroma and the scripted docs model) driven in real Chromium through playwright-core.
 // A question streams its step trace before the answer, the answer cites the page it read, an
 // image goes with a question (and the request and the trace show it did), a file that is not an
-// image is refused with a message, the executor switch lists what the app has, docs text shows
-// as text (never markup), laptop and phone widths do not scroll sideways, and Ctrl-C stops the
-// server leaving no process behind. Screenshots go to tests/.output/demo-web/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// image is refused with a message, the executor switch lists what the app has (the micro-VM
+// where the host boots one) and each answers, docs text shows as text (never markup), laptop and
+// phone widths do not scroll sideways, and Ctrl-C stops the server leaving no process behind
+// (Chroma and the micro-VM's QEMU checked by PID). Screenshots go to tests/.output/demo-web/.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,31 @@ const MARKUP_PAGE = [
   'The zebracorn widget renders <img src="x" id="injected-from-docs"> and <b id="bold-from-docs">bold</b> as plain text.',
   "",
 ].join("\n");
+
+// The micro-VM executor is offered where the host can boot it (QEMU, a kernel, musl-gcc,
+// busybox-static, Debian's python3; .ci/setup.sh installs them): always under CI=true.
+const VM_READY =
+  process.env.CI === "true" ||
+  ["/usr/bin/qemu-system-x86_64", "/usr/bin/musl-gcc", "/bin/busybox", "/usr/bin/python3"].every((path) =>
+    existsSync(path),
+  );
+
+/** QEMU processes whose parent is `parent` (the demo starts QEMU through setpriv, which execs it). */
+function qemuChildrenOf(parent: number): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === parent && comm.startsWith("qemu-system")) pids.push(Number(name));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return pids;
+}
 
 interface TraceItem {
   kind: string;
@@ -197,15 +223,23 @@ describe("npm run demo -- --web, in Chromium", () => {
         return { value: option.value, text: o.textContent, disabled: option.disabled };
       }),
     );
-    // QuickJS and Python in Pyodide; the scripted model writes both (it reads the language from
-    // the prompt the agent renders for the executor), so both are offered with it.
+    // QuickJS, Python in Pyodide and Python in a micro-VM (where the host can boot one; else the
+    // switch's tooltip says why not); the scripted model writes both languages (it reads the
+    // language from the prompt the agent renders for the executor), so all are offered with it.
     expect(options).toEqual([
       { value: "quickjs", text: "QuickJS (JavaScript)", disabled: false },
       { value: "python", text: "Pyodide (Python)", disabled: false },
+      ...(VM_READY ? [{ value: "microvm", text: "Python in a micro-VM (QEMU)", disabled: false }] : []),
     ]);
+    if (VM_READY) expect(await page.getAttribute("#executor", "title")).toBe("");
+    else
+      expect(await page.getAttribute("#executor", "title")).toMatch(
+        /^Python in a micro-VM \(QEMU\) is not available on this host: .+ is missing \(sudo apt-get install -y /,
+      );
     expect(await page.isDisabled("#executor")).toBe(false);
     expect(await page.isHidden("#executor-note")).toBe(true);
-    // Each executor answers, its code running where the switch says, citing the page it read.
+    // Each executor answers, its code running where the switch says, citing the page it read (the
+    // micro-VM's machine boots for its first question: a few seconds under TCG).
     for (const option of options) {
       await page.selectOption("#executor", option.value);
       await ask(CUSTOM_DOMAIN);
@@ -221,7 +255,9 @@ describe("npm run demo -- --web, in Chromium", () => {
     }
     await page.screenshot({ path: join(OUTPUT_DIR, "laptop-python-answer.png") });
     await page.selectOption("#executor", "quickjs");
-  }, 180_000);
+    // The micro-VM's machine stays up for later questions, until the demo stops.
+    if (VM_READY) expect(qemuChildrenOf(demo!.child.pid!)).toHaveLength(1);
+  }, 240_000);
 
   it("shows markup from the docs and the question as text, never as elements", async (context) => {
     if (!browser) return context.skip(CHROMIUM_MISSING);
@@ -317,10 +353,14 @@ describe("npm run demo -- --web, in Chromium", () => {
       pid: number;
     };
     expect(alive(chroma.pid)).toBe(true);
+    const qemu = qemuChildrenOf(demo!.child.pid!);
+    expect(qemu).toHaveLength(VM_READY ? 1 : 0);
     process.kill(-demo!.child.pid!, "SIGINT");
     expect(await demo!.exited).toEqual({ code: 0, signal: null });
     expect(demo!.stdout()).toContain("Stopping the web UI…\n");
     await until(() => !alive(chroma.pid), 10_000, `the Chroma server (pid ${chroma.pid}) to exit`);
+    for (const pid of qemu)
+      await until(() => !alive(pid), 10_000, `the micro-VM's QEMU (pid ${pid}) to exit`);
     await until(() => !alive(-demo!.child.pid!), 10_000, "every process of the demo's group to exit");
     await expect(fetch(demo!.url)).rejects.toThrow();
   }, 60_000);

@@ -27,6 +27,10 @@ function setUp(config) {
   fillSelect($("executor"), config.executors, (e) => e.label);
   // A switch with one choice is shown, but it says there is nothing to switch to yet.
   $("executor").disabled = config.executors.length < 2;
+  // An executor this host cannot run (the micro-VM without QEMU) is not offered; the tooltip says why.
+  $("executor").title = (config.unavailableExecutors ?? [])
+    .map((e) => `${e.label} is ${e.reason}`)
+    .join("\n");
   $("model").addEventListener("change", () => fitExecutors(config));
   fitExecutors(config);
   $("who").textContent =

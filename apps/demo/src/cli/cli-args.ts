@@ -36,8 +36,9 @@ export const USAGE = `Usage: npm run demo -- [options]
                          --mcp "npx -y @modelcontextprotocol/server-everything"
   --corpus DIR           another folder of .md/.mdx pages (default: fixtures/corpora/mintlify-docs)
   --data DIR             where Chroma keeps its data (default: apps/demo/.atrium)
-  --executor ID          where the agent's code runs: quickjs (JavaScript, the default) or python
-                         (Python in Pyodide); the model writes that language
+  --executor ID          where the agent's code runs: quickjs (JavaScript, the default), python
+                         (Python in Pyodide) or microvm (Python in a QEMU micro-VM, where the host
+                         has QEMU and a kernel); the model writes that language
   --web                  serve the web UI (chat, live step trace, image upload) and print its URL
   --port N               with --web: the port (default: a free one)
   --host ADDRESS         with --web: the address to listen on (default 127.0.0.1, loopback only)

@@ -10,7 +10,13 @@ import { loadEvalQuestions } from "../eval/eval-questions.js";
 import { runEval } from "../eval/run-eval.js";
 import { openPalaceMemory, type PalaceMemory, palaceDirIn } from "../memory/palace-memory.js";
 import { resolveDemoModel } from "../models/resolve-demo-model.js";
-import { type ExecutorChoice, executorChoices } from "../web/executor-choices.js";
+import {
+  type ExecutorChoice,
+  type ExecutorChoices,
+  executorChoices,
+  inProcessExecutorChoices,
+  type UnavailableExecutor,
+} from "../web/executor-choices.js";
 import { serveWebUntilStopped } from "../web/run-web.js";
 import { type DemoArgs, parseDemoArgs, USAGE } from "./cli-args.js";
 import { DEMO_QUESTIONS, MEMORY_DEMO_QUESTIONS } from "./demo-questions.js";
@@ -25,8 +31,21 @@ export interface DemoIo {
   signal: AbortSignal;
 }
 
+const INTERRUPTED = "\ndemo: interrupted; stopped the question in flight and the Chroma server\n";
+
 /** The whole CLI: returns the exit code (0 done, 1 a question failed, 2 usage, 130 interrupted). */
 export async function runDemo(argv: readonly string[], io: DemoIo): Promise<number> {
+  const code = await runDemoUntilDone(argv, io);
+  // Ctrl-C reaches the terminal's whole process group: the micro-VM's QEMU may die of it and
+  // fail the question before this process has handled its own SIGINT. Still an interrupt.
+  if (code === 1 && io.signal.aborted) {
+    io.err.write(INTERRUPTED);
+    return 130;
+  }
+  return code;
+}
+
+async function runDemoUntilDone(argv: readonly string[], io: DemoIo): Promise<number> {
   let args: DemoArgs;
   try {
     args = parseDemoArgs(argv);
@@ -42,12 +61,19 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
   const say = (text: string) => io.out.write(text);
   let chosen: ReturnType<typeof resolveDemoModel>;
   let mcp: Record<string, McpServerConfig> | undefined;
-  const executors = executorChoices();
+  // Without --executor the default (QuickJS) needs no look at the host; with it, every executor
+  // this app has is checked, so a micro-VM the host cannot boot is refused with the reason.
+  let executors: ExecutorChoice[] = inProcessExecutorChoices();
   let executor: ExecutorChoice;
+  // The web page's switch: found while Chroma starts (the micro-VM's host check may take seconds
+  // the first time, when it builds its kernel and agent and probes KVM; then ~10 ms).
+  let webExecutors: Promise<ExecutorChoices> | undefined;
   try {
     chosen = resolveDemoModel(io.env);
     mcp = mcpServers(args.mcp);
-    executor = chooseExecutor(executors, args.executor);
+    let unavailable: UnavailableExecutor[] = [];
+    if (args.executor !== undefined) ({ offered: executors, unavailable } = await executorChoices());
+    executor = chooseExecutor(executors, unavailable, args.executor);
   } catch (error) {
     io.err.write(`demo: ${(error as Error).message}\n`);
     return 2;
@@ -64,6 +90,7 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     // The first sandbox of a process boots a worker (about a second from sources): meanwhile.
     // A failure here shows again, with its reason, when the first question makes its sandbox.
     const sandboxWarm = executor.prewarm?.().catch(() => undefined);
+    webExecutors = args.web ? executorChoices() : undefined;
     docs = await openDocsLibrary({
       corpusDir: args.corpus,
       dataDir: args.data,
@@ -110,6 +137,7 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     if (args.web) {
       // Ctrl-C is how the web UI ends: a clean stop, exit 0.
       await serveWebUntilStopped({
+        executors: await webExecutors!,
         assistant,
         memory,
         user,
@@ -160,7 +188,7 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     return failed > 0 ? 1 : 0;
   } catch (error) {
     if (io.signal.aborted) {
-      io.err.write("\ndemo: interrupted; stopped the question in flight and the Chroma server\n");
+      io.err.write(INTERRUPTED);
       return 130;
     }
     io.err.write(`demo: ${(error as Error).message}\n`);
@@ -169,18 +197,30 @@ export async function runDemo(argv: readonly string[], io: DemoIo): Promise<numb
     // The assistant closed the memory already when it was made; closing again is a no-op.
     await memory?.close();
     await docs?.close();
-    // Warm sandbox workers (Python's pool) end with the demo, or they would keep it running.
-    await Promise.allSettled(executors.map((choice) => choice.shutdown?.()));
+    // Warm sandbox workers (Python's pool) and the micro-VM's QEMU end with the demo, or they
+    // would keep it running.
+    const web = await webExecutors?.catch(() => undefined);
+    await Promise.allSettled([...executors, ...(web?.offered ?? [])].map((choice) => choice.shutdown?.()));
   }
 }
 
-/** The executor `--executor` names (the first, QuickJS, without it); a wrong id says which exist. */
-function chooseExecutor(executors: readonly ExecutorChoice[], id: string | undefined): ExecutorChoice {
+/**
+ * The executor `--executor` names (the first, QuickJS, without it); a wrong id says which exist,
+ * and one this host cannot run says why.
+ */
+function chooseExecutor(
+  executors: readonly ExecutorChoice[],
+  unavailable: readonly UnavailableExecutor[],
+  id: string | undefined,
+): ExecutorChoice {
   const found = id === undefined ? executors[0] : executors.find((choice) => choice.id === id);
   if (found) return found;
-  throw new ConfigError(
-    `--executor ${JSON.stringify(id)} is not an executor; pick one of ${executors.map((choice) => choice.id).join(", ")}`,
-  );
+  const ids = executors.map((choice) => choice.id).join(", ");
+  const missing = unavailable.find((choice) => choice.id === id);
+  if (missing)
+    throw new ConfigError(`--executor ${id}: ${missing.label} is ${missing.reason}; or pick one of ${ids}`);
+  const notes = unavailable.map((choice) => `; ${choice.id} is ${choice.reason}`).join("");
+  throw new ConfigError(`--executor ${JSON.stringify(id)} is not an executor; pick one of ${ids}${notes}`);
 }
 
 function isFailedAnswer(event: AssistantEvent): boolean {

@@ -1,6 +1,7 @@
 import { QuickJsExecutor, quickJsExecutorFactory } from "@atrium/agent";
 import { drainPythonWorkers, PythonExecutor, pythonExecutorFactory } from "@atrium/python";
 import type { ExecutorCapabilities, ExecutorFactory } from "@atrium/spec";
+import { type MicroVmChoiceOptions, microVmChoice } from "./microvm-choice.js";
 
 /** One entry of the web UI's executor switch. */
 export interface ExecutorChoice {
@@ -19,13 +20,38 @@ export interface ExecutorInfo extends Pick<ExecutorCapabilities, "language" | "i
   label: string;
 }
 
+/** An executor this app has but this host cannot run, and why (with what installs the rest). */
+export interface UnavailableExecutor {
+  id: string;
+  label: string;
+  reason: string;
+}
+
+export interface ExecutorChoices {
+  /** The first is the default. */
+  offered: ExecutorChoice[];
+  unavailable: UnavailableExecutor[];
+}
+
 /**
- * The executors this app can offer: the ones its dependencies provide. QuickJS (`@atrium/agent`)
- * is the default; Python in WebAssembly (`@atrium/python`, Pyodide in a worker: the first question
- * boots it, a few seconds). The micro-VM executor (`@atrium/microvm`) joins this list, as its
- * package's `ExecutorFactory`, when that package offers one and becomes a dependency of the demo.
+ * Every executor this app has: the in-process ones, then the micro-VM (`@atrium/microvm`: Python
+ * in a QEMU guest) when the host can boot it, else listed as unavailable with the reason.
  */
-export function executorChoices(): ExecutorChoice[] {
+export async function executorChoices(
+  options: { microvm?: MicroVmChoiceOptions } = {},
+): Promise<ExecutorChoices> {
+  const microvm = await microVmChoice(options.microvm);
+  const offered = inProcessExecutorChoices();
+  if ("factory" in microvm) return { offered: [...offered, microvm], unavailable: [] };
+  return { offered, unavailable: [microvm] };
+}
+
+/**
+ * The executors that need nothing from the host: QuickJS (`@atrium/agent`), the default, and
+ * Python in WebAssembly (`@atrium/python`, Pyodide in a worker: the first question boots it, a
+ * few seconds).
+ */
+export function inProcessExecutorChoices(): ExecutorChoice[] {
   return [
     {
       id: "quickjs",

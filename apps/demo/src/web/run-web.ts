@@ -3,12 +3,14 @@ import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import { type DemoLimits, resolveDemoLimits } from "../limits.js";
 import type { DemoModel } from "../models/resolve-demo-model.js";
-import { executorChoices } from "./executor-choices.js";
+import type { ExecutorChoices } from "./executor-choices.js";
 import { modelChoices } from "./model-choices.js";
 import { startWebServer } from "./web-server.js";
 
 export interface ServeWebOptions {
   assistant: Assistant;
+  /** The executor switch's choices; the caller shuts them down after this returns. */
+  executors: ExecutorChoices;
   /** The memory the assistant was given, for the page's memory panel (absent: no panel). */
   memory?: AssistantMemory;
   user: DocsUser;
@@ -25,19 +27,13 @@ export interface ServeWebOptions {
 export async function serveWebUntilStopped(options: ServeWebOptions): Promise<void> {
   const limits = resolveDemoLimits(options.limits);
   const { user, say, signal } = options;
-  const executors = executorChoices();
-  // Declared first, so it runs last: the executors' warm workers end after the server's asks.
-  await using _workers = {
-    async [Symbol.asyncDispose]() {
-      await Promise.allSettled(executors.map((choice) => choice.shutdown?.()));
-    },
-  };
   await using server = await startWebServer({
     assistant: options.assistant,
     memory: options.memory,
     user,
     models: modelChoices(options.chosen, limits),
-    executors,
+    executors: options.executors.offered,
+    unavailableExecutors: options.executors.unavailable,
     limits,
     host: options.host,
     port: options.port,

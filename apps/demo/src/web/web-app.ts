@@ -9,7 +9,7 @@ import type { DocsUser } from "../docs/docs-library.js";
 import type { DemoLimits } from "../limits.js";
 import { isRequestProblem, readAskRequest } from "./ask-request.js";
 import type { AskSlots } from "./ask-slots.js";
-import { type ExecutorChoice, executorInfo } from "./executor-choices.js";
+import { type ExecutorChoice, executorInfo, type UnavailableExecutor } from "./executor-choices.js";
 import type { ModelChoice } from "./model-choices.js";
 import type { StaticAsset } from "./static-assets.js";
 import { toWireEvent, type WireEvent } from "./wire-events.js";
@@ -22,6 +22,8 @@ export interface WebAppOptions {
   user: DocsUser;
   models: readonly ModelChoice[];
   executors: readonly ExecutorChoice[];
+  /** Executors this host cannot run, with the reason (the switch's tooltip). */
+  unavailableExecutors?: readonly UnavailableExecutor[];
   limits: Readonly<DemoLimits>;
   assets: ReadonlyMap<string, StaticAsset>;
   slots: AskSlots;
@@ -70,6 +72,7 @@ export function createWebApp(options: WebAppOptions): Hono {
       user,
       models: models.map(({ id, label, scripted, languages }) => ({ id, label, scripted, languages })),
       executors: executors.map(executorInfo),
+      unavailableExecutors: options.unavailableExecutors ?? [],
       tools: assistant.toolNames,
       memory: memory !== undefined,
       limits: {
@@ -114,9 +117,10 @@ export function createWebApp(options: WebAppOptions): Hono {
       if (isRequestProblem(request)) return c.json({ error: request.message }, request.status);
       const executor = request.executor ? executors.find((e) => e.id === request.executor) : executors[0];
       if (!executor) {
+        const missing = options.unavailableExecutors?.find((e) => e.id === request.executor);
         return c.json(
           {
-            error: `no executor "${request.executor}"; pick one of ${executors.map((e) => e.id).join(", ")}`,
+            error: `${missing ? `${missing.label} is ${missing.reason}` : `no executor "${request.executor}"`}; pick one of ${executors.map((e) => e.id).join(", ")}`,
           },
           400,
         );

@@ -13,7 +13,7 @@ import { type Assistant, createAssistant } from "../assistant/create-assistant.j
 import { type DocsLibrary, openDocsLibrary } from "../docs/docs-library.js";
 import { resolveDemoLimits } from "../limits.js";
 import { scriptedDocsModel } from "../models/scripted-docs-model.js";
-import { executorChoices } from "./executor-choices.js";
+import { inProcessExecutorChoices, type UnavailableExecutor } from "./executor-choices.js";
 import type { ModelChoice } from "./model-choices.js";
 import { startWebServer, type WebServer } from "./web-server.js";
 
@@ -97,12 +97,16 @@ describe("the web server", () => {
   let docs: DocsLibrary;
   let assistant: Assistant;
   const servers: WebServer[] = [];
-  const start = async (limits: Parameters<typeof resolveDemoLimits>[0] = {}) => {
+  const start = async (
+    limits: Parameters<typeof resolveDemoLimits>[0] = {},
+    unavailableExecutors: UnavailableExecutor[] = [],
+  ) => {
     const server = await startWebServer({
       assistant,
+      unavailableExecutors,
       user: { id: "alice", groups: [] },
       models: MODELS,
-      executors: executorChoices(),
+      executors: inProcessExecutorChoices(),
       limits: resolveDemoLimits(limits),
     });
     servers.push(server);
@@ -127,7 +131,7 @@ describe("the web server", () => {
 
   afterAll(async () => {
     await Promise.allSettled(servers.map((server) => server.close()));
-    await Promise.allSettled(executorChoices().map((choice) => choice.shutdown?.()));
+    await Promise.allSettled(inProcessExecutorChoices().map((choice) => choice.shutdown?.()));
     await assistant?.close();
     await docs?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -161,6 +165,7 @@ describe("the web server", () => {
         },
         { id: "python", label: "Pyodide (Python)", language: "python", isolation: "wasm", network: "none" },
       ],
+      unavailableExecutors: [],
       tools: ["bash", "search"],
       memory: false,
       limits: {
@@ -245,6 +250,34 @@ describe("the web server", () => {
     expect(await post(askForm({ question: "x", executor: "microvm" }))).toEqual({
       status: 400,
       body: { error: 'no executor "microvm"; pick one of quickjs, python' },
+    });
+    const noQemu = await start({}, [
+      {
+        id: "microvm",
+        label: "Python in a micro-VM (QEMU)",
+        reason: "not available on this host: QEMU is missing (sudo apt-get install -y qemu-system-x86)",
+      },
+    ]);
+    expect(
+      ((await (await fetch(`${noQemu.url}api/config`)).json()) as { unavailableExecutors: unknown })
+        .unavailableExecutors,
+    ).toEqual([
+      {
+        id: "microvm",
+        label: "Python in a micro-VM (QEMU)",
+        reason: "not available on this host: QEMU is missing (sudo apt-get install -y qemu-system-x86)",
+      },
+    ]);
+    const refused = await fetch(`${noQemu.url}api/ask`, {
+      method: "POST",
+      body: askForm({ question: "x", executor: "microvm" }),
+    });
+    expect({ status: refused.status, body: await refused.json() }).toEqual({
+      status: 400,
+      body: {
+        error:
+          "Python in a micro-VM (QEMU) is not available on this host: QEMU is missing (sudo apt-get install -y qemu-system-x86); pick one of quickjs, python",
+      },
     });
     expect(await post(askForm({ question: "x", model: "gpt" }))).toEqual({
       status: 400,

@@ -5,7 +5,7 @@ import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import type { DemoLimits } from "../limits.js";
 import { AskSlots } from "./ask-slots.js";
-import type { ExecutorChoice } from "./executor-choices.js";
+import type { ExecutorChoice, UnavailableExecutor } from "./executor-choices.js";
 import type { ModelChoice } from "./model-choices.js";
 import { loadStaticAssets } from "./static-assets.js";
 import { createWebApp } from "./web-app.js";
@@ -17,6 +17,8 @@ export interface WebServerOptions {
   user: DocsUser;
   models: readonly ModelChoice[];
   executors: readonly ExecutorChoice[];
+  /** Executors this host cannot run: the page's switch says why in its tooltip. */
+  unavailableExecutors?: readonly UnavailableExecutor[];
   limits: Readonly<DemoLimits>;
   /** Default 127.0.0.1: the demo has no login, so it listens on loopback unless told otherwise. */
   host?: string;
