@@ -352,14 +352,22 @@ describe("QuickJsExecutor lifecycle", () => {
 });
 
 describe("QuickJsExecutor watchdog", () => {
-  // Allocating 1 MiB typed arrays up to a 32 MiB limit spends seconds inside QuickJS's C code,
-  // where the interrupt handler is not consulted: the host must give up on the worker.
-  const stuck = "const big = [];\nfor (;;) big.push(new Uint8Array(1 << 20))";
+  // Sorting 16M doubles is one call into QuickJS's C code (about 4 s here), where the interrupt
+  // handler is not consulted: the host must give up on the worker. (An allocation loop up to the
+  // memory limit was used before; on an idle machine it hit the limit before the watchdog fired.)
+  // The array is filled in a step of its own, mostly by C-level copies, so the stuck step is the
+  // sort alone whatever the machine's speed.
+  const fill =
+    "var data = new Float64Array(1 << 24);\nfor (let i = 0; i < 65536; i++) data[i] = Math.sin(i);\nfor (let n = 65536; n < data.length; n *= 2) data.set(data.subarray(0, n), n)";
+  const stuck = "data.sort()";
+  const memoryLimitBytes = 256 * 1024 * 1024;
+  const fillTimeoutMs = 60_000;
 
   it("a worker stuck past the time limit is replaced, with stateLost, and the executor stays usable", async () => {
-    const executor = await QuickJsExecutor.create({ timeoutMs: 300, memoryLimitBytes: 32 * 1024 * 1024 });
+    const executor = await QuickJsExecutor.create({ timeoutMs: 300, memoryLimitBytes });
     try {
       await executor.run("const keep = 1");
+      expect((await executor.run(fill, { timeoutMs: fillTimeoutMs })).error).toBeUndefined();
       const result = await executor.run(stuck);
       expect(result.error).toEqual({
         kind: "timeout",
@@ -375,13 +383,15 @@ describe("QuickJsExecutor watchdog", () => {
   }, 30_000);
 
   it("abort and close do not wait for a stuck worker", async () => {
-    const executor = await QuickJsExecutor.create({ memoryLimitBytes: 32 * 1024 * 1024 });
+    const executor = await QuickJsExecutor.create({ memoryLimitBytes });
+    expect((await executor.run(fill, { timeoutMs: fillTimeoutMs })).error).toBeUndefined();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     await expect(executor.run(stuck, { signal: controller.signal })).rejects.toThrow(
       "The run was aborted; its sandbox did not stop in time and was restarted, so every variable is lost",
     );
     expect((await executor.run("40 + 2")).output).toBe(42);
+    expect((await executor.run(fill, { timeoutMs: fillTimeoutMs })).error).toBeUndefined();
     const running = executor.run(stuck).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closing = Date.now();
