@@ -19,8 +19,9 @@ export {
   type SharedMachineExecutorFactory,
   sharedMachineExecutorFactory,
 } from "./executor/micro-vm-executor-factory.js";
-export { buildBusyboxImage, writeOciLayout } from "./image/busybox-image.js";
+export { buildBusyboxImage } from "./image/busybox-image.js";
 export { buildDebianPythonImage, type PythonImageOptions } from "./image/debian-python-image.js";
+export { writeOciLayout } from "./image/oci-layout-writer.js";
 export { importImage, type RootFilesystem } from "./image/rootfs.js";
 export {
   DEFAULT_EXECUTOR_LIMITS,

@@ -1,14 +1,13 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
 import { APT_PACKAGE_OF, aptCommand } from "../engine/apt-hint.js";
 import { runCommand } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
-import { type TarInput, writeTar } from "./tar.js";
+import { baseSystemFiles, IMAGE_PATH_ENV, writeSingleLayerImage } from "./oci-layout-writer.js";
+import type { TarInput } from "./tar.js";
 
 const BUSYBOX_STATIC = "/bin/busybox";
-const PATH_ENV = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /**
  * A test image built locally from Debian's busybox-static (no registry is reachable here): one
@@ -53,66 +52,9 @@ export async function buildBusyboxImage(cacheDir: string, busyboxPath = BUSYBOX_
       if (applet === "bin/busybox") continue;
       inputs.push({ path: applet, type: "symlink", linkName: "/bin/busybox" });
     }
-    const text = (path: string, content: string) =>
-      inputs.push({ path, type: "file", data: new TextEncoder().encode(content) });
-    text("etc/passwd", "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n");
-    text("etc/group", "root:x:0:\nnogroup:x:65534:\n");
-    text("etc/hostname", "atrium\n");
-    const layerTar = writeTar(inputs);
-    const layer = gzipSync(layerTar);
-    const config = Buffer.from(
-      JSON.stringify({
-        architecture: "amd64",
-        os: "linux",
-        config: { Env: [PATH_ENV, "HOME=/root"], Cmd: ["/bin/sh"], WorkingDir: "/root" },
-        rootfs: { type: "layers", diff_ids: [`sha256:${sha256Hex(layerTar)}`] },
-      }),
-    );
-    const manifest = Buffer.from(
-      JSON.stringify({
-        schemaVersion: 2,
-        mediaType: "application/vnd.oci.image.manifest.v1+json",
-        config: {
-          mediaType: "application/vnd.oci.image.config.v1+json",
-          digest: `sha256:${sha256Hex(config)}`,
-          size: config.byteLength,
-        },
-        layers: [
-          {
-            mediaType: "application/vnd.oci.image.layer.v1.tar+gzip",
-            digest: `sha256:${sha256Hex(layer)}`,
-            size: layer.byteLength,
-          },
-        ],
-      }),
-    );
-    await writeOciLayout(tmp, manifest, [config, layer]);
+    inputs.push(...baseSystemFiles());
+    await writeSingleLayerImage(tmp, inputs, { env: [IMAGE_PATH_ENV, "HOME=/root"], cmd: ["/bin/sh"] });
   });
-}
-
-/** Writes an OCI image layout: the blobs, an index naming the manifest, and the `oci-layout` marker. */
-export async function writeOciLayout(
-  dir: string,
-  manifest: Uint8Array,
-  blobs: readonly Uint8Array[],
-): Promise<void> {
-  await mkdir(join(dir, "blobs", "sha256"), { recursive: true });
-  for (const blob of [manifest, ...blobs])
-    await writeFile(join(dir, "blobs", "sha256", sha256Hex(blob)), blob);
-  await writeFile(join(dir, "oci-layout"), JSON.stringify({ imageLayoutVersion: "1.0.0" }));
-  await writeFile(
-    join(dir, "index.json"),
-    JSON.stringify({
-      schemaVersion: 2,
-      manifests: [
-        {
-          mediaType: "application/vnd.oci.image.manifest.v1+json",
-          digest: `sha256:${sha256Hex(manifest)}`,
-          size: manifest.byteLength,
-        },
-      ],
-    }),
-  );
 }
 
 /** True for a dynamically linked ELF executable (it has a PT_INTERP program header). */

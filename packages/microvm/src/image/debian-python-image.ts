@@ -1,17 +1,15 @@
 import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { gzipSync } from "node:zlib";
 import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
 import { aptCommand } from "../engine/apt-hint.js";
 import { runCommand } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
-import { writeOciLayout } from "./busybox-image.js";
-import { type TarInput, writeTar } from "./tar.js";
+import { baseSystemFiles, IMAGE_PATH_ENV, writeSingleLayerImage } from "./oci-layout-writer.js";
+import type { TarInput } from "./tar.js";
 
 const BUSYBOX_STATIC = "/bin/busybox";
 /** Part of the cache key: bump when the image's layout changes for the same host files. */
 const RECIPE_VERSION = 2;
-const PATH_ENV = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /** Stdlib parts an agent's code has no use for (tests, Tk, build configuration, installers). */
 const LEFT_OUT = new Set([
@@ -129,44 +127,12 @@ export async function buildDebianPythonImage(
     for (const applet of applets)
       if (applet !== "bin/busybox" && !files.has(applet) && !dirs.has(applet))
         inputs.push({ path: applet, type: "symlink", linkName: "/bin/busybox" });
-    const text = (path: string, content: string) =>
-      inputs.push({ path, type: "file", data: new TextEncoder().encode(content) });
-    text("etc/passwd", "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n");
-    text("etc/group", "root:x:0:\nnogroup:x:65534:\n");
-    text("etc/hostname", "atrium\n");
-    const layerTar = writeTar(inputs);
-    const layer = gzipSync(layerTar, { level: 1 });
-    const config = Buffer.from(
-      JSON.stringify({
-        architecture: "amd64",
-        os: "linux",
-        config: {
-          Env: [PATH_ENV, "HOME=/root", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"],
-          Cmd: ["/usr/bin/python3"],
-          WorkingDir: "/root",
-        },
-        rootfs: { type: "layers", diff_ids: [`sha256:${sha256Hex(layerTar)}`] },
-      }),
-    );
-    const manifest = Buffer.from(
-      JSON.stringify({
-        schemaVersion: 2,
-        mediaType: "application/vnd.oci.image.manifest.v1+json",
-        config: {
-          mediaType: "application/vnd.oci.image.config.v1+json",
-          digest: `sha256:${sha256Hex(config)}`,
-          size: config.byteLength,
-        },
-        layers: [
-          {
-            mediaType: "application/vnd.oci.image.layer.v1.tar+gzip",
-            digest: `sha256:${sha256Hex(layer)}`,
-            size: layer.byteLength,
-          },
-        ],
-      }),
-    );
-    await writeOciLayout(tmp, manifest, [config, layer]);
+    inputs.push(...baseSystemFiles());
+    await writeSingleLayerImage(tmp, inputs, {
+      env: [IMAGE_PATH_ENV, "HOME=/root", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"],
+      cmd: ["/usr/bin/python3"],
+      gzipLevel: 1,
+    });
   });
   const watched = [pythonLink, ...new Set(files.values()), ...walked];
   const memo: ImageMemo = { layoutDir: built, recipe: RECIPE_VERSION, identities: await identities(watched) };
