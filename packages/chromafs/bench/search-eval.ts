@@ -2,7 +2,9 @@
  * Docs-search quality on the evaluation set (`search-questions.json`, written from the pages
  * before any ranking change): recall@5 and MRR (over the top 10) of the fused ranking and of each
  * leg alone — the offline embedding and plain BM25 — side by side, so the fusion must earn its
- * place against the better of its parts.
+ * place against the better of its parts. The fusion's keyword side has signals neither leg has
+ * (plurals folded, page outlines), so the ablation `fused_without_vector` (the fusion minus its
+ * vector leg) shows which part of the gain comes from the vector leg and which from the fields.
  */
 import { readFileSync } from "node:fs";
 import type { BenchRow } from "@atrium/spec/bench";
@@ -42,11 +44,15 @@ export async function searchQuality(store: DocStore, ranking: SearchRanking): Pr
   return { recallAt5: found / QUESTIONS.length, mrr: reciprocal / QUESTIONS.length };
 }
 
-/** The rows: `search.recall_at_5.<ranking>` and `search.mrr.<ranking>` for vector, bm25, fused. */
+/**
+ * The rows: `search.recall_at_5.<ranking>` and `search.mrr.<ranking>` for vector, bm25, fused,
+ * and the ablation fused_without_vector.
+ */
 export async function measureSearchQuality(store: DocStore): Promise<BenchRow[]> {
   const vector = await searchQuality(store, "vector");
   const keyword = await searchQuality(store, "keyword");
   const fused = await searchQuality(store, "fused");
+  const withoutVector = await searchQuality(store, "fused-without-vector");
   const better = vector.recallAt5 >= keyword.recallAt5 ? "vector" : "bm25";
   const betterRecall = Math.max(vector.recallAt5, keyword.recallAt5);
   return [
@@ -59,9 +65,15 @@ export async function measureSearchQuality(store: DocStore): Promise<BenchRow[]>
       baseline: `search.recall_at_5.${better}`,
       baselineValue: betterRecall,
     },
+    {
+      metric: "search.recall_at_5.fused_without_vector",
+      value: withoutVector.recallAt5,
+      unit: "share",
+    },
     { metric: "search.mrr.vector", value: vector.mrr, unit: "score" },
     { metric: "search.mrr.bm25", value: keyword.mrr, unit: "score" },
     { metric: "search.mrr.fused", value: fused.mrr, unit: "score" },
+    { metric: "search.mrr.fused_without_vector", value: withoutVector.mrr, unit: "score" },
     { metric: "search.questions", value: QUESTIONS.length, unit: "count" },
   ];
 }

@@ -68,6 +68,13 @@ export const SEARCH_EVIDENCE_MAX_DISTANCE = 0.5;
 export const SEARCH_KEYWORD_WEIGHT = 1;
 export const SEARCH_HASHING_VECTOR_WEIGHT = 0.5;
 export const SEARCH_NEURAL_VECTOR_WEIGHT = 1;
+/**
+ * Weight of the page-outline list (BM25 over a page's name, title, description and headings) in
+ * the fusion: a second view of the keywords, half the say of the chunk text's own BM25.
+ */
+export const SEARCH_OUTLINE_WEIGHT = 0.5;
+/** Page outlines the Chroma store keeps between searches (each is a few hundred bytes). */
+export const SEARCH_OUTLINE_CACHE_PAGES = 20_000;
 
 /** Characters of a chunk returned as a search snippet. */
 export const SEARCH_SNIPPET_MAX_CHARS = 600;

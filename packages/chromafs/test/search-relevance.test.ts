@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { startTestChroma, type TestChroma, writeFixtureCorpus } from "../src/ingest/test-fixtures.js";
+import type { SearchRanking } from "../src/search/search-ranking.js";
 import { bestSnippet, windowAround } from "../src/search/snippet.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
@@ -110,5 +114,60 @@ describe.each(MINTLIFY)("search on the Mintlify corpus (%s)", (_name, openStore)
     expect((await paths('search -n 3 "how do I set up a custom domain"'))[0]).toBe(
       "/customize/custom-domain.mdx",
     );
+  });
+});
+
+/** Three small pages: one titled "Images", one about an image in its body, one about neither. */
+function writeRankingFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-rankings-"));
+  mkdirSync(join(dir, "media"));
+  writeFileSync(
+    join(dir, "media", "images.mdx"),
+    '---\ntitle: "Images"\n---\n\nUpload pictures to the repo.\n',
+  );
+  writeFileSync(
+    join(dir, "media", "resize.mdx"),
+    "# Resizing\n\nAn image keeps its ratio when resized, at any size, in any layout, on any screen.\n",
+  );
+  writeFileSync(join(dir, "other.mdx"), "# Other\n\nNothing to see.\n");
+  return dir;
+}
+
+const RANKING_STORES: [string, (dir: string) => Promise<{ store: DocStore; close(): Promise<void> }>][] = [
+  ["LocalFolderStore", async (dir) => ({ store: new LocalFolderStore(dir), close: async () => {} })],
+  ["ChromaDocStore", (dir) => startChromaCorpus(dir, "rankings")],
+];
+
+describe.each(RANKING_STORES)("search rankings (%s)", (name, openStore) => {
+  let dir: string;
+  let store: DocStore;
+  let close: () => Promise<void>;
+  const paths = async (query: string, ranking: SearchRanking) =>
+    (await store.search(query, { groups: [] }, 5, { ranking })).map((hit) => hit.path);
+
+  beforeAll(async () => {
+    dir = writeRankingFolder();
+    ({ store, close } = await openStore(dir));
+  }, 60_000);
+  afterAll(async () => {
+    await close?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keyword is plain BM25: whole words as written", async () => {
+    expect(await paths("images", "keyword")).toEqual(["/media/images.mdx"]);
+    expect(await paths("image", "keyword")).toEqual(["/media/resize.mdx"]);
+  });
+
+  it("the fusion folds plurals and ranks the page titled after the query first", async () => {
+    expect(await paths("image", "fused-without-vector")).toEqual(["/media/images.mdx", "/media/resize.mdx"]);
+    expect((await paths("image", "fused"))[0]).toBe("/media/images.mdx");
+    expect(await paths("nothing", "fused")).toEqual(["/other.mdx"]);
+  });
+
+  it("vector is the embedding alone: every nearest page, none without embeddings", async () => {
+    const vector = await paths("image", "vector");
+    if (name === "LocalFolderStore") expect(vector).toEqual([]);
+    else expect([...vector].sort()).toEqual(["/media/images.mdx", "/media/resize.mdx", "/other.mdx"]);
   });
 });

@@ -5,8 +5,10 @@ import { loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
 import { readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
+import { pageOutline } from "../search/page-outline.js";
+import { rankSearch } from "../search/rank-search.js";
 import type { SearchOptions } from "../search/search-ranking.js";
-import { rankSections, type Section, splitSections } from "../search/section-ranking.js";
+import type { SearchChunk, SearchSource } from "../search/search-source.js";
 import type { PathTree, PathTreeFile } from "../tree/path-tree.js";
 import { STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
@@ -27,7 +29,8 @@ export class LocalFolderStore implements DocStore {
   private texts = new Map<string, string>();
   private markdown = new Set<string>();
   private chunks = new Map<string, PageChunk[]>();
-  private sections: Section[] | undefined;
+  /** Every page's chunks lower-cased, and their statistics, for search (built on the first one). */
+  private searchIndex: LocalSearchIndex | undefined;
   private tree: PathTree | undefined;
 
   /**
@@ -58,7 +61,7 @@ export class LocalFolderStore implements DocStore {
     this.texts = texts;
     this.markdown = markdown;
     this.chunks.clear();
-    this.sections = undefined;
+    this.searchIndex = undefined;
     this.tree = { version: STORAGE_FORMAT_VERSION, files };
     return this.tree;
   }
@@ -114,7 +117,10 @@ export class LocalFolderStore implements DocStore {
     return chunks;
   }
 
-  /** Keyword ranking only (a folder has no embeddings): `vector` answers no hits. */
+  /**
+   * The same ranking as the Chroma store (`rankSearch`) over the chunks ingest would store,
+   * without the vector leg (a folder has no embeddings): `vector` answers no hits.
+   */
   async search(
     query: string,
     access: Access,
@@ -122,20 +128,62 @@ export class LocalFolderStore implements DocStore {
     options: SearchOptions = {},
   ): Promise<SearchHit[]> {
     const tree = await this.loadedTree();
-    if (options.ranking === "vector") return [];
-    this.sections ??= splitSections(this.texts);
-    return rankSections(
-      query,
-      this.sections.filter((section) => {
-        const file = tree.files[section.path];
-        return file !== undefined && isVisible(file, access);
-      }),
-      limit,
-      (path) => tree.files[path]?.title,
-    );
+    const index = this.localSearchIndex(tree);
+    const visible = (page: string) => {
+      const file = tree.files[page];
+      return file !== undefined && isVisible(file, access);
+    };
+    const source: SearchSource = {
+      chunkCount: index.chunks.length,
+      averageChunkBytes: index.averageBytes,
+      chunksHolding: async (needles) =>
+        needles.map((needle) =>
+          index.chunks
+            .filter((chunk) => visible(chunk.page) && chunk.lower.includes(needle))
+            .map((chunk) => chunk.key),
+        ),
+      readChunks: async (keys) =>
+        keys.flatMap((key) => {
+          const chunk = index.byKey.get(key);
+          return chunk && visible(chunk.page) ? [chunk] : [];
+        }),
+      outlines: async (pages) =>
+        new Map(pages.filter(visible).map((page) => [page, pageOutline(page, this.texts.get(page) ?? "")])),
+    };
+    return rankSearch(query, source, { ranking: options.ranking, limit, vectorWeight: 0 });
+  }
+
+  private localSearchIndex(tree: PathTree): LocalSearchIndex {
+    if (this.searchIndex) return this.searchIndex;
+    const chunks: (SearchChunk & { lower: string })[] = [];
+    let bytes = 0;
+    for (const page of Object.keys(tree.files).sort()) {
+      for (const chunk of this.chunksOf(page)) {
+        chunks.push({
+          key: `${page}#${chunk.index}`,
+          page,
+          index: chunk.index,
+          text: chunk.text,
+          lower: chunk.text.toLowerCase(),
+        });
+        bytes += Buffer.byteLength(chunk.text);
+      }
+    }
+    this.searchIndex = {
+      chunks,
+      byKey: new Map(chunks.map((chunk) => [chunk.key, chunk])),
+      averageBytes: chunks.length > 0 ? bytes / chunks.length : 0,
+    };
+    return this.searchIndex;
   }
 
   private async loadedTree(): Promise<PathTree> {
     return this.tree ?? (await this.readTree());
   }
+}
+
+interface LocalSearchIndex {
+  chunks: (SearchChunk & { lower: string })[];
+  byKey: Map<string, SearchChunk>;
+  averageBytes: number;
 }
