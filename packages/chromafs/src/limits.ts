@@ -10,6 +10,20 @@ import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
 export interface ChromafsLimits {
   /** Bytes of page text a store's shared LRU cache keeps (all sessions of one TreeCache). */
   sharedPageCacheMaxBytes: number;
+  /**
+   * Bytes of chunk text a ChromaDocStore keeps for grep (all sessions of the store, across
+   * TreeCaches): chunks are keyed by id, which names the page revision, so they never go stale.
+   */
+  storeChunkCacheMaxBytes: number;
+  /**
+   * How long a ChromaDocStore trusts the collection's tree digest it last read before reading it
+   * again: grep answered from the grep index and the chunk cache asks the server nothing else,
+   * so a re-ingest (a page changed or restricted) reaches it within this time (the store option
+   * `treeRecheckMs: 0` makes every command read it). Every other store call notices a re-ingest at once, as before.
+   */
+  storeTreeRecheckMs: number;
+  /** Largest decompressed grep index a store loads (a corrupt or hostile one can't balloon memory). */
+  grepIndexMaxBytes: number;
   /** Output the agent `bash` tool and the MCP shell return per stream; the rest is cut with a note. */
   toolOutputMaxBytes: number;
   /** Wall-clock limit for one command run through the tool, MCP server or CLI. */
@@ -62,6 +76,9 @@ export interface ChromafsLimits {
 
 export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
   sharedPageCacheMaxBytes: 128 * 1024 * 1024,
+  storeChunkCacheMaxBytes: 64 * 1024 * 1024,
+  grepIndexMaxBytes: 256 * 1024 * 1024,
+  storeTreeRecheckMs: 500,
   toolOutputMaxBytes: 32 * 1024,
   commandTimeoutMs: 30_000,
   searchMaxHits: 50,
@@ -84,6 +101,9 @@ export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
 
 const CHROMAFS_LIMIT_KINDS: LimitKinds<ChromafsLimits> = {
   sharedPageCacheMaxBytes: "count",
+  storeChunkCacheMaxBytes: "count",
+  grepIndexMaxBytes: "count",
+  storeTreeRecheckMs: "duration",
   toolOutputMaxBytes: "count",
   commandTimeoutMs: "duration",
   searchMaxHits: "count",

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sparsePage } from "../src/fs/page-views.js";
 import { planGrep } from "../src/grep/grep-command.js";
 import { type DocsSession, openDocsSession } from "../src/session/docs-session.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
@@ -176,7 +177,7 @@ describe("grep acceleration gives grep's own output", () => {
     let blanked = 0;
     for (const [path, view] of narrowed.views) {
       const lines = (pages.get(path) as string).split("\n");
-      const viewLines = view.split("\n");
+      const viewLines = (sparsePage(view) as string).split("\n");
       expect(viewLines.length).toBeLessThanOrEqual(lines.length);
       viewLines.forEach((line, index) => {
         if (line === "" && lines[index] !== "") blanked++;
@@ -282,7 +283,7 @@ describe("grep acceleration gives grep's own output", () => {
     // rg reads sparse pages too (the matching chunks whole, at their own line numbers, every
     // other line empty), except with context.
     expect([...(rg.views?.keys() ?? [])]).toEqual(["/deploy/ci.mdx", "/deploy/self-host.mdx"]);
-    const viewLines = (rg.views?.get("/deploy/ci.mdx") ?? "").split("\n");
+    const viewLines = (sparsePage(rg.views?.get("/deploy/ci.mdx") ?? []) as string).split("\n");
     const pageLines = (await plain.exec("cat /deploy/ci.mdx")).stdout.split("\n");
     expect(viewLines.filter((line, at) => line !== "" && line !== pageLines[at])).toEqual([]);
     const matches = (await plain.exec("grep -in kubernetes /deploy/ci.mdx")).stdout.trimEnd().split("\n");

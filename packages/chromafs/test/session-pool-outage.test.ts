@@ -45,7 +45,13 @@ describe("a pooled docs session while its Chroma server is killed", () => {
       restartLimits: { serverRestartBackoffMinMs: 2_000 },
     });
     await ingestDocs({ dir: docs.root, collection: "docs", url: server.url });
-    const store = await ChromaDocStore.open({ url: server.url, server, collection: "docs" });
+    const store = await ChromaDocStore.open({
+      url: server.url,
+      server,
+      collection: "docs",
+      // Every command reads the tree digest, so grep's cached answers need the server too.
+      treeRecheckMs: 0,
+    });
     pool = await SessionWorkerPool.start({ store, limits: { poolWorkers: 1 } });
     const session = await pool.openSession({ groups: ["staff"] });
     const before = [];

@@ -55,7 +55,13 @@ describe("a docs session while its Chroma server is killed", () => {
       restartLimits: { serverRestartBackoffMinMs: backoffMs },
     });
     await ingestDocs({ dir: docs.root, collection: "docs", url: server.url });
-    const store = await ChromaDocStore.open({ url: server.url, server, collection: "docs" });
+    const store = await ChromaDocStore.open({
+      url: server.url,
+      server,
+      collection: "docs",
+      // Every command reads the tree digest, so grep's cached answers need the server too.
+      treeRecheckMs: 0,
+    });
     const session = await openDocsSession({ store, groups: ["staff"], pageCacheBytes: 1_000_000 });
     return { store, session };
   }

@@ -9,6 +9,13 @@ import { validateCollectionName } from "./collection-name.js";
 export const EMBEDDING_METADATA_KEY = "atrium_embedding";
 
 /**
+ * The `digestOfTree` of the collection's current tree, set right after the tree is written: a
+ * store that answers grep from its caches reads this one key (the cheapest request there is) to
+ * learn whether a re-ingest replaced the tree it holds.
+ */
+export const TREE_DIGEST_METADATA_KEY = "atrium_tree";
+
+/**
  * A chromadb `ChromaClient`, such as `connectChroma(url)` of `@atrium/chroma` returns. Declared by
  * two of its methods rather than imported, so that this package's published declarations never
  * name its optional peer: a user without `@atrium/chroma` type-checks with `skipLibCheck: false`
@@ -100,10 +107,13 @@ export function storedFormat(collection: Collection): number {
 export async function recordStorageFormat(
   collection: Collection,
   obsolete: readonly string[] = [],
+  treeDigest?: string,
 ): Promise<void> {
   const metadata: Metadata = { ...collection.metadata };
   const stale = obsolete.filter((key) => key in metadata);
-  if (metadata[FORMAT_METADATA_KEY] === STORAGE_FORMAT_VERSION && stale.length === 0) return;
+  const digestKnown = treeDigest === undefined || metadata[TREE_DIGEST_METADATA_KEY] === treeDigest;
+  if (metadata[FORMAT_METADATA_KEY] === STORAGE_FORMAT_VERSION && stale.length === 0 && digestKnown) return;
   for (const key of stale) delete metadata[key];
+  if (treeDigest !== undefined) metadata[TREE_DIGEST_METADATA_KEY] = treeDigest;
   await collection.modify({ metadata: { ...metadata, [FORMAT_METADATA_KEY]: STORAGE_FORMAT_VERSION } });
 }

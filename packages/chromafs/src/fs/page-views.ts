@@ -3,19 +3,39 @@ import { countNewlines } from "../docs-folder/chunk-page.js";
 import type { PageChunk } from "../store/doc-store.js";
 
 /**
- * Page texts one call sees instead of the real pages. Grep runs inside such a scope with sparse
- * pages (below); AsyncLocalStorage keeps the scope to that call's own async chain, so another
- * command of the same session running at the same time still reads the real pages.
+ * Pages one call sees instead of the real pages: a page's chunks that can hold a matching line
+ * (see `sparsePage`), or none for a page known to hold no match. Grep runs inside such a scope;
+ * AsyncLocalStorage keeps the scope to that call's own async chain, so another command of the
+ * same session running at the same time still reads the real pages.
  */
-const views = new AsyncLocalStorage<ReadonlyMap<string, string>>();
+export type PageViews = ReadonlyMap<string, readonly PageChunk[]>;
 
-export function withPageViews<T>(pages: ReadonlyMap<string, string>, run: () => Promise<T>): Promise<T> {
-  return views.run(pages, run);
+const views = new AsyncLocalStorage<{ chunks: PageViews; texts: Map<string, string> }>();
+
+export function withPageViews<T>(pages: PageViews, run: () => Promise<T>): Promise<T> {
+  return views.run({ chunks: pages, texts: new Map() }, run);
 }
 
-/** The text the current call sees for `path`, when a view replaces it. */
+/** The text the current call sees for `path` when a view replaces it (`sparsePage`, built once). */
 export function pageView(path: string): string | undefined {
-  return views.getStore()?.get(path);
+  const scope = views.getStore();
+  const chunks = scope?.chunks.get(path);
+  if (!scope || !chunks) return undefined;
+  let text = scope.texts.get(path);
+  if (text === undefined) {
+    text = sparsePage(chunks) as string;
+    scope.texts.set(path, text);
+  }
+  return text;
+}
+
+/**
+ * The chunks the current call sees for `path` when a view replaces it: ChromaFs's own grep reads
+ * these one by one at their line numbers rather than the sparse page, whose empty lines in
+ * between would each cost it a line.
+ */
+export function pageViewChunks(path: string): readonly PageChunk[] | undefined {
+  return views.getStore()?.chunks.get(path);
 }
 
 /**
@@ -37,4 +57,14 @@ export function sparsePage(chunks: readonly PageChunk[]): string | null {
     line = chunk.line + countNewlines(chunk.text);
   }
   return parts.join("");
+}
+
+/** Whether each chunk starts after the previous one ends (the line metadata fits the texts). */
+export function chunksInOrder(chunks: readonly PageChunk[]): boolean {
+  let line = 1;
+  for (const chunk of chunks) {
+    if (chunk.line < line) return false;
+    line = chunk.line + countNewlines(chunk.text);
+  }
+  return true;
 }

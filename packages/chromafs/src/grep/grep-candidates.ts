@@ -53,13 +53,15 @@ function walk(index: TreeIndex, shown: string, path: string, into: GrepTarget[])
 
 /**
  * grep's `--include`/`--exclude` test on a base name, for globs of literals, `*` and `?` only
- * (translated as just-bash's grep does, surrounding quotes stripped); null when a glob has a
- * bracket expression, in which case grep alone applies the globs to a wider candidate list.
+ * (translated as just-bash's grep does, surrounding quotes stripped); null when there are no
+ * globs, or when a glob has a bracket expression, in which case grep alone applies the globs to
+ * a wider candidate list.
  */
 export function baseNameFilter(
   includes: readonly string[],
   excludes: readonly string[],
 ): ((name: string) => boolean) | null {
+  if (includes.length === 0 && excludes.length === 0) return null;
   const compile = (glob: string): RegExp | null => {
     const quoted = /^(["'])(.*)\1$/s.exec(glob);
     const text = quoted ? quoted[2]! : glob;

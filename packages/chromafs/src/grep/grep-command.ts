@@ -14,7 +14,7 @@ import { runGrep as runGnuGrep } from "../commands/grep/grep-run.js";
 import type { DocsFs } from "../fs/docs-fs.js";
 import type { PageSource } from "../fs/page-source.js";
 import { withPageViews } from "../fs/page-views.js";
-import type { Access, DocStore, TextFilter } from "../store/doc-store.js";
+import type { Access, DocStore, PageChunk, TextFilter } from "../store/doc-store.js";
 import { noteStoreFailure } from "../store/store-failures.js";
 import type { StoreUnavailableError } from "../store/store-unavailable.js";
 import type { TreeIndex } from "../tree/tree-index.js";
@@ -39,8 +39,8 @@ export type GrepPlan =
       kind: "narrowed";
       args: string[];
       candidates: string[];
-      /** Sparse pages grep reads instead of the whole ones (see `sparsePage`); may be empty. */
-      views: Map<string, string>;
+      /** The chunks grep reads instead of whole pages (see `sparsePage`); may be empty. */
+      views: Map<string, readonly PageChunk[]>;
     }
   | { kind: "no-candidates" };
 
@@ -97,7 +97,7 @@ async function planParsed(parsed: GrepArgs, cwd: string, acceleration: GrepAccel
     // -c and -L report on every file: those the store rules out are read as empty pages (a
     // count of 0, listed by -L), the others as sparse ones, so no whole page is fetched.
     if (!views) return fullScan("-c/-L report on every file");
-    for (const path of within) if (!views.has(path)) views.set(path, "");
+    for (const path of within) if (!views.has(path)) views.set(path, []);
     candidates = selected;
   } else {
     const matching = views

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
-import { withPageViews } from "../fs/page-views.js";
+import { type PageViews, withPageViews } from "../fs/page-views.js";
 import { noteStoreFailure } from "../store/store-failures.js";
 import type { TreeIndex } from "../tree/tree-index.js";
 import { type GrepAcceleration, storeFailed } from "./grep-command.js";
@@ -33,7 +33,7 @@ export interface RgPlan {
   kind: "full-scan" | "narrowed" | "no-candidates";
   args: string[];
   /** Sparse pages rg reads instead of whole ones (narrowed, without context lines). */
-  views?: Map<string, string>;
+  views?: PageViews;
 }
 
 interface ParsedRg {

@@ -1,5 +1,5 @@
-import { sparsePage } from "../fs/page-views.js";
-import type { TextFilter } from "../store/doc-store.js";
+import { chunksInOrder, type PageViews } from "../fs/page-views.js";
+import type { PageChunk, TextFilter } from "../store/doc-store.js";
 import type { GrepAcceleration } from "./grep-command.js";
 
 /**
@@ -20,20 +20,16 @@ export function mayMatchEmptyLine(filter: TextFilter): boolean {
 /**
  * Sparse pages (see `sparsePage`) for the candidates among `within`, keyed by tree path, from
  * the chunks the store finds in one query; null when the store can't place chunks (no
- * `findChunks`, or a collection ingested before chunks carried line numbers).
+ * `findChunks`, a collection ingested before chunks carried line numbers, or line metadata that
+ * doesn't fit the texts).
  */
 export async function sparseViews(
   acceleration: GrepAcceleration,
   filter: TextFilter,
   within: readonly string[],
-): Promise<Map<string, string> | null> {
+): Promise<Map<string, readonly PageChunk[]> | null> {
   const found = await acceleration.store.findChunks?.(filter, acceleration.access, within);
   if (!found) return null;
-  const views = new Map<string, string>();
-  for (const [path, chunks] of found) {
-    const view = sparsePage(chunks);
-    if (view === null) return null;
-    views.set(path, view);
-  }
-  return views;
+  for (const chunks of found.values()) if (!chunksInOrder(chunks)) return null;
+  return found satisfies PageViews;
 }

@@ -11,12 +11,14 @@ import {
 } from "../collection-schema/docs-collection.js";
 import { inParallel } from "../collection-schema/in-parallel.js";
 import { chunkId, currentChunking, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
+import { storedGrepIndexDigest, writeStoredGrepIndex } from "../collection-schema/stored-grep-index.js";
 import { readStoredTree } from "../collection-schema/stored-tree.js";
 import { type GroupMapping, type GroupRules, loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
 import { IngestError } from "../docs-folder/errors.js";
 import { type PreparedPage, readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
+import { digestOfTree, indexTree } from "../grep-index/index-tree.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { loadChroma } from "../store/load-chroma.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
@@ -183,10 +185,12 @@ async function ingestInto(
   if (!previous) await recordPendingGroups(collection, chosen.rules?.mapping ?? {});
   const plan = planChunks(pages, previous, chosen);
   await writeChunks(collection, embedding, plan.pending, progress);
+  const marker = await markerVector(embedding);
+  await writeGrepIndex(collection, marker, plan);
   await pauseForTest("tree");
-  await writeTree(collection, embedding, plan.tree);
+  await writeTree(collection, marker, plan.tree);
   state.treeWritten = true;
-  await recordStorageFormat(collection, [PENDING_GROUPS_METADATA_KEY]);
+  await recordStorageFormat(collection, [PENDING_GROUPS_METADATA_KEY], digestOfTree(plan.tree));
   await pauseForTest("cleanup");
   const deleted = await deleteStaleChunks(collection, plan.tree, progress);
   return summarize(options.collection, prepared, plan, chosen, deleted);
@@ -231,8 +235,11 @@ async function rebuild(
   try {
     const plan = planChunks(pages, undefined, chosen);
     await writeChunks(staging, embedding, plan.pending, progress);
+    const marker = await markerVector(embedding);
+    await writeGrepIndex(staging, marker, plan);
     await pauseForTest("tree");
-    await writeTree(staging, embedding, plan.tree);
+    await writeTree(staging, marker, plan.tree);
+    await recordStorageFormat(staging, [], digestOfTree(plan.tree));
     await swapIn(client, staging, options.collection, () => pauseForTest("swap"));
     swapped = true;
     return summarize(options.collection, prepared, plan, chosen, 0);
@@ -245,6 +252,8 @@ async function rebuild(
 
 interface ChunkPlan {
   tree: WrittenPathTree;
+  /** Encodes the grep index of the new tree (every page's chunks, changed or not). */
+  grepIndex: () => string;
   pending: PendingChunk[];
   counts: IngestSummary["pages"];
   bytes: number;
@@ -269,9 +278,12 @@ function planChunks(
   let bytes = 0;
   let totalChunks = 0;
   let restricted = 0;
+  const cut = new Map<string, { texts: string[]; lines: number[] }>();
   for (const page of pages) {
     const path = page.doc.page;
     const chunks = chunkPage(page.text, { markdown: page.doc.kind === "markdown" });
+    const lines = chunkStartLines(chunks);
+    cut.set(path, { texts: chunks, lines });
     page.entry.chunks = chunks.length;
     tree.files[path] = page.entry;
     bytes += page.entry.size;
@@ -291,7 +303,6 @@ function planChunks(
     }
     if (before) counts.changed++;
     else counts.added++;
-    const lines = chunkStartLines(chunks);
     chunks.forEach((text, index) => {
       pending.push({
         id: chunkId(path, revision, index),
@@ -301,7 +312,8 @@ function planChunks(
     });
   }
   if (previous) counts.removed = Object.keys(previous.files).filter((path) => !(path in tree.files)).length;
-  return { tree, pending, counts, bytes, totalChunks, restricted };
+  const grepIndex = () => indexTree(tree, (path) => cut.get(path) as { texts: string[]; lines: number[] });
+  return { tree, grepIndex, pending, counts, bytes, totalChunks, restricted };
 }
 
 function summarize(
@@ -427,8 +439,28 @@ async function writeChunks(
   await inFlight;
 }
 
-async function writeTree(collection: Collection, embedding: Embedding, tree: WrittenPathTree): Promise<void> {
+/** Writes the tree's grep index unless the collection already holds the one of this very tree. */
+async function writeGrepIndex(
+  collection: Collection,
+  vector: number[] | undefined,
+  plan: Pick<ChunkPlan, "tree" | "grepIndex">,
+): Promise<void> {
+  const digest = digestOfTree(plan.tree);
+  if ((await storedGrepIndexDigest(collection)) === digest) return;
+  await writeStoredGrepIndex(collection, plan.grepIndex(), digest, vector);
+}
+
+/** The vector the records that aren't chunks (tree, grep index) carry: the server wants one. */
+async function markerVector(embedding: Embedding): Promise<number[] | undefined> {
   const [vector] = await embedding.embed(["path tree"]);
+  return vector;
+}
+
+async function writeTree(
+  collection: Collection,
+  vector: number[] | undefined,
+  tree: WrittenPathTree,
+): Promise<void> {
   await collection.upsert({
     ids: [PATH_TREE_ID],
     documents: [encodePathTree(tree)],

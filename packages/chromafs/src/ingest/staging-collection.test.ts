@@ -34,7 +34,7 @@ describe("a rebuild's staging collection", () => {
     expect(await names()).toEqual(["swap"]);
     const metadata = (await (await connectChroma(chroma.server.url)).getCollection({ name: "swap" }))
       .metadata;
-    expect(Object.keys(metadata ?? {}).sort()).toEqual(["atrium_embedding", "atrium_format"]);
+    expect(Object.keys(metadata ?? {}).sort()).toEqual(["atrium_embedding", "atrium_format", "atrium_tree"]);
   });
 
   it("a collection that only has the staging name is neither used nor dropped: the rebuild refuses", async () => {

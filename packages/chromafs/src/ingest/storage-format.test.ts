@@ -2,15 +2,16 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessMetadata } from "../collection-schema/access-keys.js";
-import { EMBEDDING_METADATA_KEY } from "../collection-schema/docs-collection.js";
+import { EMBEDDING_METADATA_KEY, TREE_DIGEST_METADATA_KEY } from "../collection-schema/docs-collection.js";
 import { chunkId, pageRevision } from "../collection-schema/page-revision.js";
 import { loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage } from "../docs-folder/chunk-page.js";
 import { readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
+import { digestOfTree } from "../grep-index/index-tree.js";
 import { openDocsSession } from "../session/docs-session.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
-import { PATH_TREE_ID, type PathTreeFile } from "../tree/path-tree.js";
+import { PATH_TREE_ID, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { format1Chunking } from "../tree/path-tree-migrations.js";
 import { StorageFormatError } from "../tree/storage-format.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
@@ -69,11 +70,12 @@ describe("stored format versions, with a real Chroma", () => {
 
   it("writes the current format in the collection metadata and the tree, and reads it back", async () => {
     await ingest("current", { groupsFile });
+    const stored = await rawTree("current");
     expect((await raw("current")).metadata).toEqual({
       [EMBEDDING_METADATA_KEY]: hashingEmbedding().id,
       atrium_format: 2,
+      [TREE_DIGEST_METADATA_KEY]: digestOfTree(stored as unknown as StoredPathTree),
     });
-    const stored = await rawTree("current");
     expect(Object.keys(stored).sort()).toEqual(["chunking", "files", "groupRules", "version"]);
     expect(stored).toMatchObject({
       version: 2,
@@ -201,6 +203,7 @@ describe("stored format versions, with a real Chroma", () => {
     expect((await raw("format1")).metadata).toEqual({
       [EMBEDDING_METADATA_KEY]: hashingEmbedding().id,
       atrium_format: 2,
+      [TREE_DIGEST_METADATA_KEY]: digestOfTree((await rawTree("format1")) as unknown as StoredPathTree),
     });
     expect(await rawTree("format1")).toMatchObject({ version: 2, chunking: CURRENT_CHUNKING });
     const fresh = await open("format1");

@@ -170,7 +170,12 @@ describe("ChromaDocStore after a re-ingest", () => {
   it("notices a page that became restricted, even with the old tree loaded", async () => {
     const { dir } = await writeFixtureCorpus(chroma.root);
     await ingestDocs({ dir, collection: "moving", url: chroma.server.url });
-    const store = await ChromaDocStore.open({ url: chroma.server.url, collection: "moving" });
+    // Every command reads the tree digest: grep's cached path notices the re-ingest at once too.
+    const store = await ChromaDocStore.open({
+      url: chroma.server.url,
+      collection: "moving",
+      treeRecheckMs: 0,
+    });
     const filter = { kind: "contains", text: "CNAME record", caseInsensitive: false } as const;
     expect(await store.findPages(filter, PUBLIC)).toEqual(["/guides/deploy.mdx"]);
 
@@ -185,6 +190,25 @@ describe("ChromaDocStore after a re-ingest", () => {
     );
     expect(await store.findPages(filter, { groups: ["ops"] })).toEqual(["/guides/deploy.mdx"]);
     expect((await store.readTree()).files["/guides/deploy.mdx"]?.groups).toEqual(["ops"]);
+  });
+
+  it("answers grep from its caches for at most treeRecheckMs after a re-ingest", async () => {
+    const { dir } = await writeFixtureCorpus(join(chroma.root, "window"));
+    await ingestDocs({ dir, collection: "window", url: chroma.server.url });
+    const store = await ChromaDocStore.open({
+      url: chroma.server.url,
+      collection: "window",
+      treeRecheckMs: 300,
+    });
+    const filter = { kind: "contains", text: "CNAME record", caseInsensitive: false } as const;
+    expect(await store.findPages(filter, PUBLIC)).toEqual(["/guides/deploy.mdx"]);
+    const groupsFile = join(chroma.root, "window-groups.json");
+    await writeFile(groupsFile, JSON.stringify({ "guides/deploy.mdx": ["ops"] }));
+    await ingestDocs({ dir, collection: "window", url: chroma.server.url, groupsFile });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await store.findPages(filter, PUBLIC)).toEqual([]);
+    expect(await store.findChunks(filter, PUBLIC)).toEqual(new Map());
+    expect(await store.findPages(filter, { groups: ["ops"] })).toEqual(["/guides/deploy.mdx"]);
   });
 });
 

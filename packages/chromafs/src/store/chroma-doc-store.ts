@@ -1,33 +1,39 @@
 import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
-import { AtriumError, type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
+import { AtriumError, type Embedding, rethrowIfFatal } from "@atrium/spec";
 import { groupKey, PUBLIC_KEY } from "../collection-schema/access-keys.js";
 import {
   type ChromaTarget,
   defaultEmbedding,
   openDocsCollection,
   resolveClient,
+  TREE_DIGEST_METADATA_KEY,
 } from "../collection-schema/docs-collection.js";
 import { inParallel } from "../collection-schema/in-parallel.js";
 import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
 import { readStoredTree } from "../collection-schema/stored-tree.js";
-import { chunkBm25 } from "../search/chunk-bm25.js";
-import { fuseHits, type RankedChunk } from "../search/fuse-hits.js";
-import { queryWords } from "../search/query-words.js";
+import { digestOfTree } from "../grep-index/index-tree.js";
+import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../limits.js";
+import { chromaSearchSource } from "../search/chroma-search-source.js";
+import { rankSearch } from "../search/rank-search.js";
 import type { SearchOptions } from "../search/search-ranking.js";
-import { titleMatch } from "../search/title-match.js";
+import { LruTextCache } from "../text-cache/lru-text-cache.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { PathTreeError } from "../tree/path-tree-codec.js";
 import {
   ACCESS_LIST_MAX_PATHS,
-  SEARCH_CANDIDATES,
-  SEARCH_EVIDENCE_MAX_DISTANCE,
   SEARCH_HASHING_VECTOR_WEIGHT,
-  SEARCH_KEYWORD_WEIGHT,
   SEARCH_NEURAL_VECTOR_WEIGHT,
   STORE_IDS_PER_QUERY,
   STORE_PARALLEL_QUERIES,
 } from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
+import {
+  type IndexedChunk,
+  indexedCandidates,
+  type LoadedGrepIndex,
+  literalTest,
+  loadGrepIndex,
+} from "./indexed-grep.js";
 import { loadChroma, loadedChroma } from "./load-chroma.js";
 import { regexLiteral } from "./regex-literal.js";
 import { StoreUnavailableError, unreachableReason } from "./store-unavailable.js";
@@ -42,6 +48,10 @@ export type ChromaDocStoreOptions = ChromaTarget & {
    * shared record) and, if a restart moved it to another port, reconnects there.
    */
   server?: FollowedServer;
+  /** Bytes of chunk text kept for grep across sessions (default `storeChunkCacheMaxBytes`). */
+  chunkCacheMaxBytes?: number;
+  /** How stale grep's cached path may be, at most (default `storeTreeRecheckMs`; 0: never). */
+  treeRecheckMs?: number;
 };
 
 /** What the store needs of an embedded server to follow it across restarts. */
@@ -65,6 +75,10 @@ interface TreeSnapshot {
   revisions: Map<string, string>;
   /** `page#revision` of chunks seen that this tree doesn't point at. */
   leftovers: Set<string>;
+  /** The collection's grep index checked against this tree (loaded on the first grep). */
+  grepIndex?: Promise<LoadedGrepIndex | null>;
+  /** `digestOfTree` of this tree, once computed. */
+  digest?: string;
 }
 
 interface ChunkRow {
@@ -96,13 +110,22 @@ export class ChromaDocStore implements DocStore {
   private readonly semanticWeight: number;
   private snapshot: TreeSnapshot | undefined;
   private loading: Promise<TreeSnapshot> | undefined;
+  /** The read of the collection's tree digest under way, and the last answer (see `isCurrent`). */
+  private treeDigestRead: Promise<{ id: string; digest: unknown; at: number }> | undefined;
+  private treeDigestSeen: { id: string; digest: unknown; at: number } | undefined;
+  /** Chunk texts grep read, by chunk id (ids name the page revision, so entries never go stale). */
+  private readonly chunkTexts: LruTextCache;
 
   private constructor(
     private collection: Collection,
     private readonly embedding: Embedding,
+    private client: ChromaClient,
     private url: string | undefined,
     private readonly server: FollowedServer | undefined,
+    chunkCacheMaxBytes: number,
+    private readonly treeRecheckMs: number,
   ) {
+    this.chunkTexts = new LruTextCache(chunkCacheMaxBytes);
     this.semanticWeight = embedding.id.startsWith("hashing-")
       ? SEARCH_HASHING_VECTOR_WEIGHT
       : SEARCH_NEURAL_VECTOR_WEIGHT;
@@ -114,7 +137,21 @@ export class ChromaDocStore implements DocStore {
     const client: ChromaClient = await resolveClient(options);
     const embedding = options.embedding ?? (await defaultEmbedding());
     const collection = await openDocsCollection(client, options.collection, embedding, { create: false });
-    return new ChromaDocStore(collection, embedding, options.url, options.server);
+    // 0 is allowed here (every command reads the digest), not as a package-wide limit.
+    const recheck = options.treeRecheckMs === 0 ? undefined : options.treeRecheckMs;
+    const limits = resolveChromafsLimits({
+      storeChunkCacheMaxBytes: options.chunkCacheMaxBytes,
+      storeTreeRecheckMs: recheck,
+    });
+    return new ChromaDocStore(
+      collection,
+      embedding,
+      client,
+      options.url,
+      options.server,
+      limits.storeChunkCacheMaxBytes,
+      options.treeRecheckMs === 0 ? 0 : limits.storeTreeRecheckMs,
+    );
   }
 
   get description(): string {
@@ -126,13 +163,16 @@ export class ChromaDocStore implements DocStore {
    * worker): where it is now, the collection, the embedding's id (a `resolveEmbedding` spec)
    * and the server to follow. Undefined for a store opened on a client object.
    */
-  reopening(): { url: string; collection: string; embedding: string; server?: FollowedServer } | undefined {
+  reopening():
+    | { url: string; collection: string; embedding: string; server?: FollowedServer; treeRecheckMs: number }
+    | undefined {
     if (this.url === undefined) return undefined;
     return {
       url: this.url,
       collection: this.collection.name,
       embedding: this.embedding.id,
       server: this.server,
+      treeRecheckMs: this.treeRecheckMs,
     };
   }
 
@@ -199,6 +239,7 @@ export class ChromaDocStore implements DocStore {
       this.collection = await openDocsCollection(client, this.collection.name, this.embedding, {
         create: false,
       });
+      this.client = client;
       this.url = url;
       return true;
     } catch (error) {
@@ -234,6 +275,8 @@ export class ChromaDocStore implements DocStore {
     access: Access,
     within?: readonly string[],
   ): Promise<string[]> {
+    const indexed = await this.indexedMatches(filter, access, within);
+    if (indexed) return [...new Set(indexed.map((chunk) => chunk.page))];
     const found = await this.matchingChunks(filter, access, within, false);
     if ("everyVisible" in found) return found.everyVisible;
     return [...new Set(found.rows.map((row) => row.page))].sort();
@@ -246,6 +289,16 @@ export class ChromaDocStore implements DocStore {
   ): Promise<Map<string, PageChunk[]> | null> {
     // Chunks cut before they carried `line` (chunker 1) can't be placed in their page.
     if (!chunksCarryLines((await this.currentTree()).tree.chunking)) return null;
+    const indexed = await this.indexedMatches(filter, access, within);
+    if (indexed) {
+      const pages = new Map<string, PageChunk[]>();
+      for (const { page, index, line, text } of indexed) {
+        const chunks = pages.get(page);
+        if (chunks) chunks.push({ index, line, text });
+        else pages.set(page, [{ index, line, text }]);
+      }
+      return pages;
+    }
     const found = await this.matchingChunks(filter, access, within, true);
     if ("everyVisible" in found) return null;
     const pages = new Map<string, PageChunk[]>();
@@ -259,6 +312,141 @@ export class ChromaDocStore implements DocStore {
     }
     for (const chunks of pages.values()) chunks.sort((a, b) => a.index - b.index);
     return new Map([...pages].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+
+  /**
+   * The visible chunks holding a literal, in page (sorted) then chunk order, found with the
+   * collection's grep index and read from the store's chunk cache (the misses in one round trip
+   * by id): no text query runs on the server. Undefined when the index can't answer (none, built
+   * for another tree, a regex filter, a chunk gone from the server): the caller asks the server.
+   */
+  private async indexedMatches(
+    filter: TextFilter,
+    access: Access,
+    within: readonly string[] | undefined,
+  ): Promise<(IndexedChunk & { text: string })[] | undefined> {
+    if (filter.kind !== "contains") return undefined;
+    const snapshot = await this.currentTree();
+    const loaded = await this.grepIndexOf(snapshot);
+    if (!loaded) return undefined;
+    // The texts may all come from the cache, so nothing else would notice a re-ingest (a page
+    // changed, or restricted): the collection's tree digest, one small read made meanwhile, says
+    // whether this tree is still current before anything is answered from it.
+    const current = this.isCurrent(snapshot);
+    current.catch(() => undefined);
+    const answer = await this.indexedAnswer(snapshot, loaded, filter, access, within);
+    if (await current) return answer;
+    await this.reloadTree();
+    return undefined;
+  }
+
+  private async indexedAnswer(
+    snapshot: TreeSnapshot,
+    loaded: LoadedGrepIndex,
+    filter: TextFilter & { kind: "contains" },
+    access: Access,
+    within: readonly string[] | undefined,
+  ): Promise<(IndexedChunk & { text: string })[] | undefined> {
+    const scope = within ? new Set(within) : undefined;
+    const candidates = indexedCandidates(
+      loaded,
+      filter,
+      (path) => (!scope || scope.has(path)) && isVisibleIn(snapshot, path, access),
+    );
+    if (!candidates) return undefined;
+    const texts = await this.chunkTextsOf(
+      candidates.map((chunk) =>
+        chunkId(chunk.page, snapshot.revisions.get(chunk.page) as string, chunk.index),
+      ),
+    );
+    if (!texts) return undefined;
+    const holds = literalTest(filter);
+    return candidates
+      .map((chunk, row) => ({ ...chunk, text: texts[row] as string }))
+      .filter((chunk) => holds(chunk.text));
+  }
+
+  /**
+   * Whether the collection's tree is still the one `snapshot` read: same collection (a rebuild
+   * swaps in another) and tree digest (false for a collection ingested before digests). The
+   * server is asked at most once per `treeRecheckMs`: a command within that time of the last
+   * answer trusts it (so a re-ingest reaches grep's cached path within that time), and commands
+   * running at once share one read.
+   */
+  private async isCurrent(snapshot: TreeSnapshot): Promise<boolean> {
+    snapshot.digest ??= digestOfTree(snapshot.tree, snapshot.revisions);
+    const recent = this.treeDigestSeen;
+    if (recent && performance.now() - recent.at < this.treeRecheckMs) return this.matches(recent, snapshot);
+    if (!this.treeDigestRead) {
+      const reading = this.readTreeDigest().then((seen) => {
+        this.treeDigestSeen = seen;
+        return seen;
+      });
+      this.treeDigestRead = reading;
+      reading
+        .finally(() => {
+          if (this.treeDigestRead === reading) this.treeDigestRead = undefined;
+        })
+        .catch(() => undefined);
+    }
+    return this.matches(await this.treeDigestRead, snapshot);
+  }
+
+  private matches(seen: { id: string; digest: unknown }, snapshot: TreeSnapshot): boolean {
+    return seen.id === this.collection.id && seen.digest === snapshot.digest;
+  }
+
+  /** The collection's id and tree digest as the server has them now, and when they were read. */
+  private async readTreeDigest(): Promise<{ id: string; digest: unknown; at: number }> {
+    const at = performance.now();
+    const now = await this.client.getCollection({ name: this.collection.name });
+    return { id: now.id, digest: now.metadata?.[TREE_DIGEST_METADATA_KEY], at };
+  }
+
+  private grepIndexOf(snapshot: TreeSnapshot): Promise<LoadedGrepIndex | null> {
+    if (!snapshot.grepIndex) {
+      const loading = loadGrepIndex(
+        this.collection,
+        snapshot.tree,
+        snapshot.revisions,
+        DEFAULT_CHROMAFS_LIMITS.grepIndexMaxBytes,
+      );
+      snapshot.grepIndex = loading;
+      // A failed read (server away) is not remembered: the next grep tries again.
+      loading.catch(() => {
+        if (snapshot.grepIndex === loading) snapshot.grepIndex = undefined;
+      });
+    }
+    return snapshot.grepIndex;
+  }
+
+  /**
+   * Chunk texts by id from the chunk cache, the misses fetched by id; undefined when the server
+   * lacks one of them (the tree changed under it).
+   */
+  private async chunkTextsOf(ids: readonly string[]): Promise<string[] | undefined> {
+    const fetched = new Map<string, string>();
+    const missing = ids.filter((id) => !this.chunkTexts.has(id));
+    const batches: string[][] = [];
+    for (let start = 0; start < missing.length; start += STORE_IDS_PER_QUERY) {
+      batches.push(missing.slice(start, start + STORE_IDS_PER_QUERY));
+    }
+    await inParallel(batches, STORE_PARALLEL_QUERIES, async (batch) => {
+      const result = await this.collection.get({ ids: batch, include: ["documents"] });
+      result.ids.forEach((id, row) => {
+        const text = result.documents[row];
+        if (typeof text !== "string") return;
+        fetched.set(id, text);
+        this.chunkTexts.set(id, text, Buffer.byteLength(text));
+      });
+    });
+    const texts: string[] = [];
+    for (const id of ids) {
+      const text = fetched.get(id) ?? this.chunkTexts.get(id);
+      if (text === undefined) return undefined;
+      texts.push(text);
+    }
+    return texts;
   }
 
   /**
@@ -307,110 +495,23 @@ export class ChromaDocStore implements DocStore {
     return { rows: inScope ? checked.filter((row) => inScope.has(row.page)) : checked };
   }
 
+  /** The shared search (`rankSearch`) over this collection, as the caller may see it. */
   private async searchNow(
     query: string,
     access: Access,
     limit: number,
     options: SearchOptions,
   ): Promise<SearchHit[]> {
-    const ranking = options.ranking ?? "fused";
-    const wanted = Math.max(1, Math.min(Math.floor(limit), SEARCH_CANDIDATES));
     const snapshot = await this.currentTree();
-    const where = this.accessFilter(snapshot, access);
-    const words = queryWords(query);
-    const lists: RankedChunk[][] = [];
-    const scored = (rows: ChunkRow[]): RankedChunk[] =>
-      rows.map((row) => ({ ...row, score: row.score ?? 0 }));
-    const weights: number[] = [];
-    // Chunks this close to the query count as evidence even without a query word (a neural
-    // embedding's paraphrase); the offline hashing embedding is lexical, so it rarely gets here.
-    const close = new Set<string>();
-    if (ranking !== "keyword") {
-      const [vector] = await this.embedding.embed([query]);
-      const semantic = await this.collection.query({
-        queryEmbeddings: vector ? [vector] : [],
-        nResults: SEARCH_CANDIDATES,
-        where,
-        include: ["documents", "distances"],
-      });
-      const semanticRows = (semantic.ids[0] ?? []).map((id, row) => ({
-        id,
-        text: semantic.documents[0]?.[row] ?? "",
-        score: 1 - (semantic.distances?.[0]?.[row] ?? 1),
-      }));
-      (semantic.ids[0] ?? []).forEach((id, row) => {
-        const distance = semantic.distances?.[0]?.[row];
-        const chunk = parseChunkId(id);
-        if (chunk && typeof distance === "number" && distance <= SEARCH_EVIDENCE_MAX_DISTANCE) {
-          close.add(`${chunk.page}#${chunk.index}`);
-        }
-      });
-      lists.push(scored(await this.checkRows(semanticRows, access)));
-      weights.push(this.semanticWeight);
-    }
-    if (ranking !== "vector" && words.length > 0) {
-      lists.push(scored(await this.keywordPass(query, words, where, access)));
-      weights.push(SEARCH_KEYWORD_WEIGHT);
-    }
-    return fuseHits(lists, {
-      weights,
-      words,
-      limit: wanted,
-      close: (row) => close.has(`${row.page}#${row.index}`),
-      named: (path) => titleMatch(path, snapshot.tree.files[path]?.title, words),
+    const source = chromaSearchSource({
+      collection: this.collection,
+      embedding: this.embedding,
+      where: this.accessFilter(snapshot, access),
+      files: snapshot.tree.files,
+      revision: (page) => snapshot.revisions.get(page),
+      check: (rows) => this.checkRows(rows, access),
     });
-  }
-
-  /**
-   * Keyword ranking: one id-only query per query word (case-insensitive) gives each word's
-   * document frequency; the chunks holding the most (IDF-weighted) words are fetched and ranked
-   * by BM25 — term counts and chunk length — with a bonus for the whole query as a phrase.
-   */
-  private async keywordPass(
-    query: string,
-    words: string[],
-    where: Where | undefined,
-    access: Access,
-  ): Promise<ChunkRow[]> {
-    const snapshot = await this.currentTree();
-    const files = Object.values(snapshot.tree.files);
-    const total = Math.max(
-      1,
-      files.reduce((sum, file) => sum + file.chunks, 0),
-    );
-    const averageBytes = files.reduce((sum, file) => sum + file.size, 0) / total;
-    const idsPerWord = await inParallel(words, STORE_PARALLEL_QUERIES, async (word) => {
-      // Caseless scripts (Chinese, Japanese) need no case folding, and `$contains` is cheaper.
-      const caseless = word.toUpperCase() === word;
-      const whereDocument: WhereDocument = caseless
-        ? { $contains: word }
-        : { $regex: `(?i)${regexLiteral(word)}` };
-      const result = await this.collection.get({ where, whereDocument, include: [] });
-      return result.ids;
-    });
-    const idf = new Map<string, number>();
-    const coarse = new Map<string, number>();
-    idsPerWord.forEach((ids, index) => {
-      if (ids.length === 0) return;
-      const weight = Math.log(1 + total / ids.length);
-      idf.set(words[index] as string, weight);
-      for (const id of ids) coarse.set(id, (coarse.get(id) ?? 0) + weight);
-    });
-    const candidates = [...coarse]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, SEARCH_CANDIDATES * 2)
-      .map(([id]) => id);
-    if (candidates.length === 0) return [];
-    const result = await this.collection.get({ ids: candidates, include: ["documents"] });
-    const phrase = query.toLowerCase().replace(/\s+/g, " ").trim();
-    const ranked = result.ids
-      .map((id, row) => {
-        const text = result.documents[row] ?? "";
-        return { id, text, score: chunkBm25(text, idf, averageBytes, words.length > 1 ? phrase : undefined) };
-      })
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-      .slice(0, SEARCH_CANDIDATES);
-    return this.checkRows(ranked, access);
+    return rankSearch(query, source, { ranking: options.ranking, limit, vectorWeight: this.semanticWeight });
   }
 
   /**
@@ -535,9 +636,24 @@ export class ChromaDocStore implements DocStore {
     const revisions = new Map(
       Object.entries(tree.files).map(([path, file]) => [path, pageRevision(file, tree.chunking)]),
     );
-    this.snapshot = { tree, revisions, leftovers: new Set() };
+    const previous = this.snapshot;
+    // Every session's TreeCache re-reads the tree; an unchanged one keeps the grep index loaded.
+    const same = previous && sameRevisions(previous.revisions, revisions);
+    this.snapshot = {
+      tree,
+      revisions,
+      leftovers: new Set(),
+      grepIndex: same ? previous.grepIndex : undefined,
+      digest: same ? previous.digest : undefined,
+    };
     return this.snapshot;
   }
+}
+
+function sameRevisions(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [path, revision] of a) if (b.get(path) !== revision) return false;
+  return true;
 }
 
 function isVisibleIn(snapshot: TreeSnapshot, path: string, access: Access): boolean {

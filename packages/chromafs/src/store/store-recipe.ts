@@ -9,7 +9,14 @@ import { LocalFolderStore } from "./local-folder-store.js";
  * the host's connections, caches or server object, only where the store is.
  */
 export type StoreRecipe =
-  | { kind: "chroma"; url: string; collection: string; embedding: string; followsServer: boolean }
+  | {
+      kind: "chroma";
+      url: string;
+      collection: string;
+      embedding: string;
+      followsServer: boolean;
+      treeRecheckMs: number;
+    }
   | { kind: "folder"; root: string; groupsFile?: string };
 
 export interface ReopenableStore {
@@ -67,5 +74,6 @@ export async function openStoreFromRecipe(recipe: StoreRecipe, server?: Followed
     collection: recipe.collection,
     embedding,
     server: recipe.followsServer ? server : undefined,
+    treeRecheckMs: recipe.treeRecheckMs,
   });
 }

@@ -1,5 +1,6 @@
 import { rethrowIfFatal } from "@atrium/spec";
 import { decodeBytesToUtf8, type ExecResult, type ResolvedCommandContext } from "just-bash";
+import { pageViewChunks } from "../../fs/page-views.js";
 import { compileMatcher, type LineMatcher } from "./gnu-matcher.js";
 import { type GrepInput, resolveInputs } from "./grep-inputs.js";
 import type { GrepOptions } from "./grep-options.js";
@@ -58,20 +59,27 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
   );
   let selectedAny = false;
   const stderr: string[] = options.noMessages ? [] : [...errors];
+  // Only matching lines matter here, so a page's chunks can be read apart (see `pageViewChunks`).
+  const chunksWillDo = options.before === 0 && options.after === 0 && !options.invert && !options.byteOffset;
   for (const input of inputs) {
-    let text: string;
-    try {
-      text = input.path === null ? decodeBytesToUtf8(ctx.stdin) : await ctx.fs.readFile(input.path);
-    } catch (error) {
-      rethrowIfFatal(error);
-      if (!options.noMessages) stderr.push(`grep: ${input.shown}: No such file or directory\n`);
-      errors.push(input.shown);
-      continue;
+    let segments: readonly Segment[];
+    const chunks = input.path !== null && chunksWillDo ? pageViewChunks(input.path) : undefined;
+    if (chunks) segments = chunks;
+    else {
+      try {
+        const text = input.path === null ? decodeBytesToUtf8(ctx.stdin) : await ctx.fs.readFile(input.path);
+        segments = [{ line: 1, text }];
+      } catch (error) {
+        rethrowIfFatal(error);
+        if (!options.noMessages) stderr.push(`grep: ${input.shown}: No such file or directory\n`);
+        errors.push(input.shown);
+        continue;
+      }
     }
     const named =
       options.withFilename ??
       (manyFiles || (options.recursive && (input.fromWalk || options.operands.length === 0)));
-    const selected = grepFile(text, input, named, options, matcher, out, stderr);
+    const selected = grepFile(segments, input, named, options, matcher, out, stderr);
     if (selected > 0) selectedAny = true;
     if (selected > 0 && options.quiet) return { stdout: "", stderr: "", exitCode: 0 };
   }
@@ -88,9 +96,19 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-/** One file through the matcher; returns how many lines it selected. */
+/** A run of a file's lines: the whole file, or one chunk of a page read apart. */
+interface Segment {
+  /** The file line (1-based) the text's first line is. */
+  line: number;
+  text: string;
+}
+
+/**
+ * One file through the matcher, given as its segments in order (line numbers only grow);
+ * returns how many lines it selected. Lines between segments are taken to hold no match.
+ */
 function grepFile(
-  text: string,
+  segments: readonly Segment[],
   input: GrepInput,
   named: boolean,
   options: GrepOptions,
@@ -98,80 +116,92 @@ function grepFile(
   out: GrepOutput,
   stderr: string[],
 ): number {
-  const starts = lineStarts(text);
-  const lineCount = starts.length;
-  const lineAt = (index: number) =>
-    text.slice(
-      starts[index]!,
-      index + 1 < lineCount ? starts[index + 1]! - 1 : text.endsWith("\n") ? text.length - 1 : text.length,
-    );
-  const marks = new Uint8Array(lineCount);
-  matcher.markLines(text, starts, marks);
   const limit = options.maxCount ?? Number.POSITIVE_INFINITY;
   const listing = options.filesWithMatches || options.filesWithoutMatch;
   const quietLines = options.quiet || options.count || listing;
-  const binary = text.includes("\u0000");
+  const binary = segments.some((segment) => segment.text.includes("\u0000"));
   const name = named ? (options.nullAfterName ? `${input.shown}\u0000` : input.shown) : "";
-  const offsetOf = options.byteOffset
-    ? (index: number) => Buffer.byteLength(text.slice(0, starts[index]!))
-    : null;
-  const prefix = (index: number, sep: string, offset = 0) =>
-    (named ? (options.nullAfterName ? name : `${name}${sep}`) : "") +
-    (options.lineNumber ? `${index + 1}${sep}` : "") +
-    (offsetOf ? `${offsetOf(index) + offset}${sep}` : "");
+  const context = options.before > 0 || options.after > 0;
   let count = 0;
+  /** The file line index (0-based) last output. */
   let last = -2;
   let afterLeft = 0;
-  const context = options.before > 0 || options.after > 0;
-  const emitContext = (index: number) => {
-    out.beforeLine(index, last);
-    last = index;
-    if (!options.onlyMatching) out.push(`${prefix(index, "-")}${lineAt(index)}\n`);
-  };
-  for (let index = 0; index < lineCount; index++) {
-    if (count >= limit) {
-      // -m: selection is over; the trailing context is printed as context, matches included.
-      if (afterLeft > 0 && !quietLines && !binary) {
-        emitContext(index);
-        afterLeft--;
+  let done = false;
+  for (const segment of segments) {
+    const { text } = segment;
+    const base = segment.line - 1;
+    const starts = lineStarts(text);
+    const lineCount = starts.length;
+    const lineAt = (index: number) =>
+      text.slice(
+        starts[index]!,
+        index + 1 < lineCount ? starts[index + 1]! - 1 : text.endsWith("\n") ? text.length - 1 : text.length,
+      );
+    const marks = new Uint8Array(lineCount);
+    matcher.markLines(text, starts, marks);
+    const offsetOf = options.byteOffset
+      ? (index: number) => Buffer.byteLength(text.slice(0, starts[index]!))
+      : null;
+    const prefix = (index: number, sep: string, offset = 0) =>
+      (named ? (options.nullAfterName ? name : `${name}${sep}`) : "") +
+      (options.lineNumber ? `${base + index + 1}${sep}` : "") +
+      (offsetOf ? `${offsetOf(index) + offset}${sep}` : "");
+    const emitContext = (index: number) => {
+      out.beforeLine(base + index, last);
+      last = base + index;
+      if (!options.onlyMatching) out.push(`${prefix(index, "-")}${lineAt(index)}\n`);
+    };
+    for (let index = 0; index < lineCount; index++) {
+      if (count >= limit) {
+        // -m: selection is over; the trailing context is printed as context, matches included.
+        if (afterLeft > 0 && !quietLines && !binary) {
+          emitContext(index);
+          afterLeft--;
+          continue;
+        }
+        done = true;
+        break;
+      }
+      const selected = (marks[index] === 1) !== options.invert;
+      if (!selected) {
+        if (afterLeft > 0 && !quietLines && !binary) {
+          emitContext(index);
+          afterLeft--;
+        } else if (!context && !options.invert) {
+          // Nothing to print until the next marked line: jump there.
+          const next = marks.indexOf(1, index + 1);
+          index = (next === -1 ? lineCount : next) - 1;
+        }
         continue;
       }
-      break;
-    }
-    const selected = (marks[index] === 1) !== options.invert;
-    if (!selected) {
-      if (afterLeft > 0 && !quietLines && !binary) {
-        emitContext(index);
-        afterLeft--;
-      } else if (!context && !options.invert) {
-        // Nothing to print until the next marked line: jump there.
-        const next = marks.indexOf(1, index + 1);
-        index = (next === -1 ? lineCount : next) - 1;
+      count++;
+      if (quietLines) {
+        if (options.quiet || options.filesWithMatches) {
+          done = true;
+          break;
+        }
+        continue;
       }
-      continue;
-    }
-    count++;
-    if (quietLines) {
-      if (options.quiet || options.filesWithMatches) break;
-      continue;
-    }
-    if (binary) {
-      stderr.push(`grep: ${input.shown}: binary file matches\n`);
-      break;
-    }
-    for (let before = Math.max(last + 1, index - options.before, 0); before < index; before++)
-      emitContext(before);
-    out.beforeLine(index, last);
-    last = index;
-    afterLeft = options.after;
-    const line = lineAt(index);
-    if (!options.onlyMatching) out.push(`${prefix(index, ":")}${line}\n`);
-    else if (!options.invert) {
-      for (const [start, end] of matcher.matches(line)) {
-        const offset = offsetOf ? Buffer.byteLength(line.slice(0, start)) : 0;
-        out.push(`${prefix(index, ":", offset)}${line.slice(start, end)}\n`);
+      if (binary) {
+        stderr.push(`grep: ${input.shown}: binary file matches\n`);
+        done = true;
+        break;
+      }
+      for (let before = Math.max(last - base + 1, index - options.before, 0); before < index; before++)
+        emitContext(before);
+      out.beforeLine(base + index, last);
+      last = base + index;
+      afterLeft = options.after;
+      const line = lineAt(index);
+      if (!options.onlyMatching) out.push(`${prefix(index, ":")}${line}\n`);
+      else if (!options.invert) {
+        for (const [start, end] of matcher.matches(line)) {
+          const offset = offsetOf ? Buffer.byteLength(line.slice(0, start)) : 0;
+          out.push(`${prefix(index, ":", offset)}${line.slice(start, end)}\n`);
+        }
       }
     }
+    if (done) break;
   }
   const end = options.nullAfterName ? "\u0000" : "\n";
   if (options.filesWithMatches) {

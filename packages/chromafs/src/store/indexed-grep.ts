@@ -1,0 +1,93 @@
+import type { Collection } from "@atrium/chroma";
+import { rethrowIfFatal } from "@atrium/spec";
+import { readStoredGrepIndex } from "../collection-schema/stored-grep-index.js";
+import { ChunkOrdinals } from "../grep-index/chunk-ordinals.js";
+import { GrepIndex } from "../grep-index/grep-index.js";
+import { GrepIndexError } from "../grep-index/grep-index-codec.js";
+import { digestOfTree } from "../grep-index/index-tree.js";
+import type { StoredPathTree } from "../tree/path-tree.js";
+import type { TextFilter } from "./doc-store.js";
+import { regexLiteral } from "./regex-literal.js";
+
+/** A collection's grep index with the numbering of the tree it was checked against. */
+export interface LoadedGrepIndex {
+  index: GrepIndex;
+  ordinals: ChunkOrdinals;
+}
+
+/** A chunk the index says may hold the literal. */
+export interface IndexedChunk {
+  page: string;
+  index: number;
+  /** The page line the chunk starts at. */
+  line: number;
+}
+
+/**
+ * The collection's grep index when it was built for exactly this tree; null when there is none
+ * (a collection ingested before grep indexes), it belongs to another ingest, or it is damaged
+ * (`onDamaged` is told why). The store then narrows with server queries as before.
+ */
+export async function loadGrepIndex(
+  collection: Collection,
+  tree: StoredPathTree,
+  revisions: ReadonlyMap<string, string>,
+  maxBytes: number,
+  onDamaged: (error: GrepIndexError) => void = () => {},
+): Promise<LoadedGrepIndex | null> {
+  const stored = await readStoredGrepIndex(collection);
+  if (stored === undefined) return null;
+  let index: GrepIndex;
+  try {
+    index = GrepIndex.decode(stored, maxBytes);
+  } catch (error) {
+    rethrowIfFatal(error);
+    if (error instanceof GrepIndexError) onDamaged(error);
+    return null;
+  }
+  const ordinals = new ChunkOrdinals(Object.entries(tree.files).map(([path, file]) => [path, file.chunks]));
+  if (index.digest !== digestOfTree(tree, revisions) || index.chunkCount !== ordinals.total) return null;
+  return { index, ordinals };
+}
+
+/**
+ * The chunks of pages `inScope` accepts that may hold the filter's literal, in page then chunk
+ * order; null when the index can't narrow this filter (a regex, or a literal without a word
+ * character): the caller asks the server instead.
+ */
+export function indexedCandidates(
+  loaded: LoadedGrepIndex,
+  filter: TextFilter,
+  inScope: (path: string) => boolean,
+): IndexedChunk[] | null {
+  if (filter.kind !== "contains") return null;
+  const flags = loaded.index.chunksFor(filter.text);
+  if (!flags) return null;
+  const { ordinals } = loaded;
+  const chunks: IndexedChunk[] = [];
+  let page = -1;
+  let path = "";
+  let visible = false;
+  for (let ordinal = flags.indexOf(1); ordinal !== -1; ordinal = flags.indexOf(1, ordinal + 1)) {
+    const owner = ordinals.pageOf(ordinal);
+    if (owner !== page) {
+      page = owner;
+      path = ordinals.paths[owner] as string;
+      visible = inScope(path);
+    }
+    if (!visible) continue;
+    chunks.push({
+      page: path,
+      index: ordinal - ordinals.firstOf(owner),
+      line: loaded.index.chunkLines[ordinal] as number,
+    });
+  }
+  return chunks;
+}
+
+/** Whether a chunk's text holds the filter's literal, as the server's `$contains` / `(?i)` would say. */
+export function literalTest(filter: TextFilter & { kind: "contains" }): (text: string) => boolean {
+  if (!filter.caseInsensitive) return (text) => text.includes(filter.text);
+  const pattern = new RegExp(regexLiteral(filter.text), "iu");
+  return (text) => pattern.test(text);
+}
