@@ -23,6 +23,11 @@ export interface ChromaSearchContext {
   files: Readonly<Record<string, PathTreeFile>>;
   /** The chunk revision the tree points at for a page. */
   revision(page: string): string | undefined;
+  /**
+   * For each needle, the ids of the visible chunks holding it when the store can tell without
+   * the server (its grep index), else null: those needles are queried.
+   */
+  chunksHoldingWords?(needles: readonly string[]): Promise<(string[] | null)[]>;
   /** Keeps the rows of current, visible chunks (the store's `checkRows`), as page + index. */
   check(
     rows: { id: string; text: string; score?: number }[],
@@ -44,15 +49,19 @@ export function chromaSearchSource(context: ChromaSearchContext): SearchSource {
     chunkCount,
     averageChunkBytes: chunkCount > 0 ? bytes / chunkCount : 0,
 
-    chunksHolding: (needles) =>
-      inParallel(needles, STORE_PARALLEL_QUERIES, async (needle) => {
+    async chunksHolding(needles) {
+      const known = (await context.chunksHoldingWords?.(needles)) ?? needles.map(() => null);
+      return inParallel(needles, STORE_PARALLEL_QUERIES, async (needle, index) => {
+        const local = known[index];
+        if (local) return local;
         // Caseless scripts (Chinese, Japanese) need no case folding, and `$contains` is cheaper.
         const caseless = needle.toUpperCase() === needle;
         const whereDocument: WhereDocument = caseless
           ? { $contains: needle }
           : { $regex: `(?i)${regexLiteral(needle)}` };
         return (await collection.get({ where, whereDocument, include: [] })).ids;
-      }),
+      });
+    },
 
     async readChunks(keys): Promise<SearchChunk[]> {
       if (keys.length === 0) return [];
@@ -98,10 +107,13 @@ export function chromaSearchSource(context: ChromaSearchContext): SearchSource {
 
     async nearest(query, count): Promise<NearChunk[]> {
       const [vector] = await context.embedding.embed([query]);
+      // Only chunks: the tree and the grep index are records with a vector too (the server wants
+      // one), and the index's document is large.
+      const chunksOnly = { kind: "chunk" } as Where;
       const result = await collection.query({
         queryEmbeddings: vector ? [vector] : [],
         nResults: count,
-        where,
+        where: where ? ({ $and: [where, chunksOnly] } as Where) : chunksOnly,
         include: ["documents", "distances"],
       });
       const rows = (result.ids[0] ?? []).map((id, row) => ({

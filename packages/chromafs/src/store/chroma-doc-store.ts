@@ -510,8 +510,35 @@ export class ChromaDocStore implements DocStore {
       files: snapshot.tree.files,
       revision: (page) => snapshot.revisions.get(page),
       check: (rows) => this.checkRows(rows, access),
+      chunksHoldingWords: (words) => this.indexedWordChunks(snapshot, access, words),
     });
     return rankSearch(query, source, { ranking: options.ranking, limit, vectorWeight: this.semanticWeight });
+  }
+
+  /**
+   * For each word (letters, digits and `_` only), the ids of the visible chunks holding it
+   * case-insensitively, from the grep index (exact for such words: a chunk holds the word exactly
+   * when one of its own words contains it); null for another needle, or for all when there is no
+   * current index: the server is asked for those.
+   */
+  private async indexedWordChunks(
+    snapshot: TreeSnapshot,
+    access: Access,
+    needles: readonly string[],
+  ): Promise<(string[] | null)[]> {
+    const none = needles.map(() => null);
+    const loaded = await this.grepIndexOf(snapshot);
+    if (!loaded || !(await this.isCurrent(snapshot))) return none;
+    return needles.map((needle) => {
+      if (!/^[\p{L}\p{M}\p{N}_]+$/u.test(needle)) return null;
+      const filter = { kind: "contains", text: needle, caseInsensitive: true } as const;
+      const chunks = indexedCandidates(loaded, filter, (path) => isVisibleIn(snapshot, path, access));
+      return (
+        chunks?.map((chunk) =>
+          chunkId(chunk.page, snapshot.revisions.get(chunk.page) as string, chunk.index),
+        ) ?? null
+      );
+    });
   }
 
   /**
