@@ -1,3 +1,5 @@
+import { lastAtOrBelow } from "./sorted-search.js";
+
 /**
  * The numbering of a tree's chunks the grep index uses: pages in sorted path order, each page's
  * chunks in index order, counted from 0 (the order ingest adds them to `GrepIndexBuilder`).
@@ -23,14 +25,7 @@ export class ChunkOrdinals {
 
   /** The page (its position in `paths`) holding chunk `ordinal`. */
   pageOf(ordinal: number): number {
-    let low = 0;
-    let high = this.paths.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if ((this.firsts[middle] as number) <= ordinal) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lastAtOrBelow(this.firsts, ordinal, this.paths.length);
   }
 
   /** The ordinal of the first chunk of page number `page` (its position in `paths`). */

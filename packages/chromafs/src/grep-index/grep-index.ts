@@ -1,5 +1,6 @@
 import { decodeGrepIndex, GrepIndexError } from "./grep-index-codec.js";
 import { type LiteralRun, literalRuns } from "./literal-runs.js";
+import { lastAtOrBelow } from "./sorted-search.js";
 import { readVarint } from "./varint.js";
 
 /**
@@ -143,14 +144,7 @@ export class GrepIndex {
 
   /** The token whose text holds vocabulary offset `at`. */
   private tokenAt(at: number): number {
-    let low = 0;
-    let high = this.tokenStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if ((this.tokenStarts[middle] as number) <= at) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lastAtOrBelow(this.tokenStarts, at);
   }
 
   private markPostings(token: number, flags: Uint8Array): void {

@@ -1,5 +1,6 @@
 import type { Collection, Where, WhereDocument } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
+import { documentsById } from "../collection-schema/documents-by-id.js";
 import { inParallel } from "../collection-schema/in-parallel.js";
 import { chunkId } from "../collection-schema/page-revision.js";
 import { regexLiteral } from "../store/regex-literal.js";
@@ -7,7 +8,6 @@ import type { PathTreeFile } from "../tree/path-tree.js";
 import {
   SEARCH_EVIDENCE_MAX_DISTANCE,
   SEARCH_OUTLINE_CACHE_PAGES,
-  STORE_IDS_PER_QUERY,
   STORE_PARALLEL_QUERIES,
 } from "../tuning.js";
 import { pageOutline } from "./page-outline.js";
@@ -84,17 +84,7 @@ export function chromaSearchSource(context: ChromaSearchContext): SearchSource {
           chunkId(page, context.revision(page) as string, index),
         ),
       );
-      const texts = new Map<string, string>();
-      const batches: string[][] = [];
-      for (let start = 0; start < ids.length; start += STORE_IDS_PER_QUERY)
-        batches.push(ids.slice(start, start + STORE_IDS_PER_QUERY));
-      await inParallel(batches, STORE_PARALLEL_QUERIES, async (batch) => {
-        const result = await collection.get({ ids: batch, include: ["documents"] });
-        result.ids.forEach((id, row) => {
-          const text = result.documents[row];
-          if (typeof text === "string") texts.set(id, text);
-        });
-      });
+      const texts = await documentsById(collection, ids);
       for (const page of missing) {
         const revision = context.revision(page) as string;
         const parts: string[] = [];

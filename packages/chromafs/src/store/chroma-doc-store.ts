@@ -8,7 +8,7 @@ import {
   resolveClient,
   TREE_DIGEST_METADATA_KEY,
 } from "../collection-schema/docs-collection.js";
-import { inParallel } from "../collection-schema/in-parallel.js";
+import { documentsById } from "../collection-schema/documents-by-id.js";
 import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
 import { readStoredTree } from "../collection-schema/stored-tree.js";
 import { digestOfTree } from "../grep-index/index-tree.js";
@@ -23,8 +23,6 @@ import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_HASHING_VECTOR_WEIGHT,
   SEARCH_NEURAL_VECTOR_WEIGHT,
-  STORE_IDS_PER_QUERY,
-  STORE_PARALLEL_QUERIES,
 } from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 import {
@@ -425,21 +423,11 @@ export class ChromaDocStore implements DocStore {
    * lacks one of them (the tree changed under it).
    */
   private async chunkTextsOf(ids: readonly string[]): Promise<string[] | undefined> {
-    const fetched = new Map<string, string>();
-    const missing = ids.filter((id) => !this.chunkTexts.has(id));
-    const batches: string[][] = [];
-    for (let start = 0; start < missing.length; start += STORE_IDS_PER_QUERY) {
-      batches.push(missing.slice(start, start + STORE_IDS_PER_QUERY));
-    }
-    await inParallel(batches, STORE_PARALLEL_QUERIES, async (batch) => {
-      const result = await this.collection.get({ ids: batch, include: ["documents"] });
-      result.ids.forEach((id, row) => {
-        const text = result.documents[row];
-        if (typeof text !== "string") return;
-        fetched.set(id, text);
-        this.chunkTexts.set(id, text, Buffer.byteLength(text));
-      });
-    });
+    const fetched = await documentsById(
+      this.collection,
+      ids.filter((id) => !this.chunkTexts.has(id)),
+    );
+    for (const [id, text] of fetched) this.chunkTexts.set(id, text, Buffer.byteLength(text));
     const texts: string[] = [];
     for (const id of ids) {
       const text = fetched.get(id) ?? this.chunkTexts.get(id);
@@ -598,21 +586,10 @@ export class ChromaDocStore implements DocStore {
       return Array.from({ length: file.chunks }, (_, index) => chunkId(path, revision, index));
     });
     // Only ids of pages the tree shows this caller are asked for: the request itself is the
-    // access filter (a `where` on top would double the cost of the biggest query there is).
-    const texts = new Map<string, string>();
-    const batches: string[][] = [];
-    for (let start = 0; start < ids.length; start += STORE_IDS_PER_QUERY) {
-      batches.push(ids.slice(start, start + STORE_IDS_PER_QUERY));
-    }
-    await inParallel(batches, STORE_PARALLEL_QUERIES, async (batch) => {
-      const result = await this.collection.get({ ids: batch, include: ["documents"] });
-      result.ids.forEach((id, row) => {
-        // A chunk served without its document is missing, not empty: the page is then retried
-        // after a tree re-read and reported, never assembled short.
-        const text = result.documents[row];
-        if (typeof text === "string") texts.set(id, text);
-      });
-    });
+    // access filter (a `where` on top would double the cost of the biggest query there is). A
+    // chunk served without its document is missing, not empty: the page is then retried after a
+    // tree re-read and reported, never assembled short.
+    const texts = await documentsById(this.collection, ids);
     const pages = new Map<string, string | null>();
     for (const path of visible) {
       const file = snapshot.tree.files[path] as PathTreeFile;
