@@ -3,8 +3,9 @@
  * before any ranking change): recall@5 and MRR (over the top 10) of the fused ranking and of each
  * leg alone — the offline embedding and plain BM25 — side by side, so the fusion must earn its
  * place against the better of its parts. The fusion's keyword side has signals neither leg has
- * (plurals folded, page outlines), so the ablation `fused_without_vector` (the fusion minus its
- * vector leg) shows which part of the gain comes from the vector leg and which from the fields.
+ * (plurals and verb endings folded, page outlines), so the ablation `fused_without_vector` (the
+ * fusion minus its vector leg) shows which part of the gain comes from the vector leg and which
+ * from the fields.
  */
 import { readFileSync } from "node:fs";
 import type { BenchRow } from "@atrium/spec/bench";

@@ -60,7 +60,11 @@ export interface ChromafsLimits {
   ingestMaxPages: number;
   /** Largest decompressed tree JSON accepted, in bytes (a corrupt or hostile tree can't balloon memory). */
   treeJsonMaxBytes: number;
-  /** Query words the keyword half of search looks up (one id-only query each). */
+  /**
+   * Query words search ranks with, the first ones of the query (stop words dropped first). Each is
+   * a lookup in the store's grep index (a server query only without one); 8 cut the answering
+   * words off long questions ("…, and how long until the certificate works?").
+   */
   searchMaxQueryWords: number;
   /**
    * Worker threads a `SessionWorkerPool` runs commands on (default: the machine's available
@@ -93,7 +97,7 @@ export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
   pageMaxLines: 50_000,
   ingestMaxPages: 200_000,
   treeJsonMaxBytes: 256 * 1024 * 1024,
-  searchMaxQueryWords: 8,
+  searchMaxQueryWords: 16,
   poolWorkers: availableParallelism(),
   poolWorkerMaxConcurrentCommands: 4,
   poolSessionMaxQueuedCommands: 64,

@@ -2,7 +2,7 @@ import { tokenize } from "@atrium/spec/ranking";
 import { stemEnglish, stemNeedle } from "./english-stem.js";
 import { queryWords } from "./query-words.js";
 
-/** How words are compared: as written (plain BM25), or with English plurals folded. */
+/** How words are compared: as written (plain BM25), or with English plurals and verb endings folded. */
 export type TermForm = "plain" | "stemmed";
 
 /** A query term, and the substring every chunk holding it holds (what a database can match). */

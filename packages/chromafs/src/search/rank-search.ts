@@ -19,9 +19,9 @@ export interface RankSearchOptions {
 /**
  * The search both stores run (see `SearchRanking` for the parts). The fusion combines three
  * lists by score (`fuseHits`): the vector leg's nearest chunks, BM25 over chunks with English
- * plurals folded, and BM25 over the outlines (`pageOutline`) of the pages either leg found, a
- * second, page-level view of the keywords in which a page's name, title, description and
- * headings count apart from its body.
+ * plurals and verb endings folded, and BM25 over the outlines (`pageOutline`) of the pages
+ * either leg found, a second, page-level view of the keywords in which a page's name, title,
+ * description and headings count apart from its body.
  */
 export async function rankSearch(
   query: string,
