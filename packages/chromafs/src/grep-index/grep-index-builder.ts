@@ -1,6 +1,10 @@
 import { VarintWriter } from "./varint.js";
 import { wordRuns } from "./word-runs.js";
 
+const ASCII = /^[\p{ASCII}]*$/u;
+/** `wordRuns`'s words in ASCII text: letters, digits and `_`. */
+const ASCII_WORD = /[a-z0-9_]+/g;
+
 /** What an index holds before it is encoded (see grep-index-codec.ts for the stored form). */
 export interface GrepIndexData {
   /** `treeDigest` of the tree the chunks belong to. */
@@ -28,10 +32,12 @@ export class GrepIndexBuilder {
     chunks.forEach((text, index) => {
       const ordinal = this.chunks++;
       this.lines.write(startLines[index] as number);
-      for (const token of new Set(wordRuns(text))) {
+      // ASCII text (most docs) takes the quick path: the same words, lowered in one call.
+      const tokens = ASCII.test(text) ? (text.toLowerCase().match(ASCII_WORD) ?? []) : wordRuns(text);
+      for (const token of tokens) {
         const list = this.chunksByToken.get(token);
-        if (list) list.push(ordinal);
-        else this.chunksByToken.set(token, [ordinal]);
+        if (!list) this.chunksByToken.set(token, [ordinal]);
+        else if (list[list.length - 1] !== ordinal) list.push(ordinal);
       }
     });
   }

@@ -6,6 +6,7 @@ import { GrepIndex } from "./grep-index.js";
 import { GrepIndexBuilder } from "./grep-index-builder.js";
 import { encodeGrepIndex, GrepIndexError } from "./grep-index-codec.js";
 import { literalRuns } from "./literal-runs.js";
+import { wordRuns } from "./word-runs.js";
 
 const MAX = 1024 * 1024;
 
@@ -61,6 +62,17 @@ describe("GrepIndex", () => {
     expect(flagged(index.chunksFor("οδος"))).toEqual([2]);
     expect(flagged(index.chunksFor("nowhere"))).toEqual([]);
     expect(index.chunksFor("-->")).toBeNull();
+  });
+
+  it("reads ASCII chunks (its quick path) into the same words as any other", () => {
+    const ascii = "Deploy_2 with K8s-operator: `npm i -g mint` (v2.0)\n";
+    const mixed = `${ascii}é`;
+    const both = indexOf([ascii, mixed]);
+    for (const word of wordRuns(ascii)) {
+      expect(flagged(both.chunksFor(word)), word).toEqual([0, 1]);
+      expect(flagged(both.chunksFor(`${word} `)), word).toEqual([0, 1]);
+    }
+    expect(flagged(both.chunksFor("deploy_2 with"))).toEqual([0, 1]);
   });
 
   it("never misses a chunk holding the literal, case-sensitively or not (random texts)", () => {
