@@ -92,8 +92,16 @@ export class SessionWorkerPool {
       poolSessionMaxQueuedCommands: resolved.poolSessionMaxQueuedCommands,
       sharedPageCacheMaxBytes: resolved.sharedPageCacheMaxBytes,
     });
+    const { recipe } = reopenable;
     const start: WorkerStart = {
-      recipe: reopenable.recipe,
+      // Each worker holds its own store: the chunk cache is shared out like the page cache.
+      recipe:
+        recipe.kind === "chroma"
+          ? {
+              ...recipe,
+              chunkCacheMaxBytes: Math.max(1, Math.floor(recipe.chunkCacheMaxBytes / limits.poolWorkers)),
+            }
+          : recipe,
       // The documented bound holds for the whole pool: each worker keeps its share.
       pageCacheBytes: Math.max(1, Math.floor(limits.sharedPageCacheMaxBytes / limits.poolWorkers)),
       timeSliceMs: WORKER_TIME_SLICE_MS,

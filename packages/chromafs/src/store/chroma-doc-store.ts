@@ -120,7 +120,7 @@ export class ChromaDocStore implements DocStore {
     private client: ChromaClient,
     private url: string | undefined,
     private readonly server: FollowedServer | undefined,
-    chunkCacheMaxBytes: number,
+    private readonly chunkCacheMaxBytes: number,
     private readonly treeRecheckMs: number,
   ) {
     this.chunkTexts = new LruTextCache(chunkCacheMaxBytes);
@@ -162,7 +162,14 @@ export class ChromaDocStore implements DocStore {
    * and the server to follow. Undefined for a store opened on a client object.
    */
   reopening():
-    | { url: string; collection: string; embedding: string; server?: FollowedServer; treeRecheckMs: number }
+    | {
+        url: string;
+        collection: string;
+        embedding: string;
+        server?: FollowedServer;
+        treeRecheckMs: number;
+        chunkCacheMaxBytes: number;
+      }
     | undefined {
     if (this.url === undefined) return undefined;
     return {
@@ -171,6 +178,7 @@ export class ChromaDocStore implements DocStore {
       embedding: this.embedding.id,
       server: this.server,
       treeRecheckMs: this.treeRecheckMs,
+      chunkCacheMaxBytes: this.chunkCacheMaxBytes,
     };
   }
 

@@ -16,6 +16,7 @@ export type StoreRecipe =
       embedding: string;
       followsServer: boolean;
       treeRecheckMs: number;
+      chunkCacheMaxBytes: number;
     }
   | { kind: "folder"; root: string; groupsFile?: string };
 
@@ -75,5 +76,6 @@ export async function openStoreFromRecipe(recipe: StoreRecipe, server?: Followed
     embedding,
     server: recipe.followsServer ? server : undefined,
     treeRecheckMs: recipe.treeRecheckMs,
+    chunkCacheMaxBytes: recipe.chunkCacheMaxBytes,
   });
 }
