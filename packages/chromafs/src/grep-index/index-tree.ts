@@ -16,11 +16,12 @@ export function digestOfTree(tree: StoredPathTree, revisions?: ReadonlyMap<strin
 }
 
 /**
- * The encoded grep index of a tree whose pages were cut into `chunksOf(path)` (with the line
- * each chunk starts at), ready for `writeStoredGrepIndex`.
+ * The encoded grep index of a tree (whose `digestOfTree` is `digest`) whose pages were cut into
+ * `chunksOf(path)` (with the line each chunk starts at), ready for `writeStoredGrepIndex`.
  */
 export function indexTree(
   tree: StoredPathTree,
+  digest: string,
   chunksOf: (path: string) => { texts: readonly string[]; lines: readonly number[] },
 ): string {
   const builder = new GrepIndexBuilder();
@@ -28,5 +29,5 @@ export function indexTree(
     const { texts, lines } = chunksOf(path);
     builder.addPage(texts, lines);
   }
-  return encodeGrepIndex(builder.finish(digestOfTree(tree)));
+  return encodeGrepIndex(builder.finish(digest));
 }

@@ -1,4 +1,4 @@
-import { foldCase } from "./word-runs.js";
+import { foldCase, WORD_RUN } from "./word-runs.js";
 
 /** How a word of the literal must sit in a word of the text. */
 export type RunPlacement = "inside" | "suffix" | "prefix" | "whole";
@@ -8,8 +8,6 @@ export interface LiteralRun {
   word: string;
   placement: RunPlacement;
 }
-
-const WORD_RUN = /[\p{L}\p{M}\p{N}_]+/gu;
 
 /**
  * The word runs of a grep literal, each with where it must sit in a word of a matching text: a

@@ -6,7 +6,7 @@
  * holding the literal. Case folding (`foldCase`) applies per code point afterwards, which keeps
  * that true for case-insensitive matching as well.
  */
-const WORD_RUN = /[\p{L}\p{M}\p{N}_]+/gu;
+export const WORD_RUN = /[\p{L}\p{M}\p{N}_]+/gu;
 
 /** The word runs of `text`, case-folded, in order (repeats kept). */
 export function wordRuns(text: string): string[] {

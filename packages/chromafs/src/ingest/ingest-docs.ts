@@ -190,7 +190,7 @@ async function ingestInto(
   await pauseForTest("tree");
   await writeTree(collection, marker, plan.tree);
   state.treeWritten = true;
-  await recordStorageFormat(collection, [PENDING_GROUPS_METADATA_KEY], digestOfTree(plan.tree));
+  await recordStorageFormat(collection, [PENDING_GROUPS_METADATA_KEY], plan.digest);
   await pauseForTest("cleanup");
   const deleted = await deleteStaleChunks(collection, plan.tree, progress);
   return summarize(options.collection, prepared, plan, chosen, deleted);
@@ -239,7 +239,7 @@ async function rebuild(
     await writeGrepIndex(staging, marker, plan);
     await pauseForTest("tree");
     await writeTree(staging, marker, plan.tree);
-    await recordStorageFormat(staging, [], digestOfTree(plan.tree));
+    await recordStorageFormat(staging, [], plan.digest);
     await swapIn(client, staging, options.collection, () => pauseForTest("swap"));
     swapped = true;
     return summarize(options.collection, prepared, plan, chosen, 0);
@@ -252,6 +252,8 @@ async function rebuild(
 
 interface ChunkPlan {
   tree: WrittenPathTree;
+  /** `digestOfTree` of the new tree: names its grep index and, in the collection metadata, the tree. */
+  digest: string;
   /** Encodes the grep index of the new tree (every page's chunks, changed or not). */
   grepIndex: () => string;
   pending: PendingChunk[];
@@ -279,6 +281,7 @@ function planChunks(
   let totalChunks = 0;
   let restricted = 0;
   const cut = new Map<string, { texts: string[]; lines: number[] }>();
+  const revisions = new Map<string, string>();
   for (const page of pages) {
     const path = page.doc.page;
     const chunks = chunkPage(page.text, { markdown: page.doc.kind === "markdown" });
@@ -291,6 +294,7 @@ function planChunks(
     totalChunks += chunks.length;
     const before = previous?.files[path];
     const revision = pageRevision(page.entry, tree.chunking);
+    revisions.set(path, revision);
     // A tree cut by another chunker (or at other sizes) gives every page a new revision: rewritten.
     if (
       before &&
@@ -312,8 +316,10 @@ function planChunks(
     });
   }
   if (previous) counts.removed = Object.keys(previous.files).filter((path) => !(path in tree.files)).length;
-  const grepIndex = () => indexTree(tree, (path) => cut.get(path) as { texts: string[]; lines: number[] });
-  return { tree, grepIndex, pending, counts, bytes, totalChunks, restricted };
+  const digest = digestOfTree(tree, revisions);
+  const grepIndex = () =>
+    indexTree(tree, digest, (path) => cut.get(path) as { texts: string[]; lines: number[] });
+  return { tree, digest, grepIndex, pending, counts, bytes, totalChunks, restricted };
 }
 
 function summarize(
@@ -443,11 +449,10 @@ async function writeChunks(
 async function writeGrepIndex(
   collection: Collection,
   vector: number[] | undefined,
-  plan: Pick<ChunkPlan, "tree" | "grepIndex">,
+  plan: Pick<ChunkPlan, "digest" | "grepIndex">,
 ): Promise<void> {
-  const digest = digestOfTree(plan.tree);
-  if ((await storedGrepIndexDigest(collection)) === digest) return;
-  await writeStoredGrepIndex(collection, plan.grepIndex(), digest, vector);
+  if ((await storedGrepIndexDigest(collection)) === plan.digest) return;
+  await writeStoredGrepIndex(collection, plan.grepIndex(), plan.digest, vector);
 }
 
 /** The vector the records that aren't chunks (tree, grep index) carry: the server wants one. */

@@ -1,5 +1,4 @@
 import type { Collection } from "@atrium/chroma";
-import { rethrowIfFatal } from "@atrium/spec";
 import { readStoredGrepIndex } from "../collection-schema/stored-grep-index.js";
 import { ChunkOrdinals } from "../grep-index/chunk-ordinals.js";
 import { GrepIndex } from "../grep-index/grep-index.js";
@@ -25,15 +24,14 @@ export interface IndexedChunk {
 
 /**
  * The collection's grep index when it was built for exactly this tree; null when there is none
- * (a collection ingested before grep indexes), it belongs to another ingest, or it is damaged
- * (`onDamaged` is told why). The store then narrows with server queries as before.
+ * (a collection ingested before grep indexes), it belongs to another ingest, or it is damaged.
+ * The store then narrows with server queries as before.
  */
 export async function loadGrepIndex(
   collection: Collection,
   tree: StoredPathTree,
   revisions: ReadonlyMap<string, string>,
   maxBytes: number,
-  onDamaged: (error: GrepIndexError) => void = () => {},
 ): Promise<LoadedGrepIndex | null> {
   const stored = await readStoredGrepIndex(collection);
   if (stored === undefined) return null;
@@ -41,9 +39,8 @@ export async function loadGrepIndex(
   try {
     index = GrepIndex.decode(stored, maxBytes);
   } catch (error) {
-    rethrowIfFatal(error);
-    if (error instanceof GrepIndexError) onDamaged(error);
-    return null;
+    if (error instanceof GrepIndexError) return null;
+    throw error;
   }
   const ordinals = new ChunkOrdinals(Object.entries(tree.files).map(([path, file]) => [path, file.chunks]));
   if (index.digest !== digestOfTree(tree, revisions) || index.chunkCount !== ordinals.total) return null;
