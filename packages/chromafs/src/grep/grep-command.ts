@@ -232,8 +232,13 @@ async function ownGrep(
     withFilename: named,
     operands: plan.candidates,
   };
-  if (plan.views.size === 0) return runOwnGrep(narrowed, ctx);
-  return withPageViews(plan.views, () => runOwnGrep(narrowed, ctx));
+  // The session's own DocsFs, not just-bash's guarded copy of it: that guard copies every result
+  // (a stat per candidate file) and is for commands the host does not trust. It is the fs the
+  // session gave just-bash, scratch mount included; the grep still stops when the command is
+  // cancelled (see `runGrep`).
+  const direct: ResolvedCommandContext = { ...ctx, fs: acceleration.fs };
+  if (plan.views.size === 0) return runOwnGrep(narrowed, direct);
+  return withPageViews(plan.views, () => runOwnGrep(narrowed, direct));
 }
 
 /**

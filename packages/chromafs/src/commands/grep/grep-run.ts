@@ -62,6 +62,8 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
   // Only matching lines matter here, so a page's chunks can be read apart (see `pageViewChunks`).
   const chunksWillDo = options.before === 0 && options.after === 0 && !options.invert && !options.byteOffset;
   for (const input of inputs) {
+    // A cancelled command stops between files (the accelerated grep reads the fs directly).
+    ctx.signal?.throwIfAborted();
     let segments: readonly Segment[];
     const chunks = input.path !== null && chunksWillDo ? pageViewChunks(input.path) : undefined;
     if (chunks) segments = chunks;
@@ -96,6 +98,43 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
+/**
+ * The lines of the segment grep is in, and how it prefixes them (file name, line number, byte
+ * offset). One per file, reset for each segment, so no closure is made per segment.
+ */
+class SegmentLines {
+  text = "";
+  /** The file line index (0-based) of the segment's first line. */
+  base = 0;
+  starts: number[] = [];
+  lineCount = 0;
+  constructor(
+    /** The name printed before each line (NUL-terminated for `-Z`), or null for none. */
+    private readonly name: string | null,
+    private readonly options: GrepOptions,
+  ) {}
+  reset(text: string, base: number): void {
+    this.text = text;
+    this.base = base;
+    this.starts = lineStarts(text);
+    this.lineCount = this.starts.length;
+  }
+  lineAt(index: number): string {
+    const { text, starts } = this;
+    const end =
+      index + 1 < this.lineCount ? starts[index + 1]! - 1 : text.endsWith("\n") ? text.length - 1 : text.length;
+    return text.slice(starts[index]!, end);
+  }
+  prefix(index: number, sep: string, offset = 0): string {
+    const { name, options } = this;
+    return (
+      (name === null ? "" : options.nullAfterName ? name : `${name}${sep}`) +
+      (options.lineNumber ? `${this.base + index + 1}${sep}` : "") +
+      (options.byteOffset ? `${Buffer.byteLength(this.text.slice(0, this.starts[index]!)) + offset}${sep}` : "")
+    );
+  }
+}
+
 /** A run of a file's lines: the whole file, or one chunk of a page read apart. */
 interface Segment {
   /** The file line (1-based) the text's first line is. */
@@ -127,30 +166,17 @@ function grepFile(
   let last = -2;
   let afterLeft = 0;
   let done = false;
-  for (const segment of segments) {
-    const { text } = segment;
-    const base = segment.line - 1;
-    const starts = lineStarts(text);
-    const lineCount = starts.length;
-    const lineAt = (index: number) =>
-      text.slice(
-        starts[index]!,
-        index + 1 < lineCount ? starts[index + 1]! - 1 : text.endsWith("\n") ? text.length - 1 : text.length,
-      );
+  const segment = new SegmentLines(named ? name : null, options);
+  const emitContext = (index: number) => {
+    out.beforeLine(segment.base + index, last);
+    last = segment.base + index;
+    if (!options.onlyMatching) out.push(`${segment.prefix(index, "-")}${segment.lineAt(index)}\n`);
+  };
+  for (const { text, line } of segments) {
+    segment.reset(text, line - 1);
+    const { base, lineCount } = segment;
     const marks = new Uint8Array(lineCount);
-    matcher.markLines(text, starts, marks);
-    const offsetOf = options.byteOffset
-      ? (index: number) => Buffer.byteLength(text.slice(0, starts[index]!))
-      : null;
-    const prefix = (index: number, sep: string, offset = 0) =>
-      (named ? (options.nullAfterName ? name : `${name}${sep}`) : "") +
-      (options.lineNumber ? `${base + index + 1}${sep}` : "") +
-      (offsetOf ? `${offsetOf(index) + offset}${sep}` : "");
-    const emitContext = (index: number) => {
-      out.beforeLine(base + index, last);
-      last = base + index;
-      if (!options.onlyMatching) out.push(`${prefix(index, "-")}${lineAt(index)}\n`);
-    };
+    matcher.markLines(text, segment.starts, marks);
     for (let index = 0; index < lineCount; index++) {
       if (count >= limit) {
         // -m: selection is over; the trailing context is printed as context, matches included.
@@ -192,12 +218,12 @@ function grepFile(
       out.beforeLine(base + index, last);
       last = base + index;
       afterLeft = options.after;
-      const line = lineAt(index);
-      if (!options.onlyMatching) out.push(`${prefix(index, ":")}${line}\n`);
+      const line = segment.lineAt(index);
+      if (!options.onlyMatching) out.push(`${segment.prefix(index, ":")}${line}\n`);
       else if (!options.invert) {
         for (const [start, end] of matcher.matches(line)) {
-          const offset = offsetOf ? Buffer.byteLength(line.slice(0, start)) : 0;
-          out.push(`${prefix(index, ":", offset)}${line.slice(start, end)}\n`);
+          const offset = options.byteOffset ? Buffer.byteLength(line.slice(0, start)) : 0;
+          out.push(`${segment.prefix(index, ":", offset)}${line.slice(start, end)}\n`);
         }
       }
     }
