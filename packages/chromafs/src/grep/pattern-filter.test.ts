@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { patternToFilter } from "./pattern-filter.js";
+import { patternsToFilter, patternToFilter } from "./pattern-filter.js";
 
 describe("patternToFilter", () => {
   it("turns plain text into a contains filter", () => {
@@ -35,6 +35,7 @@ describe("patternToFilter", () => {
       kind: "regex",
       pattern: "error|warning",
       caseInsensitive: false,
+      literals: ["error", "warning"],
     });
     expect(patternToFilter("\\(ab\\)\\+c", "basic", false)?.kind).toBe("regex");
     expect(patternToFilter("\\(ab\\)\\+c", "basic", false)).toMatchObject({ pattern: "(?:ab)+c" });
@@ -57,6 +58,7 @@ describe("patternToFilter", () => {
       kind: "regex",
       pattern: "(?:OpenAPI|AsyncAPI) spec",
       caseInsensitive: true,
+      literals: [" spec"],
     });
     expect(patternToFilter("\\bdocs\\b", "basic", false)).toMatchObject({ kind: "regex", pattern: "docs" });
     expect(patternToFilter("colou?r", "extended", false)).toMatchObject({ pattern: "colou?r" });
@@ -67,6 +69,32 @@ describe("patternToFilter", () => {
     expect(patternToFilter("[[:digit:]x-z]", "extended", false)).toMatchObject({ pattern: "[0-9x-z]" });
     expect(patternToFilter("[^]a]", "basic", false)).toMatchObject({ pattern: "[^\\x5da]" });
     expect(patternToFilter("\\w+", "extended", false)).toMatchObject({ pattern: "[\\p{L}\\p{N}_]+" });
+  });
+
+  it("names the literals every match holds, so the grep index can narrow a regex", () => {
+    expect(patternToFilter("Kube\\(rnetes\\)\\?", "basic", true)).toEqual({
+      kind: "regex",
+      pattern: "Kube(?:rnetes)?",
+      caseInsensitive: true,
+      literals: ["Kube"],
+    });
+    expect(patternToFilter("webhook|SAML", "extended", false)).toMatchObject({
+      literals: ["webhook", "SAML"],
+    });
+    expect(patternToFilter("[0-9]+ms", "extended", false)).toMatchObject({ literals: ["ms"] });
+    expect(patternToFilter("[0-9]+", "extended", false)).toEqual({
+      kind: "regex",
+      pattern: "[0-9]+",
+      caseInsensitive: false,
+    });
+    // Several patterns: one literal (at least) from each.
+    expect(patternsToFilter(["webhook", "SA.L"], "basic", false)).toEqual({
+      kind: "regex",
+      pattern: "webhook|(?:SA[^\\n]L)",
+      caseInsensitive: false,
+      literals: ["webhook", "SA"],
+    });
+    expect(patternsToFilter(["webhook", "[0-9]"], "basic", false)).not.toHaveProperty("literals");
   });
 
   it("refuses what it cannot translate exactly or wider", () => {

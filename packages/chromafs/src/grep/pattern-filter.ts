@@ -2,6 +2,7 @@ import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { TextFilter } from "../store/doc-store.js";
 import { regexLiteral } from "../store/regex-literal.js";
 import { type BracketItem, repeatText, tokenizeGnuRegex } from "./gnu-regex.js";
+import { requiredLiterals } from "./required-literals.js";
 
 export type PatternMode = "basic" | "extended" | "fixed";
 
@@ -32,7 +33,8 @@ export function patternToFilter(
     return { kind: "contains", text: translated.literal, caseInsensitive };
   }
   if (translated.regex === "") return null;
-  return { kind: "regex", pattern: translated.regex, caseInsensitive };
+  const filter: TextFilter = { kind: "regex", pattern: translated.regex, caseInsensitive };
+  return translated.literals ? { ...filter, literals: translated.literals } : filter;
 }
 
 /**
@@ -56,9 +58,13 @@ export function patternsToFilter(
     filter.kind === "contains" ? Array.from(filter.text, literal).join("") : `(?:${filter.pattern})`,
   );
   const pattern = alternatives.join("|");
-  return pattern.length > 4 * DEFAULT_CHROMAFS_LIMITS.grepPatternMaxChars
-    ? null
-    : { kind: "regex", pattern, caseInsensitive };
+  if (pattern.length > 4 * DEFAULT_CHROMAFS_LIMITS.grepPatternMaxChars) return null;
+  const literals = filters.flatMap((filter) =>
+    filter.kind === "contains" ? [filter.text] : (filter.literals ?? [""]),
+  );
+  return literals.includes("")
+    ? { kind: "regex", pattern, caseInsensitive }
+    : { kind: "regex", pattern, caseInsensitive, literals };
 }
 
 /** A literal character in the common syntax (`regexLiteral`). */
@@ -104,7 +110,10 @@ const CLASS_ESCAPES: Record<string, string> = {
  * Walks the pattern's tokens once. `text` stays non-null while everything seen is plain text, so
  * such patterns become `contains` filters (cheaper for a database than a regex).
  */
-function translate(pattern: string, extended: boolean): { regex: string; literal: string | null } | null {
+function translate(
+  pattern: string,
+  extended: boolean,
+): { regex: string; literal: string | null; literals: string[] | null } | null {
   const tokens = tokenizeGnuRegex(pattern, extended);
   if (!tokens) return null;
   let out = "";
@@ -159,5 +168,5 @@ function translate(pattern: string, extended: boolean): { regex: string; literal
         return null;
     }
   }
-  return { regex: out, literal: text };
+  return { regex: out, literal: text, literals: requiredLiterals(tokens) };
 }

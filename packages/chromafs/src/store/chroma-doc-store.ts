@@ -26,6 +26,7 @@ import {
 } from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 import {
+  filterLiterals,
   type IndexedChunk,
   indexedCandidates,
   type LoadedGrepIndex,
@@ -321,17 +322,18 @@ export class ChromaDocStore implements DocStore {
   }
 
   /**
-   * The visible chunks holding a literal, in page (sorted) then chunk order, found with the
-   * collection's grep index and read from the store's chunk cache (the misses in one round trip
-   * by id): no text query runs on the server. Undefined when the index can't answer (none, built
-   * for another tree, a regex filter, a chunk gone from the server): the caller asks the server.
+   * The visible chunks holding the filter's literal (or one of a regex's `literals`: a superset
+   * of the regex's chunks), in page (sorted) then chunk order, found with the collection's grep
+   * index and read from the store's chunk cache (the misses in one round trip by id): no text
+   * query runs on the server. Undefined when the index can't answer (none, built for another
+   * tree, a regex without literals, a chunk gone from the server): the caller asks the server.
    */
   private async indexedMatches(
     filter: TextFilter,
     access: Access,
     within: readonly string[] | undefined,
   ): Promise<(IndexedChunk & { text: string })[] | undefined> {
-    if (filter.kind !== "contains") return undefined;
+    if (!filterLiterals(filter)) return undefined;
     const snapshot = await this.currentTree();
     const loaded = await this.grepIndexOf(snapshot);
     if (!loaded) return undefined;
@@ -349,7 +351,7 @@ export class ChromaDocStore implements DocStore {
   private async indexedAnswer(
     snapshot: TreeSnapshot,
     loaded: LoadedGrepIndex,
-    filter: TextFilter & { kind: "contains" },
+    filter: TextFilter,
     access: Access,
     within: readonly string[] | undefined,
   ): Promise<(IndexedChunk & { text: string })[] | undefined> {

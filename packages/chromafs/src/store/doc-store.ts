@@ -14,11 +14,13 @@ export interface Access {
  * A coarse text filter the store evaluates over page content to narrow grep's candidates.
  * `regex` uses the syntax shared by Rust's regex crate and ECMAScript (no backreferences,
  * no lookaround); callers translate grep patterns into it and fall back to a full scan when
- * they can't do so exactly.
+ * they can't do so exactly. A regex's `literals`, when given, are strings every match holds
+ * one of (as case-insensitive as the regex): a store may answer with the texts holding one of
+ * them, a superset of the regex's, which grep narrows itself.
  */
 export type TextFilter =
   | { kind: "contains"; text: string; caseInsensitive: boolean }
-  | { kind: "regex"; pattern: string; caseInsensitive: boolean };
+  | { kind: "regex"; pattern: string; caseInsensitive: boolean; literals?: readonly string[] };
 
 /** One stored chunk of a page: its text and the line number (1-based) its first line has in the page. */
 export interface PageChunk {

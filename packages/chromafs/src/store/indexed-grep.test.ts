@@ -82,6 +82,37 @@ describe("the grep index (a store narrows literals without a text query on the s
     ]).toEqual(["/internal/roadmap.mdx"]);
   });
 
+  it("narrows a regex by the literals every match holds: the chunks holding one of them", async () => {
+    const regex = (pattern: string, literals: string[], caseInsensitive = false): TextFilter => ({
+      kind: "regex",
+      pattern,
+      caseInsensitive,
+      literals,
+    });
+    for (const access of [PUBLIC, STAFF]) {
+      // An alternation of literals: exactly the server's answer.
+      for (const alternation of [
+        regex("SAML|custom domain|SECRET\\x2dPHRASE", ["SAML", "custom domain", "SECRET-PHRASE"]),
+        regex("saml|CUSTOM DOMAIN", ["saml", "CUSTOM DOMAIN"], true),
+      ]) {
+        const label = `${alternation.kind === "regex" && alternation.pattern} as ${access.groups.join(",") || "public"}`;
+        expect(await indexed.findChunks(alternation, access), label).toEqual(
+          await unindexed.findChunks(alternation, access),
+        );
+        expect(await indexed.findPages(alternation, access), label).toEqual(
+          await unindexed.findPages(alternation, access),
+        );
+      }
+      // A regex narrower than its literal: the chunks holding the literal, which grep narrows.
+      expect(await indexed.findChunks(regex("Custom d[a-z]+ setup", ["Custom d"]), access)).toEqual(
+        await unindexed.findChunks(literal("Custom d"), access),
+      );
+    }
+    const either = regex("SAML|custom domain", ["SAML", "custom domain"]);
+    expect(await indexed.findPages(either, PUBLIC)).toEqual(["/guides/deploy.mdx"]);
+    expect(await indexed.findPages(either, STAFF)).toEqual(["/enterprise/sso.mdx", "/guides/deploy.mdx"]);
+  });
+
   it("ignores an index built for another tree, or a damaged one, and still answers right", async () => {
     const client = await connectChroma(chroma.server.url);
     await ingestDocs({ dir, groupsFile, collection: "stale", url: chroma.server.url });

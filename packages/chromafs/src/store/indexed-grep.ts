@@ -47,18 +47,34 @@ export async function loadGrepIndex(
   return { index, ordinals };
 }
 
+/** The literals a text must hold one of to pass the filter; null when the filter names none. */
+export function filterLiterals(filter: TextFilter): readonly string[] | null {
+  const literals = filter.kind === "contains" ? [filter.text] : filter.literals;
+  return literals && literals.length > 0 && !literals.includes("") ? literals : null;
+}
+
 /**
- * The chunks of pages `inScope` accepts that may hold the filter's literal, in page then chunk
- * order; null when the index can't narrow this filter (a regex, or a literal without a word
- * character): the caller asks the server instead.
+ * The chunks of pages `inScope` accepts that may hold one of the filter's literals (its text, or
+ * a regex's `literals`), in page then chunk order; null when the index can't narrow this filter
+ * (a regex without literals, or a literal without a word character): the caller asks the server
+ * instead.
  */
 export function indexedCandidates(
   loaded: LoadedGrepIndex,
   filter: TextFilter,
   inScope: (path: string) => boolean,
 ): IndexedChunk[] | null {
-  if (filter.kind !== "contains") return null;
-  const flags = loaded.index.chunksFor(filter.text);
+  const literals = filterLiterals(filter);
+  if (!literals) return null;
+  let flags: Uint8Array | null = null;
+  for (const literal of literals) {
+    const found = loaded.index.chunksFor(literal);
+    if (!found) return null;
+    if (!flags) flags = found;
+    else
+      for (let chunk = 0; chunk < found.length; chunk++)
+        flags[chunk] = (flags[chunk] as number) | (found[chunk] as number);
+  }
   if (!flags) return null;
   const { ordinals } = loaded;
   const chunks: IndexedChunk[] = [];
@@ -82,9 +98,13 @@ export function indexedCandidates(
   return chunks;
 }
 
-/** Whether a chunk's text holds the filter's literal, as the server's `$contains` / `(?i)` would say. */
-export function literalTest(filter: TextFilter & { kind: "contains" }): (text: string) => boolean {
-  if (!filter.caseInsensitive) return (text) => text.includes(filter.text);
-  const pattern = new RegExp(regexLiteral(filter.text), "iu");
+/**
+ * Whether a chunk's text holds one of the filter's literals, as the server's `$contains` / `(?i)`
+ * would say: exactly the server's answer for a `contains` filter, a superset of it for a regex.
+ */
+export function literalTest(filter: TextFilter): (text: string) => boolean {
+  const literals = filterLiterals(filter) ?? [];
+  if (!filter.caseInsensitive) return (text) => literals.some((literal) => text.includes(literal));
+  const pattern = new RegExp(literals.map(regexLiteral).join("|"), "iu");
   return (text) => pattern.test(text);
 }

@@ -122,7 +122,11 @@ class SegmentLines {
   lineAt(index: number): string {
     const { text, starts } = this;
     const end =
-      index + 1 < this.lineCount ? starts[index + 1]! - 1 : text.endsWith("\n") ? text.length - 1 : text.length;
+      index + 1 < this.lineCount
+        ? starts[index + 1]! - 1
+        : text.endsWith("\n")
+          ? text.length - 1
+          : text.length;
     return text.slice(starts[index]!, end);
   }
   prefix(index: number, sep: string, offset = 0): string {
@@ -130,7 +134,9 @@ class SegmentLines {
     return (
       (name === null ? "" : options.nullAfterName ? name : `${name}${sep}`) +
       (options.lineNumber ? `${this.base + index + 1}${sep}` : "") +
-      (options.byteOffset ? `${Buffer.byteLength(this.text.slice(0, this.starts[index]!)) + offset}${sep}` : "")
+      (options.byteOffset
+        ? `${Buffer.byteLength(this.text.slice(0, this.starts[index]!)) + offset}${sep}`
+        : "")
     );
   }
 }
