@@ -7,6 +7,7 @@ import {
   parsePattern,
   toRegexSource,
 } from "./gnu-pattern.js";
+import { lineEnd } from "./line-starts.js";
 import { charAt, LongestMatcher } from "./longest-match.js";
 
 export interface MatcherOptions {
@@ -104,13 +105,7 @@ export function compileMatcher(patterns: readonly string[], options: MatcherOpti
         if (!match) return;
         while (line + 1 < count && starts[line + 1]! <= match.index) line++;
         // An empty match after the last newline is on no line.
-        const end =
-          line + 1 < starts.length
-            ? starts[line + 1]! - 1
-            : text.endsWith("\n")
-              ? text.length - 1
-              : text.length;
-        if (match.index > end) return;
+        if (match.index > lineEnd(text, starts, line)) return;
         marks[line] = 1;
         line++;
         if (line >= count) return;

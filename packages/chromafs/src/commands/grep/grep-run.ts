@@ -4,6 +4,7 @@ import { pageViewChunks } from "../../fs/page-views.js";
 import { compileMatcher, type LineMatcher } from "./gnu-matcher.js";
 import { type GrepInput, resolveInputs } from "./grep-inputs.js";
 import type { GrepOptions } from "./grep-options.js";
+import { lineEnd, lineStarts } from "./line-starts.js";
 
 /** Output of one grep call, built up across files (GNU's `--` separator spans files). */
 class GrepOutput {
@@ -89,15 +90,6 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
   return { stdout: out.parts.join(""), stderr: stderr.join(""), exitCode };
 }
 
-/** Offsets where each line of `text` starts (a last line without newline included). */
-function lineStarts(text: string): number[] {
-  const starts: number[] = text === "" ? [] : [0];
-  for (let at = text.indexOf("\n"); at !== -1 && at + 1 < text.length; at = text.indexOf("\n", at + 1)) {
-    starts.push(at + 1);
-  }
-  return starts;
-}
-
 /**
  * The lines of the segment grep is in, and how it prefixes them (file name, line number, byte
  * offset). One per file, reset for each segment, so no closure is made per segment.
@@ -120,14 +112,7 @@ class SegmentLines {
     this.lineCount = this.starts.length;
   }
   lineAt(index: number): string {
-    const { text, starts } = this;
-    const end =
-      index + 1 < this.lineCount
-        ? starts[index + 1]! - 1
-        : text.endsWith("\n")
-          ? text.length - 1
-          : text.length;
-    return text.slice(starts[index]!, end);
+    return this.text.slice(this.starts[index]!, lineEnd(this.text, this.starts, index));
   }
   prefix(index: number, sep: string, offset = 0): string {
     const { name, options } = this;
