@@ -23,6 +23,13 @@ function ratioRow(metric: string, value: number, baseline: string, baselineValue
 }
 
 const GREP_TERMS = ["Kubernetes", "webhook", "SAML", "OpenAPI", "analytics"];
+/** Regexes and alternations an agent types, narrowed by the literals every match holds. */
+const GREP_REGEXES: readonly (readonly string[])[] = [
+  ["-rnE", "webhook|SAML"],
+  ["-rniE", "kube(rnetes)?"],
+  ["-rn", "-e", "OpenAPI spec", "-e", "AsyncAPI"],
+  ["-rnE", "[0-9]+ ms"],
+];
 const CONCURRENT_SESSIONS = 50;
 
 const dataDir = mkdtempSync(join(tmpdir(), "chromafs-bench-"));
@@ -99,6 +106,18 @@ try {
     );
   }
   const gnu = median(gnuTimes);
+  const quoted = (args: readonly string[]) => args.map((arg) => `'${arg}'`).join(" ");
+  const regex = await coldCommandMs(
+    GREP_REGEXES.map((args) => `grep ${quoted(args)} /`),
+    10,
+  );
+  const gnuRegexTimes: number[] = [];
+  for (const args of GREP_REGEXES) {
+    gnuRegexTimes.push(
+      await sampleMs(() => spawnSync("grep", [...args, disk.root]), { iterations: 20, warmup: 3 }),
+    );
+  }
+  const gnuRegex = median(gnuRegexTimes);
 
   const pages = ["/quickstart.mdx", "/zh/index.mdx", "/api-playground/overview.mdx", "/deploy/ci.mdx"];
   const cat = await coldCommandMs(
@@ -146,6 +165,9 @@ try {
       unaccelerated,
     ),
     ratioRow("grep_r_ratio_vs_gnu_disk", accelerated / gnu, "grep_r_gnu_disk_ms", gnu),
+    { metric: "grep_re_ms", value: regex, unit: "ms" },
+    { metric: "grep_re_gnu_disk_ms", value: gnuRegex, unit: "ms" },
+    ratioRow("grep_re_ratio_vs_gnu_disk", regex / gnuRegex, "grep_re_gnu_disk_ms", gnuRegex),
     { metric: "cat_ms", value: cat, unit: "ms" },
     { metric: "sandbox_copy_start_ms", value: sandbox, unit: "ms" },
     ratioRow("session_start_speedup_vs_sandbox", sandbox / warm, "sandbox_copy_start_ms", sandbox),
