@@ -53,6 +53,14 @@ describe("chunkPage", () => {
     expect(chunkPage(`a\n${long}b\n`, { markdown: false, maxBytes: 10 })).toEqual(["a\n", long, "b\n"]);
   });
 
+  it("takes a front matter of hundreds of thousands of lines (no spread of them onto the stack)", () => {
+    const text = `---\n${"k: v\n".repeat(200_000)}---\n# Title\nbody\n`;
+    const chunks = chunkPage(text, { markdown: true, maxBytes: 8192 });
+    expect(chunks.join("")).toBe(text);
+    expect(chunks.length).toBe(124);
+    expect(chunks.at(-1)).toBe("# Title\nbody\n");
+  });
+
   it("keeps CRLF line ends and pages without a final newline", () => {
     const page = "# A\r\nx\r\n# B\r\ny";
     expect(chunkPage(page, markdown)).toEqual(["# A\r\nx\r\n", "# B\r\ny"]);

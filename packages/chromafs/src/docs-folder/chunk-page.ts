@@ -44,7 +44,7 @@ export function chunkPage(text: string, options: ChunkOptions): string[] {
       merged = text;
       mergedBytes = bytes;
     } else {
-      chunks.push(...splitByLines(section, maxBytes));
+      for (const chunk of splitByLines(section, maxBytes)) chunks.push(chunk);
     }
   }
   flushMerged();
@@ -101,9 +101,8 @@ export function splitLines(text: string): string[] {
 }
 
 function splitAtHeadings(lines: string[]): string[][] {
-  const sections: string[][] = [[]];
   let index = frontMatterLineCount(lines);
-  sections[0]?.push(...lines.slice(0, index));
+  const sections: string[][] = [lines.slice(0, index)];
   let fence: { char: string; length: number } | undefined;
   for (; index < lines.length; index++) {
     const line = lines[index] as string;

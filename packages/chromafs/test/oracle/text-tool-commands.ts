@@ -57,6 +57,9 @@ export const TEXT_TOOL_COMMANDS: readonly OracleCommand[] = [
   ordered("printf 'foo bar\\n\\nbaz\\n' | grep -w -c ''"),
   // sort | uniq -c | sort -rn and friends (GNU byte order under C.UTF-8, last-resort comparison)
   ordered("cat $R/quickstart.mdx | sort | uniq -c | sort -rn | head -20"),
+  // Issue 11's heavy command: every page (some 170,000 lines) through sort and uniq. The files in
+  // one order on both sides: a page without a final newline joins the next page's first line.
+  ordered("cat $(find $R/ -type f | sort) | sort | uniq -c | sort -rn | head -5"),
   ordered("cut -d' ' -f1 $R/quickstart.mdx | sort | uniq -c | sort -rn | head"),
   ordered("find $R/ -name '*.mdx' | sed 's|.*/||' | sort | uniq -c | sort -rn | head"),
   ordered("cat $R/ai/*.mdx | tr -cs 'A-Za-z' '\\n' | tr A-Z a-z | sort | uniq -c | sort -rn | head -25"),

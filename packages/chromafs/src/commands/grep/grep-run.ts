@@ -37,7 +37,7 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
         file === "-"
           ? decodeBytesToUtf8(ctx.stdin)
           : await ctx.fs.readFile(ctx.fs.resolvePath(ctx.cwd, file));
-      if (text !== "") patterns.push(...text.replace(/\n$/, "").split("\n"));
+      if (text !== "") for (const line of text.replace(/\n$/, "").split("\n")) patterns.push(line);
     } catch (error) {
       rethrowIfFatal(error);
       return { stdout: "", stderr: `grep: ${file}: No such file or directory\n`, exitCode: 2 };

@@ -52,6 +52,14 @@ describe("own grep", () => {
     expect((await grep("grep b /noeol.txt")).stdout).toBe("abc\n");
   });
 
+  it("reads a pattern file of more lines than fit on the call stack", async () => {
+    expect(await grep("{ seq 70000; seq 70000; echo Kube; } | grep -f - /k.txt")).toEqual({
+      stdout: "Kube\n",
+      stderr: "",
+      exitCode: 0,
+    });
+  });
+
   it("reports a missing operand with status 2 and still prints the matches", async () => {
     expect(await grep("grep Kube /k.txt /nope")).toEqual({
       stdout: "/k.txt:Kube\n",

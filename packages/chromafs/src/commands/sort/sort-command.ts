@@ -13,6 +13,9 @@ const GLOBAL_FLAGS: Record<string, keyof KeyFlags> = {
   "--reverse": "reverse",
 };
 
+/** A UTF-16 surrogate: where code unit order and code point (UTF-8 byte) order part. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * GNU `sort` under LC_ALL=C.UTF-8: code point (UTF-8 byte) order, `-n -r -f -b -k -t -u -s`,
  * the last-resort whole-line comparison GNU applies to lines whose keys are equal (not with
@@ -77,13 +80,17 @@ export function createSortCommand(): Command {
       separator,
       noLastResort: stable || unique,
     };
-    const lines: string[] = [];
+    let lines: string[] = [];
+    let surrogates = false;
     for (const operand of operands.length === 0 ? ["-"] : operands) {
       const read = await readOperand(ctx, operand);
       if (!read.ok)
         return { stdout: "", stderr: `sort: cannot read: ${operand}: ${read.reason}\n`, exitCode: 2 };
-      lines.push(...textLines(read.text));
+      // concat, not push(...): an input of a few hundred thousand lines overflows the call stack.
+      lines = lines.concat(textLines(read.text));
+      surrogates ||= SURROGATE.test(read.text);
     }
+    spec.codeUnitOrder = !surrogates;
     // Array.prototype.sort is stable, as GNU's merge sort is.
     lines.sort((a, b) => compareLines(a, b, spec));
     const out = unique

@@ -19,4 +19,18 @@ describe("sort", () => {
     expect(await out("sort -rn -k2 n.md")).toBe("a 10\nb 2\nb 2\nc 1\n");
     expect(await out("sort -t: -k2 d/kv.md")).toBe("plain\nk1: v: 3\n");
   });
+  it("sorts an input of hundreds of thousands of lines", async () => {
+    const lines = "{ seq 100000; seq 100000; seq 100000; }";
+    expect(await shell.run(`${lines} | sort | tail -3`)).toEqual({
+      stdout: "99999\n99999\n99999\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await out(`${lines} | sort -u | wc -l`)).toBe("100000\n");
+  });
+  it("orders by code point where UTF-16 order differs (a surrogate against U+E000..U+FFFF)", async () => {
+    expect(await out("printf '%s\\n' '\uE000' '\u{1F600}' a '\u00E9' | sort")).toBe(
+      "a\n\u00E9\n\uE000\n\u{1F600}\n",
+    );
+  });
 });
