@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
-import { decodeBytesToUtf8, type ResolvedCommandContext } from "just-bash";
+import type { ResolvedCommandContext } from "just-bash";
+import { decodeStdin } from "../byte-strings/just-bash-bytes.js";
 import { isPosixError } from "../fs/posix-error.js";
 
 /** An operand read as text, or GNU's reason it could not be. */
@@ -15,7 +16,7 @@ export type ReadOperand =
  */
 export async function readOperand(ctx: ResolvedCommandContext, operand: string): Promise<ReadOperand> {
   if (operand === "-") {
-    const text = decodeBytesToUtf8(ctx.stdin);
+    const text = decodeStdin(ctx.stdin);
     return { ok: true, text, isFile: false, size: Buffer.byteLength(text) };
   }
   const path = posix.resolve(ctx.cwd, operand);

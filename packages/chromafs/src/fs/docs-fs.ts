@@ -2,7 +2,6 @@ import { posix } from "node:path";
 import {
   type ByteString,
   type CpOptions,
-  encodeUtf8ToBytes,
   type FileContent,
   type FsStat,
   type IFileSystem,
@@ -10,6 +9,7 @@ import {
   type MkdirOptions,
   type RmOptions,
 } from "just-bash";
+import { encodeText } from "../byte-strings/just-bash-bytes.js";
 import { noteStoreFailure } from "../store/store-failures.js";
 import type { TreeDirent, TreeIndex } from "../tree/tree-index.js";
 import type { PageSource } from "./page-source.js";
@@ -91,7 +91,7 @@ export class DocsFs implements IFileSystem {
     if (this.yieldPoint) await this.yieldPoint();
     const target = this.locate(path, "open");
     if (target.scratch) return target.scratch.readFileBytes(target.path);
-    return encodeUtf8ToBytes(await this.readPage(target.path, path));
+    return encodeText(await this.readPage(target.path, path));
   }
 
   async exists(path: string): Promise<boolean> {

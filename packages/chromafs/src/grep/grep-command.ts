@@ -1,14 +1,13 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import {
-  bytesOutput,
   type Command,
   defineCommand,
   type ExecResult,
   type IFileSystem,
   type ResolvedCommandContext,
-  unsafeBytesFromLatin1,
 } from "just-bash";
+import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
 import { type GrepOptions, parseGrepOptions } from "../commands/grep/grep-options.js";
 import { runGrep as runGnuGrep } from "../commands/grep/grep-run.js";
 import type { DocsFs } from "../fs/docs-fs.js";
@@ -194,7 +193,8 @@ export function createGrepCommands(acceleration: GrepAcceleration | null): Comma
   });
   const egrep = defineCommand("egrep", (args, ctx) => grep.execute(["-E", ...args], ctx));
   const fgrep = defineCommand("fgrep", (args, ctx) => grep.execute(["-F", ...args], ctx));
-  return [grep, egrep, fgrep];
+  // Their output goes to just-bash as bytes (`withBytesOutput`: much cheaper for it to pass on).
+  return [grep, egrep, fgrep].map(withBytesOutput);
 }
 
 /**
@@ -207,12 +207,12 @@ async function ownGrep(
   ctx: ResolvedCommandContext,
   acceleration: GrepAcceleration | null,
 ): Promise<ExecResult | null> {
-  if (!acceleration) return runOwnGrep(options, ctx);
+  if (!acceleration) return runGnuGrep(options, ctx);
   const parsed = parseGrepArgs(args);
   const checked = parsed.unusual
     ? null
     : await checkOperands(parsed.files, ctx.cwd, ctx.fs, parsed.recursive);
-  if (!checked || checked.errors.length > 0) return runOwnGrep(options, ctx);
+  if (!checked || checked.errors.length > 0) return runGnuGrep(options, ctx);
   let plan: GrepPlan;
   try {
     plan = await planParsed(parsed, ctx.cwd, acceleration);
@@ -221,9 +221,9 @@ async function ownGrep(
     // cached and call every other page missing.
     if (noteStoreFailure(error, { command: "grep" })) return storeFailed(error);
     rethrowIfFatal(error);
-    return runOwnGrep(options, ctx);
+    return runGnuGrep(options, ctx);
   }
-  if (plan.kind === "full-scan") return runOwnGrep(options, ctx);
+  if (plan.kind === "full-scan") return runGnuGrep(options, ctx);
   if (plan.kind === "no-candidates") return NO_MATCH;
   const named = options.withFilename ?? (await namesFiles(options, ctx));
   const narrowed: GrepOptions = {
@@ -237,20 +237,8 @@ async function ownGrep(
   // session gave just-bash, scratch mount included; the grep still stops when the command is
   // cancelled (see `runGrep`).
   const direct: ResolvedCommandContext = { ...ctx, fs: acceleration.fs };
-  if (plan.views.size === 0) return runOwnGrep(narrowed, direct);
-  return withPageViews(plan.views, () => runOwnGrep(narrowed, direct));
-}
-
-/**
- * The own grep's result handed to just-bash as UTF-8 bytes: just-bash measures a text result's
- * size with a loop over its characters at every step it passes (the command, the statement, the
- * script: several times per call), which for a large `grep -r` cost more than the search; a
- * byte result's size is its length, and just-bash decodes it once where it joins the output.
- */
-async function runOwnGrep(options: GrepOptions, ctx: ResolvedCommandContext): Promise<ExecResult | null> {
-  const result = await runGnuGrep(options, ctx);
-  if (!result || result.stdout === "") return result;
-  return { ...result, ...bytesOutput(unsafeBytesFromLatin1(Buffer.from(result.stdout).toString("latin1"))) };
+  if (plan.views.size === 0) return runGnuGrep(narrowed, direct);
+  return withPageViews(plan.views, () => runGnuGrep(narrowed, direct));
 }
 
 /** GNU's default for names: several operands, or `-r` over a directory (or no operand). */

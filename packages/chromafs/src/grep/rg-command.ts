@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
+import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
 import { type PageViews, withPageViews } from "../fs/page-views.js";
 import { noteStoreFailure } from "../store/store-failures.js";
 import type { TreeIndex } from "../tree/tree-index.js";
@@ -173,7 +174,7 @@ export async function planRg(
 
 /** `rg` narrowed by the store like grep, then just-bash's own rg on the candidates. */
 export function createRgCommand(acceleration: GrepAcceleration): Command {
-  return defineCommand("rg", async (args, ctx) => {
+  const rg = defineCommand("rg", async (args, ctx) => {
     const original = ctx.origCommand;
     if (!original) throw new Error("just-bash did not expose the bundled rg to the override");
     let plan: RgPlan;
@@ -188,4 +189,5 @@ export function createRgCommand(acceleration: GrepAcceleration): Command {
     const { args: narrowed, views } = plan;
     return views ? withPageViews(views, () => original(narrowed)) : original(narrowed);
   });
+  return withBytesOutput(rg);
 }

@@ -1,4 +1,5 @@
 import type { Command } from "just-bash";
+import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
 import { createCutCommand } from "../commands/cut/cut-command.js";
 import { createDuCommand } from "../commands/du/du-command.js";
 import { createFindCommand } from "../commands/find/find-command.js";
@@ -15,10 +16,11 @@ import { createDirectoryMessageCommands } from "./directory-messages.js";
  * The coreutils ChromaFs implements itself because just-bash's print something other than GNU's
  * (see the README's "Commands" section): registered over just-bash's own, which each one
  * still calls (`ctx.origCommand`) for options it does not model. grep, egrep, fgrep and rg
- * come from `grep/` (they need the store); every other command is just-bash's.
+ * come from `grep/` (they need the store); every other command is just-bash's. Their output goes
+ * to just-bash as bytes (`withBytesOutput`).
  */
 export function createGnuCommands(): Command[] {
-  return [
+  const commands = [
     createWcCommand(),
     createUniqCommand(),
     createSortCommand(),
@@ -31,4 +33,5 @@ export function createGnuCommands(): Command[] {
     ...createDirectoryMessageCommands(),
     createDirectoryGlobCommand(),
   ];
+  return commands.map(withBytesOutput);
 }

@@ -1,5 +1,6 @@
 import { rethrowIfFatal } from "@atrium/spec";
-import { decodeBytesToUtf8, type ExecResult, type ResolvedCommandContext } from "just-bash";
+import type { ExecResult, ResolvedCommandContext } from "just-bash";
+import { decodeStdin } from "../../byte-strings/just-bash-bytes.js";
 import { pageViewChunks } from "../../fs/page-views.js";
 import { compileMatcher, type LineMatcher } from "./gnu-matcher.js";
 import { type GrepInput, resolveInputs } from "./grep-inputs.js";
@@ -34,9 +35,7 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
   for (const file of options.patternFiles) {
     try {
       const text =
-        file === "-"
-          ? decodeBytesToUtf8(ctx.stdin)
-          : await ctx.fs.readFile(ctx.fs.resolvePath(ctx.cwd, file));
+        file === "-" ? decodeStdin(ctx.stdin) : await ctx.fs.readFile(ctx.fs.resolvePath(ctx.cwd, file));
       if (text !== "") for (const line of text.replace(/\n$/, "").split("\n")) patterns.push(line);
     } catch (error) {
       rethrowIfFatal(error);
@@ -70,7 +69,7 @@ export async function runGrep(options: GrepOptions, ctx: ResolvedCommandContext)
     if (chunks) segments = chunks;
     else {
       try {
-        const text = input.path === null ? decodeBytesToUtf8(ctx.stdin) : await ctx.fs.readFile(input.path);
+        const text = input.path === null ? decodeStdin(ctx.stdin) : await ctx.fs.readFile(input.path);
         segments = [{ line: 1, text }];
       } catch (error) {
         rethrowIfFatal(error);
