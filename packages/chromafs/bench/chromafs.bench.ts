@@ -14,6 +14,7 @@ import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
 import { TreeCache } from "../src/tree/tree-cache.js";
 import { CORPUS_DIR, writeDiskCopy } from "../test/oracle/disk-copy.js";
+import { runGnu } from "../test/oracle/run-gnu.js";
 import { measureMcpHttp } from "./mcp-http-load.js";
 import { measureSearchQuality } from "./search-eval.js";
 
@@ -31,6 +32,8 @@ const GREP_REGEXES: readonly (readonly string[])[] = [
   ["-rnE", "[0-9]+ ms"],
 ];
 const CONCURRENT_SESSIONS = 50;
+/** Every page through sort and uniq; `$R` is the corpus root (empty in ChromaFs). */
+const PIPELINE = "cat $(find $R/ -type f | sort) | sort | uniq -c | sort -rn | head -5";
 
 const dataDir = mkdtempSync(join(tmpdir(), "chromafs-bench-"));
 const server = await startChromaServer({ path: dataDir });
@@ -119,6 +122,19 @@ try {
   }
   const gnuRegex = median(gnuRegexTimes);
 
+  // The text tools over the whole corpus (issue 11's heavy command), in a session whose pages
+  // are cached, against GNU bash and coreutils on the disk copy (same output: see the oracle).
+  const pipelineSession = await openDocsSession({ store, treeCache: cache });
+  const pipelineMs = await sampleMs(
+    async () => {
+      const result = await pipelineSession.exec(PIPELINE.replaceAll("$R", ""));
+      if (result.exitCode !== 0 || result.stdout === "")
+        throw new Error(`${PIPELINE} failed: ${result.stderr}`);
+    },
+    { iterations: 5, warmup: 1 },
+  );
+  const pipelineGnuMs = await sampleMs(() => runGnu(PIPELINE, disk.root), { iterations: 5, warmup: 1 });
+
   const pages = ["/quickstart.mdx", "/zh/index.mdx", "/api-playground/overview.mdx", "/deploy/ci.mdx"];
   const cat = await coldCommandMs(
     pages.map((page) => `cat ${page}`),
@@ -168,6 +184,14 @@ try {
     { metric: "grep_re_ms", value: regex, unit: "ms" },
     { metric: "grep_re_gnu_disk_ms", value: gnuRegex, unit: "ms" },
     ratioRow("grep_re_ratio_vs_gnu_disk", regex / gnuRegex, "grep_re_gnu_disk_ms", gnuRegex),
+    { metric: "sort_pipeline_ms", value: pipelineMs, unit: "ms" },
+    { metric: "sort_pipeline_gnu_disk_ms", value: pipelineGnuMs, unit: "ms" },
+    ratioRow(
+      "sort_pipeline_ratio_vs_gnu_disk",
+      pipelineMs / pipelineGnuMs,
+      "sort_pipeline_gnu_disk_ms",
+      pipelineGnuMs,
+    ),
     { metric: "cat_ms", value: cat, unit: "ms" },
     { metric: "sandbox_copy_start_ms", value: sandbox, unit: "ms" },
     ratioRow("session_start_speedup_vs_sandbox", sandbox / warm, "sandbox_copy_start_ms", sandbox),

@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DocsSession, openDocsSession } from "../../src/session/docs-session.js";
 import type { DocStore } from "../../src/store/doc-store.js";
 import { type DiskCopy, writeDiskCopy } from "./disk-copy.js";
 import type { OracleCommand } from "./oracle-commands.js";
+import { runGnu } from "./run-gnu.js";
 
 export interface OracleStore {
   store: DocStore;
@@ -17,23 +17,6 @@ function canonical(text: string, unordered: boolean | undefined): string {
     .filter((line) => line !== "")
     .sort()
     .join("\n");
-}
-
-/**
- * The locale both sides run in: GNU's tools under C.UTF-8 (byte order for sort and ls, UTF-8
- * character classes for grep), which is what ChromaFs's own commands implement.
- */
-export const ORACLE_LOCALE = "C.UTF-8";
-
-/** Runs `command` with GNU bash/grep/find/coreutils over the disk copy. */
-export function runGnu(command: string, root: string): { stdout: string; exitCode: number } {
-  const result = spawnSync("bash", ["-c", command], {
-    cwd: root,
-    env: { PATH: process.env.PATH, R: root, LC_ALL: ORACLE_LOCALE, HOME: "/nonexistent" },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { stdout: result.stdout.replaceAll(root, ""), exitCode: result.status ?? -1 };
 }
 
 /**

@@ -147,14 +147,12 @@ const NUMBER = /^[ \t]*(-?)(\d*)(?:\.(\d*))?/;
 
 /** GNU `-n`: leading blanks, an optional minus, digits, a fraction; anything else is 0. */
 function compareNumeric(a: string, b: string): number {
-  const x = NUMBER.exec(a)!;
-  const y = NUMBER.exec(b)!;
-  const value = (m: RegExpExecArray) => {
-    const digits = `${m[2] || "0"}.${m[3] || "0"}`;
-    const number = Number(digits);
-    return m[1] === "-" ? -number : number;
-  };
-  return Math.sign(value(x) - value(y));
+  return Math.sign(numericValue(NUMBER.exec(a)!) - numericValue(NUMBER.exec(b)!));
+}
+
+function numericValue(match: RegExpExecArray): number {
+  const number = Number(`${match[2] || "0"}.${match[3] || "0"}`);
+  return match[1] === "-" ? -number : number;
 }
 
 /** Code point order, natively when the texts hold no surrogate. */
