@@ -34,8 +34,12 @@ const MIX = [
   "ls -R /ai | head -20",
 ];
 const LIGHT = ["cat /quickstart.mdx | head -20", "ls /zh", "cat /zh/index.mdx | wc -l"];
-/** The issue's heavy command: every page read, sorted, counted, sorted again. */
-const HEAVY = "cat $(find / -type f) | sort | uniq -c | sort -rn | head -5";
+/**
+ * The issue's heavy command: every page read, sorted, counted, sorted again. With `pipefail`, so
+ * that a failing stage fails the run (a `sort` that overflowed its stack went unseen behind
+ * `head`'s status 0).
+ */
+const HEAVY = "set -o pipefail; cat $(find / -type f) | sort | uniq -c | sort -rn | head -5";
 
 function percentile(values: readonly number[], fraction: number): number {
   if (values.length === 0) throw new Error("percentile of no values");
