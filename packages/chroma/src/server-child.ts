@@ -88,11 +88,16 @@ export async function launchServerChild(
   };
   child.stdout?.on("data", onOutput);
   child.stderr?.on("data", onOutput);
+  // A server killed with output unread (Ctrl-C reaches the whole process group) may reset these
+  // pipes; its end is reported by "exit", and an unheard stream error would crash the host.
+  child.stdout?.on("error", () => {});
+  child.stderr?.on("error", () => {});
   stopOnExit(child);
   const exited = new Promise<ChildExit>((resolveExit) =>
     child.once("exit", (code, signal) => resolveExit({ code, signal })),
   );
-  child.once("exit", () => logStream.end());
+  // "close", not "exit": output can still arrive after "exit", and a write after end is an error.
+  child.once("close", () => logStream.end());
   const output = () => own.text();
 
   const failure = (exitCode: number | null, signal: NodeJS.Signals | null) => {

@@ -18,6 +18,9 @@ export function spawnQemu(qemuPath: string, args: readonly string[]): ChildProce
     : spawn(qemuPath, args, { stdio: ["pipe", "pipe", "pipe"] });
   live.add(child);
   child.on("exit", () => live.delete(child));
+  // A QEMU killed mid-run (Ctrl-C reaches the whole process group) may reset its stdio pipes; its
+  // end is reported by "exit", and an unheard stream error would crash the host.
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on("error", () => {});
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", () => {
