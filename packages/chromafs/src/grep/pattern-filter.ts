@@ -1,6 +1,7 @@
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { TextFilter } from "../store/doc-store.js";
 import { regexLiteral } from "../store/regex-literal.js";
+import { filterLiterals } from "../store/text-filter-matcher.js";
 import { type BracketItem, repeatText, tokenizeGnuRegex } from "./gnu-regex.js";
 import { requiredLiterals } from "./required-literals.js";
 
@@ -59,12 +60,10 @@ export function patternsToFilter(
   );
   const pattern = alternatives.join("|");
   if (pattern.length > 4 * DEFAULT_CHROMAFS_LIMITS.grepPatternMaxChars) return null;
-  const literals = filters.flatMap((filter) =>
-    filter.kind === "contains" ? [filter.text] : (filter.literals ?? [""]),
-  );
-  return literals.includes("")
-    ? { kind: "regex", pattern, caseInsensitive }
-    : { kind: "regex", pattern, caseInsensitive, literals };
+  const each = filters.map(filterLiterals);
+  return each.every((literals) => literals !== null)
+    ? { kind: "regex", pattern, caseInsensitive, literals: each.flat() }
+    : { kind: "regex", pattern, caseInsensitive };
 }
 
 /** A literal character in the common syntax (`regexLiteral`). */

@@ -26,7 +26,6 @@ import {
 } from "../tuning.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 import {
-  filterLiterals,
   type IndexedChunk,
   indexedCandidates,
   type LoadedGrepIndex,
@@ -36,6 +35,7 @@ import {
 import { loadChroma, loadedChroma } from "./load-chroma.js";
 import { regexLiteral } from "./regex-literal.js";
 import { StoreUnavailableError, unreachableReason } from "./store-unavailable.js";
+import { filterLiterals } from "./text-filter-matcher.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
   collection: string;

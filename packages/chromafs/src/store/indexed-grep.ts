@@ -7,6 +7,7 @@ import { digestOfTree } from "../grep-index/index-tree.js";
 import type { StoredPathTree } from "../tree/path-tree.js";
 import type { TextFilter } from "./doc-store.js";
 import { regexLiteral } from "./regex-literal.js";
+import { filterLiterals } from "./text-filter-matcher.js";
 
 /** A collection's grep index with the numbering of the tree it was checked against. */
 export interface LoadedGrepIndex {
@@ -45,12 +46,6 @@ export async function loadGrepIndex(
   const ordinals = new ChunkOrdinals(Object.entries(tree.files).map(([path, file]) => [path, file.chunks]));
   if (index.digest !== digestOfTree(tree, revisions) || index.chunkCount !== ordinals.total) return null;
   return { index, ordinals };
-}
-
-/** The literals a text must hold one of to pass the filter; null when the filter names none. */
-export function filterLiterals(filter: TextFilter): readonly string[] | null {
-  const literals = filter.kind === "contains" ? [filter.text] : filter.literals;
-  return literals && literals.length > 0 && !literals.includes("") ? literals : null;
 }
 
 /**

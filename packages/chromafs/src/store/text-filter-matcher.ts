@@ -1,6 +1,12 @@
 import type { TextFilter } from "./doc-store.js";
 import { regexLiteral } from "./regex-literal.js";
 
+/** The literals a text must hold one of to pass the filter; null when the filter names none. */
+export function filterLiterals(filter: TextFilter): readonly string[] | null {
+  const literals = filter.kind === "contains" ? [filter.text] : filter.literals;
+  return literals && literals.length > 0 && !literals.includes("") ? literals : null;
+}
+
 /**
  * A `TextFilter` evaluated in process, for stores that hold page text themselves and for grep's
  * line-by-line narrowing. Regex filters run with the `u` flag so `.` and classes see whole code
