@@ -20,7 +20,7 @@ import {
   openDocsLibrary,
   scriptedDocsModel,
 } from "../../apps/demo/src/index.ts";
-import type { ExecutorChoice } from "../../apps/demo/src/web/executor-choices.ts";
+import type { ExecutorChoice } from "../../apps/demo/src/web/executor-choice.ts";
 import { microVmChoice } from "../../apps/demo/src/web/microvm-choice.ts";
 import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
 import { alive, until } from "./demo-web-process.js";

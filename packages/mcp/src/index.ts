@@ -30,15 +30,16 @@ export {
   type ServeMcpHttpOptions,
   serveMcpHttp,
 } from "./serve/serve-http.js";
+export type {
+  FixedServeMcpOptions,
+  ServeAgentOptions,
+  ServeMcpOptions,
+  ServeSessionOptions,
+  ServeToolsOptions,
+  SessionTools,
+} from "./serve/serve-options.js";
 export { type ServedMcp, type StdioStreams, serveMcp } from "./serve/serve-stdio.js";
-export {
-  agentTool,
-  type FixedServeMcpOptions,
-  type ServeAgentOptions,
-  type ServeMcpOptions,
-  type ServeToolsOptions,
-} from "./serve/served-tools.js";
-export type { ServeSessionOptions, SessionTools } from "./serve/session-tools.js";
+export { agentTool } from "./serve/served-tools.js";
 export {
   hashNewToken,
   hashToken,

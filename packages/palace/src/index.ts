@@ -62,13 +62,12 @@ export {
   openPalace,
   Palace,
   type PalaceStatus,
-  type RepairOptions,
-  type RepairReport,
   type RoomCount,
   type WingCount,
 } from "./palace.js";
 export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";
 export { repairPalace } from "./repair.js";
+export type { RepairOptions, RepairReport } from "./repair-steps.js";
 export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";
 export {
   type DerivedTunnel,

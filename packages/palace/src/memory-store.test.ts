@@ -13,14 +13,21 @@ describe("PalaceMemoryStore", () => {
   it("files memories without a scope in the default wing and room, hall memories, source agent", async () => {
     const store = new PalaceMemoryStore(await palaces.open());
     const { id } = await store.remember({ content: "The user prefers tea." });
-    expect(await store.palace.get(id)).toMatchObject({ wing: "memories", room: "general", hall: "memories", source: "agent" });
+    expect(await store.palace.get(id)).toMatchObject({
+      wing: "memories",
+      room: "general",
+      hall: "memories",
+      source: "agent",
+    });
   });
 
   it("bad input is a ValidationError naming the field", async () => {
     const store = new PalaceMemoryStore(await palaces.open());
     await expect(store.remember({ content: "x", timestamp: "soon" })).rejects.toThrow(ValidationError);
     await expect(store.remember({ content: "x", timestamp: "soon" })).rejects.toThrow(/timestamp/);
-    await expect(store.wakeUp({ budgetTokens: 0 })).rejects.toThrow("memory: budgetTokens: must be a positive integer");
+    await expect(store.wakeUp({ budgetTokens: 0 })).rejects.toThrow(
+      "memory: budgetTokens: must be a positive integer",
+    );
   });
 
   it("wake-up starts with the identity, then pinned, accessed and recent drawers, within the budget", async () => {

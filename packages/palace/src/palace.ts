@@ -30,7 +30,7 @@ import {
   readPalaceConfig,
   writePalaceConfig,
 } from "./palace-dir.js";
-import { repairOpenPalace } from "./repair.js";
+import { type RepairOptions, type RepairReport, repairOpenPalace } from "./repair-steps.js";
 import {
   checkFilter,
   type DrawerFilter,
@@ -144,23 +144,6 @@ export interface PalaceStatus {
   pinned: number;
   /** Write-log rows whose vectors are not in Chroma yet (0 when in sync). */
   pendingVectors: number;
-}
-
-export interface RepairOptions {
-  /** Drop the vector collection and embed every drawer again (with the embedding the palace was opened with). */
-  reembed?: boolean;
-}
-
-export interface RepairReport {
-  /** Drawers whose pending write-log rows were applied. */
-  replayed: number;
-  /** Vectors added for drawers Chroma lacked. */
-  vectorsAdded: number;
-  /** Vectors removed because no drawer has their id. */
-  vectorsRemoved: number;
-  /** FTS rows written by the rebuild. */
-  lexicalRows: number;
-  reembedded: boolean;
 }
 
 /**

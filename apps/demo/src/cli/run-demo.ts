@@ -10,13 +10,8 @@ import { loadEvalQuestions } from "../eval/eval-questions.js";
 import { runEval } from "../eval/run-eval.js";
 import { openPalaceMemory, type PalaceMemory, palaceDirIn } from "../memory/palace-memory.js";
 import { resolveDemoModel } from "../models/resolve-demo-model.js";
-import {
-  type ExecutorChoice,
-  type ExecutorChoices,
-  executorChoices,
-  inProcessExecutorChoices,
-  type UnavailableExecutor,
-} from "../web/executor-choices.js";
+import type { ExecutorChoice, UnavailableExecutor } from "../web/executor-choice.js";
+import { type ExecutorChoices, executorChoices, inProcessExecutorChoices } from "../web/executor-choices.js";
 import { serveWebUntilStopped } from "../web/run-web.js";
 import { type DemoArgs, parseDemoArgs, USAGE } from "./cli-args.js";
 import { DEMO_QUESTIONS, MEMORY_DEMO_QUESTIONS } from "./demo-questions.js";

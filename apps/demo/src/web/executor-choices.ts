@@ -1,30 +1,13 @@
 import { QuickJsExecutor, quickJsExecutorFactory } from "@atrium/agent";
 import { drainPythonWorkers, PythonExecutor, pythonExecutorFactory } from "@atrium/python";
-import type { ExecutorCapabilities, ExecutorFactory } from "@atrium/spec";
+import type { ExecutorCapabilities } from "@atrium/spec";
+import type { ExecutorChoice, UnavailableExecutor } from "./executor-choice.js";
 import { type MicroVmChoiceOptions, microVmChoice } from "./microvm-choice.js";
-
-/** One entry of the web UI's executor switch. */
-export interface ExecutorChoice {
-  id: string;
-  label: string;
-  factory: ExecutorFactory;
-  /** Boots a sandbox of this kind ahead of the first question (the CLI does it while Chroma starts). */
-  prewarm?: () => Promise<void>;
-  /** Ends what the executors of this kind keep between questions (warm workers), at shutdown. */
-  shutdown?: () => Promise<void>;
-}
 
 /** What the browser is told about an executor (the factory stays on the server). */
 export interface ExecutorInfo extends Pick<ExecutorCapabilities, "language" | "isolation" | "network"> {
   id: string;
   label: string;
-}
-
-/** An executor this app has but this host cannot run, and why (with what installs the rest). */
-export interface UnavailableExecutor {
-  id: string;
-  label: string;
-  reason: string;
 }
 
 export interface ExecutorChoices {

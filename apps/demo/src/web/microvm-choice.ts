@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { type DoctorReport, doctor, sharedMachineExecutorFactory } from "@atrium/microvm";
 import { rethrowIfFatal } from "@atrium/spec";
-import type { ExecutorChoice, UnavailableExecutor } from "./executor-choices.js";
+import type { ExecutorChoice, UnavailableExecutor } from "./executor-choice.js";
 
 export const MICROVM_ID = "microvm";
 export const MICROVM_LABEL = "Python in a micro-VM (QEMU)";

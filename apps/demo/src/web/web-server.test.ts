@@ -13,7 +13,8 @@ import { type Assistant, createAssistant } from "../assistant/create-assistant.j
 import { type DocsLibrary, openDocsLibrary } from "../docs/docs-library.js";
 import { resolveDemoLimits } from "../limits.js";
 import { scriptedDocsModel } from "../models/scripted-docs-model.js";
-import { inProcessExecutorChoices, type UnavailableExecutor } from "./executor-choices.js";
+import type { UnavailableExecutor } from "./executor-choice.js";
+import { inProcessExecutorChoices } from "./executor-choices.js";
 import type { ModelChoice } from "./model-choices.js";
 import { startWebServer, type WebServer } from "./web-server.js";
 

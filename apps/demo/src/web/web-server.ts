@@ -5,7 +5,7 @@ import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import type { DemoLimits } from "../limits.js";
 import { AskSlots } from "./ask-slots.js";
-import type { ExecutorChoice, UnavailableExecutor } from "./executor-choices.js";
+import type { ExecutorChoice, UnavailableExecutor } from "./executor-choice.js";
 import type { ModelChoice } from "./model-choices.js";
 import { loadStaticAssets } from "./static-assets.js";
 import { createWebApp } from "./web-app.js";

@@ -10,26 +10,16 @@ import {
 import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
 import { type GrepOptions, parseGrepOptions } from "../commands/grep/grep-options.js";
 import { runGrep as runGnuGrep } from "../commands/grep/grep-run.js";
-import type { DocsFs } from "../fs/docs-fs.js";
-import type { PageSource } from "../fs/page-source.js";
 import { withPageViews } from "../fs/page-views.js";
-import type { Access, DocStore, PageChunk, TextFilter } from "../store/doc-store.js";
+import type { PageChunk, TextFilter } from "../store/doc-store.js";
 import { noteStoreFailure } from "../store/store-failures.js";
 import type { StoreUnavailableError } from "../store/store-unavailable.js";
-import type { TreeIndex } from "../tree/tree-index.js";
+import type { GrepAcceleration } from "./grep-acceleration.js";
 import { type GrepArgs, grepCommandLine, parseGrepArgs } from "./grep-args.js";
 import { baseNameFilter, grepTargets } from "./grep-candidates.js";
 import { checkOperands, respellRecursiveOperands } from "./grep-operands.js";
 import { patternsToFilter } from "./pattern-filter.js";
 import { mayMatchEmptyLine, sparseViews } from "./sparse-views.js";
-
-export interface GrepAcceleration {
-  store: DocStore;
-  access: Access;
-  index: TreeIndex;
-  pages: PageSource;
-  fs: DocsFs;
-}
 
 /** What the accelerator decided for one command line (exposed for tests). */
 export type GrepPlan =

@@ -5,7 +5,8 @@ import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
 import { type PageViews, withPageViews } from "../fs/page-views.js";
 import { noteStoreFailure } from "../store/store-failures.js";
 import type { TreeIndex } from "../tree/tree-index.js";
-import { type GrepAcceleration, storeFailed } from "./grep-command.js";
+import type { GrepAcceleration } from "./grep-acceleration.js";
+import { storeFailed } from "./grep-command.js";
 import { sparseViews } from "./sparse-views.js";
 
 /** rg flags the accelerator understands; any other flag means just-bash's rg reads every file. */

@@ -1,6 +1,6 @@
 import { chunksInOrder, type PageViews } from "../fs/page-views.js";
 import type { PageChunk, TextFilter } from "../store/doc-store.js";
-import type { GrepAcceleration } from "./grep-command.js";
+import type { GrepAcceleration } from "./grep-acceleration.js";
 
 /**
  * Whether a line the filter accepts could be empty: then the empty lines of a sparse page could

@@ -4,7 +4,8 @@ import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { toolRunner } from "./call-tool.js";
-import { type FixedServeMcpOptions, type ServeMcpOptions, servedTools } from "./served-tools.js";
+import type { FixedServeMcpOptions, ServeMcpOptions } from "./serve-options.js";
+import { servedTools } from "./served-tools.js";
 
 /** The tools an options object publishes, refused with a ConfigError when they cannot be served. */
 export function checkServedTools(options: ServeMcpOptions): readonly Tool[] {

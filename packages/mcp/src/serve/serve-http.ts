@@ -10,7 +10,7 @@ import type { McpHttpAuth, McpIdentity } from "./client-identity.js";
 import { checkServedTools, createMcpServer } from "./create-server.js";
 import { HttpSessions } from "./http-sessions.js";
 import { InFlightRequests } from "./in-flight-requests.js";
-import type { ServeMcpOptions } from "./served-tools.js";
+import type { ServeMcpOptions } from "./serve-options.js";
 import { type OpenedSession, openSessionTools } from "./session-tools.js";
 
 export type ServeMcpHttpOptions = ServeMcpOptions & {

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpServer } from "./create-server.js";
-import type { ServeMcpOptions } from "./served-tools.js";
+import type { ServeMcpOptions } from "./serve-options.js";
 import { openSessionTools } from "./session-tools.js";
 
 export interface StdioStreams {
