@@ -30,6 +30,13 @@ const tools: Tool[] = [
     inputSchema: { type: "object", properties: { key: { type: "string" } } },
     execute: async (input: { key: string }) => richToolResult({ key: input.key, found: true }),
   },
+  {
+    name: "count",
+    description: "Returns a count too big for a JavaScript number, or `size` characters of text.",
+    inputSchema: { type: "object", properties: { size: { type: "number" } } },
+    execute: async (input: { size?: number }) =>
+      input.size ? "x".repeat(input.size) : { atoms: 10n ** 30n },
+  },
 ];
 
 const alive = (pid: number) => {
@@ -88,6 +95,19 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
       message: 'Tool "add" failed: add() takes at most 2 positional arguments (a, b), got 3',
       line: 1,
       lineText: "add(1, 2, 3)",
+    });
+  });
+
+  it("answers tool values as the other executors do: BigInt as text, a value over toolResultMaxChars a tool error naming it", async () => {
+    expect((await executor.run("count()")).output).toEqual({ atoms: "1000000000000000000000000000000" });
+    const result = await executor.run("count(size=5_000_000)");
+    expect(result.error).toEqual({
+      kind: "tool",
+      name: "ToolError",
+      message:
+        'Tool "count" failed: tool "count" returned 5000002 characters of JSON; the sandbox accepts at most 4194304 (toolResultMaxChars)',
+      line: 1,
+      lineText: "count(size=5_000_000)",
     });
   });
 

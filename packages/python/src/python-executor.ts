@@ -8,11 +8,12 @@ import {
   type ExecutionResult,
   type ImagePart,
   type RunOptions,
+  runSandboxToolCall,
   type Tool,
+  type ToolCallEvent,
 } from "@atrium/spec";
 import { authorizedImports } from "./authorized-imports.js";
 import { boundLogs } from "./bounded-logs.js";
-import { runHostToolCall, type ToolCallEvent } from "./host-tool-call.js";
 import { DEFAULT_PYTHON_LIMITS, type PythonLimits, resolvePythonLimits } from "./limits.js";
 import { JAVASCRIPT_HINT, looksLikeJavaScript } from "./looks-like-javascript.js";
 import { PYTHON_CAPABILITIES } from "./python-capabilities.js";
@@ -317,13 +318,14 @@ export class PythonExecutor implements CodeExecutor {
       reply({ ok: false, name: "ToolError", message: `the arguments of ${name} did not arrive as JSON` });
       return;
     }
-    void runHostToolCall({
+    void runSandboxToolCall({
       tool,
       input,
       id: `call_${run.id}_${callId}`,
       signal: run.controller.signal,
       images: run.images,
-      maxTransferChars: this.limits.maxTransferChars,
+      maxJsonChars: this.limits.maxTransferChars,
+      limitName: "maxTransferChars",
       ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
     }).then((outcome) => {
       if ("fatal" in outcome) this.stopRun(run, { fatal: outcome.fatal });

@@ -97,7 +97,7 @@ describe("PythonExecutor", () => {
       kind: "tool",
       name: "ToolError",
       message:
-        'Tool "huge" failed: tool "huge" returned 2002 characters of JSON; the sandbox accepts at most 1000',
+        'Tool "huge" failed: tool "huge" returned 2002 characters of JSON; the sandbox accepts at most 1000 (maxTransferChars)',
     });
   });
 

@@ -1,6 +1,6 @@
+export type { ToolCallEvent } from "@atrium/spec";
 export { ExecutorBusyError } from "./executor-errors.js";
 export { QUICKJS_CAPABILITIES } from "./quickjs/quickjs-capabilities.js";
 export { QuickJsExecutor, type QuickJsExecutorOptions } from "./quickjs/quickjs-executor.js";
 export { quickJsExecutorFactory } from "./quickjs/quickjs-executor-factory.js";
-export type { ToolCallEvent } from "./quickjs/tool-bridge.js";
 export type { SandboxMemory } from "./quickjs/worker-protocol.js";

@@ -2,17 +2,16 @@ import {
   AbortError,
   ClosedError,
   type CodeExecutor,
+  describeThrown,
   type ExecutionError,
   type ExecutionErrorKind,
   type ExecutionResult,
   type ExecutorCapabilities,
   type ImagePart,
-  isFatalError,
-  isRichToolResult,
   type RunOptions,
   rethrowIfFatal,
+  runSandboxToolCall,
   type Tool,
-  ValidationError,
 } from "@atrium/spec";
 import { defaultCacheDir } from "../cache-dir.js";
 import type { VmConfigInput } from "../config/vm-config.js";
@@ -244,32 +243,29 @@ export class MicroVmExecutor implements CodeExecutor {
     images: ImagePart[],
   ): Promise<{ ok: true; json: string | null } | { ok: false; name: string; message: string }> {
     const tool = this.tools.get(call.name);
+    let input: unknown;
     try {
       if (!tool) throw new Error(`no tool named ${call.name}`);
-      let input = toolInputFromCall(tool, call.args, call.kwargs);
-      if (tool.validate) {
-        const checked = await tool.validate(input);
-        if (!checked.ok) throw new ValidationError(`Invalid input for tool "${tool.name}"`, checked.issues);
-        input = checked.value;
-      }
-      const result = await tool.execute(input, { signal, toolCallId: `vm-${call.id}` });
-      const value = isRichToolResult(result) ? result.value : result;
-      if (isRichToolResult(result) && result.images) images.push(...result.images);
-      const json = value === undefined ? null : JSON.stringify(value);
-      if (json !== null && json.length > this.limits.toolResultMaxChars)
-        throw new RangeError(
-          `tool "${call.name}" returned ${json.length} characters of JSON; the guest accepts at most ${this.limits.toolResultMaxChars} (toolResultMaxChars)`,
-        );
-      return { ok: true, json };
+      input = toolInputFromCall(tool, call.args, call.kwargs);
     } catch (error) {
-      // A fatal error still only ends this tool call: the guest sees it, the run reports it.
-      if (isFatalError(error)) return { ok: false, name: "ToolError", message: String(error) };
-      const message =
-        error instanceof ValidationError
-          ? error.message
-          : `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
-      return { ok: false, name: error instanceof ValidationError ? "ValidationError" : "ToolError", message };
+      return {
+        ok: false,
+        name: "ToolError",
+        message: `Tool "${call.name}" failed: ${describeThrown(error)}`,
+      };
     }
+    const outcome = await runSandboxToolCall({
+      tool,
+      input,
+      id: `vm-${call.id}`,
+      signal,
+      images,
+      maxJsonChars: this.limits.toolResultMaxChars,
+      limitName: "toolResultMaxChars",
+    });
+    // A fatal error still only ends this tool call: the guest sees it, the run reports it.
+    if ("fatal" in outcome) return { ok: false, name: "ToolError", message: String(outcome.fatal) };
+    return outcome.ok ? { ok: true, json: outcome.json ?? null } : outcome;
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {

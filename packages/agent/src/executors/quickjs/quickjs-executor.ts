@@ -3,17 +3,20 @@ import {
   ClosedError,
   type CodeExecutor,
   ConfigError,
+  describeThrown,
   type ExecutionError,
   type ExecutionResult,
   type ImagePart,
   type RunOptions,
+  runSandboxToolCall,
   TOOL_NAME_PATTERN,
   type Tool,
+  type ToolCallEvent,
+  toJsonText,
 } from "@atrium/spec";
 import { DEFAULT_QUICKJS_LIMITS, type QuickJsLimits, resolveQuickJsLimits } from "../../limits.js";
 import { ExecutorBusyError } from "../executor-errors.js";
-import { describeThrown } from "./describe-thrown.js";
-import { fromJsonText, toJsonText } from "./json-crossing.js";
+import { fromJsonText } from "./json-crossing.js";
 import { QUICKJS_CAPABILITIES } from "./quickjs-capabilities.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
 import {
@@ -23,7 +26,6 @@ import {
   type SandboxWorker,
   SandboxWorkerExit,
 } from "./sandbox-worker-pool.js";
-import { runToolCall, type ToolCallEvent } from "./tool-bridge.js";
 import {
   checkMemory,
   checkRunResult,
@@ -345,13 +347,16 @@ export class QuickJsExecutor implements CodeExecutor {
     run.controller ??= this.spareController ?? new AbortController();
     this.spareController = undefined;
     run.toolsRunning++;
-    void runToolCall(
+    void runSandboxToolCall({
       tool,
       input,
-      { id: callId, name },
-      { signal: run.controller.signal, images: run.images },
-      { onToolCall: this.onToolCall, maxTransferChars: this.limits.maxTransferChars },
-    ).then((outcome) => {
+      id: callId,
+      signal: run.controller.signal,
+      images: run.images,
+      maxJsonChars: this.limits.maxTransferChars,
+      limitName: "maxTransferChars",
+      ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
+    }).then((outcome) => {
       run.toolsRunning--;
       if ("fatal" in outcome) this.stopRun(run, { type: "fatal", error: outcome.fatal });
       else reply(outcome);

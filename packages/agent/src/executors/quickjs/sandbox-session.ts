@@ -1,7 +1,6 @@
-import type { ExecutionError } from "@atrium/spec";
+import { describeThrown, type ExecutionError } from "@atrium/spec";
 import type { QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten";
 import type { QuickJsLimits } from "../../limits.js";
-import { describeThrown } from "./describe-thrown.js";
 import { type DescribedError, describedToExecutionError, executionError } from "./execution-errors.js";
 import { NotebookSyntaxError, toNotebookScript } from "./notebook-script.js";
 import { QuickJsSandbox, type SandboxHost } from "./quickjs-sandbox.js";

@@ -1,4 +1,7 @@
-/** A message for anything code may throw, including values that are not Errors (and hostile ones). */
+/**
+ * A message for anything code may throw, including values that are not Errors and hostile ones
+ * (a getter that throws, a cycle): what a sandbox shows its code when a host tool fails.
+ */
 export function describeThrown(error: unknown): string {
   try {
     if (error instanceof Error) return error.message || error.name || "Error";

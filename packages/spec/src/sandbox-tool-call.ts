@@ -1,0 +1,125 @@
+import { describeThrown } from "./describe-thrown.js";
+import { isFatalError, rethrowIfFatal, ValidationError } from "./errors.js";
+import type { ImagePart } from "./messages.js";
+import { toJsonText } from "./sandbox-json.js";
+import { isRichToolResult, type Tool, type ToolProgress } from "./tool.js";
+
+/**
+ * What an executor reports about the tool calls its code makes, shaped like the matching
+ * `AgentEvent`s without `step` (an agent loop adds it).
+ */
+export type ToolCallEvent =
+  | { type: "tool-call"; id: string; name: string; input: unknown }
+  | { type: "tool-progress"; id: string; name: string; progress: ToolProgress }
+  | {
+      type: "tool-result";
+      id: string;
+      name: string;
+      output: unknown;
+      error?: string;
+      images?: ImagePart[];
+      durationMs: number;
+    };
+
+/** What sandboxed code gets back from a host tool: its value as JSON, or an error to raise. */
+export type SandboxToolOutcome =
+  | { ok: true; json: string | undefined }
+  | { ok: false; name: "ValidationError" | "ToolError"; message: string };
+
+/** One call, from sandboxed code, of a tool that runs on the host. */
+export interface SandboxToolCall {
+  tool: Tool;
+  input: unknown;
+  id: string;
+  /** Aborted when the run (or step) the call belongs to ends. */
+  signal: AbortSignal;
+  /** Images the tool returns are added here (unless the run has ended), to go out with its result. */
+  images: ImagePart[];
+  /** The longest JSON text the sandbox accepts; a longer value fails the call. */
+  maxJsonChars: number;
+  /** The executor's limit behind `maxJsonChars`, named in that failure so it can be raised. */
+  limitName: string;
+  onToolCall?: (event: ToolCallEvent) => void;
+}
+
+/**
+ * The host half of a tool call made by sandboxed code, the same for every executor: validate,
+ * execute with the run's signal, keep the images, turn the value into JSON for the sandbox
+ * (`toJsonText`), report events. Never throws: a fatal error (`isFatalError`) comes back as
+ * `fatal`, for the executor to end the run with; any other failure as an outcome the code sees
+ * as an exception (`ValidationError` or `ToolError`, with a message for any thrown value).
+ */
+export async function runSandboxToolCall(
+  call: SandboxToolCall,
+): Promise<SandboxToolOutcome | { fatal: unknown }> {
+  const { tool, id, signal } = call;
+  const name = tool.name;
+  const started = performance.now();
+  const emit = (event: ToolCallEvent) => {
+    try {
+      call.onToolCall?.(event);
+    } catch (error) {
+      // An observer must not change what the code sees; only fatal errors get through.
+      rethrowIfFatal(error);
+    }
+  };
+  try {
+    emit({ type: "tool-call", id, name, input: call.input });
+    let value = call.input;
+    if (tool.validate) {
+      const checked = await tool.validate(value);
+      if (!checked.ok) throw new ValidationError(`Invalid input for tool "${name}"`, checked.issues);
+      value = checked.value;
+    }
+    const result = await tool.execute(value, {
+      signal,
+      toolCallId: id,
+      onProgress: (progress) => emit({ type: "tool-progress", id, name, progress }),
+    });
+    const output = isRichToolResult(result) ? result.value : result;
+    const images = isRichToolResult(result) ? (result.images ?? []) : [];
+    const json = resultJson(name, output, call);
+    if (!signal.aborted) call.images.push(...images);
+    emit({
+      type: "tool-result",
+      id,
+      name,
+      output,
+      ...(images.length ? { images } : {}),
+      durationMs: performance.now() - started,
+    });
+    return { ok: true, json };
+  } catch (error) {
+    if (isFatalError(error)) return { fatal: error };
+    const failure: SandboxToolOutcome =
+      error instanceof ValidationError
+        ? { ok: false, name: "ValidationError", message: error.message }
+        : { ok: false, name: "ToolError", message: `Tool "${name}" failed: ${describeThrown(error)}` };
+    emit({
+      type: "tool-result",
+      id,
+      name,
+      output: undefined,
+      error: failure.message,
+      durationMs: performance.now() - started,
+    });
+    return failure;
+  }
+}
+
+function resultJson(name: string, output: unknown, call: SandboxToolCall): string | undefined {
+  let json: string | undefined;
+  try {
+    json = toJsonText(output);
+  } catch (error) {
+    throw new TypeError(
+      `tool "${name}" returned data that cannot enter the sandbox: ${describeThrown(error)}`,
+    );
+  }
+  if (json !== undefined && json.length > call.maxJsonChars) {
+    throw new RangeError(
+      `tool "${name}" returned ${json.length} characters of JSON; the sandbox accepts at most ${call.maxJsonChars} (${call.limitName})`,
+    );
+  }
+  return json;
+}
