@@ -1,6 +1,7 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
 import { joinLines, readOperand, textLines } from "../command-input.js";
-import { compareByKeys, compareLines, type KeyFlags, parseKey, type SortSpec } from "./sort-keys.js";
+import { type KeyFlags, parseKey, type SortSpec } from "./sort-keys.js";
+import { sortedLines } from "./sorted-lines.js";
 
 const GLOBAL_FLAGS: Record<string, keyof KeyFlags> = {
   n: "numeric",
@@ -12,9 +13,6 @@ const GLOBAL_FLAGS: Record<string, keyof KeyFlags> = {
   "--ignore-leading-blanks": "blanks",
   "--reverse": "reverse",
 };
-
-/** A UTF-16 surrogate: where code unit order and code point (UTF-8 byte) order part. */
-const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * GNU `sort` under LC_ALL=C.UTF-8: code point (UTF-8 byte) order, `-n -r -f -b -k -t -u -s`,
@@ -81,21 +79,13 @@ export function createSortCommand(): Command {
       noLastResort: stable || unique,
     };
     let lines: string[] = [];
-    let surrogates = false;
     for (const operand of operands.length === 0 ? ["-"] : operands) {
       const read = await readOperand(ctx, operand);
       if (!read.ok)
         return { stdout: "", stderr: `sort: cannot read: ${operand}: ${read.reason}\n`, exitCode: 2 };
       // concat, not push(...): an input of a few hundred thousand lines overflows the call stack.
       lines = lines.concat(textLines(read.text));
-      surrogates ||= SURROGATE.test(read.text);
     }
-    spec.codeUnitOrder = !surrogates;
-    // Array.prototype.sort is stable, as GNU's merge sort is.
-    lines.sort((a, b) => compareLines(a, b, spec));
-    const out = unique
-      ? lines.filter((line, i) => i === 0 || compareByKeys(lines[i - 1]!, line, spec) !== 0)
-      : lines;
-    return { stdout: joinLines(out), stderr: "", exitCode: 0 };
+    return { stdout: joinLines(sortedLines(lines, spec, unique)), stderr: "", exitCode: 0 };
   });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runGnu } from "../../../test/oracle/run-gnu.js";
 import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
 
 // Every expected output here is GNU coreutils 9.1's (LC_ALL=C.UTF-8, TZ unset) on the same files.
@@ -32,5 +33,43 @@ describe("sort", () => {
     expect(await out("printf '%s\\n' '\uE000' '\u{1F600}' a '\u00E9' | sort")).toBe(
       "a\n\u00E9\n\uE000\n\u{1F600}\n",
     );
+  });
+  it("orders as GNU sort does under every flag it models, on lines that part code unit and code point order", async () => {
+    const lines = [
+      "b:2 \u{1F600}x",
+      "B:10 \uE000",
+      "a:-3 \u00E9",
+      "  a:2 z",
+      "b:2 \u{1F600}x",
+      "\uE000:1 q",
+      "\u{1F600}:1 q",
+      "A:2.5 Z",
+      "a:2 z",
+      "\t9:0 tab",
+      "",
+    ];
+    const input = `printf '%s\\n' ${lines.map((line) => `'${line}'`).join(" ")}`;
+    const flagSets = [
+      "",
+      "-r",
+      "-u",
+      "-ru",
+      "-f",
+      "-fu",
+      "-b",
+      "-n",
+      "-rn",
+      "-nu",
+      "-k2",
+      "-k2,2n",
+      "-k2r -k1",
+      "-t: -k2n",
+      "-t: -k2,2 -s",
+      "-s -k1,1f",
+    ];
+    for (const flags of flagSets) {
+      const command = `${input} | sort ${flags}`;
+      expect({ flags, stdout: await out(command) }).toEqual({ flags, stdout: runGnu(command, "/").stdout });
+    }
   });
 });
