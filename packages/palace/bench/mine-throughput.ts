@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type BenchRow, compared } from "@atrium/spec/bench";
 import type { LocomoConversation } from "../src/locomo/locomo-format.js";
 import { mine } from "../src/mine/mine.js";
-import { openPalace } from "../src/palace.js";
+import { openPalace } from "../src/open-palace.js";
 import { exportTurns, locomoAsClaudeAiExport } from "./locomo-export.js";
 
 /**

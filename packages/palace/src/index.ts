@@ -49,23 +49,20 @@ export {
   type PalaceMemoryStoreOptions,
 } from "./memory-store.js";
 export * from "./mine/index.js";
-export {
-  type DrawerPage,
-  type DrawerUpdate,
-  type DuplicateCheck,
-  type DuplicateMatch,
-  type FileResult,
-  type InitPalaceOptions,
-  initPalace,
-  type ListOptions,
-  type OpenPalaceOptions,
-  openPalace,
-  Palace,
-  type PalaceStatus,
-  type RoomCount,
-  type WingCount,
-} from "./palace.js";
+export { type InitPalaceOptions, initPalace, type OpenPalaceOptions, openPalace } from "./open-palace.js";
+export { Palace } from "./palace.js";
 export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";
+export type {
+  DrawerPage,
+  DrawerUpdate,
+  DuplicateCheck,
+  DuplicateMatch,
+  FileResult,
+  ListOptions,
+  PalaceStatus,
+  RoomCount,
+  WingCount,
+} from "./palace-types.js";
 export { repairPalace } from "./repair.js";
 export type { RepairOptions, RepairReport } from "./repair-steps.js";
 export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";

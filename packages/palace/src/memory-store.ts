@@ -11,7 +11,8 @@ import {
 import { countTokens } from "gpt-tokenizer";
 import { isPalaceError } from "./errors.js";
 import { wakeUp } from "./layers/wake-up.js";
-import { type OpenPalaceOptions, openPalace, type Palace } from "./palace.js";
+import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
+import type { Palace } from "./palace.js";
 
 /** Where `remember` files a memory whose scope names no wing. */
 export const DEFAULT_MEMORY_WING = "memories";

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPalace, type Palace } from "./palace.js";
+import { openPalace } from "./open-palace.js";
+import type { Palace } from "./palace.js";
 import { TestPalaces } from "./test-fixtures.js";
 
 const WRITER = fileURLToPath(new URL("./palace-writer-process.ts", import.meta.url));

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { initPalace, openPalace } from "./palace.js";
+import { initPalace, openPalace } from "./open-palace.js";
 import { palacePaths } from "./palace-dir.js";
 import { TestPalaces } from "./test-fixtures.js";
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { LEXICAL_TABLE } from "./db/schema.js";
 import { drawerId } from "./drawers/drawer-id.js";
 import { isPalaceError, PalaceError } from "./errors.js";
-import { initPalace, openPalace } from "./palace.js";
+import { initPalace, openPalace } from "./open-palace.js";
 import { hybridSearch } from "./search/hybrid-search.js";
 import { conversationDrafts, TestPalaces } from "./test-fixtures.js";
 

@@ -1,17 +1,14 @@
-import { resolveEmbedding } from "@atrium/chroma";
 import { ClosedError, type Embedding, rethrowIfFatal } from "@atrium/spec";
 import type { Database } from "better-sqlite3";
 import { AccessRecorder } from "./db/access-recorder.js";
 import { type DrawerChanges, DrawerRegistry } from "./db/drawer-registry.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "./db/drawer-row.js";
-import { openDatabase } from "./db/open-database.js";
-import { migrate } from "./db/schema.js";
-import type { Drawer, DrawerDraft, DrawerMetadata } from "./drawers/drawer.js";
+import type { Drawer, DrawerDraft } from "./drawers/drawer.js";
 import { contentHash, drawerId } from "./drawers/drawer-id.js";
 import { type CheckedDraft, checkDraft, checkMetadata } from "./drawers/validate-draft.js";
 import { invalidInput, PalaceError } from "./errors.js";
-import { createKnowledgeGraphTables, KnowledgeGraph } from "./kg/index.js";
-import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
+import { KnowledgeGraph } from "./kg/index.js";
+import type { PalaceLimits } from "./limits.js";
 import type {
   DrawerSink,
   RemoveSourceResult,
@@ -19,21 +16,20 @@ import type {
   ReplaceSourceResult,
   SourceRecord,
 } from "./mine/drawer-sink.js";
-import {
-  createPalaceConfig,
-  defaultPalaceName,
-  newCollectionName,
-  PALACE_FORMAT_VERSION,
-  type PalaceConfig,
-  type PalacePaths,
-  palacePaths,
-  readPalaceConfig,
-  writePalaceConfig,
-} from "./palace-dir.js";
+import { type PalaceConfig, type PalacePaths, readPalaceConfig, writePalaceConfig } from "./palace-dir.js";
+import type {
+  DrawerPage,
+  DrawerUpdate,
+  DuplicateCheck,
+  DuplicateMatch,
+  FileResult,
+  ListOptions,
+  PalaceStatus,
+  WingCount,
+} from "./palace-types.js";
 import { type RepairOptions, type RepairReport, repairOpenPalace } from "./repair-steps.js";
 import {
   checkFilter,
-  type DrawerFilter,
   filterSql,
   hybridSearch,
   type SearchHit,
@@ -41,206 +37,10 @@ import {
 } from "./search/hybrid-search.js";
 import { vectorText } from "./search/lexical-index.js";
 import { DUPLICATE_CANDIDATES, DUPLICATE_DEFAULT_THRESHOLD } from "./tuning.js";
-import { createTunnelTables } from "./tunnels/tunnel-schema.js";
 import { Tunnels } from "./tunnels/tunnels.js";
-import { ChromaConnection } from "./vectors/chroma-connection.js";
+import type { ChromaConnection } from "./vectors/chroma-connection.js";
 import { VectorIndex } from "./vectors/vector-index.js";
 import { type ApplyResult, applyPendingVectors } from "./vectors/vector-sync.js";
-
-export interface InitPalaceOptions {
-  /** Shown in status and used in the Chroma collection name; default: the directory's name. */
-  name?: string;
-  /** Default: the offline hashing embedding. Its id is recorded in palace.json. */
-  embedding?: Embedding;
-  /** L0: who the user (or agent) is. */
-  identity?: string;
-}
-
-export interface OpenPalaceOptions extends InitPalaceOptions {
-  /** Must be the embedding the palace was built with (default: the one palace.json names). */
-  embedding?: Embedding;
-  /** Use this running Chroma server instead of the palace's own (`<dir>/chroma`). */
-  chromaUrl?: string;
-  /** Overrides of `DEFAULT_PALACE_LIMITS`. */
-  limits?: Partial<PalaceLimits>;
-  /** Create the palace when the directory is not one yet (with `name`, `embedding`, `identity`). */
-  create?: boolean;
-  /** How long to wait for the palace's own Chroma server to start. */
-  chromaStartTimeoutMs?: number;
-  /**
-   * Open with an embedding other than the recorded one; only `repair({ reembed: true })` may then
-   * write. Used by `repairPalace`.
-   */
-  allowEmbeddingChange?: boolean;
-}
-
-export interface FileResult {
-  id: string;
-  /** False when a drawer with this id was already filed (nothing changed). */
-  created: boolean;
-}
-
-/** What `update` may change; content, wing and turnId make the id, so editing them is delete + file. */
-export interface DrawerUpdate {
-  room?: string;
-  hall?: string;
-  speaker?: string | null;
-  sessionId?: string | null;
-  source?: string | null;
-  position?: number | null;
-  timestamp?: string;
-  metadata?: DrawerMetadata | null;
-  pinned?: boolean;
-}
-
-export interface ListOptions extends DrawerFilter {
-  source?: string;
-  pinned?: boolean;
-  /** At most `maxListLimit`; default 100. */
-  limit?: number;
-  /** `nextCursor` of the previous page. */
-  cursor?: string;
-}
-
-export interface DrawerPage {
-  drawers: Drawer[];
-  /** Pass as `cursor` for the next page; absent on the last one. */
-  nextCursor?: string;
-}
-
-export interface DuplicateMatch {
-  drawer: Drawer;
-  /** 1 for the same text; cosine similarity of the vectors otherwise. */
-  similarity: number;
-  exact: boolean;
-}
-
-export interface DuplicateCheck {
-  isDuplicate: boolean;
-  /** Exact matches first, then near ones at or above the threshold, most similar first. */
-  matches: DuplicateMatch[];
-}
-
-export interface RoomCount {
-  room: string;
-  count: number;
-  halls: Record<string, number>;
-}
-
-export interface WingCount {
-  wing: string;
-  count: number;
-  rooms: RoomCount[];
-}
-
-export interface PalaceStatus {
-  name: string;
-  dir: string;
-  embedding: string;
-  drawers: number;
-  wings: number;
-  rooms: number;
-  sources: number;
-  pinned: number;
-  /** Write-log rows whose vectors are not in Chroma yet (0 when in sync). */
-  pendingVectors: number;
-}
-
-/**
- * Creates a palace in `dir`: palace.json, palace.sqlite with its schema, and the chroma/ data
- * dir. Refuses a directory that already is one.
- */
-export async function initPalace(dir: string, options: InitPalaceOptions = {}): Promise<PalaceConfig> {
-  const config = newConfig(dir, options);
-  if (!(await createPalaceConfig(dir, config))) {
-    throw new PalaceError(
-      "palace/conflict",
-      `${palacePaths(dir).dir} is already a palace (it has palace.json); open it with openPalace() or \`atrium-palace status ${dir}\``,
-    );
-  }
-  const paths = palacePaths(dir);
-  const db = openDatabase(paths.sqlite, resolvePalaceLimits().busyTimeoutMs);
-  try {
-    migrate(db, paths.sqlite, () => new DrawerRegistry(db).rebuildLexical());
-    createKnowledgeGraphTables(db);
-    createTunnelTables(db);
-  } finally {
-    db.close();
-  }
-  return config;
-}
-
-function newConfig(dir: string, options: InitPalaceOptions): PalaceConfig {
-  const name = options.name ?? defaultPalaceName(dir);
-  const embedding = options.embedding ?? resolveEmbedding("hashing");
-  return {
-    format: PALACE_FORMAT_VERSION,
-    name,
-    embedding: embedding.id,
-    collection: newCollectionName(name),
-    ...(options.identity === undefined ? {} : { identity: options.identity }),
-    createdAt: new Date().toISOString(),
-  };
-}
-
-/**
- * Opens the palace in `dir` (or creates it, with `create: true`): the registry, the vector index
- * (the palace's own Chroma server, started or reused, or `chromaUrl`), and catches the vectors
- * up with any writes a crash left unapplied.
- */
-export async function openPalace(dir: string, options: OpenPalaceOptions = {}): Promise<Palace> {
-  const limits = resolvePalaceLimits(options.limits);
-  if (options.identity !== undefined && options.identity.length > limits.maxIdentityChars) {
-    throw invalidInput("identity", `has more than maxIdentityChars (${limits.maxIdentityChars}) characters`);
-  }
-  let config: PalaceConfig;
-  try {
-    config = await readPalaceConfig(dir);
-  } catch (error) {
-    if (!(options.create && error instanceof PalaceError && error.palaceCode === "palace/not-found"))
-      throw error;
-    try {
-      await initPalace(dir, options);
-    } catch (initError) {
-      // Another process created it first: open theirs.
-      if (!(initError instanceof PalaceError && initError.palaceCode === "palace/conflict")) throw initError;
-    }
-    config = await readPalaceConfig(dir);
-  }
-  const embedding = options.embedding ?? resolveEmbedding(config.embedding);
-  if (embedding.id !== config.embedding && !options.allowEmbeddingChange) {
-    throw new PalaceError(
-      "palace/conflict",
-      `The palace in ${palacePaths(dir).dir} was built with embedding ${config.embedding}, not ${embedding.id}; open it with the same one (--embedding ${config.embedding}), or switch with \`atrium-palace repair --reembed --embedding ${embedding.id}\``,
-    );
-  }
-  const paths = palacePaths(dir);
-  const db = openDatabase(paths.sqlite, limits.busyTimeoutMs);
-  let connection: ChromaConnection | undefined;
-  try {
-    migrate(db, paths.sqlite, () => new DrawerRegistry(db).rebuildLexical());
-    connection = await ChromaConnection.open({
-      url: options.chromaUrl,
-      dataDir: paths.chroma,
-      startTimeoutMs: options.chromaStartTimeoutMs,
-    });
-    const palace = new Palace(
-      paths,
-      config,
-      embedding,
-      limits,
-      db,
-      connection,
-      embedding.id !== config.embedding,
-    );
-    if (!palace.embeddingChanged) await palace.syncVectors();
-    return palace;
-  } catch (error) {
-    await connection?.close();
-    db.close();
-    throw error;
-  }
-}
 
 /**
  * A palace: verbatim drawers in wings and rooms, with hybrid search. SQLite (palace.sqlite) is the

@@ -1,7 +1,7 @@
 import { hashingEmbedding } from "@atrium/chroma";
 import { afterAll, describe, expect, it } from "vitest";
 import { LEXICAL_TABLE } from "./db/schema.js";
-import { openPalace } from "./palace.js";
+import { openPalace } from "./open-palace.js";
 import { repairPalace } from "./repair.js";
 import { conversationDrafts, TestPalaces } from "./test-fixtures.js";
 

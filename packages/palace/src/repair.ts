@@ -1,4 +1,4 @@
-import { type OpenPalaceOptions, openPalace } from "./palace.js";
+import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
 import type { RepairOptions, RepairReport } from "./repair-steps.js";
 
 /**

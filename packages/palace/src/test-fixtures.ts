@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import type { DrawerDraft } from "./drawers/drawer.js";
-import { type OpenPalaceOptions, openPalace, type Palace } from "./palace.js";
+import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
+import type { Palace } from "./palace.js";
 
 /**
  * For tests: one Chroma server per test file (palaces point at it with `chromaUrl`, each with its

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { McpClient } from "@atrium/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPalace } from "../palace.js";
+import { openPalace } from "../open-palace.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = ["--conditions=@atrium/source", "--import", "tsx", "src/cli/main.ts"];

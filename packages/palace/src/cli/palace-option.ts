@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { type OpenPalaceOptions, openPalace, type Palace } from "../palace.js";
+import { type OpenPalaceOptions, openPalace } from "../open-palace.js";
+import type { Palace } from "../palace.js";
 import { type ParsedArgs, stringOption } from "./cli-command.js";
 
 /** The `--palace` option every command takes, and where the palace is when it is not given. */

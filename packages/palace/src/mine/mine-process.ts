@@ -5,7 +5,7 @@
  *
  *   node --conditions=@atrium/source --import tsx mine-process.ts <dir> <path> <wing> <chromaUrl>
  */
-import { openPalace } from "../palace.js";
+import { openPalace } from "../open-palace.js";
 import { mine } from "./mine.js";
 
 const [dir, path, wing, chromaUrl] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { openPalace } from "../palace.js";
+import { openPalace } from "../open-palace.js";
 import { TestPalaces } from "../test-fixtures.js";
 
 const palaces = new TestPalaces();
