@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { LimitError, ValidationError } from "@atrium/spec";
-import type { Database, Statement } from "better-sqlite3";
+import type { Database } from "better-sqlite3";
 import {
   invalidatedMessage,
   keptBothMessage,
@@ -14,6 +14,7 @@ import { type KnowledgeGraphLimits, resolveKnowledgeGraphLimits } from "./kg-lim
 import { entityKey } from "./kg-names.js";
 import { TRIPLE_SELECT, TRUE_AT_SQL, type TripleRow, tripleFromRow } from "./kg-rows.js";
 import { createKnowledgeGraphTables } from "./kg-schema.js";
+import { type KgStatements, prepareKgStatements } from "./kg-statements.js";
 import { parseFactTime } from "./kg-time.js";
 import type {
   AddFactOptions,
@@ -73,7 +74,7 @@ export class KnowledgeGraph {
   readonly #db: Database;
   readonly #schemas: KnowledgeGraphSchemas;
   readonly #now: () => Date;
-  readonly #statements: ReturnType<typeof prepareStatements>;
+  readonly #statements: KgStatements;
 
   constructor(db: Database, options: KnowledgeGraphOptions = {}) {
     this.limits = resolveKnowledgeGraphLimits(options.limits);
@@ -81,7 +82,7 @@ export class KnowledgeGraph {
     this.#schemas = knowledgeGraphSchemas(this.limits);
     this.#now = options.now ?? (() => new Date());
     createKnowledgeGraphTables(db);
-    this.#statements = prepareStatements(db);
+    this.#statements = prepareKgStatements(db);
     for (const predicate of options.singleValuedPredicates ?? []) {
       this.declarePredicate(predicate, { singleValued: true });
     }
@@ -715,67 +716,4 @@ function sameTriple(a: Triple, b: Triple): boolean {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function prepareStatements(db: Database) {
-  const prepare = (sql: string): Statement => db.prepare(sql);
-  return {
-    upsertPredicate: prepare(
-      "INSERT INTO kg_predicates (name, single_valued) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET single_valued = excluded.single_valued",
-    ),
-    getPredicate: prepare("SELECT single_valued FROM kg_predicates WHERE name = ?"),
-    allPredicates: prepare("SELECT name, single_valued FROM kg_predicates ORDER BY name"),
-    singleValued: prepare("SELECT name FROM kg_predicates WHERE single_valued = 1 ORDER BY name"),
-    entityByKey: prepare("SELECT id, key, name, type, created_at FROM kg_entities WHERE key = ?"),
-    entityByAlias: prepare(
-      "SELECT e.id, e.key, e.name, e.type, e.created_at FROM kg_aliases a JOIN kg_entities e ON e.id = a.entity_id WHERE a.key = ?",
-    ),
-    entityById: prepare("SELECT id, key, name, type, created_at FROM kg_entities WHERE id = ?"),
-    entityPage: prepare(
-      "SELECT id, key, name, type, created_at FROM kg_entities WHERE id > ? ORDER BY id LIMIT ?",
-    ),
-    insertEntity: prepare("INSERT INTO kg_entities (key, name, type, created_at) VALUES (?, ?, ?, ?)"),
-    setEntityType: prepare("UPDATE kg_entities SET type = ? WHERE id = ?"),
-    aliasesOf: prepare("SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY rowid"),
-    aliasCount: prepare("SELECT count(*) AS count FROM kg_aliases WHERE entity_id = ?"),
-    insertAlias: prepare("INSERT INTO kg_aliases (key, alias, entity_id) VALUES (?, ?, ?)"),
-    insertTriple: prepare(`INSERT INTO kg_triples
-      (id, subject_id, predicate, object_id, valid_from, valid_from_ms, valid_to, valid_to_ms, source_drawer_id, confidence, created_at)
-      VALUES (@id, @subject, @predicate, @object, @validFrom, @validFromMs, @validTo, @validToMs, @source, @confidence, @createdAt)`),
-    tripleById: prepare(`${TRIPLE_SELECT} WHERE t.id = ?`),
-    triplePage: prepare(`${TRIPLE_SELECT} WHERE t.seq > ? ORDER BY t.seq LIMIT ?`),
-    endTriple: prepare("UPDATE kg_triples SET valid_to = ?, valid_to_ms = ? WHERE id = ?"),
-    sameFacts: prepare(
-      `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object ORDER BY t.seq`,
-    ),
-    openFacts: prepare(
-      `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object AND t.valid_to_ms IS NULL ORDER BY t.seq`,
-    ),
-    overlapping: prepare(`${TRIPLE_SELECT}
-      WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id != @object
-        AND (t.valid_from_ms IS NULL OR t.valid_from_ms < @to)
-        AND (t.valid_to_ms IS NULL OR t.valid_to_ms > @from)
-      ORDER BY t.seq`),
-    timeline: prepare(`${TRIPLE_SELECT}
-      WHERE t.subject_id = @entity OR t.object_id = @entity
-      ORDER BY t.valid_from_ms, t.seq LIMIT @limit`),
-    entityFacts: prepare(`${TRIPLE_SELECT}
-      WHERE (t.subject_id = @entity OR t.object_id = @entity) AND ${TRUE_AT_SQL}
-      ORDER BY t.subject_id != @entity, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`),
-    topFacts: prepare(`${TRIPLE_SELECT}
-      JOIN (SELECT subject_id AS id, count(*) AS degree FROM kg_triples
-            WHERE (valid_from_ms IS NULL OR valid_from_ms <= @at) AND (valid_to_ms IS NULL OR valid_to_ms > @at)
-            GROUP BY subject_id) d ON d.id = t.subject_id
-      WHERE ${TRUE_AT_SQL}
-      ORDER BY d.degree DESC, s.name, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`),
-    counts: prepare(`SELECT
-      (SELECT count(*) FROM kg_entities) AS entities,
-      (SELECT count(*) FROM kg_aliases) AS aliases,
-      (SELECT count(*) FROM kg_triples) AS triples,
-      (SELECT count(*) FROM kg_triples WHERE valid_to_ms IS NULL) AS open,
-      (SELECT count(DISTINCT predicate) FROM kg_triples) AS predicates`),
-    topPredicates: prepare(
-      "SELECT predicate, count(*) AS count FROM kg_triples GROUP BY predicate ORDER BY count DESC, predicate LIMIT 10",
-    ),
-  };
 }

@@ -1,0 +1,65 @@
+import type { Database, Statement } from "better-sqlite3";
+import { TRIPLE_SELECT, TRUE_AT_SQL } from "./kg-rows.js";
+
+/** The SQL of every statement the knowledge graph runs. */
+const KG_SQL = {
+  upsertPredicate:
+    "INSERT INTO kg_predicates (name, single_valued) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET single_valued = excluded.single_valued",
+  getPredicate: "SELECT single_valued FROM kg_predicates WHERE name = ?",
+  allPredicates: "SELECT name, single_valued FROM kg_predicates ORDER BY name",
+  singleValued: "SELECT name FROM kg_predicates WHERE single_valued = 1 ORDER BY name",
+  entityByKey: "SELECT id, key, name, type, created_at FROM kg_entities WHERE key = ?",
+  entityByAlias:
+    "SELECT e.id, e.key, e.name, e.type, e.created_at FROM kg_aliases a JOIN kg_entities e ON e.id = a.entity_id WHERE a.key = ?",
+  entityById: "SELECT id, key, name, type, created_at FROM kg_entities WHERE id = ?",
+  entityPage: "SELECT id, key, name, type, created_at FROM kg_entities WHERE id > ? ORDER BY id LIMIT ?",
+  insertEntity: "INSERT INTO kg_entities (key, name, type, created_at) VALUES (?, ?, ?, ?)",
+  setEntityType: "UPDATE kg_entities SET type = ? WHERE id = ?",
+  aliasesOf: "SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY rowid",
+  aliasCount: "SELECT count(*) AS count FROM kg_aliases WHERE entity_id = ?",
+  insertAlias: "INSERT INTO kg_aliases (key, alias, entity_id) VALUES (?, ?, ?)",
+  insertTriple: `INSERT INTO kg_triples
+      (id, subject_id, predicate, object_id, valid_from, valid_from_ms, valid_to, valid_to_ms, source_drawer_id, confidence, created_at)
+      VALUES (@id, @subject, @predicate, @object, @validFrom, @validFromMs, @validTo, @validToMs, @source, @confidence, @createdAt)`,
+  tripleById: `${TRIPLE_SELECT} WHERE t.id = ?`,
+  triplePage: `${TRIPLE_SELECT} WHERE t.seq > ? ORDER BY t.seq LIMIT ?`,
+  endTriple: "UPDATE kg_triples SET valid_to = ?, valid_to_ms = ? WHERE id = ?",
+  sameFacts: `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object ORDER BY t.seq`,
+  openFacts: `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object AND t.valid_to_ms IS NULL ORDER BY t.seq`,
+  overlapping: `${TRIPLE_SELECT}
+      WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id != @object
+        AND (t.valid_from_ms IS NULL OR t.valid_from_ms < @to)
+        AND (t.valid_to_ms IS NULL OR t.valid_to_ms > @from)
+      ORDER BY t.seq`,
+  timeline: `${TRIPLE_SELECT}
+      WHERE t.subject_id = @entity OR t.object_id = @entity
+      ORDER BY t.valid_from_ms, t.seq LIMIT @limit`,
+  entityFacts: `${TRIPLE_SELECT}
+      WHERE (t.subject_id = @entity OR t.object_id = @entity) AND ${TRUE_AT_SQL}
+      ORDER BY t.subject_id != @entity, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`,
+  topFacts: `${TRIPLE_SELECT}
+      JOIN (SELECT subject_id AS id, count(*) AS degree FROM kg_triples
+            WHERE (valid_from_ms IS NULL OR valid_from_ms <= @at) AND (valid_to_ms IS NULL OR valid_to_ms > @at)
+            GROUP BY subject_id) d ON d.id = t.subject_id
+      WHERE ${TRUE_AT_SQL}
+      ORDER BY d.degree DESC, s.name, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`,
+  counts: `SELECT
+      (SELECT count(*) FROM kg_entities) AS entities,
+      (SELECT count(*) FROM kg_aliases) AS aliases,
+      (SELECT count(*) FROM kg_triples) AS triples,
+      (SELECT count(*) FROM kg_triples WHERE valid_to_ms IS NULL) AS open,
+      (SELECT count(DISTINCT predicate) FROM kg_triples) AS predicates`,
+  topPredicates:
+    "SELECT predicate, count(*) AS count FROM kg_triples GROUP BY predicate ORDER BY count DESC, predicate LIMIT 10",
+} as const;
+
+export type KgStatements = { readonly [Name in keyof typeof KG_SQL]: Statement };
+
+/**
+ * Every SQL statement the knowledge graph runs, prepared once per graph (better-sqlite3 compiles
+ * a statement once and reuses it).
+ */
+export function prepareKgStatements(db: Database): KgStatements {
+  const entries = Object.entries(KG_SQL).map(([name, sql]) => [name, db.prepare(sql)]);
+  return Object.fromEntries(entries) as KgStatements;
+}
