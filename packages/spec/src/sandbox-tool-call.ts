@@ -1,5 +1,5 @@
 import { describeThrown } from "./describe-thrown.js";
-import { isFatalError, rethrowIfFatal, ValidationError } from "./errors.js";
+import { isFatalError, ValidationError } from "./errors.js";
 import type { ImagePart } from "./messages.js";
 import { toJsonText } from "./sandbox-json.js";
 import { isRichToolResult, type Tool, type ToolProgress } from "./tool.js";
@@ -52,17 +52,27 @@ export interface SandboxToolCall {
 export async function runSandboxToolCall(
   call: SandboxToolCall,
 ): Promise<SandboxToolOutcome | { fatal: unknown }> {
-  const { tool, id, signal } = call;
-  const name = tool.name;
-  const started = performance.now();
+  // An observer must not change what the code sees; a fatal error it throws ends the run, once
+  // the call has settled (thrown from here, it would escape the failure path as a rejection).
+  let observerFatal: { fatal: unknown } | undefined;
   const emit = (event: ToolCallEvent) => {
     try {
       call.onToolCall?.(event);
     } catch (error) {
-      // An observer must not change what the code sees; only fatal errors get through.
-      rethrowIfFatal(error);
+      if (failureKind(error) === "fatal") observerFatal ??= { fatal: error };
     }
   };
+  const outcome = await settle(call, emit);
+  return observerFatal ?? outcome;
+}
+
+async function settle(
+  call: SandboxToolCall,
+  emit: (event: ToolCallEvent) => void,
+): Promise<SandboxToolOutcome | { fatal: unknown }> {
+  const { tool, id, signal } = call;
+  const name = tool.name;
+  const started = performance.now();
   try {
     emit({ type: "tool-call", id, name, input: call.input });
     let value = call.input;
@@ -90,10 +100,11 @@ export async function runSandboxToolCall(
     });
     return { ok: true, json };
   } catch (error) {
-    if (isFatalError(error)) return { fatal: error };
+    const kind = failureKind(error);
+    if (kind === "fatal") return { fatal: error };
     const failure: SandboxToolOutcome =
-      error instanceof ValidationError
-        ? { ok: false, name: "ValidationError", message: error.message }
+      kind === "validation"
+        ? { ok: false, name: "ValidationError", message: (error as ValidationError).message }
         : { ok: false, name: "ToolError", message: `Tool "${name}" failed: ${describeThrown(error)}` };
     emit({
       type: "tool-result",
@@ -122,4 +133,17 @@ function resultJson(name: string, output: unknown, call: SandboxToolCall): strin
     );
   }
   return json;
+}
+
+/**
+ * What a thrown value is: fatal (`isFatalError`), a `ValidationError`, or any other failure; a
+ * hostile value (a proxy whose traps throw) is the last.
+ */
+function failureKind(error: unknown): "fatal" | "validation" | "tool" {
+  try {
+    if (isFatalError(error)) return "fatal";
+    return error instanceof ValidationError ? "validation" : "tool";
+  } catch {
+    return "tool";
+  }
 }

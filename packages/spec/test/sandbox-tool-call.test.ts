@@ -191,6 +191,18 @@ describe("runSandboxToolCall", () => {
       },
     );
     expect(describeThrown(hostile)).toBe("it threw a value that cannot be read");
+    const outcome = await runSandboxToolCall(
+      call({
+        tool: tool(async () => {
+          throw hostile;
+        }),
+      }),
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      name: "ToolError",
+      message: 'Tool "probe" failed: it threw a value that cannot be read',
+    });
   });
 
   it("hands a fatal error back for the executor to end the run with", async () => {
@@ -203,6 +215,21 @@ describe("runSandboxToolCall", () => {
       }),
     );
     expect(outcome).toEqual({ fatal: abort });
+  });
+
+  it("a fatal error from an observer ends the run, on the failure path too, and never rejects", async () => {
+    const abort = new AbortError("observer stopped");
+    for (const execute of [async () => 1, async () => Promise.reject(new Error("tool broke"))]) {
+      const outcome = await runSandboxToolCall(
+        call({
+          tool: tool(execute),
+          onToolCall: (event) => {
+            if (event.type === "tool-result") throw abort;
+          },
+        }),
+      );
+      expect(outcome).toEqual({ fatal: abort });
+    }
   });
 
   it("an observer that throws changes nothing the code sees", async () => {
