@@ -1,6 +1,6 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
 import { joinLines, readOperand, textLines } from "../command-input.js";
-import { type KeyFlags, parseKey, type SortSpec } from "./sort-keys.js";
+import { type KeyFlags, parseKey, type SortKey, type SortSpec } from "./sort-keys.js";
 import { sortedLines } from "./sorted-lines.js";
 
 const GLOBAL_FLAGS: Record<string, keyof KeyFlags> = {
@@ -69,11 +69,19 @@ export function createSortCommand(): Command {
         } else return fallback();
       }
     }
-    if (separator !== null && [...separator].length !== 1) return fallback();
-    const keys = keyTexts.map((text) => parseKey(text, global));
-    if (keys.some((key) => key === null)) return fallback();
+    if (separator === "") return usageError("empty tab");
+    // GNU takes one byte: a character of several UTF-8 bytes is a "multi-character tab" too.
+    if (separator !== null && (separator.length !== 1 || separator.charCodeAt(0) > 0x7f))
+      return usageError(`multi-character tab \u2018${separator}\u2019`);
+    const keys: SortKey[] = [];
+    for (const text of keyTexts) {
+      const key = parseKey(text, global);
+      if (key === null) return fallback();
+      if ("error" in key) return usageError(key.error);
+      keys.push(key);
+    }
     const spec: SortSpec = {
-      keys: keys as NonNullable<(typeof keys)[number]>[],
+      keys,
       global,
       separator,
       noLastResort: stable || unique,
@@ -88,4 +96,9 @@ export function createSortCommand(): Command {
     }
     return { stdout: joinLines(sortedLines(lines, spec, unique)), stderr: "", exitCode: 0 };
   });
+}
+
+/** GNU's answer to an option it refuses: the message, exit 2. */
+function usageError(message: string): ExecResult {
+  return { stdout: "", stderr: `sort: ${message}\n`, exitCode: 2 };
 }

@@ -32,12 +32,18 @@ export interface SortSpec {
   noLastResort: boolean;
 }
 
-/** Parses one `-k` value; null when it is not a key GNU accepts (or uses flags not modelled). */
-export function parseKey(text: string, global: KeyFlags): SortKey | null {
+/**
+ * Parses one `-k` value: the key, GNU's error for a zero field or start offset, or null for a
+ * spelling or flag not modelled here (just-bash's sort then answers).
+ */
+export function parseKey(text: string, global: KeyFlags): SortKey | { error: string } | null {
   const match = /^(\d+)(?:\.(\d+))?([a-zA-Z]*)(?:,(\d+)(?:\.(\d+))?([a-zA-Z]*))?$/.exec(text);
   if (!match) return null;
   const startField = Number(match[1]);
-  if (startField === 0 || match[2] === "0") return null;
+  if (startField === 0 || (match[4] !== undefined && Number(match[4]) === 0))
+    return { error: `field number is zero: invalid field specification \u2018${text}\u2019` };
+  if (match[2] !== undefined && Number(match[2]) === 0)
+    return { error: `character offset is zero: invalid field specification \u2018${text}\u2019` };
   const startOpts = match[3] ?? "";
   const endOpts = match[6] ?? "";
   if (!/^[bfnr]*$/.test(startOpts + endOpts)) return null;
@@ -93,16 +99,27 @@ function skipBlanks(line: string, at: number, limit: number): number {
   return at;
 }
 
-/** The text of `key` in `line`. */
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * `line`'s UTF-8 bytes, one character per byte (latin1): what GNU's keys are cut from and compared
+ * as. Offsets (`.C`) then count bytes, a key may start or end inside a character as GNU's does,
+ * and `<` on these strings is byte order, which is code point order. ASCII is its own byte string.
+ */
+export function utf8ByteString(line: string): string {
+  return NON_ASCII.test(line) ? Buffer.from(line, "utf8").toString("latin1") : line;
+}
+
+/** The text of `key` in `line` (a `utf8ByteString`, so offsets are bytes). */
 export function keyText(line: string, key: SortKey, separator: string | null): string {
   const starts = fieldStarts(line, separator);
   let start: number;
   const fieldStart = starts[key.startField - 1];
   if (fieldStart === undefined) start = line.length;
   else {
-    const end = fieldEnd(line, starts, key.startField, separator);
-    start = key.startBlanks ? skipBlanks(line, fieldStart, end) : fieldStart;
-    start = Math.min(start + key.startChar - 1, end);
+    // GNU's begfield: blanks and characters are skipped up to the end of the line, not the field.
+    start = key.startBlanks ? skipBlanks(line, fieldStart, line.length) : fieldStart;
+    start = Math.min(start + key.startChar - 1, line.length);
   }
   let end: number;
   if (key.endField === 0) end = line.length;
@@ -110,11 +127,11 @@ export function keyText(line: string, key: SortKey, separator: string | null): s
     const endStart = starts[key.endField - 1];
     if (endStart === undefined) end = line.length;
     else {
-      const endLimit = fieldEnd(line, starts, key.endField, separator);
-      if (key.endChar === 0) end = endLimit;
+      if (key.endChar === 0) end = fieldEnd(line, starts, key.endField, separator);
       else {
-        const from = key.endBlanks ? skipBlanks(line, endStart, endLimit) : endStart;
-        end = Math.min(from + key.endChar, endLimit);
+        // GNU's limfield: as for the start, bounded by the end of the line.
+        const from = key.endBlanks ? skipBlanks(line, endStart, line.length) : endStart;
+        end = Math.min(from + key.endChar, line.length);
       }
     }
   }
@@ -137,13 +154,23 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const NUMBER = /^[ \t]*(-?)(\d*)(?:\.(\d*))?/;
+const NUMBER = /^[ \t]*(-?)0*(\d*)(?:\.(\d*))?/;
 
-/** GNU `-n`'s value of a key: leading blanks, an optional minus, digits, a fraction; anything else is 0. */
-export function numericValue(text: string): number {
+/**
+ * GNU `-n`'s value of a key, as a string whose order (`<`) is the numbers' order, exactly, at any
+ * length (GNU compares digit strings, not doubles): leading blanks, an optional minus, digits, a
+ * fraction; anything else is 0. Zero is "1"; a positive number "2", its integer part's length
+ * (10 digits), its digits and its fraction without trailing zeros; a negative one "0" and the
+ * same with every digit complemented and a closing "~", so a longer magnitude sorts first.
+ */
+export function numericKey(text: string): string {
   const match = NUMBER.exec(text)!;
-  const number = Number(`${match[2] || "0"}.${match[3] || "0"}`);
-  return match[1] === "-" ? -number : number;
+  const whole = match[2] ?? "";
+  const fraction = (match[3] ?? "").replace(/0+$/, "");
+  if (whole === "" && fraction === "") return "1";
+  const magnitude = `${String(whole.length).padStart(10, "0")}${whole}${fraction}`;
+  if (match[1] !== "-") return `2${magnitude}`;
+  return `0${magnitude.replace(/\d/g, (digit) => String(9 - Number(digit)))}~`;
 }
 
 const HIGH_UNIT = /[\uD800-\uFFFF]/;
@@ -170,10 +197,14 @@ export function fromCodePointKey(key: string): string {
   });
 }
 
-/** What a key of `flags` compares in `text`: its number (`n`), or its text blanks skipped, case folded, as a `codePointKey`. */
-export function keyValue(text: string, flags: KeyFlags): number | string {
-  if (flags.numeric) return numericValue(text);
-  let value = flags.blanks ? text.replace(/^[ \t]+/, "") : text;
-  if (flags.fold) value = value.replace(/[a-z]+/g, (run) => run.toUpperCase());
-  return codePointKey(value);
+/**
+ * What a key of `flags` compares in `text` (a `utf8ByteString`): its `numericKey` (`n`), or its
+ * bytes with ASCII case folded (`f`). Leading blanks go only with `skipBlanks`: a `-k` key's `b`
+ * moves its start and end (`keyText`), it does not trim the text; a global `-b` without keys trims
+ * the line.
+ */
+export function keyValue(text: string, flags: KeyFlags, skipBlanks: boolean): string {
+  if (flags.numeric) return numericKey(text);
+  const value = skipBlanks ? text.replace(/^[ \t]+/, "") : text;
+  return flags.fold ? value.replace(/[a-z]+/g, (run) => run.toUpperCase()) : value;
 }

@@ -50,6 +50,14 @@ describe("sort", () => {
     ];
     const input = `printf '%s\\n' ${lines.map((line) => `'${line}'`).join(" ")}`;
     const flagSets = [
+      "-k1.3",
+      "-k1,1.4",
+      "-k2.2,2.3",
+      "-t: -k1,1.3",
+      "-k1,1b",
+      "-t: -k2,2b",
+      "-b -k1.2",
+      "-t: -k2nr -k1",
       "",
       "-r",
       "-u",
@@ -70,6 +78,39 @@ describe("sort", () => {
     for (const flags of flagSets) {
       const command = `${input} | sort ${flags}`;
       expect({ flags, stdout: await out(command) }).toEqual({ flags, stdout: runGnu(command, "/").stdout });
+    }
+  });
+  it("keys are cut from UTF-8 bytes and -n compares digit strings exactly, as GNU's", async () => {
+    const cases: [string[], string][] = [
+      [["x z", "xya"], "-k1.3"],
+      [["\u00E9b", "ac"], "-k1.2"],
+      [["+\uE000,-", "z0B", "1 :A,"], "-k1.3"],
+      [["a", " b"], "-k1,1b"],
+      [["12345678901234567891", "12345678901234567890"], "-nu"],
+      [["0.30000000000000001", "0.3", "-0.30000000000000001", "-0.3", "-0", "0"], "-n -s"],
+      [[`1${"0".repeat(400)}`, `-2${"0".repeat(400)}`, "-1e3", "007", "7.000"], "-n -s"],
+    ];
+    for (const [lines, flags] of cases) {
+      const command = `printf '%s\\n' ${lines.map((line) => `'${line}'`).join(" ")} | sort ${flags}`;
+      expect({ flags, stdout: await out(command) }).toEqual({ flags, stdout: runGnu(command, "/").stdout });
+    }
+  });
+
+  it("refuses what GNU refuses, with its message", async () => {
+    for (const [options, message] of [
+      ["-k0", "field number is zero: invalid field specification \u20180\u2019"],
+      ["-k1,0", "field number is zero: invalid field specification \u20181,0\u2019"],
+      ["-k1.0", "character offset is zero: invalid field specification \u20181.0\u2019"],
+      ["-t \u00E9", "multi-character tab \u2018\u00E9\u2019"],
+      ["-t ab", "multi-character tab \u2018ab\u2019"],
+      ["-t ''", "empty tab"],
+    ]) {
+      expect(await shell.run(`echo a | sort ${options}`)).toEqual({
+        stdout: "",
+        stderr: `sort: ${message}\n`,
+        exitCode: 2,
+      });
+      expect(runGnu(`echo a | sort ${options} 2>&1`, "/").stdout).toBe(`sort: ${message}\n`);
     }
   });
 });

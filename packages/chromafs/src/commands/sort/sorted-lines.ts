@@ -1,13 +1,20 @@
-import { codePointKey, fromCodePointKey, keyText, keyValue, type SortSpec } from "./sort-keys.js";
+import {
+  codePointKey,
+  fromCodePointKey,
+  keyText,
+  keyValue,
+  type SortSpec,
+  utf8ByteString,
+} from "./sort-keys.js";
 
-/** A line with what GNU compares of it, worked out once: each key's value, then the whole line. */
+/** A line with what GNU compares of it, worked out once: each key's value, then the whole line (as UTF-8 bytes). */
 interface Row {
   line: string;
-  keys: (number | string)[];
+  keys: string[];
   whole: string;
 }
 
-const order = (x: number | string, y: number | string) => (x < y ? -1 : x > y ? 1 : 0);
+const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /**
  * The lines in GNU sort's order for `spec` (stable, as GNU's merge sort), and with `unique` only
@@ -19,14 +26,17 @@ export function sortedLines(lines: readonly string[], spec: SortSpec, unique: bo
   const plain = spec.keys.length === 0 && !spec.global.numeric && !spec.global.fold && !spec.global.blanks;
   if (plain) return sortedPlain(lines, spec.global.reverse, unique);
   const keyFlags = spec.keys.length > 0 ? spec.keys.map((key) => key.flags) : [spec.global];
-  const rows: Row[] = lines.map((line) => ({
-    line,
-    keys:
-      spec.keys.length > 0
-        ? spec.keys.map((key) => keyValue(keyText(line, key, spec.separator), key.flags))
-        : [keyValue(line, spec.global)],
-    whole: spec.noLastResort ? "" : codePointKey(line),
-  }));
+  const rows: Row[] = lines.map((line) => {
+    const bytes = utf8ByteString(line);
+    return {
+      line,
+      keys:
+        spec.keys.length > 0
+          ? spec.keys.map((key) => keyValue(keyText(bytes, key, spec.separator), key.flags, false))
+          : [keyValue(bytes, spec.global, spec.global.blanks)],
+      whole: spec.noLastResort ? "" : bytes,
+    };
+  });
   const compareKeys = (a: Row, b: Row) => {
     for (let i = 0; i < keyFlags.length; i++) {
       const result = order(a.keys[i]!, b.keys[i]!);
