@@ -1,4 +1,4 @@
-import { richToolResult, type Tool } from "@atrium/spec";
+import { richToolResult, SecurityError, type Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bootPythonMachine,
@@ -29,6 +29,14 @@ const tools: Tool[] = [
     description: "Returns a record with an image.",
     inputSchema: { type: "object", properties: { key: { type: "string" } } },
     execute: async (input: { key: string }) => richToolResult({ key: input.key, found: true }),
+  },
+  {
+    name: "refuse_fatally",
+    description: "Fails with an error that must end the run (a security refusal).",
+    inputSchema: { type: "object" },
+    execute: async () => {
+      throw new SecurityError("the host refused this call");
+    },
   },
   {
     name: "count",
@@ -131,6 +139,15 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
       code: "ABORTED",
     });
     expect((await executor.run("survivor * 6")).output).toBe(42);
+  }, 60_000);
+
+  it("a fatal error from a tool ends the run with that error, as in the other executors; the state survives", async () => {
+    await executor.run("kept_across = 5");
+    await expect(
+      executor.run("try:\n    refuse_fatally()\nexcept Exception:\n    caught = True"),
+    ).rejects.toMatchObject({ code: "SECURITY", message: "the host refused this call" });
+    expect((await executor.run("kept_across * 2")).output).toBe(10);
+    expect((await executor.run("'caught' in dir()")).output).toBe(false);
   }, 60_000);
 
   it("returns a value JSON cannot carry as its repr", async () => {

@@ -79,6 +79,8 @@ export class MicroVmExecutor implements CodeExecutor {
   private queue: Promise<unknown> = Promise.resolve();
   private runImages: ImagePart[] = [];
   private runSignal: AbortSignal | undefined;
+  /** Ends the run under way with a fatal error from one of its tool calls (set while it runs). */
+  private stopRun: ((fatal: unknown) => void) | undefined;
 
   private constructor(
     /** The machine the interpreter runs in (shared when it was given, else this executor's own). */
@@ -159,6 +161,13 @@ export class MicroVmExecutor implements CodeExecutor {
       // A step that ignores SIGINT (a C call, a handler of its own) loses its interpreter.
       watchdog ??= setTimeout(() => void this.repl.kill(), this.limits.interruptGraceMs);
     };
+    // A fatal error from a tool ends the run with that error, as in the other executors: the
+    // guest is interrupted as for an abort, and the error is what `run` throws.
+    let fatal: { error: unknown } | undefined;
+    this.stopRun = (error) => {
+      fatal ??= { error };
+      onAbort();
+    };
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (timeoutMs > 0)
       watchdog = setTimeout(() => void this.repl.kill(), timeoutMs + this.limits.interruptGraceMs);
@@ -175,12 +184,14 @@ export class MicroVmExecutor implements CodeExecutor {
       clearTimeout(watchdog);
       options.signal?.removeEventListener("abort", onAbort);
       controller.abort();
+      this.stopRun = undefined;
     }
     const durationMs = performance.now() - started;
     if (crash !== undefined) {
       // The interpreter is gone (killed by the watchdog, or it died): start a fresh one.
       const killedAtTimeout = !aborted && timeoutMs > 0 && durationMs >= timeoutMs;
       await this.restart();
+      if (fatal) throw fatal.error;
       if (aborted) throw new AbortError("the run was aborted; the guest's Python state was lost");
       return {
         output: undefined,
@@ -198,6 +209,7 @@ export class MicroVmExecutor implements CodeExecutor {
       };
     }
     const result = done as DoneMessage;
+    if (fatal) throw fatal.error;
     if (aborted || result.error?.kind === "aborted") throw new AbortError("the run was aborted");
     return {
       output: result.error ? undefined : result.value,
@@ -232,8 +244,10 @@ export class MicroVmExecutor implements CodeExecutor {
     const repl = this.repl;
     const images = this.runImages;
     const signal = this.runSignal ?? AbortSignal.abort();
+    const stopRun = this.stopRun;
     void this.callTool(call, signal, images).then((outcome) => {
-      if (!signal.aborted) repl.send({ op: "tool-result", id: call.id, ...outcome });
+      if ("fatal" in outcome) stopRun?.(outcome.fatal);
+      else if (!signal.aborted) repl.send({ op: "tool-result", id: call.id, ...outcome });
     });
   }
 
@@ -241,7 +255,9 @@ export class MicroVmExecutor implements CodeExecutor {
     call: ToolMessage,
     signal: AbortSignal,
     images: ImagePart[],
-  ): Promise<{ ok: true; json: string | null } | { ok: false; name: string; message: string }> {
+  ): Promise<
+    { ok: true; json: string | null } | { ok: false; name: string; message: string } | { fatal: unknown }
+  > {
     const tool = this.tools.get(call.name);
     let input: unknown;
     try {
@@ -263,9 +279,8 @@ export class MicroVmExecutor implements CodeExecutor {
       maxJsonChars: this.limits.toolResultMaxChars,
       limitName: "toolResultMaxChars",
     });
-    // A fatal error still only ends this tool call: the guest sees it, the run reports it.
-    if ("fatal" in outcome) return { ok: false, name: "ToolError", message: String(outcome.fatal) };
-    return outcome.ok ? { ok: true, json: outcome.json ?? null } : outcome;
+    if ("fatal" in outcome || !outcome.ok) return outcome;
+    return { ok: true, json: outcome.json ?? null };
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {
