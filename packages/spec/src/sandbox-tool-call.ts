@@ -52,27 +52,14 @@ export interface SandboxToolCall {
 export async function runSandboxToolCall(
   call: SandboxToolCall,
 ): Promise<SandboxToolOutcome | { fatal: unknown }> {
-  // An observer must not change what the code sees; a fatal error it throws ends the run, once
-  // the call has settled (thrown from here, it would escape the failure path as a rejection).
-  let observerFatal: { fatal: unknown } | undefined;
-  const emit = (event: ToolCallEvent) => {
-    try {
-      call.onToolCall?.(event);
-    } catch (error) {
-      if (failureKind(error) === "fatal") observerFatal ??= { fatal: error };
-    }
-  };
-  const outcome = await settle(call, emit);
-  return observerFatal ?? outcome;
-}
-
-async function settle(
-  call: SandboxToolCall,
-  emit: (event: ToolCallEvent) => void,
-): Promise<SandboxToolOutcome | { fatal: unknown }> {
   const { tool, id, signal } = call;
   const name = tool.name;
   const started = performance.now();
+  // Inside the try, an observer's fatal error is thrown, so it ends the call as a tool's would.
+  const emit = (event: ToolCallEvent) => {
+    const fatal = notify(call, event);
+    if (fatal) throw fatal.error;
+  };
   try {
     emit({ type: "tool-call", id, name, input: call.input });
     let value = call.input;
@@ -106,7 +93,8 @@ async function settle(
       kind === "validation"
         ? { ok: false, name: "ValidationError", message: (error as ValidationError).message }
         : { ok: false, name: "ToolError", message: `Tool "${name}" failed: ${describeThrown(error)}` };
-    emit({
+    // Here nothing may throw (it would escape as a rejection): an observer's fatal error is returned.
+    const fatal = notify(call, {
       type: "tool-result",
       id,
       name,
@@ -114,8 +102,21 @@ async function settle(
       error: failure.message,
       durationMs: performance.now() - started,
     });
-    return failure;
+    return fatal ? { fatal: fatal.error } : failure;
   }
+}
+
+/**
+ * Tells the call's observer. It must not change what the code sees: what it throws is dropped,
+ * but a fatal error, which ends the run, is handed back.
+ */
+function notify(call: SandboxToolCall, event: ToolCallEvent): { error: unknown } | undefined {
+  try {
+    call.onToolCall?.(event);
+  } catch (error) {
+    if (failureKind(error) === "fatal") return { error };
+  }
+  return undefined;
 }
 
 function resultJson(name: string, output: unknown, call: SandboxToolCall): string | undefined {

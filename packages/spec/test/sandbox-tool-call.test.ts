@@ -230,6 +230,18 @@ describe("runSandboxToolCall", () => {
       );
       expect(outcome).toEqual({ fatal: abort });
     }
+    let executed = false;
+    const early = await runSandboxToolCall(
+      call({
+        tool: tool(async () => {
+          executed = true;
+        }),
+        onToolCall: () => {
+          throw abort;
+        },
+      }),
+    );
+    expect({ early, executed }).toEqual({ early: { fatal: abort }, executed: false });
   });
 
   it("an observer that throws changes nothing the code sees", async () => {
