@@ -246,8 +246,10 @@ export class MicroVmExecutor implements CodeExecutor {
     const signal = this.runSignal ?? AbortSignal.abort();
     const stopRun = this.stopRun;
     void this.callTool(call, signal, images).then((outcome) => {
+      // A call that outlived its run answers nothing (and must not interrupt the next run).
+      if (signal.aborted) return;
       if ("fatal" in outcome) stopRun?.(outcome.fatal);
-      else if (!signal.aborted) repl.send({ op: "tool-result", id: call.id, ...outcome });
+      else repl.send({ op: "tool-result", id: call.id, ...outcome });
     });
   }
 
