@@ -199,12 +199,12 @@ export function fromCodePointKey(key: string): string {
 
 /**
  * What a key of `flags` compares in `text` (a `utf8ByteString`): its `numericKey` (`n`), or its
- * bytes with ASCII case folded (`f`). Leading blanks go only with `skipBlanks`: a `-k` key's `b`
+ * bytes with ASCII case folded (`f`). Leading blanks go only with `trimBlanks`: a `-k` key's `b`
  * moves its start and end (`keyText`), it does not trim the text; a global `-b` without keys trims
  * the line.
  */
-export function keyValue(text: string, flags: KeyFlags, skipBlanks: boolean): string {
+export function keyValue(text: string, flags: KeyFlags, trimBlanks: boolean): string {
   if (flags.numeric) return numericKey(text);
-  const value = skipBlanks ? text.replace(/^[ \t]+/, "") : text;
+  const value = trimBlanks ? text.replace(/^[ \t]+/, "") : text;
   return flags.fold ? value.replace(/[a-z]+/g, (run) => run.toUpperCase()) : value;
 }
