@@ -9,12 +9,13 @@ cd "$(dirname "$0")/.."
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
 TOOLS_DIR="$PWD/.tools"
 # Debian packages the test suites need; each package adds its own here when it lands.
+# bubblewrap: the OS sandbox around untrusted code (@atrium/kit's launcher; the Python executor by default).
 # chromium: the demo's web UI suite (tests/e2e/demo-web.test.ts, through playwright-core).
 # qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio: @atrium/microvm's real guests
 # (QEMU, the guest kernel, the test image, ext4 root filesystems, the guest agent's toolchain, the
 # kernel's decompression, the cpio oracle).
 # python3-minimal libpython3-stdlib: the micro-VM executor's guest image copies Debian's python3.
-APT_PACKAGES=(chromium qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio python3-minimal libpython3-stdlib ${ATRIUM_APT_PACKAGES:-})
+APT_PACKAGES=(bubblewrap chromium qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils cpio python3-minimal libpython3-stdlib ${ATRIUM_APT_PACKAGES:-})
 
 # node-gyp must build native addons (better-sqlite3) against the local headers when they exist:
 # it would otherwise try to download them, and this network has no route to do that.

@@ -6,6 +6,7 @@ import {
   ConfigError,
   type ExecutionError,
   type ExecutionResult,
+  type ExecutorCapabilities,
   type ImagePart,
   type RunOptions,
   runSandboxToolCall,
@@ -16,9 +17,11 @@ import { authorizedImports } from "./authorized-imports.js";
 import { boundLogs } from "./bounded-logs.js";
 import { DEFAULT_PYTHON_LIMITS, type PythonLimits, resolvePythonLimits } from "./limits.js";
 import { JAVASCRIPT_HINT, looksLikeJavaScript } from "./looks-like-javascript.js";
-import { PYTHON_CAPABILITIES } from "./python-capabilities.js";
+import { PythonIsolation, pythonCapabilities } from "./python-isolation.js";
 import { badPythonName, toolParameters } from "./python-names.js";
-import { type PythonWorkerClient, PythonWorkerExit } from "./python-worker-client.js";
+import type { PythonSandboxClient } from "./python-sandbox-client.js";
+import { PythonWorkerExit } from "./python-worker-client.js";
+import { explainSandboxFailure } from "./sandbox/explain-sandbox-failure.js";
 import { acquirePythonWorker, prewarmPythonWorkers } from "./worker-pool.js";
 import type { HarnessRunResult, WorkerToHost } from "./worker-protocol.js";
 
@@ -34,6 +37,12 @@ export interface PythonExecutorOptions extends Partial<PythonLimits> {
   onToolCall?: (event: ToolCallEvent) => void;
   /** Tools to install right away (same as `setTools`). */
   tools?: readonly Tool[];
+  /**
+   * What separates the code from the host (see `PythonIsolation`): "process" (the default) runs
+   * the interpreter in an OS-sandboxed process and refuses to start where that sandbox cannot;
+   * "wasm" runs it in a worker thread of this process, behind language-level guards only.
+   */
+  isolation?: PythonIsolation;
 }
 
 /** Why the host stopped a run; decides what `run` throws or reports. */
@@ -70,8 +79,9 @@ let lastRunId = 0;
  */
 export class PythonExecutor implements CodeExecutor {
   readonly language = "python" as const;
-  readonly capabilities = PYTHON_CAPABILITIES;
-  private worker!: PythonWorkerClient;
+  readonly capabilities: ExecutorCapabilities;
+  readonly isolation: PythonIsolation;
+  private worker!: PythonSandboxClient;
   private tools = new Map<string, Tool>();
   private active: ActiveRun | undefined;
   private activeCompletion: Promise<unknown> | undefined;
@@ -89,6 +99,14 @@ export class PythonExecutor implements CodeExecutor {
     this.limits = resolvePythonLimits(overrides);
     this.imports = authorizedImports(options.additionalAuthorizedImports);
     this.onToolCall = options.onToolCall;
+    const isolation = options.isolation ?? PythonIsolation.default;
+    if (!PythonIsolation.all.includes(isolation)) {
+      throw new ConfigError(
+        `PythonExecutor: isolation must be one of ${PythonIsolation.all.map((name) => `"${name}"`).join(", ")}, got ${JSON.stringify(isolation)}`,
+      );
+    }
+    this.isolation = isolation;
+    this.capabilities = pythonCapabilities(isolation);
   }
 
   /** Creates an executor on a warm worker when there is one (milliseconds), else boots one. */
@@ -103,8 +121,8 @@ export class PythonExecutor implements CodeExecutor {
    * Boots `count` workers ahead of need (at most 4 are kept warm): the first `create()` otherwise
    * waits for Pyodide to load (about 1.6 s on an idle machine).
    */
-  static async prewarm(count = 1): Promise<void> {
-    await prewarmPythonWorkers(count);
+  static async prewarm(count = 1, isolation: PythonIsolation = PythonIsolation.default): Promise<void> {
+    await prewarmPythonWorkers(count, isolation);
   }
 
   async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
@@ -303,7 +321,7 @@ export class PythonExecutor implements CodeExecutor {
     const worker = this.worker;
     if (!run || run.id !== message.runId || run.stop) return;
     const { callId, name } = message;
-    const reply = (outcome: Parameters<PythonWorkerClient["answerTool"]>[1]) => {
+    const reply = (outcome: Parameters<PythonSandboxClient["answerTool"]>[1]) => {
       if (this.active === run && !run.stop) worker.answerTool(callId, outcome);
     };
     const tool = this.tools.get(name);
@@ -338,7 +356,12 @@ export class PythonExecutor implements CodeExecutor {
   }
 
   private async attachWorker(): Promise<void> {
-    const worker = await acquirePythonWorker();
+    let worker: PythonSandboxClient;
+    try {
+      worker = await acquirePythonWorker(this.isolation);
+    } catch (error) {
+      throw this.isolation === "process" ? await explainSandboxFailure(error) : error;
+    }
     try {
       const { memoryLimitBytes, maxPrintedChars, maxTransferChars, maxToolCalls, maxErrorChars } =
         this.limits;
@@ -365,7 +388,7 @@ export class PythonExecutor implements CodeExecutor {
     replacement.catch(() => undefined);
   }
 
-  private async ready(): Promise<PythonWorkerClient> {
+  private async ready(): Promise<PythonSandboxClient> {
     const replacement = this.replacement;
     if (replacement) {
       try {

@@ -17,6 +17,17 @@ import {
 type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
 type Request = HostToWorker extends infer M ? (M extends { id: number } ? Omit<M, "id"> : never) : never;
 
+export interface PythonWorkerSpawnOptions {
+  /** A memory snapshot of a fresh interpreter to restore instead of starting CPython. */
+  snapshot?: SharedArrayBuffer;
+  /** Receives the snapshot a worker makes when it booted without one. */
+  onSnapshot?: (snapshot: SharedArrayBuffer) => void;
+  /** Pyodide's files, when they are not this package's `pyodide` dependency (the OS sandbox). */
+  pyodideFiles?: { moduleUrl: string; indexURL: string };
+  /** The worker's entry file, when it is not the package's own (the OS sandbox's bundle). */
+  workerEntry?: URL;
+}
+
 /** The worker died, was terminated, or broke (a fatal error in the interpreter). */
 export class PythonWorkerExit extends Error {
   constructor(detail: string) {
@@ -53,15 +64,13 @@ export class PythonWorkerClient {
   }
 
   /** Starts a worker and waits until Pyodide has loaded in it (seconds: see the README). */
-  static async spawn(
-    snapshot?: SharedArrayBuffer,
-    onSnapshot?: (snapshot: SharedArrayBuffer) => void,
-  ): Promise<PythonWorkerClient> {
+  static async spawn(options: PythonWorkerSpawnOptions = {}): Promise<PythonWorkerClient> {
+    const { onSnapshot } = options;
     const memory = newSharedMemory();
     const { port1, port2 } = new MessageChannel();
     // The host only posts on its end (large tool outcomes): it must not keep the process alive.
     port1.unref();
-    const worker = startWorkerThread(memory, port2, snapshot);
+    const worker = startWorkerThread(memory, port2, options);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerToHost) => {
         if (message.type === "snapshot") {
@@ -168,10 +177,11 @@ export class PythonWorkerClient {
 function startWorkerThread(
   memory: SharedArrayBuffer,
   toolPort: MessagePort,
-  snapshot: SharedArrayBuffer | undefined,
+  { snapshot, pyodideFiles, workerEntry }: PythonWorkerSpawnOptions,
 ): Worker {
   const here = import.meta.url;
-  const options = { workerData: { memory, toolPort, snapshot }, transferList: [toolPort] };
+  const options = { workerData: { memory, toolPort, snapshot, pyodideFiles }, transferList: [toolPort] };
+  if (workerEntry) return new Worker(workerEntry, options);
   if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
   // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
   const entry = new URL("./worker/python-worker.ts", here).href;

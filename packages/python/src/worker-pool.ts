@@ -1,63 +1,105 @@
+import { PythonIsolation } from "./python-isolation.js";
+import type { PythonSandboxClient } from "./python-sandbox-client.js";
 import { PythonWorkerClient } from "./python-worker-client.js";
+import { PythonProcessClient } from "./sandbox/python-process-client.js";
 
 /**
- * Warm Pyodide workers, booted ahead of need: loading Pyodide takes seconds, so `create()` takes
- * a booted worker and the pool boots its successor in the background. A worker is never
- * returned to the pool (guest code may have changed its interpreter); closing an executor ends
- * its worker.
+ * Warm Python sandboxes, booted ahead of need, one pool per isolation: loading Pyodide takes
+ * seconds, so `create()` takes a booted sandbox and the pool boots its successor in the
+ * background. A sandbox is never returned to the pool (guest code may have changed its
+ * interpreter); closing an executor ends its sandbox.
  */
 const MAX_WARM = 4;
-const warm: Promise<PythonWorkerClient>[] = [];
-/** How many booted workers the pool keeps ready; the first acquire raises it to 1. */
-let target = 0;
-/** Set by `setWarmPythonWorkers`: the pool keeps exactly that many, even none. */
-let configured = false;
 
 /**
- * The memory snapshot of a fresh interpreter, made by the process's first worker: later workers
- * restore it instead of starting CPython from scratch. Until the first worker has sent it, other
- * boots wait for it rather than each paying for a full start.
+ * One pool. The first sandbox it boots snapshots its fresh interpreter (before any harness or
+ * guest code exists); later boots restore that snapshot instead of starting CPython from
+ * scratch, and wait for it rather than each paying for a full start.
  */
-let snapshot: Promise<SharedArrayBuffer | undefined> | undefined;
+class SandboxPool<Snapshot> {
+  private readonly warm: Promise<PythonSandboxClient>[] = [];
+  /** How many booted sandboxes the pool keeps ready; the first acquire raises it to 1. */
+  target = 0;
+  /** Set by `setWarmPythonWorkers`: the pool keeps exactly that many, even none. */
+  configured = false;
+  private snapshot: Promise<Snapshot | undefined> | undefined;
 
-async function spawnWorker(): Promise<PythonWorkerClient> {
-  if (!snapshot) {
-    let resolveSnapshot!: (memory: SharedArrayBuffer | undefined) => void;
-    snapshot = new Promise((resolve) => {
-      resolveSnapshot = resolve;
-    });
-    try {
-      return await PythonWorkerClient.spawn(undefined, resolveSnapshot);
-    } finally {
-      // A first boot that failed leaves no snapshot: the next boot makes one.
-      resolveSnapshot(undefined);
-      if ((await snapshot) === undefined) snapshot = undefined;
+  constructor(
+    private readonly boot: (
+      snapshot: Snapshot | undefined,
+      onSnapshot: (snapshot: Snapshot) => void,
+    ) => Promise<PythonSandboxClient>,
+  ) {}
+
+  private async spawn(): Promise<PythonSandboxClient> {
+    if (!this.snapshot) {
+      let resolveSnapshot!: (snapshot: Snapshot | undefined) => void;
+      this.snapshot = new Promise((resolve) => {
+        resolveSnapshot = resolve;
+      });
+      try {
+        return await this.boot(undefined, resolveSnapshot);
+      } finally {
+        // A first boot that failed leaves no snapshot: the next boot makes one.
+        resolveSnapshot(undefined);
+        if ((await this.snapshot) === undefined) this.snapshot = undefined;
+      }
+    }
+    return this.boot(await this.snapshot, () => undefined);
+  }
+
+  private bootOne(): Promise<PythonSandboxClient> {
+    const booting = this.spawn();
+    // A failed boot surfaces to the acquire that takes it; unclaimed, it must not be unhandled.
+    booting.catch(() => undefined);
+    return booting;
+  }
+
+  private refill(): void {
+    while (this.warm.length < this.target) this.warm.push(this.bootOne());
+  }
+
+  async prewarm(count: number): Promise<void> {
+    this.target = Math.max(this.target, Math.min(Math.max(0, Math.floor(count)), MAX_WARM));
+    this.refill();
+    await whileAwaited(Promise.allSettled(this.warm));
+  }
+
+  setWarm(count: number): void {
+    this.configured = true;
+    this.target = Math.min(Math.max(0, Math.floor(count)), MAX_WARM);
+    for (const extra of this.warm.splice(this.target)) {
+      void extra.then((sandbox) => sandbox.terminate()).catch(() => undefined);
     }
   }
-  return PythonWorkerClient.spawn(await snapshot);
-}
 
-function bootOne(): Promise<PythonWorkerClient> {
-  const booting = spawnWorker();
-  // A failed boot surfaces to the acquire that takes it; unclaimed, it must not be unhandled.
-  booting.catch(() => undefined);
-  return booting;
-}
+  async acquire(): Promise<PythonSandboxClient> {
+    if (!this.configured) this.target = Math.max(this.target, 1);
+    let failure: unknown;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      this.refill();
+      const next = this.warm.shift() ?? this.bootOne();
+      this.refill();
+      try {
+        const sandbox = await whileAwaited(next);
+        if (sandbox.healthy) return sandbox;
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure ?? new Error("no Python sandbox could be booted");
+  }
 
-function refill(): void {
-  while (warm.length < target) warm.push(bootOne());
-}
-
-/** Keeps `count` workers booted and ready (at most 4); resolves once they are. */
-export async function prewarmPythonWorkers(count: number): Promise<void> {
-  target = Math.max(target, Math.min(Math.max(0, Math.floor(count)), MAX_WARM));
-  refill();
-  await whileAwaited(Promise.allSettled(warm));
+  async drain(): Promise<void> {
+    this.target = 0;
+    const all = this.warm.splice(0);
+    await Promise.allSettled(all.map(async (booting) => (await booting).terminate()));
+  }
 }
 
 /**
- * Booting workers are unref'd (a pool warming in the background must not keep a process alive),
- * so a caller that waits for one keeps the process alive itself until it has it.
+ * Booting sandboxes are unref'd (a pool warming in the background must not keep a process
+ * alive), so a caller that waits for one keeps the process alive itself until it has it.
  */
 async function whileAwaited<T>(promise: Promise<T>): Promise<T> {
   const keepAlive = setInterval(() => undefined, 2 ** 30);
@@ -68,44 +110,37 @@ async function whileAwaited<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
+const pools: Record<PythonIsolation, SandboxPool<unknown>> = {
+  process: new SandboxPool<Uint8Array>((snapshot, onSnapshot) =>
+    PythonProcessClient.spawn({ ...(snapshot ? { snapshot } : {}), onSnapshot }),
+  ) as SandboxPool<unknown>,
+  wasm: new SandboxPool<SharedArrayBuffer>((snapshot, onSnapshot) =>
+    PythonWorkerClient.spawn({ ...(snapshot ? { snapshot } : {}), onSnapshot }),
+  ) as SandboxPool<unknown>,
+};
+
+/** Keeps `count` sandboxes of that isolation booted and ready (at most 4); resolves once they are. */
+export function prewarmPythonWorkers(
+  count: number,
+  isolation: PythonIsolation = PythonIsolation.default,
+): Promise<void> {
+  return pools[isolation].prewarm(count);
+}
+
 /**
- * Sets how many workers the pool keeps booted (0 to 4). With 0, every `create()` boots its own
- * worker and nothing boots in the background: for memory-tight processes, and for measuring.
+ * Sets how many sandboxes each pool keeps booted (0 to 4). With 0, every `create()` boots its
+ * own and nothing boots in the background: for memory-tight processes, and for measuring.
  */
 export function setWarmPythonWorkers(count: number): void {
-  configured = true;
-  target = Math.min(Math.max(0, Math.floor(count)), MAX_WARM);
-  for (const extra of warm.splice(target)) {
-    void extra.then((worker) => worker.terminate()).catch(() => undefined);
-  }
+  for (const pool of Object.values(pools)) pool.setWarm(count);
 }
 
-/** A booted worker: a warm one when there is one (milliseconds), else a new boot (seconds). */
-export async function acquirePythonWorker(): Promise<PythonWorkerClient> {
-  if (!configured) target = Math.max(target, 1);
-  let failure: unknown;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    refill();
-    const next = warm.shift() ?? bootOne();
-    refill();
-    try {
-      const worker = await whileAwaited(next);
-      if (worker.healthy) return worker;
-    } catch (error) {
-      failure = error;
-    }
-  }
-  throw failure ?? new Error("no Python sandbox worker could be booted");
+/** A booted sandbox: a warm one when there is one (milliseconds), else a new boot (seconds). */
+export function acquirePythonWorker(isolation: PythonIsolation): Promise<PythonSandboxClient> {
+  return pools[isolation].acquire();
 }
 
-/** Ends every warm worker (tests, and processes that want to exit promptly). */
+/** Ends every warm sandbox (tests, and processes that want to exit promptly). */
 export async function drainPythonWorkers(): Promise<void> {
-  target = 0;
-  const all = warm.splice(0);
-  await Promise.allSettled(
-    all.map(async (booting) => {
-      const worker = await booting;
-      await worker.terminate();
-    }),
-  );
+  await Promise.all(Object.values(pools).map((pool) => pool.drain()));
 }

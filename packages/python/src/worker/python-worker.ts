@@ -1,7 +1,9 @@
+import { constants as fsConstants } from "node:fs";
 import { createRequire } from "node:module";
+import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { loadPyodide, type PyodideInterface } from "pyodide";
+import type { PyodideInterface } from "pyodide";
 import { HARNESS_FILENAME, HARNESS_SOURCE } from "../harness/harness-source.js";
 import {
   clearToolSlot,
@@ -24,11 +26,16 @@ import { installWasmMemoryCap, setWasmMemoryCap } from "./wasm-memory-cap.js";
  */
 if (!parentPort) throw new Error("python-worker must run in a worker thread");
 const port = parentPort;
-const { memory, toolPort, snapshot } = workerData as {
+const { memory, toolPort, snapshot, pyodideFiles } = workerData as {
   memory: SharedArrayBuffer;
   toolPort: MessagePort;
   /** A memory snapshot of a fresh interpreter (see `boot`), when the process has one. */
   snapshot?: SharedArrayBuffer;
+  /**
+   * Where Pyodide's files are when they are not this module's `pyodide` dependency: in the OS
+   * sandbox, which sees no node_modules, they are mounted at a path of their own.
+   */
+  pyodideFiles?: { moduleUrl: string; indexURL: string };
 };
 
 /**
@@ -79,7 +86,10 @@ function sleep(ms: number): boolean {
 async function boot(): Promise<void> {
   installWasmMemoryCap();
   blockFetchBeforeLoad();
-  const indexURL = `${dirname(createRequire(import.meta.url).resolve("pyodide/package.json"))}/`;
+  if (process.permission) allowPyodideUnderPermissionModel();
+  const { loadPyodide } = (await import(pyodideFiles?.moduleUrl ?? "pyodide")) as typeof import("pyodide");
+  const indexURL =
+    pyodideFiles?.indexURL ?? `${dirname(createRequire(import.meta.url).resolve("pyodide/package.json"))}/`;
   const options = {
     indexURL,
     jsglobals: Object.create(null),
@@ -116,6 +126,18 @@ async function boot(): Promise<void> {
   pyodide.unregisterJsModule("js");
   pyodide.unregisterJsModule("pyodide_js");
   lockDownWorkerThread();
+}
+
+/**
+ * Pyodide reads `process.binding("constants")` while it loads, which Node's permission model
+ * refuses; the file-system constants it wants are public anyway. (The lockdown replaces
+ * `process.binding` altogether once Pyodide has loaded.)
+ */
+function allowPyodideUnderPermissionModel(): void {
+  const proc = process as unknown as { binding(name: string): unknown };
+  const binding = proc.binding.bind(process);
+  proc.binding = (name: string) =>
+    name === "constants" ? { fs: fsConstants, os: osConstants } : binding(name);
 }
 
 function init(config: InitConfig): void {

@@ -1,0 +1,35 @@
+import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+
+/** Resource limits of one OS-sandboxed process, set with `prlimit` before it starts. */
+export interface OsSandboxLimits {
+  /**
+   * Bytes of the process's data segment (RLIMIT_DATA: its heap and every private writable
+   * mapping, wasm memory included once it is used). An address-space limit cannot be used:
+   * Node reserves gigabytes of address space for each wasm memory up front.
+   */
+  memoryBytes: number;
+  /** CPU seconds over the process's whole life (RLIMIT_CPU); steps have their own time limits. */
+  cpuSeconds: number;
+  /** Processes and threads of the sandbox's user (RLIMIT_NPROC; see the README for when it counts). */
+  maxProcesses: number;
+  /** Open file descriptors (RLIMIT_NOFILE). */
+  maxOpenFiles: number;
+}
+
+export const DEFAULT_OS_SANDBOX_LIMITS: Readonly<OsSandboxLimits> = Object.freeze({
+  memoryBytes: 2 * 1024 * 1024 * 1024,
+  cpuSeconds: 3_600,
+  maxProcesses: 256,
+  maxOpenFiles: 256,
+});
+
+const OS_SANDBOX_LIMIT_KINDS: LimitKinds<OsSandboxLimits> = {
+  memoryBytes: "count",
+  cpuSeconds: "count",
+  maxProcesses: "count",
+  maxOpenFiles: "count",
+};
+
+export function resolveOsSandboxLimits(partial: Partial<OsSandboxLimits> = {}): Readonly<OsSandboxLimits> {
+  return resolveLimitValues("@atrium/kit", DEFAULT_OS_SANDBOX_LIMITS, OS_SANDBOX_LIMIT_KINDS, partial);
+}

@@ -1,0 +1,124 @@
+import type { Readable, Writable } from "node:stream";
+import { encodeBytesFrame, encodeJsonFrame, FrameReader } from "./frame-codec.js";
+import {
+  asRemoteToHost,
+  DEFAULT_MAX_FRAME_BYTES,
+  type HostToRemote,
+  type RemoteErrorValue,
+} from "./remote-protocol.js";
+
+/** A call the sandbox answered with an error; the channel is still sound. */
+export class RemoteCallError extends Error {
+  constructor(readonly remote: RemoteErrorValue) {
+    super(remote.message);
+    this.name = remote.name;
+  }
+}
+
+/** The sandbox's process ended, or its channel broke: no call will be answered any more. */
+export class RemoteClosedError extends Error {
+  override name = "RemoteClosedError";
+}
+
+export interface RemoteEndpointOptions {
+  /** The sandbox's input (its stdin) and output (its stdout). */
+  input: Writable;
+  output: Readable;
+  maxFrameBytes?: number;
+  onEvent(name: string, payload: unknown, attachment: Uint8Array | undefined): void;
+}
+
+/**
+ * The host's side of the channel to an object served inside a sandboxed process
+ * (serve-remote.ts): calls with replies, notifications, and the sandbox's events. Everything
+ * that arrives is checked before use: the sandbox may be running code that escaped its
+ * interpreter, so a malformed or oversized message closes the channel instead of reaching the
+ * host's logic.
+ */
+export class RemoteEndpoint {
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private closedWith: RemoteClosedError | undefined;
+  private readonly closeListeners: ((error: RemoteClosedError) => void)[] = [];
+
+  constructor(private readonly options: RemoteEndpointOptions) {
+    const reader = new FrameReader(options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+    let attachment: Uint8Array | undefined;
+    options.output.on("data", (chunk: Buffer) => {
+      if (this.closedWith) return;
+      let frames: ReturnType<FrameReader["push"]>;
+      try {
+        frames = reader.push(chunk);
+      } catch (error) {
+        this.close(`its channel broke: ${(error as Error).message}`);
+        return;
+      }
+      for (const frame of frames) {
+        if (frame.kind === "bytes") {
+          attachment = frame.bytes;
+          continue;
+        }
+        const message = asRemoteToHost(frame.value);
+        const bytes = message && "attached" in message && message.attached ? attachment : undefined;
+        attachment = undefined;
+        if (!message) {
+          this.close("it sent a message that is not part of the protocol");
+          return;
+        }
+        if (message.t === "event") {
+          options.onEvent(message.name, message.payload, bytes);
+          continue;
+        }
+        const waiter = this.pending.get(message.id);
+        if (!waiter) continue;
+        this.pending.delete(message.id);
+        if (message.ok) waiter.resolve(message.value);
+        else waiter.reject(new RemoteCallError(message.error));
+      }
+    });
+    options.output.on("error", (error) => this.close(`its output failed: ${error.message}`));
+    options.output.on("end", () => this.close("its output ended"));
+    // A sandbox that died leaves a broken pipe behind; its end is reported by the process's exit.
+    options.input.on("error", () => undefined);
+  }
+
+  get closed(): RemoteClosedError | undefined {
+    return this.closedWith;
+  }
+
+  get pendingCalls(): number {
+    return this.pending.size;
+  }
+
+  call(method: string, args: unknown[] = [], attachment?: Uint8Array): Promise<unknown> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.send({ t: "call", id, method, args, ...(attachment ? { attached: true } : {}) }, attachment);
+    });
+  }
+
+  notify(method: string, args: unknown[] = []): void {
+    if (!this.closedWith) this.send({ t: "notify", method, args });
+  }
+
+  onClose(listener: (error: RemoteClosedError) => void): void {
+    if (this.closedWith) listener(this.closedWith);
+    else this.closeListeners.push(listener);
+  }
+
+  /** Fails every pending call; later calls fail at once. Idempotent. */
+  close(reason: string): void {
+    if (this.closedWith) return;
+    this.closedWith = new RemoteClosedError(reason);
+    for (const waiter of this.pending.values()) waiter.reject(this.closedWith);
+    this.pending.clear();
+    for (const listener of this.closeListeners.splice(0)) listener(this.closedWith);
+  }
+
+  private send(message: HostToRemote, attachment?: Uint8Array): void {
+    if (attachment) this.options.input.write(encodeBytesFrame(attachment));
+    this.options.input.write(encodeJsonFrame(message));
+  }
+}
