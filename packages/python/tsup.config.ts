@@ -1,16 +1,35 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  // The Pyodide sandbox runs in a worker thread, loaded from its own file next to index.js.
-  entry: {
-    index: "src/index.ts",
-    "python-worker": "src/worker/python-worker.ts",
+export default defineConfig([
+  {
+    // The Pyodide sandbox runs in a worker thread, loaded from its own file next to index.js.
+    entry: {
+      index: "src/index.ts",
+      "python-worker": "src/worker/python-worker.ts",
+    },
+    format: "esm",
+    dts: { entry: { index: "src/index.ts" } },
+    clean: true,
+    sourcemap: true,
+    target: "node20",
+    // Pyodide loads its wasm and standard library from its own package directory at run time.
+    external: ["pyodide"],
   },
-  format: "esm",
-  dts: { entry: { index: "src/index.ts" } },
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  // Pyodide loads its wasm and standard library from its own package directory at run time.
-  external: ["pyodide"],
-});
+  {
+    // The OS-sandboxed process sees no node_modules: its two files are self-contained bundles
+    // (dist/sandbox/), which python-process-client.ts finds beside index.js.
+    entry: {
+      "python-sandbox": "src/sandbox/python-sandbox.ts",
+      "python-sandbox-worker": "src/worker/python-worker.ts",
+    },
+    outDir: "dist/sandbox",
+    format: "esm",
+    outExtension: () => ({ js: ".mjs" }),
+    splitting: false,
+    noExternal: [/.*/],
+    external: ["esbuild"],
+    sourcemap: false,
+    target: "node20",
+    platform: "node",
+  },
+]);
