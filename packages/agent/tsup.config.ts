@@ -1,15 +1,34 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  // The QuickJS sandbox runs in a worker thread, loaded from its own file next to index.js.
-  entry: {
-    index: "src/index.ts",
-    "cli/main": "src/cli/main.ts",
-    "sandbox-worker": "src/executors/quickjs/sandbox-worker.ts",
+export default defineConfig([
+  {
+    // The QuickJS sandbox runs in a worker thread, loaded from its own file next to index.js.
+    entry: {
+      index: "src/index.ts",
+      "cli/main": "src/cli/main.ts",
+      "sandbox-worker": "src/executors/quickjs/sandbox-worker.ts",
+    },
+    format: "esm",
+    dts: { entry: { index: "src/index.ts" } },
+    clean: true,
+    sourcemap: true,
+    target: "node20",
   },
-  format: "esm",
-  dts: { entry: { index: "src/index.ts" } },
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-});
+  {
+    // Isolation "process": the OS-sandboxed process sees no node_modules, so its two files are
+    // self-contained bundles (dist/sandbox/) that quickjs-process-client.ts finds.
+    entry: {
+      "quickjs-sandbox": "src/executors/quickjs/process/quickjs-sandbox-relay.ts",
+      "quickjs-sandbox-worker": "src/executors/quickjs/sandbox-worker.ts",
+    },
+    outDir: "dist/sandbox",
+    format: "esm",
+    outExtension: () => ({ js: ".mjs" }),
+    splitting: false,
+    noExternal: [/.*/],
+    external: ["esbuild"],
+    sourcemap: false,
+    target: "node20",
+    platform: "node",
+  },
+]);

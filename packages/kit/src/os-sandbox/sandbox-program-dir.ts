@@ -10,8 +10,11 @@ export interface SandboxProgramFiles {
   from: string;
   /** Each program file by its name (`python-sandbox.mjs`), as a TypeScript source relative to `from`. */
   sources: Readonly<Record<string, string>>;
-  /** The folder, relative to `from` in a build, where those names are shipped as bundles. */
-  builtDir: string;
+  /**
+   * The folder, relative to `from` in a build, where those names are shipped as bundles; or
+   * several, tried in order (code bundled into `dist/` and `dist/cli/` alike).
+   */
+  builtDir: string | readonly string[];
 }
 
 const bundled = new Map<string, Promise<string>>();

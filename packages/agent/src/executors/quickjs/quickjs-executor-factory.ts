@@ -1,11 +1,11 @@
 import type { ExecutorFactory } from "@atrium/spec";
-import { QUICKJS_CAPABILITIES } from "./quickjs-capabilities.js";
+import { quickJsCapabilities } from "./quickjs-capabilities.js";
 import { QuickJsExecutor, type QuickJsExecutorOptions } from "./quickjs-executor.js";
 
 /** Makes QuickJS executors with these options, e.g. one per managed agent call. */
 export function quickJsExecutorFactory(options: QuickJsExecutorOptions = {}): ExecutorFactory {
   return {
-    capabilities: QUICKJS_CAPABILITIES,
+    capabilities: quickJsCapabilities(options.isolation ?? "worker"),
     create: () => QuickJsExecutor.create(options),
   };
 }

@@ -6,6 +6,7 @@ import {
   describeThrown,
   type ExecutionError,
   type ExecutionResult,
+  type ExecutorCapabilities,
   type ImagePart,
   type RunOptions,
   runSandboxToolCall,
@@ -17,15 +18,11 @@ import {
 import { DEFAULT_QUICKJS_LIMITS, type QuickJsLimits, resolveQuickJsLimits } from "../../limits.js";
 import { ExecutorBusyError } from "../executor-errors.js";
 import { fromJsonText } from "./json-crossing.js";
-import { QUICKJS_CAPABILITIES } from "./quickjs-capabilities.js";
+import { QUICKJS_ISOLATIONS, type QuickJsIsolation, quickJsCapabilities } from "./quickjs-capabilities.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
-import {
-  acquireWorker,
-  prewarmWorkers,
-  releaseWorker,
-  type SandboxWorker,
-  SandboxWorkerExit,
-} from "./sandbox-worker-pool.js";
+import type { QuickJsSandboxHandle } from "./sandbox-handle.js";
+import { acquireSandbox, prewarmSandboxes, releaseSandbox } from "./sandbox-pools.js";
+import { SandboxWorkerExit } from "./sandbox-worker-pool.js";
 import {
   checkMemory,
   checkRunResult,
@@ -40,6 +37,12 @@ export interface QuickJsExecutorOptions extends Partial<QuickJsLimits> {
   onToolCall?: (event: ToolCallEvent) => void;
   /** Tools to install right away (same as `setTools`). */
   tools?: readonly Tool[];
+  /**
+   * What separates the code from the host: "worker" (the default) runs QuickJS in a worker
+   * thread of this process; "process" runs that worker inside an OS-sandboxed process (Linux
+   * with bubblewrap), at a cost of a pipe crossing per step (see the README's figures).
+   */
+  isolation?: QuickJsIsolation;
 }
 
 /** Why the host stopped a run; decides what `run` throws. */
@@ -83,8 +86,9 @@ const STEP_ENDED = new AbortError("the step that called this tool ended");
 
 export class QuickJsExecutor implements CodeExecutor {
   readonly language = "javascript" as const;
-  readonly capabilities = QUICKJS_CAPABILITIES;
-  private worker!: SandboxWorker;
+  readonly capabilities: ExecutorCapabilities;
+  readonly isolation: QuickJsIsolation;
+  private worker!: QuickJsSandboxHandle;
   private tools = new Map<string, Tool>();
   private active: ActiveRun | undefined;
   private activeCompletion: Promise<unknown> | undefined;
@@ -106,6 +110,14 @@ export class QuickJsExecutor implements CodeExecutor {
     }
     this.limits = resolveQuickJsLimits(overrides);
     this.onToolCall = options.onToolCall;
+    const isolation = options.isolation ?? "worker";
+    if (!QUICKJS_ISOLATIONS.includes(isolation)) {
+      throw new ConfigError(
+        `QuickJsExecutor: isolation must be one of ${QUICKJS_ISOLATIONS.map((name) => `"${name}"`).join(", ")}, got ${JSON.stringify(isolation)}`,
+      );
+    }
+    this.isolation = isolation;
+    this.capabilities = quickJsCapabilities(isolation);
   }
 
   /** Creates an executor; reuses an idle sandbox worker when there is one. */
@@ -120,8 +132,8 @@ export class QuickJsExecutor implements CodeExecutor {
    * Boots sandbox workers ahead of need (at most 4 are kept idle): the first `create()` otherwise
    * waits for a thread to start (tens of milliseconds; about a second from TypeScript sources).
    */
-  static async prewarm(count = 1): Promise<void> {
-    await prewarmWorkers(count);
+  static async prewarm(count = 1, isolation: QuickJsIsolation = "worker"): Promise<void> {
+    await prewarmSandboxes(count, isolation);
   }
 
   async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
@@ -211,7 +223,7 @@ export class QuickJsExecutor implements CodeExecutor {
       if (this.active) this.stopRun(this.active, { type: "closed" });
       await this.activeCompletion;
       await this.replacement?.catch(() => undefined);
-      await releaseWorker(this.worker);
+      await releaseSandbox(this.worker);
     })();
     await this.closing;
   }
@@ -382,7 +394,7 @@ export class QuickJsExecutor implements CodeExecutor {
   }
 
   private async attachWorker(): Promise<void> {
-    const worker = await acquireWorker();
+    const worker = await acquireSandbox(this.isolation);
     try {
       await worker.request({ type: "init", limits: this.limits });
     } catch (error) {
@@ -411,7 +423,7 @@ export class QuickJsExecutor implements CodeExecutor {
    * The worker, once a replacement under way is done. A failed replacement is this operation's
    * error, and the next operation tries again.
    */
-  private async ready(): Promise<SandboxWorker> {
+  private async ready(): Promise<QuickJsSandboxHandle> {
     const replacement = this.replacement;
     if (replacement) {
       try {

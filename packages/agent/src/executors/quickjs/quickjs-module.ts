@@ -20,17 +20,29 @@ const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Arra
 type WasmModule = NonNullable<Parameters<typeof newVariant>[1]["wasmModule"]> & object;
 
 let variant: Promise<typeof RELEASE_SYNC> | undefined;
+/** Set inside the OS sandbox, which sees no node_modules: the wasm file is mounted on its own. */
+let wasmFile: string | undefined;
+
+/** Loads QuickJS's wasm from this file instead of from the quickjs-emscripten package. */
+export function useQuickJsWasmFile(path: string): void {
+  wasmFile = path;
+}
 
 function compiledVariant(): Promise<typeof RELEASE_SYNC> {
   variant ??= (async () => {
-    const fromQuickJs = createRequire(createRequire(import.meta.url).resolve("quickjs-emscripten"));
-    const bytes = await readFile(fromQuickJs.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"));
+    const bytes = await readFile(wasmFile ?? packagedWasmFile());
     return newVariant(RELEASE_SYNC, { wasmModule: await wasm.compile(bytes) });
   })().catch((error: unknown) => {
     variant = undefined;
     throw error;
   });
   return variant;
+}
+
+/** Where quickjs-emscripten's release build keeps its wasm. */
+export function packagedWasmFile(): string {
+  const fromQuickJs = createRequire(createRequire(import.meta.url).resolve("quickjs-emscripten"));
+  return fromQuickJs.resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
 }
 
 /** A fresh QuickJS wasm instance (bellard/quickjs, release build, synchronous). */

@@ -28,6 +28,13 @@ const MAX_IDLE_WORKERS = 4;
  */
 const WORKER_STACK_MB = 1;
 
+export interface SandboxWorkerSpawnOptions {
+  /** The worker's entry file, when it is not the package's own (the OS sandbox's bundle). */
+  workerEntry?: URL;
+  /** QuickJS's wasm file, when it is not the package's (the OS sandbox mounts it apart). */
+  wasmFile?: string;
+}
+
 /** The worker died (or was terminated) while a request was waiting for it. */
 export class SandboxWorkerExit extends Error {
   constructor(detail: string) {
@@ -70,11 +77,11 @@ export class SandboxWorker {
     worker.on("exit", (code) => this.fail(new SandboxWorkerExit(`exit code ${code}`)));
   }
 
-  static async spawn(): Promise<SandboxWorker> {
+  static async spawn(options: SandboxWorkerSpawnOptions = {}): Promise<SandboxWorker> {
     const memory = newChannelMemory();
     // Carries only messages too big for a slot; neither end listens, both read it synchronously.
     const { port1, port2 } = new MessageChannel();
-    const worker = startWorkerThread(memory, port2);
+    const worker = startWorkerThread(memory, port2, options);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown) => {
         if (message !== WORKER_READY) return;
@@ -249,13 +256,18 @@ export async function releaseWorker(worker: SandboxWorker): Promise<void> {
   }
 }
 
-function startWorkerThread(memory: SharedArrayBuffer, port: MessagePort): Worker {
+function startWorkerThread(
+  memory: SharedArrayBuffer,
+  port: MessagePort,
+  { workerEntry, wasmFile }: SandboxWorkerSpawnOptions,
+): Worker {
   const here = import.meta.url;
   const options = {
-    workerData: { memory, port },
+    workerData: { memory, port, wasmFile },
     transferList: [port],
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
   };
+  if (workerEntry) return new Worker(workerEntry, options);
   if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
   // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
   const entry = new URL("./sandbox-worker.ts", here).href;

@@ -1,6 +1,7 @@
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { DEFAULT_QUICKJS_LIMITS } from "../../limits.js";
+import { useQuickJsWasmFile } from "./quickjs-module.js";
 import { SandboxSession } from "./sandbox-session.js";
 import {
   ChannelSlot,
@@ -19,7 +20,13 @@ import {
  * loop while it blocks: a session being prepared is awaited first.
  */
 if (!parentPort) throw new Error("sandbox-worker must run in a worker thread");
-const { memory, port } = workerData as { memory: SharedArrayBuffer; port: MessagePort };
+const { memory, port, wasmFile } = workerData as {
+  memory: SharedArrayBuffer;
+  port: MessagePort;
+  /** QuickJS's wasm file, when it is not the package's (the OS sandbox mounts it apart). */
+  wasmFile?: string;
+};
+if (wasmFile) useQuickJsWasmFile(wasmFile);
 const control = channelControl(memory);
 const inbox = ChannelSlot.toWorker(memory, port);
 const outbox = ChannelSlot.toHost(memory, port);

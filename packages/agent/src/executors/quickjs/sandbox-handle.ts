@@ -1,0 +1,27 @@
+import type { HostToWorker, SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
+
+export type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
+export type SandboxRequest = HostToWorker extends infer M
+  ? M extends { id: number }
+    ? Omit<M, "id">
+    : never
+  : never;
+
+/**
+ * The executor's handle on one QuickJS sandbox, wherever it runs: a worker thread of this
+ * process (`SandboxWorker`, isolation "worker") or a worker thread inside an OS-sandboxed
+ * process (`QuickJsProcessClient`, isolation "process"). Replies and tool calls are not
+ * trusted either way: the executor checks them (worker-message-checks.ts).
+ */
+export interface QuickJsSandboxHandle {
+  onToolCall: ((message: ToolCallMessage) => void) | undefined;
+  readonly healthy: boolean;
+  request(message: Extract<SandboxRequest, { type: "run" }>): Promise<SessionRunResult>;
+  request(message: Extract<SandboxRequest, { type: "memory" }>): Promise<SandboxMemory>;
+  request(message: SandboxRequest): Promise<void>;
+  post(message: Extract<HostToWorker, { type: "tool-result" }>): void;
+  /** Asks the running guest code to stop. */
+  stop(): void;
+  clearStop(): void;
+  terminate(): Promise<void>;
+}
