@@ -28,17 +28,18 @@ const bundled = new Map<string, Promise<string>>();
  */
 export function sandboxProgramDir(files: SandboxProgramFiles): Promise<string> {
   if (!/\.[cm]?tsx?$/.test(files.from)) {
-    const dir = fileURLToPath(new URL(files.builtDir, files.from));
-    for (const name of Object.keys(files.sources)) {
-      if (!existsSync(join(dir, name))) {
-        return Promise.reject(
-          new ConfigError(
-            `the sandbox's program file ${join(dir, name)} is missing; the package was built or packed without it`,
-          ),
-        );
-      }
-    }
-    return Promise.resolve(dir);
+    const dirs = (typeof files.builtDir === "string" ? [files.builtDir] : files.builtDir).map((dir) =>
+      fileURLToPath(new URL(dir, files.from)),
+    );
+    const names = Object.keys(files.sources);
+    const found = dirs.find((dir) => names.every((name) => existsSync(join(dir, name))));
+    if (found) return Promise.resolve(found);
+    const missing = names.map((name) => join(dirs[0] ?? "", name)).filter((path) => !existsSync(path));
+    return Promise.reject(
+      new ConfigError(
+        `the sandbox's program files are missing (${missing.join(", ")}); the package was built or packed without them`,
+      ),
+    );
   }
   const key = JSON.stringify([files.from, files.sources]);
   let dir = bundled.get(key);
