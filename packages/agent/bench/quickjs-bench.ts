@@ -1,6 +1,7 @@
 /**
  * QuickJS executor figures, each measured against the same work in Node's `vm` module:
- * creating a sandbox, a trivial step, and a step that awaits one tool. Medians.
+ * creating a sandbox, a trivial step, and a step that awaits one tool. Medians. The steps again
+ * with the sandbox inside an OS-sandboxed process, beside the in-thread figures.
  */
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
@@ -52,7 +53,25 @@ export async function benchQuickJs(): Promise<BenchRow[]> {
     { iterations: 200, warmup: 200 },
   );
 
+  // The same steps with the worker inside an OS-sandboxed process (isolation "process"), each
+  // beside the in-thread figure of this run.
+  const sandboxed = await QuickJsExecutor.create({ tools: [addTool], isolation: "process" });
+  const processStepMs = await sampleMs(() => sandboxed.run("1 + 1"), { iterations: 200, warmup: 400 });
+  const processToolStepMs = await sampleMs(() => sandboxed.run("await add({ a: 1, b: 2 })"), {
+    iterations: 200,
+    warmup: 400,
+  });
+  await sandboxed.close();
+
   return [
+    compared("quickjs.process_step_ms", processStepMs, "ms", "quickjs.step_ms (in-thread, same run)", stepMs),
+    compared(
+      "quickjs.process_tool_step_ms",
+      processToolStepMs,
+      "ms",
+      "quickjs.tool_step_ms (in-thread, same run)",
+      toolStepMs,
+    ),
     compared("quickjs.create_ms", createMs, "ms", "node:vm createContext", vmCreateMs),
     compared("quickjs.step_ms", stepMs, "ms", "node:vm runInContext", vmStepMs),
     compared("quickjs.tool_step_ms", toolStepMs, "ms", "node:vm runInContext + async tool", vmToolStepMs),

@@ -1,8 +1,10 @@
 /**
  * Python executor figures (medians), each beside what Pyodide itself costs for the same work in
- * the main thread (no worker, no harness, no guards): creating a sandbox (cold: a worker
- * restoring the process's interpreter snapshot; pooled: a warm worker), a trivial step, and a
- * step that calls one tool. The QuickJS executor's figures from the agent bench
+ * the main thread (no worker, no harness, no guards): creating a sandbox (cold: restoring the
+ * pool's interpreter snapshot; pooled: a warm sandbox), a trivial step, and a step that calls
+ * one tool. The `python.*` rows are the default, the interpreter in an OS-sandboxed process;
+ * the `python.thread_*` rows are the in-thread mode (isolation "wasm") of the same run, each
+ * beside its OS-sandboxed counterpart. The QuickJS executor's figures from the agent bench
  * (bench-results/agent.json, when present) are copied beside them for comparison.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -12,7 +14,12 @@ import { pathToFileURL } from "node:url";
 import type { Tool } from "@atrium/spec";
 import { type BenchRow, compared, median, repoRoot, sampleMs, writeBenchResults } from "@atrium/spec/bench";
 import { loadPyodide } from "pyodide";
-import { drainPythonWorkers, PythonExecutor, setWarmPythonWorkers } from "../src/index.js";
+import {
+  drainPythonWorkers,
+  PythonExecutor,
+  type PythonIsolation,
+  setWarmPythonWorkers,
+} from "../src/index.js";
 
 const addTool: Tool<{ a: number; b: number }, number> = {
   name: "add",
@@ -29,39 +36,63 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - started, value];
 }
 
-export async function benchPython(): Promise<BenchRow[]> {
-  const indexURL = `${join(createRequire(import.meta.url).resolve("pyodide/package.json"), "..")}/`;
+interface IsolationFigures {
+  firstCreateMs: number;
+  createMs: number;
+  pooledCreateMs: number;
+  stepMs: number;
+  toolStepMs: number;
+}
 
-  // The first executor of a process boots CPython from scratch and snapshots it.
+/** Creation (cold and pooled) and step figures of one isolation, each a median. */
+async function measureIsolation(isolation: PythonIsolation): Promise<IsolationFigures> {
+  // The first executor of a pool boots CPython from scratch and snapshots it.
   setWarmPythonWorkers(0);
-  const [firstCreateMs, first] = await timed(() => PythonExecutor.create());
+  const [firstCreateMs, first] = await timed(() => PythonExecutor.create({ isolation }));
   await first.close();
 
   const createTimes: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const [ms, executor] = await timed(() => PythonExecutor.create());
+    const [ms, executor] = await timed(() => PythonExecutor.create({ isolation }));
     createTimes.push(ms);
     await executor.close();
   }
-  const loadTimes: number[] = [];
-  for (let i = 0; i < 3; i++) loadTimes.push((await timed(() => loadPyodide({ indexURL })))[0]);
-  const loadPyodideMs = median(loadTimes);
 
-  // Pooled: a warm worker is waiting (booted while the process had nothing else to do).
+  // Pooled: a warm sandbox is waiting (booted while the process had nothing else to do).
   const pooledTimes: number[] = [];
   for (let i = 0; i < 10; i++) {
-    await PythonExecutor.prewarm(1);
-    const [ms, executor] = await timed(() => PythonExecutor.create());
+    await PythonExecutor.prewarm(1, isolation);
+    const [ms, executor] = await timed(() => PythonExecutor.create({ isolation }));
     pooledTimes.push(ms);
     await executor.close();
   }
   setWarmPythonWorkers(0);
 
   // A long warm-up: CPython's wasm is tiered up (Liftoff → TurboFan) in the background.
-  const executor = await PythonExecutor.create({ tools: [addTool] });
-  const stepMs = await sampleMs(() => executor.run("1 + 1"), { iterations: 200, warmup: 200 });
-  const toolStepMs = await sampleMs(() => executor.run("add(a=1, b=2)"), { iterations: 200, warmup: 200 });
+  const executor = await PythonExecutor.create({ tools: [addTool], isolation });
+  const stepMs = await sampleMs(() => executor.run("1 + 1"), { iterations: 200, warmup: 400 });
+  const toolStepMs = await sampleMs(() => executor.run("add(a=1, b=2)"), { iterations: 200, warmup: 400 });
   await executor.close();
+  await drainPythonWorkers();
+  return {
+    firstCreateMs,
+    createMs: median(createTimes),
+    pooledCreateMs: median(pooledTimes),
+    stepMs,
+    toolStepMs,
+  };
+}
+
+export async function benchPython(): Promise<BenchRow[]> {
+  const indexURL = `${join(createRequire(import.meta.url).resolve("pyodide/package.json"), "..")}/`;
+
+  // The default: the interpreter in an OS-sandboxed process; then the in-thread mode, same run.
+  const sandboxed = await measureIsolation("process");
+  const inThread = await measureIsolation("wasm");
+
+  const loadTimes: number[] = [];
+  for (let i = 0; i < 3; i++) loadTimes.push((await timed(() => loadPyodide({ indexURL })))[0]);
+  const loadPyodideMs = median(loadTimes);
 
   const pyodide = await loadPyodide({ indexURL });
   const runPythonMs = await sampleMs(() => pyodide.runPython("1 + 1"), { iterations: 200, warmup: 200 });
@@ -71,25 +102,48 @@ export async function benchPython(): Promise<BenchRow[]> {
     iterations: 200,
     warmup: 200,
   });
-  await drainPythonWorkers();
 
+  const raw = "raw loadPyodide (main thread)";
   return [
-    compared("python.create_ms", median(createTimes), "ms", "raw loadPyodide (main thread)", loadPyodideMs),
-    compared("python.first_create_ms", firstCreateMs, "ms", "raw loadPyodide (main thread)", loadPyodideMs),
-    compared(
-      "python.pooled_create_ms",
-      median(pooledTimes),
-      "ms",
-      "raw loadPyodide (main thread)",
-      loadPyodideMs,
-    ),
-    compared("python.step_ms", stepMs, "ms", "raw runPython('1 + 1')", runPythonMs),
+    compared("python.create_ms", sandboxed.createMs, "ms", raw, loadPyodideMs),
+    compared("python.first_create_ms", sandboxed.firstCreateMs, "ms", raw, loadPyodideMs),
+    compared("python.pooled_create_ms", sandboxed.pooledCreateMs, "ms", raw, loadPyodideMs),
+    compared("python.step_ms", sandboxed.stepMs, "ms", "raw runPython('1 + 1')", runPythonMs),
     compared(
       "python.tool_step_ms",
-      toolStepMs,
+      sandboxed.toolStepMs,
       "ms",
       "raw runPython of a call into a sync JS function",
       runPythonFfiMs,
+    ),
+    compared(
+      "python.thread_create_ms",
+      inThread.createMs,
+      "ms",
+      "python.create_ms (OS sandbox)",
+      sandboxed.createMs,
+    ),
+    compared(
+      "python.thread_first_create_ms",
+      inThread.firstCreateMs,
+      "ms",
+      "python.first_create_ms (OS sandbox)",
+      sandboxed.firstCreateMs,
+    ),
+    compared(
+      "python.thread_pooled_create_ms",
+      inThread.pooledCreateMs,
+      "ms",
+      "python.pooled_create_ms (OS sandbox)",
+      sandboxed.pooledCreateMs,
+    ),
+    compared("python.thread_step_ms", inThread.stepMs, "ms", "python.step_ms (OS sandbox)", sandboxed.stepMs),
+    compared(
+      "python.thread_tool_step_ms",
+      inThread.toolStepMs,
+      "ms",
+      "python.tool_step_ms (OS sandbox)",
+      sandboxed.toolStepMs,
     ),
     ...quickJsRows(),
   ];
@@ -101,7 +155,15 @@ function quickJsRows(): BenchRow[] {
   if (!existsSync(path)) return [];
   const rows = JSON.parse(readFileSync(path, "utf8")) as BenchRow[];
   return rows
-    .filter((row) => ["quickjs.create_ms", "quickjs.step_ms", "quickjs.tool_step_ms"].includes(row.metric))
+    .filter((row) =>
+      [
+        "quickjs.create_ms",
+        "quickjs.step_ms",
+        "quickjs.tool_step_ms",
+        "quickjs.process_step_ms",
+        "quickjs.process_tool_step_ms",
+      ].includes(row.metric),
+    )
     .map((row) => ({
       metric: row.metric,
       value: row.value,
