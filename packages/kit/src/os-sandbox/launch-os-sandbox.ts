@@ -32,7 +32,7 @@ const STDERR_TAIL_CHARS = 4_000;
 const UID_BASE = 200_000;
 const UID_SPAN = 800_000;
 
-let cachedHost: OsSandboxHost | undefined;
+let cachedHost: { key: string; host: Omit<OsSandboxHost, "uid"> } | undefined;
 let cachedSeccomp: Buffer | undefined;
 
 function findOnPath(name: string): string | undefined {
@@ -50,15 +50,30 @@ function findOnPath(name: string): string | undefined {
   return undefined;
 }
 
-/** The host's bubblewrap, prlimit and setpriv, or an error naming what is missing. */
+/**
+ * The host's bubblewrap (`ATRIUM_BWRAP`, else from PATH), prlimit and setpriv, or an error
+ * naming what is missing.
+ */
 export function osSandboxHost(): Omit<OsSandboxHost, "uid"> {
-  if (cachedHost) return cachedHost;
+  const key = `${process.env.ATRIUM_BWRAP ?? ""}\0${process.env.PATH ?? ""}`;
+  if (cachedHost?.key === key) return cachedHost.host;
   if (process.platform !== "linux") {
     throw new OsSandboxUnavailableError(
       `the OS sandbox needs Linux (bubblewrap and namespaces); this is ${process.platform}`,
     );
   }
-  const bwrap = findOnPath("bwrap");
+  const chosen = process.env.ATRIUM_BWRAP;
+  if (chosen) {
+    try {
+      accessSync(chosen, constants.X_OK);
+    } catch {
+      throw new OsSandboxUnavailableError(
+        `ATRIUM_BWRAP names ${chosen}, which is not an executable file; fix it, or unset it to use bwrap from PATH`,
+      );
+    }
+  }
+  const bwrap = chosen || findOnPath("bwrap");
+
   if (!bwrap)
     throw new OsSandboxUnavailableError(
       `bubblewrap (bwrap) was not found on PATH: ${OS_SANDBOX_INSTALL_HINT}`,
@@ -76,8 +91,9 @@ export function osSandboxHost(): Omit<OsSandboxHost, "uid"> {
       "running as root, the sandbox must drop to an unprivileged user with setpriv, which was not found: install util-linux (sudo apt-get install util-linux)",
     );
   }
-  cachedHost = { bwrap, prlimit, nodePath: realpathSync(process.execPath), ...(setpriv ? { setpriv } : {}) };
-  return cachedHost;
+  const host = { bwrap, prlimit, nodePath: realpathSync(process.execPath), ...(setpriv ? { setpriv } : {}) };
+  cachedHost = { key, host };
+  return host;
 }
 
 /** Paths an unprivileged uid must be able to read: every one readable by others. */
