@@ -22,9 +22,9 @@ describe("osSandboxCommand", () => {
     );
     expect(command).toBe("/usr/bin/prlimit");
     const line = args.join(" ");
-    expect(
-      line.startsWith("--data=2147483648 --cpu=3600 --nproc=256 --nofile=256 --core=0 -- /usr/bin/bwrap "),
-    ).toBe(true);
+    expect(line.startsWith("--data=2147483648 --cpu=3600 --nofile=256 --core=0 -- /usr/bin/bwrap ")).toBe(
+      true,
+    );
     for (const flag of [
       "--unshare-net",
       "--unshare-pid",
@@ -55,7 +55,9 @@ describe("osSandboxCommand", () => {
       DEFAULT_OS_SANDBOX_LIMITS,
     );
     const line = args.join(" ");
+    expect(line.startsWith("--data=2147483648 --cpu=3600 --nproc=256 --nofile=256 --core=0 -- ")).toBe(true);
     expect(line).not.toContain("--unshare-user");
+
     expect(line).toContain(
       "-- /usr/bin/setpriv --reuid=234567 --regid=234567 --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- /usr/bin/node",
     );

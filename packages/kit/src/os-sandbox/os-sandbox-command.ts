@@ -75,7 +75,11 @@ export function osSandboxCommand(
   const rlimits = [
     `--data=${limits.memoryBytes}`,
     `--cpu=${limits.cpuSeconds}`,
-    `--nproc=${limits.maxProcesses}`,
+    // RLIMIT_NPROC counts every process of the uid, and a user namespace is charged up to its
+    // creator: only a uid of the sandbox's own (a root host hands one out) makes it a limit on
+    // the sandbox rather than on everything its user runs.
+    ...(host.setpriv ? [`--nproc=${limits.maxProcesses}`] : []),
+
     `--nofile=${limits.maxOpenFiles}`,
     "--core=0",
   ];

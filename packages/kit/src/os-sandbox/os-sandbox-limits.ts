@@ -10,7 +10,7 @@ export interface OsSandboxLimits {
   memoryBytes: number;
   /** CPU seconds over the process's whole life (RLIMIT_CPU); steps have their own time limits. */
   cpuSeconds: number;
-  /** Processes and threads of the sandbox's user (RLIMIT_NPROC; see the README for when it counts). */
+  /** Processes and threads of the sandbox's own uid (RLIMIT_NPROC), set only when the host is root and hands the sandbox a uid of its own. */
   maxProcesses: number;
   /** Open file descriptors (RLIMIT_NOFILE). */
   maxOpenFiles: number;
