@@ -1,5 +1,5 @@
 import { QuickJsExecutor, quickJsExecutorFactory } from "@atrium/agent";
-import { drainPythonWorkers, PythonExecutor, pythonExecutorFactory } from "@atrium/python";
+import { drainPythonWorkers, PythonExecutor, probeOsSandbox, pythonExecutorFactory } from "@atrium/python";
 import type { ExecutorCapabilities } from "@atrium/spec";
 import type { ExecutorChoice, UnavailableExecutor } from "./executor-choice.js";
 import { type MicroVmChoiceOptions, microVmChoice } from "./microvm-choice.js";
@@ -17,23 +17,32 @@ export interface ExecutorChoices {
 }
 
 /**
- * Every executor this app has: the in-process ones, then the micro-VM (`@atrium/microvm`: Python
- * in a QEMU guest) when the host can boot it, else listed as unavailable with the reason.
+ * Every executor this app has: QuickJS, Python when the OS sandbox it runs in starts here, then
+ * the micro-VM (`@atrium/microvm`: Python in a QEMU guest) when the host can boot it; the ones
+ * this host cannot run are listed as unavailable with the reason (never swapped for a weaker
+ * isolation behind the user's back).
  */
 export async function executorChoices(
   options: { microvm?: MicroVmChoiceOptions } = {},
 ): Promise<ExecutorChoices> {
-  const microvm = await microVmChoice(options.microvm);
-  const offered = inProcessExecutorChoices();
-  if ("factory" in microvm) return { offered: [...offered, microvm], unavailable: [] };
-  return { offered, unavailable: [microvm] };
+  const [microvm, sandbox] = await Promise.all([microVmChoice(options.microvm), probeOsSandbox()]);
+  const unavailable: UnavailableExecutor[] = [];
+  let offered = inProcessExecutorChoices();
+  if (!sandbox.ok) {
+    offered = offered.filter((choice) => choice.id !== "python");
+    unavailable.push({ id: "python", label: "Pyodide (Python)", reason: sandbox.reason });
+  }
+  if ("factory" in microvm) offered.push(microvm);
+  else unavailable.push(microvm);
+  return { offered, unavailable };
 }
 
 /**
- * The executors that need nothing from the host: QuickJS (`@atrium/agent`), the default, and
- * Python in WebAssembly (`@atrium/python`, Pyodide in a worker: the first question boots it, a
- * few seconds).
+ * The executors this app runs on the host: QuickJS (`@atrium/agent`), the default, and Python in
+ * WebAssembly (`@atrium/python`, Pyodide in an OS-sandboxed process, which needs bubblewrap: the
+ * first question boots it, a few seconds).
  */
+
 export function inProcessExecutorChoices(): ExecutorChoice[] {
   return [
     {
