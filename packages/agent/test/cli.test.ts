@@ -282,3 +282,31 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(code).toBe(0);
   });
 });
+
+describe("atrium-agent doctor", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it("says which isolations this host runs, and exits 0 when the OS sandbox starts", async () => {
+    const { code, stdout, stderr } = await cli(["doctor"]);
+    expect(stderr).toBe("");
+    expect(stdout.replace(/in \d+ ms/, "in N ms")).toBe(
+      [
+        'QuickJS, isolation "worker" (the default): available',
+        `OS sandbox (Python's default; QuickJS with isolation "process"): available (a sandbox started and answered in N ms)`,
+        "",
+      ].join("\n"),
+    );
+    expect(code).toBe(0);
+  });
+
+  it("names what is missing and exits 1 where the OS sandbox cannot start (--json)", async () => {
+    const { code, stdout } = await cli(["doctor", "--json"], { ATRIUM_BWRAP: "/bin/false" });
+    expect(JSON.parse(stdout)).toEqual({
+      worker: { ok: true },
+      osSandbox: {
+        ok: false,
+        reason:
+          "the OS sandbox did not start (exit code 1); install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap) on Linux with user namespaces enabled",
+      },
+    });
+    expect(code).toBe(1);
+  });
+});

@@ -2,8 +2,11 @@ import { parseArgs } from "node:util";
 import { ConfigError } from "@atrium/spec";
 
 export const USAGE = `Usage: atrium-agent run "<task>" --model <model> [options]
+       atrium-agent doctor [--json]
 
-Runs an agent on a task and prints its step trace and answer.
+run: runs an agent on a task and prints its step trace and answer.
+doctor: says which sandbox isolations this host can run: QuickJS in a worker thread, and the
+OS sandbox (bubblewrap) that Python uses by default and QuickJS with isolation "process".
 
 Options:
   --model <string>          the model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5,
@@ -28,7 +31,7 @@ Exit codes: 0 answered, 2 bad usage or configuration, 3 answered after max steps
 1 the run failed, 130 interrupted.`;
 
 export interface CliArgs {
-  command: "run" | "help" | "version";
+  command: "run" | "doctor" | "help" | "version";
   task: string;
   model: string;
   agent: "code" | "tool-calling";
@@ -69,13 +72,19 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (values.help) return { ...base, command: "help" };
   if (values.version) return { ...base, command: "version" };
   const [command, task, ...extra] = positionals;
+  if (command === "doctor") {
+    if (task !== undefined)
+      throw new ConfigError(`unexpected argument ${JSON.stringify(task)}; doctor takes none`);
+    return { ...base, command: "doctor", json: values.json ?? false };
+  }
   if (command !== "run") {
     throw new ConfigError(
       command === undefined
         ? 'no command; use: atrium-agent run "<task>" --model <model>'
-        : `unknown command ${JSON.stringify(command)}; the command is "run"`,
+        : `unknown command ${JSON.stringify(command)}; the commands are "run" and "doctor"`,
     );
   }
+
   if (!task?.trim()) throw new ConfigError('no task; use: atrium-agent run "<task>" --model <model>');
   if (extra.length) {
     throw new ConfigError(`unexpected argument ${JSON.stringify(extra[0])}; quote the task as one argument`);

@@ -6,6 +6,7 @@ import { formatValue } from "../agents/observation.js";
 import type { RunResult } from "../agents/run-types.js";
 import type { ToolCallingAgent } from "../agents/tool-calling-agent.js";
 import { type CliArgs, parseCliArgs, USAGE } from "./cli-args.js";
+import { formatIsolationReport, isolationReport } from "./isolation-report.js";
 import { stepTracePrinter, wantsColor } from "./step-trace.js";
 
 /** Exit codes, documented in --help. */
@@ -80,6 +81,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.command === "version") {
     process.stdout.write(`${version()}\n`);
     return EXIT.ok;
+  }
+  if (args.command === "doctor") {
+    const report = await isolationReport();
+    process.stdout.write(args.json ? `${JSON.stringify(report)}\n` : formatIsolationReport(report));
+    return report.osSandbox.ok ? EXIT.ok : EXIT.failed;
   }
 
   const controller = new AbortController();
