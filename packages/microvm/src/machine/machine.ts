@@ -287,6 +287,8 @@ export class Machine implements AsyncDisposable {
       const out = new OutputBuffer(kept);
       const err = new OutputBuffer(kept);
       let graceTimer: NodeJS.Timeout | undefined;
+      let holding = 0;
+      let lastFrameAt = performance.now();
       const finish = (action: () => void) => {
         this.channel.release(id);
         unsubscribe();
@@ -309,10 +311,17 @@ export class Machine implements AsyncDisposable {
         const pending = callback?.(chunk);
         if (pending instanceof Promise) {
           const release = this.channel.hold();
-          pending.then(release, release);
+          holding++;
+          const done = () => {
+            holding--;
+            lastFrameAt = performance.now();
+            release();
+          };
+          pending.then(done, done);
         }
       };
       this.channel.listen(id, (frame) => {
+        lastFrameAt = performance.now();
         if (frame.type === "stdout") {
           out.push(frame.data);
           deliver(options.onStdout, frame.data);
@@ -336,8 +345,14 @@ export class Machine implements AsyncDisposable {
       });
       options.signal?.addEventListener("abort", onAbort, { once: true });
       if (timeoutMs > 0) {
-        // The guest enforces the timeout; this only catches a guest that stopped answering.
-        graceTimer = setTimeout(() => {
+        // The guest enforces the timeout; this only catches a guest that stopped answering. Output
+        // still arriving, or held back by a slow consumer, is an answer: the exit frame waits
+        // behind it.
+        const onGrace = () => {
+          if (holding > 0 || performance.now() - lastFrameAt < this.limits.execGraceMs) {
+            graceTimer = setTimeout(onGrace, this.limits.execGraceMs);
+            return;
+          }
           finish(() =>
             reject(
               new GuestFailureError(
@@ -347,7 +362,8 @@ export class Machine implements AsyncDisposable {
             ),
           );
           void this.kill();
-        }, timeoutMs + this.limits.execGraceMs);
+        };
+        graceTimer = setTimeout(onGrace, timeoutMs + this.limits.execGraceMs);
       }
       this.channel.send(request);
       if (options.control) {
