@@ -143,12 +143,19 @@ export function readTar(archive: Uint8Array, what: string): TarEntry[] {
     longName = undefined;
     longLink = undefined;
     if (!type) continue; // vendor extensions we do not need
+    const mode = octal(block, 100, 8);
+    const uid = octal(block, 108, 8);
+    const gid = octal(block, 116, 8);
+    if (![mode, uid, gid].every(Number.isSafeInteger))
+      throw new ImageFormatError(
+        `${what}: tar entry ${name} at byte ${dataStart - BLOCK} has a mode, uid or gid that is not a number; the archive is corrupt or crafted`,
+      );
     entries.push({
       path: name,
       type,
-      mode: octal(block, 100, 8) & 0o7777,
-      uid: octal(block, 108, 8),
-      gid: octal(block, 116, 8),
+      mode: mode & 0o7777,
+      uid,
+      gid,
       linkName,
       data,
     });
