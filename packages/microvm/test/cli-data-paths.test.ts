@@ -124,8 +124,10 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm output and control under attack", () 
     console.log(
       `run cat /dev/zero, reader at 640 KiB/s: ${(read / MiB).toFixed(1)} MiB read, CLI peak RSS ${rss.peakMiB().toFixed(0)} MiB`,
     );
-    expect(exitCode).toBe(124);
-    expect(stderr()).toBe("atrium-vm: the command ran past 3000 ms and was killed\n");
+    expect({ exitCode, stderr: stderr() }).toEqual({
+      exitCode: 124,
+      stderr: "atrium-vm: the command ran past 3000 ms and was killed\n",
+    });
     // Unpaced, 3 s of `cat /dev/zero` is over 100 MiB (the audit saw the CLI reach 1 GB); paced,
     // what was read slowly plus what the guest's virtio queue held.
     expect(read).toBeLessThan(48 * MiB);
@@ -199,7 +201,20 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm output and control under attack", () 
     expect(rss.peakMiB()).toBeLessThan(160);
     client.kill("SIGKILL");
     await exited(client);
-    // The command went with its client; the machine takes the next one.
+    // An `exec` whose reader goes away (EPIPE) ends with one line, and so does its command.
+    const piped = start(["exec", "box", "--", "cat /dev/zero"]);
+    const pipedErr = collect(piped, "stderr");
+    let read = 0;
+    await new Promise<void>((resolve) => {
+      piped.stdout?.on("data", (chunk: Buffer) => {
+        read += chunk.byteLength;
+        if (read >= MiB) resolve();
+      });
+    });
+    piped.stdout?.destroy();
+    expect(await exited(piped)).toBe(1);
+    expect(pipedErr()).toBe("atrium-vm exec: stdout was closed (EPIPE); the command was killed\n");
+    // Both commands went with their clients; the machine takes the next one.
     await sleep(500);
     expect(serving.exitCode).toBeNull();
     expect(await atriumVm(["exec", "box", "--", "ps | grep -c 'cat /dev/zer[o]'; echo after"])).toEqual({

@@ -50,7 +50,7 @@ export type HostToGuest =
       argv: string[];
       env: string[];
       cwd: string;
-      /** 0 = no limit; the guest kills the command's process group and answers 124. */
+      /** 0 = no limit; the guest kills the command's cgroup and process group and answers 124. */
       timeoutMs: number;
       hasStdin: boolean;
     }

@@ -27,7 +27,10 @@ export interface ExecOptions {
   env?: Record<string, string>;
   cwd?: string;
   stdin?: string | Uint8Array;
-  /** The guest kills the command's process group when it runs longer; the exit code is then 124. */
+  /**
+   * The guest kills everything the command started (its cgroup and process group) when it runs
+   * longer; the exit code is then 124.
+   */
   timeoutMs?: number;
   /**
    * Each chunk of output as it comes. A callback that returns a promise (a consumer whose
@@ -41,7 +44,7 @@ export interface ExecOptions {
    * a caller that streams everything through the callbacks and has no use for a copy.
    */
   keepOutput?: boolean;
-  /** Aborting kills the command (SIGKILL to its process group); `exec` rejects with AbortError. */
+  /** Aborting kills the command and all it started (SIGKILL); `exec` rejects with AbortError. */
   signal?: AbortSignal;
   /**
    * For a long-lived command spoken to over its stdin (a REPL): called once the command is sent,
