@@ -80,6 +80,11 @@ export interface ExecutorLimits {
   logMaxChars: number;
   /** Largest tool result (as JSON) sent into the guest. */
   toolResultMaxChars: number;
+  /**
+   * Longest line the host reads from the guest's harness (its answers, images included): code
+   * that writes to fd 1 without a newline must not grow the host's line buffer without end.
+   */
+  harnessLineMaxChars: number;
 }
 
 export const DEFAULT_EXECUTOR_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
@@ -87,6 +92,7 @@ export const DEFAULT_EXECUTOR_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
   interruptGraceMs: 3_000,
   logMaxChars: 100_000,
   toolResultMaxChars: 4 * 1024 * 1024,
+  harnessLineMaxChars: 64 * 1024 * 1024,
 });
 
 const EXECUTOR_LIMIT_KINDS: LimitKinds<ExecutorLimits> = {
@@ -94,6 +100,7 @@ const EXECUTOR_LIMIT_KINDS: LimitKinds<ExecutorLimits> = {
   interruptGraceMs: "duration",
   logMaxChars: "count",
   toolResultMaxChars: "count",
+  harnessLineMaxChars: "count",
 };
 
 export function resolveExecutorLimits(partial: Partial<ExecutorLimits> = {}): Readonly<ExecutorLimits> {
