@@ -35,6 +35,7 @@ export {
   type ExecControl,
   type ExecOptions,
   type ExecResult,
+  type FileTransferOptions,
   Machine,
   type MachineInfo,
   type MachineOptions,
@@ -66,4 +67,10 @@ export {
 } from "./pack/pack-machine.js";
 export { extractPack, readPackManifest } from "./pack/read-pack.js";
 export { WarmPool, type WarmPoolOptions } from "./pool/warm-pool.js";
-export { GuestFailureError, GuestFileError, ImageFormatError, MissingDependencyError } from "./vm-errors.js";
+export {
+  GuestFailureError,
+  GuestFileError,
+  ImageFormatError,
+  MissingDependencyError,
+  RequestTooLargeError,
+} from "./vm-errors.js";

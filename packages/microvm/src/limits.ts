@@ -14,8 +14,15 @@ export interface MicrovmLimits {
   execGraceMs: number;
   /** Bytes of the guest console kept for error messages. */
   consoleRingBytes: number;
-  /** Largest file `readFile` accepts. */
+  /** Largest file `readFile` accepts (the guest agent stops sending there). */
   readFileMaxBytes: number;
+  /** How long one `readFile` or `writeFile` may take before the host gives up on it. */
+  fileTransferTimeoutMs: number;
+  /**
+   * Longest line `atrium-vm start` reads on its control socket, and its clients in a reply (a
+   * `cp` carries the whole file, base64, in one line: room for a `readFileMaxBytes` file).
+   */
+  controlLineMaxBytes: number;
   /** How long `stop` waits for the guest to power off before it kills QEMU. */
   stopTimeoutMs: number;
   /** How long the KVM probe boot may take before the engine falls back to TCG. */
@@ -34,6 +41,8 @@ export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
   execGraceMs: 30_000,
   consoleRingBytes: 64 * 1024,
   readFileMaxBytes: 256 * 1024 * 1024,
+  fileTransferTimeoutMs: 120_000,
+  controlLineMaxBytes: 384 * 1024 * 1024,
   stopTimeoutMs: 5_000,
   kvmProbeTimeoutMs: 8_000,
   rootfsHeadroomBytes: 256 * 1024 * 1024,
@@ -47,6 +56,8 @@ const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
   execGraceMs: "duration",
   consoleRingBytes: "count",
   readFileMaxBytes: "count",
+  fileTransferTimeoutMs: "duration",
+  controlLineMaxBytes: "count",
   stopTimeoutMs: "duration",
   kvmProbeTimeoutMs: "duration",
   rootfsHeadroomBytes: "count",
@@ -69,6 +80,11 @@ export interface ExecutorLimits {
   logMaxChars: number;
   /** Largest tool result (as JSON) sent into the guest. */
   toolResultMaxChars: number;
+  /**
+   * Longest line the host reads from the guest's harness (its answers, images included): code
+   * that writes to fd 1 without a newline must not grow the host's line buffer without end.
+   */
+  harnessLineMaxChars: number;
 }
 
 export const DEFAULT_EXECUTOR_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
@@ -76,6 +92,7 @@ export const DEFAULT_EXECUTOR_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
   interruptGraceMs: 3_000,
   logMaxChars: 100_000,
   toolResultMaxChars: 4 * 1024 * 1024,
+  harnessLineMaxChars: 64 * 1024 * 1024,
 });
 
 const EXECUTOR_LIMIT_KINDS: LimitKinds<ExecutorLimits> = {
@@ -83,6 +100,7 @@ const EXECUTOR_LIMIT_KINDS: LimitKinds<ExecutorLimits> = {
   interruptGraceMs: "duration",
   logMaxChars: "count",
   toolResultMaxChars: "count",
+  harnessLineMaxChars: "count",
 };
 
 export function resolveExecutorLimits(partial: Partial<ExecutorLimits> = {}): Readonly<ExecutorLimits> {

@@ -44,3 +44,13 @@ export class ImageFormatError extends AtriumError {
     super("VALIDATION", message, options);
   }
 }
+
+/**
+ * A request to the guest is larger than the agent's frame limit (an exec's argv and environment,
+ * a path): refused on the host before anything is sent, the guest unaffected.
+ */
+export class RequestTooLargeError extends AtriumError {
+  constructor(message: string) {
+    super("VALIDATION", message);
+  }
+}

@@ -185,6 +185,31 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
   }, 60_000);
 });
 
+describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor fed an endless line", () => {
+  it("kills an interpreter that writes a line over harnessLineMaxChars on the harness's channel", async () => {
+    const machine = await bootPythonMachine();
+    const executor = await MicroVmExecutor.create({ machine, limits: { harnessLineMaxChars: 1024 * 1024 } });
+    try {
+      // Written on the harness's own channel (fd 1 of the exec, which the harness keeps for
+      // itself), with no newline: the host's line buffer must stop at the limit.
+      const result = await executor.run(
+        "import os, __main__\nfd = __main__._out.fileno()\nfor _ in range(64):\n    os.write(fd, b'x' * 65536)",
+      );
+      expect(result.error).toEqual({
+        kind: "crashed",
+        name: "GuestCrash",
+        message:
+          "the guest wrote a line of over 1048576 characters on the harness's channel (harnessLineMaxChars)",
+        stateLost: true,
+      });
+      expect((await executor.run("40 + 2")).output).toBe(42);
+    } finally {
+      await executor.close();
+      await machine.stop();
+    }
+  }, 180_000);
+});
+
 describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor with its own machine", () => {
   it("boots a machine, times its steps, and close leaves no QEMU behind", async () => {
     const started = performance.now();

@@ -1,12 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../src/cache-dir.js";
-import { type TarInput, writeTar } from "../src/image/tar.js";
+import { applyLayer } from "../src/image/apply-layer.js";
+import { readTar, type TarInput, writeTar } from "../src/image/tar.js";
 import { ImageFormatError, importImage, writeOciLayout } from "../src/index.js";
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -29,6 +30,33 @@ const TOP: TarInput[] = [
   { path: "opaque/new", type: "file", data: text("new\n") },
   { path: "etc/keep", type: "file", data: text("top\n") },
 ];
+
+/** A `docker save` config whose rootfs.diff_ids are the given (uncompressed) layers' digests. */
+function dockerConfig(config: object, layers: Uint8Array[]): Uint8Array {
+  return text(
+    JSON.stringify({
+      config,
+      rootfs: { type: "layers", diff_ids: layers.map((layer) => `sha256:${sha256Hex(layer)}`) },
+    }),
+  );
+}
+
+/** A `docker save` tar: manifest.json, config.json and l1/layer.tar, l2/layer.tar ... */
+function dockerSave(config: Uint8Array, layers: Uint8Array[]): Uint8Array {
+  const names = layers.map((_, index) => `l${index + 1}/layer.tar`);
+  return writeTar([
+    {
+      path: "manifest.json",
+      type: "file",
+      data: text(JSON.stringify([{ Config: "config.json", Layers: names }])),
+    },
+    { path: "config.json", type: "file", data: config },
+    ...layers.flatMap((layer, index): TarInput[] => [
+      { path: `l${index + 1}`, type: "dir" },
+      { path: names[index] as string, type: "file", data: layer },
+    ]),
+  ]);
+}
 
 let work: string;
 let cacheDir: string;
@@ -98,25 +126,75 @@ describe("importImage", () => {
   });
 
   it("imports a `docker save` tar the same way", async () => {
-    const config = text(JSON.stringify({ config: { Env: ["B=2"] } }));
-    const archive = writeTar([
-      {
-        path: "manifest.json",
-        type: "file",
-        data: text(JSON.stringify([{ Config: "config.json", Layers: ["l1/layer.tar", "l2/layer.tar"] }])),
-      },
-      { path: "config.json", type: "file", data: config },
-      { path: "l1", type: "dir" },
-      { path: "l1/layer.tar", type: "file", data: writeTar(BASE) },
-      { path: "l2", type: "dir" },
-      { path: "l2/layer.tar", type: "file", data: writeTar(TOP) },
-    ]);
+    const layers = [writeTar(BASE), writeTar(TOP)];
+    const config = dockerConfig({ Env: ["B=2"] }, layers);
     const tarPath = join(work, "saved.tar");
-    await writeFile(tarPath, archive);
+    await writeFile(tarPath, dockerSave(config, layers));
     const rootfs = await importImage(tarPath, { cacheDir, layerMaxBytes: 1 << 26, headroomBytes: 1 << 20 });
-    expect(rootfs.digest).toBe(sha256Hex(config));
+    expect(rootfs.digest).toBe(
+      sha256Hex([sha256Hex(config), ...layers.map((layer) => sha256Hex(layer))].join("\n")),
+    );
     expect(rootfs.config).toEqual({ env: ["B=2"], workdir: "/", cmd: [] });
     await expectMergedLayers(rootfs.diskPath);
+  });
+
+  it("refuses a `docker save` tar whose layers are not its config's diff_ids, and caches nothing for it", async () => {
+    const realLayers = [writeTar([{ path: "who", type: "file", data: text("I am the real image\n") }])];
+    const config = dockerConfig({ Cmd: ["cat", "/who"] }, realLayers);
+    // The audit's attack: the real image's config.json beside other layers, imported first.
+    const attackerLayers = [
+      writeTar([{ path: "who", type: "file", data: text("I am the ATTACKER image\n") }]),
+    ];
+    const attacker = join(work, "attacker.tar");
+    await writeFile(attacker, dockerSave(config, attackerLayers));
+    await expect(
+      importImage(attacker, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 }),
+    ).rejects.toThrow(
+      `${attacker}: layer l1/layer.tar is sha256:${sha256Hex(attackerLayers[0] as Uint8Array)} but config.json says sha256:${sha256Hex(realLayers[0] as Uint8Array)}; the image is corrupt or tampered with, refused`,
+    );
+    const real = join(work, "real.tar");
+    await writeFile(real, dockerSave(config, realLayers));
+    const rootfs = await importImage(real, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 });
+    expect(debugfs(rootfs.diskPath, "cat /who")).toBe("I am the real image\n");
+    // A config without diff_ids cannot vouch for its layers.
+    const unverifiable = join(work, "unverifiable.tar");
+    await writeFile(unverifiable, dockerSave(text("{}"), realLayers));
+    await expect(
+      importImage(unverifiable, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 }),
+    ).rejects.toThrow(
+      `${unverifiable}: config.json must list one sha256 rootfs.diff_ids entry per layer (1); the layers cannot be verified without them`,
+    );
+  });
+
+  it("keeps a whiteout named `.wh...` inside the root: the directory above survives", async () => {
+    const above = join(work, "above");
+    const root = join(above, "root");
+    await mkdir(root, { recursive: true });
+    await writeFile(join(above, "precious"), "host file\n");
+    for (const path of [".wh...", "etc/.wh...", "etc/.wh.."]) {
+      const layer = readTar(writeTar([{ path, type: "file" }]), "layer");
+      await expect(applyLayer(root, layer, "layer")).rejects.toThrow(
+        `layer: whiteout /${path} names no file of its directory; refused`,
+      );
+    }
+    expect(await readFile(join(above, "precious"), "utf8")).toBe("host file\n");
+    expect(existsSync(root)).toBe(true);
+  });
+
+  it("keeps setuid and setgid bits of an image imported as root", async () => {
+    const layer = writeTar([
+      { path: "bin", type: "dir" },
+      { path: "bin/su", type: "file", mode: 0o4755, data: text("su\n") },
+      { path: "bin/wall", type: "file", mode: 0o2755, data: text("wall\n") },
+      { path: "shared", type: "dir", mode: 0o3777 },
+    ]);
+    const tarPath = join(work, "setuid.tar");
+    await writeFile(tarPath, dockerSave(dockerConfig({}, [layer]), [layer]));
+    const rootfs = await importImage(tarPath, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 });
+    expect(listing(rootfs.diskPath, "/bin").sort()).toEqual(["102755 0 0 wall 5", "104755 0 0 su 3"]);
+    expect(listing(rootfs.diskPath, "/").filter((row) => row.endsWith(" shared "))).toEqual([
+      "043777 0 0 shared ",
+    ]);
   });
 
   it("refuses a missing image, a corrupt blob and an entry that climbs out of the root", async () => {

@@ -1,5 +1,6 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { ConfigError } from "@atrium/spec";
+import { DEFAULT_MICROVM_LIMITS } from "../limits.js";
 import {
   machinePaths,
   readNamedMachine,
@@ -16,8 +17,8 @@ import { type ControlReply, type ControlRequest, onLines, sendLine } from "./con
 export async function requestMachine(
   name: string,
   request: ControlRequest,
-  onReply: (reply: ControlReply) => void,
-  options: StoreOptions = {},
+  onReply: (reply: ControlReply) => unknown,
+  options: StoreOptions & { maxLineBytes?: number; onSocket?: (socket: Socket) => void } = {},
 ): Promise<void> {
   await readNamedMachine(name, options);
   if (!(await servingPid(name, options))) {
@@ -30,7 +31,20 @@ export async function requestMachine(
     socket.once("connect", () => {
       sendLine(socket, request);
     });
-    onLines(socket, (value) => onReply(value as ControlReply));
+    options.onSocket?.(socket);
+    // A reply returning a promise (our stdout is full) pauses the socket: the server, and the
+    // guest behind it, wait for our reader.
+    onLines(socket, (value) => onReply(value as ControlReply), {
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MICROVM_LIMITS.controlLineMaxBytes,
+      onBadLine: (error) => {
+        socket.destroy();
+        reject(
+          new ConfigError(
+            `machine ${name} answered with ${error.message.replace(/^a control line/, "a line that")}`,
+          ),
+        );
+      },
+    });
     socket.once("error", (error) =>
       reject(
         new ConfigError(

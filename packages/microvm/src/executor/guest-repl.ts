@@ -1,4 +1,5 @@
 import { ConfigError } from "@atrium/spec";
+import { DEFAULT_EXECUTOR_LIMITS } from "../limits.js";
 import type { ExecControl, Machine } from "../machine/machine.js";
 import { GuestFileError } from "../vm-errors.js";
 import { HARNESS_SOURCE } from "./harness-source.js";
@@ -40,6 +41,7 @@ export class GuestRepl {
   private constructor(
     machine: Machine,
     private readonly onTool: (message: Extract<HarnessMessage, { op: "tool" }>) => void,
+    private readonly maxLineChars: number,
   ) {
     this.exited = machine
       .exec(["/usr/bin/python3", "-I", "-S", "-u", "-c", HARNESS_SOURCE], {
@@ -58,8 +60,9 @@ export class GuestRepl {
         },
       )
       .then((reason) => {
-        this.dead = reason;
-        return reason;
+        // A reason found before the end (a line that broke the protocol) says more than the exit.
+        this.dead ??= reason;
+        return this.dead;
       });
   }
 
@@ -67,8 +70,9 @@ export class GuestRepl {
   static async start(
     machine: Machine,
     onTool: (message: Extract<HarnessMessage, { op: "tool" }>) => void,
+    maxLineChars: number = DEFAULT_EXECUTOR_LIMITS.harnessLineMaxChars,
   ): Promise<GuestRepl> {
-    const repl = new GuestRepl(machine, onTool);
+    const repl = new GuestRepl(machine, onTool, maxLineChars);
     const ready = await repl.next().catch((error: unknown) => {
       const cause = repl.execError;
       if (cause instanceof GuestFileError && cause.errno === ENOENT)
@@ -125,8 +129,18 @@ export class GuestRepl {
   }
 
   private onStdout(chunk: Uint8Array): void {
+    if (this.dead) return;
+    // What was pending holds no newline: search the new text only, not the whole line again.
+    const searchFrom = this.pendingLine.length;
     this.pendingLine += Buffer.from(chunk).toString("utf8");
-    let newline = this.pendingLine.indexOf("\n");
+    let newline = this.pendingLine.indexOf("\n", searchFrom);
+    if (newline < 0 && this.pendingLine.length > this.maxLineChars) {
+      // Not the harness (its lines end): code that writes to fd 1 itself. Bounded, then killed.
+      this.dead = `the guest wrote a line of over ${this.maxLineChars} characters on the harness's channel (harnessLineMaxChars)`;
+      this.pendingLine = "";
+      this.control.kill(SIGKILL);
+      return;
+    }
     while (newline >= 0) {
       const line = this.pendingLine.slice(0, newline);
       this.pendingLine = this.pendingLine.slice(newline + 1);

@@ -102,7 +102,11 @@ export class MicroVmExecutor implements CodeExecutor {
         : await bootPythonMachine(options.config, options.machineOptions);
     try {
       const holder: { executor?: MicroVmExecutor } = {};
-      const repl = await GuestRepl.start(machine, (call) => holder.executor?.onTool(call));
+      const repl = await GuestRepl.start(
+        machine,
+        (call) => holder.executor?.onTool(call),
+        limits.harnessLineMaxChars,
+      );
       holder.executor = new MicroVmExecutor(machine, owns, repl, limits);
       return holder.executor;
     } catch (error) {
@@ -235,7 +239,11 @@ export class MicroVmExecutor implements CodeExecutor {
 
   private async restart(): Promise<void> {
     await this.repl.kill();
-    this.repl = await GuestRepl.start(this.machine, (call) => this.onTool(call));
+    this.repl = await GuestRepl.start(
+      this.machine,
+      (call) => this.onTool(call),
+      this.limits.harnessLineMaxChars,
+    );
     await this.repl.request({ op: "tools", names: [...this.tools.keys()] });
   }
 

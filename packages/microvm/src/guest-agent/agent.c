@@ -38,13 +38,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 #define MAX_FRAME (1024 * 1024 + 64)
 #define CHUNK (64 * 1024)
 #define MAX_PROCS 64
 #define MAX_WRITES 16
 #define PORT_NAME "atrium.agent"
 #define BOOT_CONF "/atrium/boot.conf"
+#define CGROUP_ROOT "/sys/fs/cgroup"
 
 enum {
   H_EXEC = 1, H_STDIN = 2, H_STDIN_CLOSE = 3, H_SIGNAL = 4, H_WRITE_OPEN = 5,
@@ -279,6 +280,8 @@ static void boot(void) {
   mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=620");
   mkdir("/dev/shm", 01777);
   mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, NULL);
+  /* Each command gets its own cgroup so a timeout can kill all it started (see exec_cgroup). */
+  mount("cgroup2", CGROUP_ROOT, "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
   /* Loopback is always up (programs expect it); it reaches nothing outside the guest. */
   int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd >= 0) {
@@ -342,6 +345,7 @@ struct proc {
   int used;
   uint32_t id;
   pid_t pid;
+  char cgroup[64]; /* its cgroup's directory, "" when cgroup2 is not there */
   int in, out, err;
   int64_t deadline;
   int timed_out, exited, status, stdin_closing;
@@ -357,14 +361,19 @@ struct wfile {
 };
 static struct wfile wfiles[MAX_WRITES];
 
+static void enforce_deadlines(void);
+
 static void write_all(const uint8_t *data, size_t len) {
   while (len > 0) {
     ssize_t n = write(port, data, len);
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN) {
+        /* The host is not reading (its consumer is slow, or it stopped): wait for it, but a
+         * command's timeout still kills the command meanwhile. */
         struct pollfd p = {port, POLLOUT, 0};
         poll(&p, 1, 100);
+        enforce_deadlines();
         continue;
       }
       _exit(3); /* the host is gone: PID 1 powers off */
@@ -389,11 +398,34 @@ static void send_frame(uint8_t type, uint32_t id, const void *body, size_t len) 
 static void send_error(uint32_t id, int err, const char *what) {
   char msg[600];
   int n = snprintf(msg + 8, sizeof msg - 8, "%s: %s", what, strerror(err));
+  /* snprintf returns the untruncated length: a long path (up to a frame) must not be sent past
+   * the buffer's end. */
+  if (n > (int)sizeof msg - 9) n = (int)sizeof msg - 9;
   int32_t e = err;
   uint32_t l = (uint32_t)n;
   memcpy(msg, &e, 4);
   memcpy(msg + 4, &l, 4);
   send_frame(G_ERROR, id, msg, 8 + (size_t)n);
+}
+
+static void send_error_text(uint32_t id, int err, const char *text) {
+  char msg[600];
+  int n = snprintf(msg + 8, sizeof msg - 8, "%s", text);
+  if (n > (int)sizeof msg - 9) n = (int)sizeof msg - 9;
+  int32_t e = err;
+  uint32_t l = (uint32_t)n;
+  memcpy(msg, &e, 4);
+  memcpy(msg + 4, &l, 4);
+  send_frame(G_ERROR, id, msg, 8 + (size_t)n);
+}
+
+static const char *file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
 }
 
 /* A cursor over a frame body; a malformed frame sets bad instead of reading past the end. */
@@ -442,6 +474,51 @@ static struct proc *find_proc(uint32_t id) {
 
 static void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+static int write_text(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = write(fd, text, strlen(text));
+  close(fd);
+  return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* A fresh cgroup for one command. A process group or a session is not enough to find all a
+ * command started (`setsid sleep 600 &` leaves both); a cgroup is inherited by every descendant
+ * and cgroup.kill kills them all at once. Empty when the guest has no cgroup2 (then only the
+ * process group is killed). */
+static uint64_t cgroup_seq;
+static void exec_cgroup(char *out, size_t size) {
+  out[0] = 0;
+  char path[64];
+  snprintf(path, sizeof path, CGROUP_ROOT "/atrium-exec-%llu", (unsigned long long)++cgroup_seq);
+  if (mkdir(path, 0755) == 0) snprintf(out, size, "%s", path);
+}
+
+/* Cgroups whose commands are over; removed once their last process is gone. */
+#define MAX_STALE_CGROUPS 256
+static char stale_cgroups[MAX_STALE_CGROUPS][64];
+
+static void retire_cgroup(const char *path) {
+  if (!path[0] || rmdir(path) == 0) return;
+  for (int i = 0; i < MAX_STALE_CGROUPS; i++)
+    if (!stale_cgroups[i][0]) { snprintf(stale_cgroups[i], 64, "%s", path); return; }
+}
+
+static void sweep_cgroups(void) {
+  for (int i = 0; i < MAX_STALE_CGROUPS; i++)
+    if (stale_cgroups[i][0] && rmdir(stale_cgroups[i]) == 0) stale_cgroups[i][0] = 0;
+}
+
+/* Kills everything a command started: its cgroup when it has one, and its process group. */
+static void kill_all(struct proc *p) {
+  char path[96];
+  if (p->cgroup[0]) {
+    snprintf(path, sizeof path, "%s/cgroup.kill", p->cgroup);
+    write_text(path, "1");
+  }
+  kill(-p->pid, SIGKILL);
+}
+
 static void do_exec(uint32_t id, struct reader *r) {
   uint32_t timeout_ms = rd_u32(r);
   uint32_t has_stdin = rd_u32(r);
@@ -460,8 +537,15 @@ static void do_exec(uint32_t id, struct reader *r) {
              pipe2(status_pipe, O_CLOEXEC)) {
     send_error(id, errno, "exec: pipe");
   } else {
+    char cgroup[64];
+    exec_cgroup(cgroup, sizeof cgroup);
     pid_t pid = fork();
     if (pid == 0) {
+      if (cgroup[0]) {
+        char procs_path[96];
+        snprintf(procs_path, sizeof procs_path, "%s/cgroup.procs", cgroup);
+        write_text(procs_path, "0");
+      }
       setsid();
       int devnull = open("/dev/null", O_RDONLY);
       dup2(has_stdin ? in[0] : devnull, 0);
@@ -499,6 +583,7 @@ static void do_exec(uint32_t id, struct reader *r) {
     if (pid < 0 || n == 4) {
       int e = pid < 0 ? errno : code;
       if (pid > 0) waitpid(pid, NULL, 0);
+      retire_cgroup(cgroup);
       if (has_stdin) close(in[1]);
       close(out[0]);
       close(err[0]);
@@ -510,6 +595,7 @@ static void do_exec(uint32_t id, struct reader *r) {
       slot->used = 1;
       slot->id = id;
       slot->pid = pid;
+      snprintf(slot->cgroup, sizeof slot->cgroup, "%s", cgroup);
       slot->in = has_stdin ? in[1] : -1;
       if (slot->in >= 0) set_nonblock(slot->in);
       slot->out = out[0];
@@ -565,7 +651,8 @@ static void finish_if_done(struct proc *p) {
   if (p->out >= 0) close(p->out);
   if (p->err >= 0) close(p->err);
   if (p->in >= 0) close(p->in);
-  if (p->timed_out) kill(-p->pid, SIGKILL);
+  if (p->timed_out) kill_all(p);
+  retire_cgroup(p->cgroup);
   int32_t code;
   uint32_t sig = 0;
   if (p->timed_out) code = 124;
@@ -589,19 +676,51 @@ static struct wfile *find_wfile(uint32_t id) {
   return NULL;
 }
 
+/* Only regular files are transferred: a FIFO blocks a reader or writer forever and a device
+ * (/dev/zero) never ends, and this loop is the agent's only thread. O_NONBLOCK makes the open
+ * itself return at once (a FIFO without a peer), fstat says what was opened. */
+static int open_regular(uint32_t id, const char *path, int flags, mode_t mode) {
+  char what[600];
+  int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, mode);
+  if (fd < 0 && errno == ENXIO) {
+    snprintf(what, sizeof what, "%s: a FIFO or device without a reader; only regular files are transferred", path);
+    send_error_text(id, EINVAL, what);
+    return -1;
+  }
+  if (fd < 0) { send_error(id, errno, path); return -1; }
+  struct stat st;
+  if (fstat(fd, &st) != 0) { send_error(id, errno, path); close(fd); return -1; }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(what, sizeof what, "%s: %s; only regular files are transferred", path, file_kind(st.st_mode));
+    send_error_text(id, EINVAL, what);
+    close(fd);
+    return -1;
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
 static void do_read_file(uint32_t id, struct reader *r) {
+  uint32_t max_bytes = rd_u32(r);
   char *path = rd_str(r);
-  if (r->bad) { send_error(id, EINVAL, "read: malformed request"); return; }
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    send_error(id, errno, path);
-  } else {
+  if (r->bad) { send_error(id, EINVAL, "read: malformed request"); free(path); return; }
+  int fd = open_regular(id, path, O_RDONLY, 0);
+  if (fd >= 0) {
+    /* The host takes at most max_bytes: stop there instead of streaming what it would drop (a
+     * file that grows while it is read included). */
+    char what[600];
+    snprintf(what, sizeof what, "%s: larger than the host's limit of %u bytes (readFileMaxBytes)", path, max_bytes);
+    struct stat st;
     static uint8_t buf[CHUNK];
-    for (;;) {
+    uint64_t sent = 0;
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > max_bytes) send_error_text(id, EFBIG, what);
+    else for (;;) {
       ssize_t n = read(fd, buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) { send_error(id, errno, path); break; }
       if (n == 0) { send_frame(G_FILE_END, id, NULL, 0); break; }
+      sent += (uint64_t)n;
+      if (sent > max_bytes) { send_error_text(id, EFBIG, what); break; }
       send_frame(G_FILE_DATA, id, buf, (size_t)n);
     }
     close(fd);
@@ -634,7 +753,12 @@ static void handle_frame(uint8_t type, uint32_t id, const uint8_t *body, size_t 
     }
     break;
   case H_SIGNAL:
-    if ((p = find_proc(id))) kill(-p->pid, (int)rd_u32(&r));
+    if ((p = find_proc(id))) {
+      int sig = (int)rd_u32(&r);
+      /* SIGKILL is what an abort sends: everything the command started goes with it. */
+      if (sig == SIGKILL) kill_all(p);
+      else kill(-p->pid, sig);
+    }
     break;
   case H_WRITE_OPEN: {
     uint32_t mode = rd_u32(&r);
@@ -643,12 +767,16 @@ static void handle_frame(uint8_t type, uint32_t id, const uint8_t *body, size_t 
     for (int i = 0; i < MAX_WRITES && !w; i++)
       if (!wfiles[i].used) { w = &wfiles[i]; snprintf(write_paths[i], 256, "%s", path ? path : "?"); }
     if (!w) send_error(id, EAGAIN, "write: too many files open");
+    else if (r.bad) send_error(id, EINVAL, "write: malformed request");
     else {
-      w->used = 1;
-      w->id = id;
-      w->err = r.bad ? EINVAL : 0;
-      w->fd = r.bad ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode & 07777);
-      if (w->fd < 0 && !w->err) w->err = errno;
+      int fd = open_regular(id, path, O_WRONLY | O_CREAT | O_TRUNC, mode & 07777);
+      /* Refused: the error is sent; the host's data and close frames for this id are ignored. */
+      if (fd >= 0) {
+        w->used = 1;
+        w->id = id;
+        w->err = 0;
+        w->fd = fd;
+      }
     }
     free(path);
     break;
@@ -708,6 +836,17 @@ static int open_port(void) {
   return -1;
 }
 
+static void enforce_deadlines(void) {
+  int64_t now = now_ms();
+  for (int i = 0; i < MAX_PROCS; i++) {
+    struct proc *p = &procs[i];
+    if (p->used && p->deadline && !p->timed_out && now >= p->deadline) {
+      p->timed_out = 1;
+      kill_all(p);
+    }
+  }
+}
+
 static void agent_main(void) {
   setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
   port = open_port();
@@ -757,14 +896,7 @@ static void agent_main(void) {
     int ready = poll(fds, (nfds_t)nfds, timeout);
     if (ready < 0 && errno != EINTR) _exit(4);
 
-    int64_t now = now_ms();
-    for (int i = 0; i < MAX_PROCS; i++) {
-      struct proc *p = &procs[i];
-      if (p->used && p->deadline && !p->timed_out && now >= p->deadline) {
-        p->timed_out = 1;
-        kill(-p->pid, SIGKILL);
-      }
-    }
+    enforce_deadlines();
     if (ready <= 0) continue;
 
     for (int i = 2; i < nfds; i++) {
@@ -782,6 +914,7 @@ static void agent_main(void) {
       while (read(sfd, &si, sizeof si) > 0) {}
       int status;
       pid_t pid;
+      sweep_cgroups();
       while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
         for (int i = 0; i < MAX_PROCS; i++) {
           if (procs[i].used && procs[i].pid == pid) {

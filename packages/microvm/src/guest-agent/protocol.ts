@@ -12,7 +12,7 @@
  * library, and output chunks are bytes that JSON would have to escape.
  */
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** The virtio-serial port name the guest agent looks for. */
 export const AGENT_PORT_NAME = "atrium.agent";
@@ -50,7 +50,7 @@ export type HostToGuest =
       argv: string[];
       env: string[];
       cwd: string;
-      /** 0 = no limit; the guest kills the command's process group and answers 124. */
+      /** 0 = no limit; the guest kills the command's cgroup and process group and answers 124. */
       timeoutMs: number;
       hasStdin: boolean;
     }
@@ -61,8 +61,12 @@ export type HostToGuest =
   | { type: "write-data"; id: number; data: Uint8Array }
   /** Answered by `ok` or `error` (the first failure of open or any write). */
   | { type: "write-close"; id: number }
-  /** Answered by `file-data`... then `file-end`, or `error`. */
-  | { type: "read"; id: number; path: string }
+  /**
+   * Answered by `file-data`... then `file-end`, or `error`: also when the file is not a regular
+   * file, or holds more than `maxBytes` (the agent stops there, so no bytes the host would drop
+   * are sent).
+   */
+  | { type: "read"; id: number; path: string; maxBytes: number }
   | { type: "power-off"; id: number };
 
 export type GuestToHost =
@@ -121,6 +125,27 @@ class FrameWriter {
   }
 }
 
+/**
+ * Thrown before sending a frame larger than the agent accepts (MAX_FRAME_BYTES): the agent
+ * treats such a length as a broken channel and powers the guest off, so it must never be sent.
+ */
+export class FrameTooLargeError extends Error {
+  constructor(
+    readonly what: string,
+    readonly bytes: number,
+  ) {
+    super(`${what} is ${bytes} bytes, over the guest agent's frame limit of ${MAX_FRAME_BYTES} bytes`);
+  }
+}
+
+/** `encodeHostFrame`, refusing a frame over MAX_FRAME_BYTES before anything is sent. */
+export function encodeCheckedHostFrame(message: HostToGuest): Uint8Array {
+  const frame = encodeHostFrame(message);
+  if (frame.byteLength - 4 > MAX_FRAME_BYTES)
+    throw new FrameTooLargeError(`${message.type} request`, frame.byteLength - 4);
+  return frame;
+}
+
 export function encodeHostFrame(message: HostToGuest): Uint8Array {
   const w = new FrameWriter();
   switch (message.type) {
@@ -144,7 +169,10 @@ export function encodeHostFrame(message: HostToGuest): Uint8Array {
     case "write-close":
       return w.finish(FRAME_TYPE.writeClose, message.id);
     case "read":
-      return w.str(message.path).finish(FRAME_TYPE.read, message.id);
+      return w
+        .u32(Math.min(message.maxBytes, 0xffffffff))
+        .str(message.path)
+        .finish(FRAME_TYPE.read, message.id);
     case "power-off":
       return w.finish(FRAME_TYPE.powerOff, message.id);
   }

@@ -35,11 +35,15 @@ export async function applyLayer(root: string, entries: readonly TarEntry[], wha
     const base = path.slice(path.lastIndexOf("/") + 1);
     const dir = path.slice(0, path.lastIndexOf("/"));
     if (base === OPAQUE) {
-      const target = join(root, await resolveInRoot(root, dir));
+      const target = underRoot(root, await resolveInRoot(root, dir), what);
       for (const child of await readdir(target).catch(() => [] as string[]))
         await rm(join(target, child), { recursive: true, force: true });
     } else if (base.startsWith(WHITEOUT)) {
-      await rm(join(root, await resolveInRoot(root, dir), base.slice(WHITEOUT.length)), {
+      // `.wh...` names `..`: without this check it deleted the directory above the image root.
+      const name = base.slice(WHITEOUT.length);
+      if (name === "" || name === "." || name === "..")
+        throw new ImageFormatError(`${what}: whiteout ${path} names no file of its directory; refused`);
+      await rm(underRoot(root, join(await resolveInRoot(root, dir), name), what), {
         recursive: true,
         force: true,
       });
@@ -54,27 +58,37 @@ export async function applyLayer(root: string, entries: readonly TarEntry[], wha
     // or a hostile /etc -> /home/user) is followed as the guest would, never out onto the host.
     const parent = await resolveInRoot(root, path.slice(0, path.lastIndexOf("/")));
     await mkdir(join(root, parent), { recursive: true });
-    const target = join(root, parent, base);
+    const target = underRoot(root, join(parent, base), what);
     const existing = await lstat(target).catch(() => undefined);
     if (entry.type === "dir") {
       if (existing && !existing.isDirectory()) await rm(target, { force: true });
       await mkdir(target, { recursive: true });
-      await chmod(target, entry.mode);
     } else {
       if (existing) await rm(target, { recursive: true, force: true });
       if (entry.type === "file") {
-        await writeFile(target, entry.data, { mode: entry.mode });
-        await chmod(target, entry.mode);
+        await writeFile(target, entry.data, { mode: entry.mode & 0o777 });
       } else if (entry.type === "symlink") {
         await symlink(entry.linkName, target);
       } else if (entry.type === "hardlink") {
-        await link(join(root, await resolveInRoot(root, inside(entry.linkName))), target);
+        // The inode is the one its file entry made, owner and mode included: nothing to set.
+        await link(underRoot(root, await resolveInRoot(root, inside(entry.linkName)), what), target);
+        continue;
       } else {
         continue;
       }
     }
+    // Owner first, then mode: chown clears setuid and setgid bits, so the other order lost them.
     if (asRoot) await lchown(target, entry.uid, entry.gid);
+    if (entry.type !== "symlink") await chmod(target, entry.mode);
   }
+}
+
+/** `path` (absolute, inside the image) as a host path, checked to be under `root`. */
+function underRoot(root: string, path: string, what: string): string {
+  const host = join(root, path);
+  if (host !== root && !host.startsWith(`${root.replace(/\/+$/, "")}/`))
+    throw new ImageFormatError(`${what}: ${path} resolves outside the image root; refused`);
+  return host;
 }
 
 /**

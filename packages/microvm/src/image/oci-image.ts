@@ -14,7 +14,11 @@ export interface ImageRuntimeConfig {
 
 /** An image read from disk: its identity and its layers' bytes, base layer first. */
 export interface LoadedImage {
-  /** sha256 of the manifest (OCI) or of the config (docker save): the root filesystem's cache key. */
+  /**
+   * The root filesystem's cache key: sha256 of the manifest (OCI, whose blobs are checked
+   * against their digests), or for a docker save tar the sha256 of its config's and each layer
+   * member's sha256 (one per line; the layers are checked against the config's diff_ids).
+   */
   digest: string;
   config: ImageRuntimeConfig;
   /** Uncompressed layer tars, base first. */
@@ -126,15 +130,51 @@ async function loadDockerSave(tarPath: string, layerMaxBytes: number): Promise<L
     return entry.data;
   };
   const configBytes = member(first.Config);
+  const config = parseJson(configBytes, `${tarPath}: ${first.Config}`) as Parameters<
+    typeof runtimeConfig
+  >[0] & {
+    rootfs?: { diff_ids?: unknown };
+  };
+  // Nothing in a `docker save` tar is addressed by its digest, so the config's diff_ids (the
+  // sha256 of each uncompressed layer) are what ties the layers to the image: each layer is
+  // checked against its diff_id before it is applied.
+  const diffIds = config.rootfs?.diff_ids;
+  if (
+    !Array.isArray(diffIds) ||
+    diffIds.length !== first.Layers.length ||
+    !diffIds.every((id) => typeof id === "string" && /^sha256:[0-9a-f]{64}$/.test(id))
+  )
+    throw new ImageFormatError(
+      `${tarPath}: ${first.Config} must list one sha256 rootfs.diff_ids entry per layer (${first.Layers.length}); the layers cannot be verified without them`,
+    );
+  // The cache key covers the bytes of every layer, not the config alone: a tar with the real
+  // image's config and other layers must never share (or poison) the real image's cache entry.
+  const digest = sha256Hex(
+    [sha256Hex(configBytes), ...first.Layers.map((name) => sha256Hex(member(name)))].join("\n"),
+  );
   return {
-    digest: sha256Hex(configBytes),
-    config: runtimeConfig(JSON.parse(new TextDecoder().decode(configBytes))),
+    digest,
+    config: runtimeConfig(config),
     layers: async function* () {
       for (const [index, name] of first.Layers.entries()) {
-        yield { index, tar: decompressLayer(member(name), "", `${tarPath} layer ${name}`, layerMaxBytes) };
+        const tar = decompressLayer(member(name), "", `${tarPath} layer ${name}`, layerMaxBytes);
+        const actual = `sha256:${sha256Hex(tar)}`;
+        if (actual !== diffIds[index])
+          throw new ImageFormatError(
+            `${tarPath}: layer ${name} is ${actual} but ${first.Config} says ${diffIds[index]}; the image is corrupt or tampered with, refused`,
+          );
+        yield { index, tar };
       }
     },
   };
+}
+
+function parseJson(bytes: Uint8Array, what: string): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw new ImageFormatError(`${what} is not JSON: ${(error as Error).message}`);
+  }
 }
 
 function decompressLayer(blob: Uint8Array, mediaType: string, what: string, maxBytes: number): Uint8Array {

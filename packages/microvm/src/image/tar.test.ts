@@ -72,4 +72,72 @@ describe("readTar", () => {
       "layer 1: tar entry at byte 0 runs past the end; the archive is truncated",
     );
   });
+
+  it("refuses crafted sizes and endless extension headers instead of looping", () => {
+    // The audit's archive: a pax size=-512 applied to the next pax header moved the cursor back
+    // onto that header, which kept the size: the reader looped forever.
+    const looping = tarOf([paxHeader({ size: "-512" }), paxHeader({ path: "f" })]);
+    expect(looping.byteLength).toBe(3072);
+    expect(() => readTar(looping, "layer 0")).toThrow(
+      "layer 0: tar entry at byte 1024 has an invalid size (-512); the archive is corrupt or crafted",
+    );
+    expect(() => readTar(tarOf([paxHeader({ size: "1e3" }), rawHeader("f", "0", "0")]), "l")).toThrow(
+      "l: tar entry at byte 1024 has an invalid size (1e3); the archive is corrupt or crafted",
+    );
+    expect(() => readTar(tarOf([rawHeader("f", "0", "-1000")]), "l")).toThrow(
+      "l: tar entry at byte 0 has an invalid size (-1000); the archive is corrupt or crafted",
+    );
+    const many = tarOf([
+      ...Array.from({ length: 17 }, () => paxHeader({ path: "x" })),
+      rawHeader("f", "0", "0"),
+    ]);
+    expect(() => readTar(many, "l")).toThrow(
+      "l: more than 16 extension headers before one tar entry at byte 16384; the archive is corrupt or crafted",
+    );
+    const hugePax = tarOf([rawHeader("pax", "x", (2 * 1024 * 1024).toString(8))]);
+    expect(() => readTar(hugePax, "l")).toThrow(
+      "l: tar extension header at byte 0 is 2097152 bytes, over 1048576; the archive is corrupt or crafted",
+    );
+  });
 });
+
+/** One ustar header block with a raw size field, checksummed. */
+function rawHeader(name: string, type: string, size: string): Uint8Array {
+  const block = new Uint8Array(512);
+  const put = (offset: number, text: string) => block.set(new TextEncoder().encode(text), offset);
+  put(0, name);
+  put(100, "0000644");
+  put(124, size);
+  put(156, type);
+  put(257, "ustar\x0000");
+  block.fill(32, 148, 156);
+  const sum = block.reduce((total, byte) => total + byte, 0);
+  put(148, `${sum.toString(8).padStart(6, "0")}\0 `);
+  return block;
+}
+
+/** A pax extended header (type x) carrying `records`, padded to whole blocks. */
+function paxHeader(records: Record<string, string>): Uint8Array {
+  let body = "";
+  for (const [key, value] of Object.entries(records)) {
+    const record = ` ${key}=${value}\n`;
+    let length = record.length + 1;
+    if (`${length}${record}`.length !== length) length += 1;
+    body += `${length}${record}`;
+  }
+  const data = new TextEncoder().encode(body);
+  const padded = new Uint8Array(Math.ceil(data.byteLength / 512) * 512);
+  padded.set(data);
+  return tarOf([rawHeader("pax", "x", data.byteLength.toString(8)), padded], false);
+}
+
+function tarOf(parts: Uint8Array[], end = true): Uint8Array {
+  const all = end ? [...parts, new Uint8Array(1024)] : parts;
+  const out = new Uint8Array(all.reduce((total, part) => total + part.byteLength, 0));
+  let offset = 0;
+  for (const part of all) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}

@@ -14,6 +14,13 @@ export interface TarEntry {
 
 const BLOCK = 512;
 const decoder = new TextDecoder();
+/**
+ * Bounds on what one archive may ask of the reader: an archive is untrusted input, and without
+ * them a crafted header (a pax record of a huge size, endless extension headers) costs memory or
+ * time out of proportion to its bytes.
+ */
+const PAX_MAX_BYTES = 1024 * 1024;
+const EXTENSION_HEADERS_MAX = 16;
 
 function field(block: Uint8Array, offset: number, length: number): string {
   const bytes = block.subarray(offset, offset + length);
@@ -29,7 +36,8 @@ function octal(block: Uint8Array, offset: number, length: number): number {
     return value;
   }
   const text = field(block, offset, length).trim();
-  return text ? Number.parseInt(text, 8) : 0;
+  // An octal field that is not octal is a crafted or corrupt header: NaN, never a guess.
+  return text === "" ? 0 : /^[0-7]+$/.test(text) ? Number.parseInt(text, 8) : Number.NaN;
 }
 
 function parsePax(data: Uint8Array): Record<string, string> {
@@ -69,6 +77,7 @@ export function readTar(archive: Uint8Array, what: string): TarEntry[] {
   let pax: Record<string, string> = {};
   let longName: string | undefined;
   let longLink: string | undefined;
+  let extensions = 0;
   while (offset + BLOCK <= archive.byteLength) {
     const block = archive.subarray(offset, offset + BLOCK);
     if (block.every((byte) => byte === 0)) break;
@@ -80,13 +89,36 @@ export function readTar(archive: Uint8Array, what: string): TarEntry[] {
         `${what}: bad tar header checksum at byte ${offset}; the archive is corrupt or not a tar`,
       );
     const typeFlag = String.fromCharCode(block[156] as number);
-    const size = pax.size !== undefined ? Number(pax.size) : octal(block, 124, 12);
+    // A size that is not a whole number of bytes (negative, fractional, garbage) is refused: a
+    // negative one would move the cursor backwards and loop forever.
+    const sizeText = pax.size;
+    const size =
+      sizeText !== undefined
+        ? /^\d+$/.test(sizeText)
+          ? Number(sizeText)
+          : Number.NaN
+        : octal(block, 124, 12);
+    if (!Number.isSafeInteger(size) || size < 0)
+      throw new ImageFormatError(
+        `${what}: tar entry at byte ${offset} has an invalid size (${sizeText ?? field(block, 124, 12).trim()}); the archive is corrupt or crafted`,
+      );
+    if (
+      (typeFlag === "x" || typeFlag === "g" || typeFlag === "L" || typeFlag === "K") &&
+      size > PAX_MAX_BYTES
+    )
+      throw new ImageFormatError(
+        `${what}: tar extension header at byte ${offset} is ${size} bytes, over ${PAX_MAX_BYTES}; the archive is corrupt or crafted`,
+      );
     const dataStart = offset + BLOCK;
     if (dataStart + size > archive.byteLength)
       throw new ImageFormatError(
         `${what}: tar entry at byte ${offset} runs past the end; the archive is truncated`,
       );
     const data = archive.subarray(dataStart, dataStart + size);
+    if ("xgLK".includes(typeFlag) && ++extensions > EXTENSION_HEADERS_MAX)
+      throw new ImageFormatError(
+        `${what}: more than ${EXTENSION_HEADERS_MAX} extension headers before one tar entry at byte ${offset}; the archive is corrupt or crafted`,
+      );
     offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
     if (typeFlag === "x") {
       pax = { ...pax, ...parsePax(data) };
@@ -107,15 +139,23 @@ export function readTar(archive: Uint8Array, what: string): TarEntry[] {
       pax.path ?? longName ?? (prefix ? `${prefix}/${field(block, 0, 100)}` : field(block, 0, 100));
     const linkName = pax.linkpath ?? longLink ?? field(block, 157, 100);
     pax = {};
+    extensions = 0;
     longName = undefined;
     longLink = undefined;
     if (!type) continue; // vendor extensions we do not need
+    const mode = octal(block, 100, 8);
+    const uid = octal(block, 108, 8);
+    const gid = octal(block, 116, 8);
+    if (![mode, uid, gid].every(Number.isSafeInteger))
+      throw new ImageFormatError(
+        `${what}: tar entry ${name} at byte ${dataStart - BLOCK} has a mode, uid or gid that is not a number; the archive is corrupt or crafted`,
+      );
     entries.push({
       path: name,
       type,
-      mode: octal(block, 100, 8) & 0o7777,
-      uid: octal(block, 108, 8),
-      gid: octal(block, 116, 8),
+      mode: mode & 0o7777,
+      uid,
+      gid,
       linkName,
       data,
     });

@@ -1,7 +1,7 @@
 import { createConnection, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  encodeHostFrame,
+  encodeCheckedHostFrame,
   FrameFormatError,
   GuestFrameDecoder,
   type GuestToHost,
@@ -24,6 +24,7 @@ export class AgentChannel {
   private broken: Error | undefined;
   private readonly brokenListeners = new Set<(error: Error) => void>();
   private resolveReady!: (version: number) => void;
+  private holds = 0;
   readonly whenReady: Promise<number>;
 
   private constructor(private readonly socket: Socket) {
@@ -69,9 +70,26 @@ export class AgentChannel {
     this.handlers.delete(id);
   }
 
+  /** Sends a frame; throws FrameTooLargeError (nothing sent) for one over MAX_FRAME_BYTES. */
   send(message: HostToGuest): void {
     if (this.broken) throw this.broken;
-    this.socket.write(encodeHostFrame(message));
+    this.socket.write(encodeCheckedHostFrame(message));
+  }
+
+  /**
+   * Stops reading from the guest until the returned release is called (by every holder): a
+   * consumer that cannot keep up with a command's output holds the channel, the socket's buffer
+   * fills, QEMU stops taking the guest's writes and the agent waits. Memory stays bounded
+   * however fast the guest prints. Output of other operations waits too: there is one channel.
+   */
+  hold(): () => void {
+    let released = false;
+    if (this.holds++ === 0) this.socket.pause();
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0) this.socket.resume();
+    };
   }
 
   /** Calls `listener` once if the channel breaks (now, if it already has); returns an unsubscribe. */

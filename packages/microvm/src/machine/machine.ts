@@ -6,10 +6,15 @@ import { AbortError, ClosedError, ConfigError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
 import { type Accelerator, qemuArgs } from "../boot/qemu-args.js";
 import type { VmConfig, VmConfigInput } from "../config/vm-config.js";
-import { DATA_CHUNK_BYTES } from "../guest-agent/protocol.js";
+import {
+  DATA_CHUNK_BYTES,
+  encodeCheckedHostFrame,
+  FrameTooLargeError,
+  MAX_FRAME_BYTES,
+} from "../guest-agent/protocol.js";
 import type { RootFilesystem } from "../image/rootfs.js";
 import type { MicrovmLimits } from "../limits.js";
-import { GuestFailureError, GuestFileError } from "../vm-errors.js";
+import { GuestFailureError, GuestFileError, RequestTooLargeError } from "../vm-errors.js";
 import { AgentChannel } from "./agent-channel.js";
 import { type BootPlan, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { spawnQemu } from "./qemu-process.js";
@@ -22,11 +27,24 @@ export interface ExecOptions {
   env?: Record<string, string>;
   cwd?: string;
   stdin?: string | Uint8Array;
-  /** The guest kills the command's process group when it runs longer; the exit code is then 124. */
+  /**
+   * The guest kills everything the command started (its cgroup and process group) when it runs
+   * longer; the exit code is then 124.
+   */
   timeoutMs?: number;
-  onStdout?: (chunk: Uint8Array) => void;
-  onStderr?: (chunk: Uint8Array) => void;
-  /** Aborting kills the command (SIGKILL to its process group); `exec` rejects with AbortError. */
+  /**
+   * Each chunk of output as it comes. A callback that returns a promise (a consumer whose
+   * buffer is full: wait for its `drain`) holds the agent channel until it settles, so a command
+   * that prints faster than its consumer reads is slowed down instead of buffered on the host.
+   */
+  onStdout?: (chunk: Uint8Array) => unknown;
+  onStderr?: (chunk: Uint8Array) => unknown;
+  /**
+   * false: the result's stdout and stderr stay empty (`truncated` says output was left out), for
+   * a caller that streams everything through the callbacks and has no use for a copy.
+   */
+  keepOutput?: boolean;
+  /** Aborting kills the command and all it started (SIGKILL); `exec` rejects with AbortError. */
   signal?: AbortSignal;
   /**
    * For a long-lived command spoken to over its stdin (a REPL): called once the command is sent,
@@ -42,6 +60,12 @@ export interface ExecControl {
   closeStdin(): void;
   /** Sends a signal (a number, e.g. 2 for SIGINT) to the command's process group. */
   kill(signal: number): void;
+}
+
+/** Options of `readFile` and `writeFile`. */
+export interface FileTransferOptions {
+  /** The host gives up on the transfer after this long (default `fileTransferTimeoutMs`). */
+  timeoutMs?: number;
 }
 
 export interface ExecResult {
@@ -240,11 +264,34 @@ export class Machine implements AsyncDisposable {
     const timeoutMs = options.timeoutMs ?? 0;
     const id = this.channel.allocateId();
     const stdin = typeof options.stdin === "string" ? encoder.encode(options.stdin) : options.stdin;
+    const request = {
+      type: "exec" as const,
+      id,
+      argv,
+      env: [...env].map(([k, v]) => `${k}=${v}`),
+      cwd,
+      timeoutMs,
+      hasStdin: stdin !== undefined || options.control !== undefined,
+    };
+    try {
+      // Checked before anything is sent: a frame over the agent's limit would power the guest off.
+      encodeCheckedHostFrame(request);
+    } catch (error) {
+      if (!(error instanceof FrameTooLargeError)) throw error;
+      return Promise.reject(
+        new RequestTooLargeError(
+          `exec: the command's argv, environment and cwd take ${error.bytes} bytes, over the guest agent's limit of ${MAX_FRAME_BYTES}; pass large data through stdin or writeFile`,
+        ),
+      );
+    }
 
     return new Promise<ExecResult>((resolve, reject) => {
-      const out = new OutputBuffer(this.limits.execOutputMaxBytes);
-      const err = new OutputBuffer(this.limits.execOutputMaxBytes);
+      const kept = options.keepOutput === false ? 0 : this.limits.execOutputMaxBytes;
+      const out = new OutputBuffer(kept);
+      const err = new OutputBuffer(kept);
       let graceTimer: NodeJS.Timeout | undefined;
+      let holding = 0;
+      let lastFrameAt = performance.now();
       const finish = (action: () => void) => {
         this.channel.release(id);
         unsubscribe();
@@ -263,13 +310,27 @@ export class Machine implements AsyncDisposable {
       const unsubscribe = this.channel.onBroken(
         () => void this.settled().then(() => finish(() => reject(this.deathError()))),
       );
+      const deliver = (callback: ((chunk: Uint8Array) => unknown) | undefined, chunk: Uint8Array) => {
+        const pending = callback?.(chunk);
+        if (pending instanceof Promise) {
+          const release = this.channel.hold();
+          holding++;
+          const done = () => {
+            holding--;
+            lastFrameAt = performance.now();
+            release();
+          };
+          pending.then(done, done);
+        }
+      };
       this.channel.listen(id, (frame) => {
+        lastFrameAt = performance.now();
         if (frame.type === "stdout") {
           out.push(frame.data);
-          options.onStdout?.(frame.data);
+          deliver(options.onStdout, frame.data);
         } else if (frame.type === "stderr") {
           err.push(frame.data);
-          options.onStderr?.(frame.data);
+          deliver(options.onStderr, frame.data);
         } else if (frame.type === "exit") {
           finish(() =>
             resolve({
@@ -287,8 +348,14 @@ export class Machine implements AsyncDisposable {
       });
       options.signal?.addEventListener("abort", onAbort, { once: true });
       if (timeoutMs > 0) {
-        // The guest enforces the timeout; this only catches a guest that stopped answering.
-        graceTimer = setTimeout(() => {
+        // The guest enforces the timeout; this only catches a guest that stopped answering. Output
+        // still arriving, or held back by a slow consumer, is an answer: the exit frame waits
+        // behind it.
+        const onGrace = () => {
+          if (holding > 0 || performance.now() - lastFrameAt < this.limits.execGraceMs) {
+            graceTimer = setTimeout(onGrace, this.limits.execGraceMs);
+            return;
+          }
           finish(() =>
             reject(
               new GuestFailureError(
@@ -298,17 +365,10 @@ export class Machine implements AsyncDisposable {
             ),
           );
           void this.kill();
-        }, timeoutMs + this.limits.execGraceMs);
+        };
+        graceTimer = setTimeout(onGrace, timeoutMs + this.limits.execGraceMs);
       }
-      this.channel.send({
-        type: "exec",
-        id,
-        argv,
-        env: [...env].map(([k, v]) => `${k}=${v}`),
-        cwd,
-        timeoutMs,
-        hasStdin: stdin !== undefined || options.control !== undefined,
-      });
+      this.channel.send(request);
       if (options.control) {
         const send = (frame: Parameters<AgentChannel["send"]>[0]) => {
           if (!this.unusable()) this.channel.send(frame);
@@ -332,19 +392,32 @@ export class Machine implements AsyncDisposable {
     });
   }
 
-  /** Writes a file in the guest (created or truncated), streamed in chunks. */
-  writeFile(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  /**
+   * Writes a regular file in the guest (created or truncated), streamed in chunks. A FIFO,
+   * device or socket at `path` is refused (GuestFileError), and the host gives up after
+   * `timeoutMs`.
+   */
+  writeFile(
+    path: string,
+    data: string | Uint8Array,
+    options: { mode?: number } & FileTransferOptions = {},
+  ): Promise<void> {
     const unusable = this.unusable();
     if (unusable) return Promise.reject(unusable);
     const bytes = typeof data === "string" ? encoder.encode(data) : data;
     const id = this.channel.allocateId();
+    const open = { type: "write-open" as const, id, path, mode: options.mode ?? 0o644 };
+    const tooLarge = this.pathTooLarge("writeFile", open);
+    if (tooLarge) return Promise.reject(tooLarge);
     return new Promise<void>((resolve, reject) => {
       const unsubscribe = this.channel.onBroken(
         () => void this.settled().then(() => done(() => reject(this.deathError()))),
       );
+      const timer = this.transferTimer("writeFile", path, options, (error) => done(() => reject(error)));
       const done = (action: () => void) => {
         this.channel.release(id);
         unsubscribe();
+        clearTimeout(timer);
         action();
       };
       this.channel.listen(id, (frame) => {
@@ -352,7 +425,7 @@ export class Machine implements AsyncDisposable {
         else if (frame.type === "error")
           done(() => reject(new GuestFileError(`writeFile ${frame.message}`, frame.errno)));
       });
-      this.channel.send({ type: "write-open", id, path, mode: options.mode ?? 0o644 });
+      this.channel.send(open);
       for (let offset = 0; offset < bytes.byteLength; offset += DATA_CHUNK_BYTES) {
         this.channel.send({
           type: "write-data",
@@ -364,20 +437,29 @@ export class Machine implements AsyncDisposable {
     });
   }
 
-  /** Reads a whole file from the guest (at most `readFileMaxBytes`). */
-  readFile(path: string): Promise<Uint8Array> {
+  /**
+   * Reads a whole regular file from the guest (at most `readFileMaxBytes`: the agent refuses a
+   * larger one). A FIFO, device or socket is refused (GuestFileError), and the host gives up
+   * after `timeoutMs`; either way the machine takes the next request.
+   */
+  readFile(path: string, options: FileTransferOptions = {}): Promise<Uint8Array> {
     const unusable = this.unusable();
     if (unusable) return Promise.reject(unusable);
     const id = this.channel.allocateId();
+    const request = { type: "read" as const, id, path, maxBytes: this.limits.readFileMaxBytes };
+    const tooLarge = this.pathTooLarge("readFile", request);
+    if (tooLarge) return Promise.reject(tooLarge);
     return new Promise<Uint8Array>((resolve, reject) => {
       const chunks: Uint8Array[] = [];
       let size = 0;
       const unsubscribe = this.channel.onBroken(
         () => void this.settled().then(() => done(() => reject(this.deathError()))),
       );
+      const timer = this.transferTimer("readFile", path, options, (error) => done(() => reject(error)));
       const done = (action: () => void) => {
         this.channel.release(id);
         unsubscribe();
+        clearTimeout(timer);
         action();
       };
       this.channel.listen(id, (frame) => {
@@ -397,7 +479,7 @@ export class Machine implements AsyncDisposable {
         else if (frame.type === "error")
           done(() => reject(new GuestFileError(`readFile ${frame.message}`, frame.errno)));
       });
-      this.channel.send({ type: "read", id, path });
+      this.channel.send(request);
     });
   }
 
@@ -428,6 +510,45 @@ export class Machine implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
+  }
+
+  /** A file request whose path alone is over the agent's frame limit, as the error to give. */
+  private pathTooLarge(
+    what: string,
+    request: Parameters<AgentChannel["send"]>[0],
+  ): RequestTooLargeError | undefined {
+    try {
+      encodeCheckedHostFrame(request);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof FrameTooLargeError)) throw error;
+      return new RequestTooLargeError(
+        `${what}: the path takes ${error.bytes} bytes, over the guest agent's limit of ${MAX_FRAME_BYTES}`,
+      );
+    }
+  }
+
+  /**
+   * The host's bound on one file transfer. Frames the guest still sends for it afterwards are
+   * dropped (their id is released), so the channel stays usable.
+   */
+  private transferTimer(
+    what: string,
+    path: string,
+    options: FileTransferOptions,
+    onTimeout: (error: Error) => void,
+  ): NodeJS.Timeout {
+    const timeoutMs = options.timeoutMs ?? this.limits.fileTransferTimeoutMs;
+    return setTimeout(
+      () =>
+        onTimeout(
+          new GuestFileError(
+            `${what} ${path}: no answer from the guest within ${timeoutMs} ms (fileTransferTimeoutMs); the transfer was abandoned`,
+            110,
+          ),
+        ),
+      timeoutMs,
+    );
   }
 
   /** Why this machine cannot take work (it died, or was stopped), or undefined when it can. */

@@ -1,6 +1,8 @@
+import type { Socket } from "node:net";
 import { defaultStateDir } from "../../named-machine/state-dir.js";
 import { type CliCommand, parseCommandArgs, parseMs } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
+import { brokenStreamMessage, OutputSink } from "../output-sink.js";
 import { guestCommand } from "./run-command.js";
 
 const USAGE = `Usage: atrium-vm exec [options] NAME -- COMMAND [ARG...]
@@ -31,21 +33,39 @@ export const execCommand: CliCommand = {
     const timeoutMs = parseMs(args.values.timeout, "timeout");
     let exitCode = 1;
     let failure: string | undefined;
-    await requestMachine(
-      args.positionals[0] as string,
-      {
-        op: "exec",
-        argv: typeof command === "string" ? ["/bin/sh", "-c", command] : command,
-        ...(timeoutMs ? { timeoutMs } : {}),
-      },
-      (reply) => {
-        if (reply.type === "stdout") io.stdout.write(Buffer.from(reply.data, "base64"));
-        else if (reply.type === "stderr") io.stderr.write(Buffer.from(reply.data, "base64"));
-        else if (reply.type === "exit") exitCode = reply.exitCode;
-        else if (reply.type === "error") failure = reply.message;
-      },
-      { stateDir: defaultStateDir(io.env) },
-    );
+    let broken: string | undefined;
+    let socket: Socket | undefined;
+    // Our reader sets the pace: a full stdout pauses the socket, which holds back the serving
+    // process and the guest. A reader that goes away ends the connection, and the server kills
+    // the command.
+    const onBroken = (name: string) => (error: Error) => {
+      broken ??= brokenStreamMessage(name, error);
+      socket?.destroy();
+    };
+    const stdout = new OutputSink(io.stdout, onBroken("stdout"));
+    const stderr = new OutputSink(io.stderr, onBroken("stderr"));
+    try {
+      await requestMachine(
+        args.positionals[0] as string,
+        {
+          op: "exec",
+          argv: typeof command === "string" ? ["/bin/sh", "-c", command] : command,
+          ...(timeoutMs ? { timeoutMs } : {}),
+        },
+        (reply) => {
+          if (reply.type === "stdout") return stdout.write(Buffer.from(reply.data, "base64"));
+          if (reply.type === "stderr") return stderr.write(Buffer.from(reply.data, "base64"));
+          if (reply.type === "exit") exitCode = reply.exitCode;
+          else if (reply.type === "error") failure = reply.message;
+          return undefined;
+        },
+        { stateDir: defaultStateDir(io.env), onSocket: (s) => (socket = s) },
+      );
+    } finally {
+      stdout.close();
+      stderr.close();
+    }
+    if (broken !== undefined) throw new Error(`${broken}; the command was killed`);
     if (failure !== undefined) throw new Error(failure);
     return exitCode;
   },

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AbortError } from "@atrium/spec";
 import { Machine } from "../../machine/machine.js";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { parseCommandArgs, parseMs, UsageError } from "../cli-command.js";
 import { MACHINE_SOURCE_OPTIONS, MACHINE_SOURCE_USAGE, machineConfig } from "../machine-source.js";
+import { brokenStreamMessage, OutputSink } from "../output-sink.js";
 import { progressTo } from "../progress.js";
 
 export const RUN_USAGE = `Usage: atrium-vm run [options] -- COMMAND [ARG...]
@@ -25,20 +27,41 @@ export function guestCommand(rest: string[]): string | string[] {
   return rest.length === 1 && /\s/.test(rest[0] as string) ? (rest[0] as string) : rest;
 }
 
-/** Runs a command with its output streamed to ours; resolves to its exit code. */
+/**
+ * Runs a command with its output streamed to ours; resolves to its exit code. Our readers set
+ * the pace (a full stdout holds the guest back), and a reader that goes away kills the command.
+ */
 export async function runStreamed(
   machine: Machine,
   command: string | string[],
   io: CliIo,
   timeoutMs: number | undefined,
 ): Promise<number> {
-  const result = await machine.exec(command, {
-    ...(timeoutMs ? { timeoutMs } : {}),
-    onStdout: (chunk) => io.stdout.write(chunk),
-    onStderr: (chunk) => io.stderr.write(chunk),
-  });
-  if (result.timedOut) io.stderr.write(`atrium-vm: the command ran past ${timeoutMs} ms and was killed\n`);
-  return result.exitCode;
+  const abort = new AbortController();
+  let broken: string | undefined;
+  const onBroken = (name: string) => (error: Error) => {
+    broken ??= brokenStreamMessage(name, error);
+    abort.abort();
+  };
+  const stdout = new OutputSink(io.stdout, onBroken("stdout"));
+  const stderr = new OutputSink(io.stderr, onBroken("stderr"));
+  try {
+    const result = await machine.exec(command, {
+      ...(timeoutMs ? { timeoutMs } : {}),
+      signal: abort.signal,
+      keepOutput: false,
+      onStdout: (chunk) => stdout.write(chunk),
+      onStderr: (chunk) => stderr.write(chunk),
+    });
+    if (result.timedOut) io.stderr.write(`atrium-vm: the command ran past ${timeoutMs} ms and was killed\n`);
+    return result.exitCode;
+  } catch (error) {
+    if (broken && error instanceof AbortError) throw new Error(`${broken}; the command was killed`);
+    throw error;
+  } finally {
+    stdout.close();
+    stderr.close();
+  }
 }
 
 export const runCommand: CliCommand = {
