@@ -29,6 +29,7 @@ export {
   FrameReader,
 } from "./remote/frame-codec.js";
 export {
+  type CallOptions,
   RemoteCallError,
   RemoteClosedError,
   RemoteEndpoint,
@@ -37,7 +38,7 @@ export {
 export {
   asHostToRemote,
   asRemoteToHost,
-  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_JSON_FRAME_BYTES,
   type HostToRemote,
   type RemoteErrorValue,
   type RemoteToHost,

@@ -6,7 +6,12 @@ import {
   seccompProgram,
 } from "../src/index.js";
 
-const host = { bwrap: "/usr/bin/bwrap", prlimit: "/usr/bin/prlimit", nodePath: "/usr/bin/node" };
+const host = {
+  bash: "/usr/bin/bash",
+  bwrap: "/usr/bin/bwrap",
+  prlimit: "/usr/bin/prlimit",
+  nodePath: "/usr/bin/node",
+};
 
 describe("osSandboxCommand", () => {
   it("limits, namespaces, a read-only root and Node's permission model, as a user", () => {
@@ -20,11 +25,21 @@ describe("osSandboxCommand", () => {
       host,
       DEFAULT_OS_SANDBOX_LIMITS,
     );
-    expect(command).toBe("/usr/bin/prlimit");
-    const line = args.join(" ");
-    expect(line.startsWith("--data=2147483648 --cpu=3600 --nofile=256 --core=0 -- /usr/bin/bwrap ")).toBe(
-      true,
-    );
+    expect(command).toBe("/usr/bin/bash");
+    expect(args.slice(0, 5)).toEqual([
+      "--norc",
+      "--noprofile",
+      "-c",
+
+      'for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 3 ]; then eval "exec $fd>&-" 2>/dev/null; fi; done; exec "$@"',
+      "close-inherited-fds",
+    ]);
+    const line = args.slice(5).join(" ");
+    expect(
+      line.startsWith(
+        "/usr/bin/prlimit --data=2147483648 --cpu=3600 --nofile=256 --core=0 -- /usr/bin/bwrap ",
+      ),
+    ).toBe(true);
     for (const flag of [
       "--unshare-net",
       "--unshare-pid",
@@ -54,8 +69,10 @@ describe("osSandboxCommand", () => {
       { ...host, setpriv: "/usr/bin/setpriv", uid: 234_567 },
       DEFAULT_OS_SANDBOX_LIMITS,
     );
-    const line = args.join(" ");
-    expect(line.startsWith("--data=2147483648 --cpu=3600 --nproc=256 --nofile=256 --core=0 -- ")).toBe(true);
+    const line = args.slice(5).join(" ");
+    expect(
+      line.startsWith("/usr/bin/prlimit --data=2147483648 --cpu=3600 --nproc=256 --nofile=256 --core=0 -- "),
+    ).toBe(true);
     expect(line).not.toContain("--unshare-user");
 
     expect(line).toContain(
@@ -87,8 +104,9 @@ describe("seccompProgram", () => {
     const program = seccompProgram();
     expect(program.length % 8).toBe(0);
     const count = program.length / 8;
-    // 6 for the architecture and x32 checks, 2 per denied call, 2 for clone3, 5 each for clone and socket, 1 allow.
-    expect(count).toBe(6 + 2 * Object.keys(DENIED_SYSCALLS).length + 2 + 5 + 5 + 1);
+    // 6 for the architecture and x32 checks, 2 per denied call, 2 each for fork, vfork and
+    // clone3, 6 for clone, 5 for socket, 1 allow.
+    expect(count).toBe(6 + 2 * Object.keys(DENIED_SYSCALLS).length + 2 * 3 + 6 + 5 + 1);
     expect(program.readUInt32LE(12)).toBe(0xc000003e);
     expect(program.readUInt32LE(program.length - 4)).toBe(0x7fff0000);
   });

@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import {
+  encodeBytesFrame,
   encodeJsonFrame,
   RemoteCallError,
   RemoteClosedError,
@@ -17,11 +18,13 @@ function pair(handlers: Parameters<typeof serveRemote>[0]["handlers"]) {
     input: toRemote,
     output: toHost,
     handlers,
+    maxBytesBytes: 1 << 20,
     onClose: (why) => closes.push(why),
   });
   const endpoint = new RemoteEndpoint({
     input: toRemote,
     output: toHost,
+    maxBytesBytes: 1 << 20,
     onEvent: (name, payload, attachment) => events.push([name, payload, attachment]),
   });
   return { server, endpoint, events, closes, toHost, toRemote };
@@ -41,7 +44,7 @@ describe("RemoteEndpoint and serveRemote", () => {
       },
     });
     await expect(endpoint.call("echo", [1, "two"])).resolves.toEqual([1, "two"]);
-    await expect(endpoint.call("size", [], new Uint8Array(70_000))).resolves.toBe(70_000);
+    await expect(endpoint.call("size", [], { attachment: new Uint8Array(70_000) })).resolves.toBe(70_000);
     await expect(endpoint.call("later", [5])).resolves.toBe("late");
     const failure = await endpoint.call("fail").catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RemoteCallError);
@@ -75,12 +78,35 @@ describe("RemoteEndpoint and serveRemote", () => {
     await expect(endpoint.call("hang")).rejects.toBeInstanceOf(RemoteClosedError);
   });
 
+  it("closes the channel on a reply to a call that is not waiting, and on bytes no message claims", async () => {
+    const first = pair({});
+    const pending = first.endpoint.call("missing").catch(() => undefined);
+    await pending;
+    first.toHost.write(encodeJsonFrame({ t: "reply", id: 99, ok: true }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(first.endpoint.closed).toEqual(new RemoteClosedError("it answered call 99, which is not waiting"));
+
+    const second = pair({});
+    second.toHost.write(encodeBytesFrame(new Uint8Array(4)));
+    second.toHost.write(encodeJsonFrame({ t: "event", name: "x" }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second.endpoint.closed).toEqual(new RemoteClosedError("it sent bytes that no message claimed"));
+    expect(second.events).toEqual([]);
+  });
+
+  it("gives up on a call not answered within its time, closing the channel", async () => {
+    const { endpoint } = pair({ hang: () => new Promise(() => undefined) });
+    await expect(endpoint.call("hang", [], { timeoutMs: 20 })).rejects.toEqual(
+      new RemoteClosedError("it did not answer hang within 20 ms"),
+    );
+  });
+
   it("closes the channel when the remote announces a frame over the limit", async () => {
     const toHost = new PassThrough();
     const endpoint = new RemoteEndpoint({
       input: new PassThrough(),
       output: toHost,
-      maxFrameBytes: 100,
+      maxJsonBytes: 100,
       onEvent() {},
     });
     const pending = endpoint.call("anything");

@@ -56,6 +56,11 @@ interface ActiveRun {
   /** Gives up on the worker (it does not answer): resolves the race in `execute`. */
   giveUp: () => void;
   timers: ReturnType<typeof setTimeout>[];
+  /** Tool calls the sandbox made in this run, and how many are still being answered. */
+  toolCalls: number;
+  toolsInFlight: number;
+  /** The sandbox broke the protocol (a forged call, an impossible result): why. */
+  broken?: string;
 }
 
 /** The run is already going on; one at a time per executor. */
@@ -139,6 +144,8 @@ export class PythonExecutor implements CodeExecutor {
       images: [],
       giveUp: () => {},
       timers: [],
+      toolCalls: 0,
+      toolsInFlight: 0,
     };
     this.active = run;
     const completion = this.execute(code, run, timeoutMs, options.signal);
@@ -248,6 +255,13 @@ export class PythonExecutor implements CodeExecutor {
       signal?.removeEventListener("abort", onAbort);
       run.controller.abort(new AbortError("the step that called this tool ended"));
     }
+    let output: unknown;
+    if (typeof outcome === "object" && !(outcome instanceof PythonWorkerExit) && !run.broken) {
+      const read = this.readOutput(outcome);
+      if ("broken" in read) this.breakRun(run, read.broken);
+      else output = read.value;
+    }
+    if (run.broken) outcome = new PythonWorkerExit(`it broke the protocol: ${run.broken}`);
     const workerLost = outcome === "hung" || outcome instanceof PythonWorkerExit;
     if (workerLost && run.stop === "closed") await this.worker.terminate();
     else if (workerLost) this.startReplacement();
@@ -276,17 +290,42 @@ export class PythonExecutor implements CodeExecutor {
         stateLost: true,
       });
     }
-    return this.toResult(outcome, run, code, timeoutMs, started);
+    return this.toResult(outcome, output, run, code, timeoutMs, started);
+  }
+
+  /**
+   * The run's value, read from the sandbox's JSON. The harness sends at most `maxTransferChars`
+   * of valid JSON; anything else did not come from it, so the sandbox is given up on.
+   */
+  private readOutput(outcome: HarnessRunResult): { value: unknown } | { broken: string } {
+    const json = outcome.outputJson;
+    if (json === null) return { value: undefined };
+    if (json.length > this.limits.maxTransferChars) {
+      return {
+        broken: `it sent a result over ${this.limits.maxTransferChars} characters (maxTransferChars)`,
+      };
+    }
+    try {
+      return { value: JSON.parse(json) };
+    } catch {
+      return { broken: "it sent a result that is not JSON" };
+    }
   }
 
   private toResult(
     outcome: HarnessRunResult,
+    output: unknown,
     run: ActiveRun,
     code: string,
     timeoutMs: number,
     started: number,
   ): ExecutionResult {
     let error = outcome.error;
+    if (error && error.message.length > this.limits.maxErrorChars) {
+      // The harness cuts its messages already; the host does not take a longer one on trust.
+      error = { ...error, message: `${error.message.slice(0, this.limits.maxErrorChars)}… (cut)` };
+    }
+
     if (outcome.interrupted || run.stop === "timeout") {
       error = {
         kind: "timeout",
@@ -297,8 +336,10 @@ export class PythonExecutor implements CodeExecutor {
       error = { ...error, message: `${error.message}. ${JAVASCRIPT_HINT}` };
     }
     const interrupted = error?.kind === "timeout";
+
     return {
-      output: interrupted || outcome.outputJson === null ? undefined : JSON.parse(outcome.outputJson),
+      output: interrupted ? undefined : output,
+
       logs: boundLogs(outcome.logs, this.limits.maxOutputChars),
       isFinalAnswer: !interrupted && outcome.isFinalAnswer,
       ...(error ? { error } : {}),
@@ -321,6 +362,21 @@ export class PythonExecutor implements CodeExecutor {
     const worker = this.worker;
     if (!run || run.id !== message.runId || run.stop) return;
     const { callId, name } = message;
+    // Python waits for each tool synchronously and the harness counts them: a second call while
+    // one is answered, one call too many or an oversized input means the sandbox is not the
+    // harness any more. It is given up on (the run reports a crash), not obeyed.
+    const violation =
+      run.toolsInFlight > 0
+        ? "it made a tool call while another was being answered"
+        : ++run.toolCalls > this.limits.maxToolCalls
+          ? `it made more than ${this.limits.maxToolCalls} tool calls (maxToolCalls)`
+          : message.json.length > this.limits.maxTransferChars
+            ? `it sent a tool input over ${this.limits.maxTransferChars} characters (maxTransferChars)`
+            : undefined;
+    if (violation) {
+      this.breakRun(run, violation);
+      return;
+    }
     const reply = (outcome: Parameters<PythonSandboxClient["answerTool"]>[1]) => {
       if (this.active === run && !run.stop) worker.answerTool(callId, outcome);
     };
@@ -336,6 +392,7 @@ export class PythonExecutor implements CodeExecutor {
       reply({ ok: false, name: "ToolError", message: `the arguments of ${name} did not arrive as JSON` });
       return;
     }
+    run.toolsInFlight++;
     void runSandboxToolCall({
       tool,
       input,
@@ -346,9 +403,16 @@ export class PythonExecutor implements CodeExecutor {
       limitName: "maxTransferChars",
       ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
     }).then((outcome) => {
+      run.toolsInFlight--;
       if ("fatal" in outcome) this.stopRun(run, { fatal: outcome.fatal });
       else reply(outcome);
     });
+  }
+
+  /** The sandbox broke the protocol during `run`: it is terminated, and the run reports a crash. */
+  private breakRun(run: ActiveRun, why: string): void {
+    run.broken ??= why;
+    void this.worker.terminate();
   }
 
   private toolList(): [string, string[]][] {

@@ -5,16 +5,25 @@
 // runs) and once without it, to show what the operating system holds on its own. After each,
 // the host is checked: alive, no connection reached it, no file written.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { launchOsSandbox } from "@atrium/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonSandboxProgram } from "../src/sandbox/python-process-client.js";
 
 const ATTACKS = String.raw`
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { fstatSync, openSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { connect } from "node:net";
 import { Worker } from "node:worker_threads";
@@ -34,6 +43,8 @@ attempt("spawnNode", () => { const r = spawnSync(process.execPath, ["-e", "1"]);
 attempt("write", () => writeFileSync("/atrium/app/planted.txt", "x"));
 attempt("writeTmp", () => writeFileSync("/tmp/planted.txt", "x"));
 attempt("writeRoot", () => writeFileSync("/planted.txt", "x"));
+attempt("ptmx", () => openSync("/dev/ptmx", "r+"));
+for (const fd of [200, 201]) attempt("inheritedFd" + fd, () => fstatSync(fd).size);
 out.tcp = await new Promise((resolve) => {
   try {
     const socket = connect(port, "127.0.0.1");
@@ -41,7 +52,16 @@ out.tcp = await new Promise((resolve) => {
     socket.on("error", (error) => resolve({ error: error.code }));
   } catch (error) { resolve({ error: error.code ?? error.message }); }
 });
+// A worker started with execArgv: [] runs without Node's permission model on Node 20.
+out.workerWithoutPermissions = await new Promise((resolve) => {
+  try {
+    const worker = new Worker("const { spawnSync } = require('node:child_process'); const r = spawnSync(process.execPath, ['-e', '1']); require('node:worker_threads').parentPort.postMessage(r.error ? r.error.code : r.status);", { eval: true, execArgv: [] });
+    worker.on("message", (value) => resolve({ ok: value }));
+    worker.on("error", (error) => resolve({ error: error.code ?? error.message }));
+  } catch (error) { resolve({ error: error.code ?? error.message }); }
+});
 out.workerSpawn = await new Promise((resolve) => {
+
   try {
     const worker = new Worker("const { spawnSync } = require('node:child_process'); const r = spawnSync('/bin/sh', ['-c', 'id']); require('node:worker_threads').parentPort.postMessage(r.error ? r.error.code : r.status);", { eval: true });
     worker.on("message", (value) => resolve({ ok: value }));
@@ -51,6 +71,7 @@ out.workerSpawn = await new Promise((resolve) => {
 process.stdout.write(JSON.stringify(out));
 `;
 
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 let dir: string;
 let server: Server;
 let port: number;
@@ -117,6 +138,10 @@ describe("the Python sandbox's OS boundary, as the Python sandbox runs (with Nod
     expect(out.writeTmp).toEqual({ error: "ERR_ACCESS_DENIED" });
     expect(out.writeRoot).toEqual({ error: "ERR_ACCESS_DENIED" });
     expect(out.tcp).toEqual({ error: "EAFNOSUPPORT" });
+    expect(out.ptmx).toEqual({ error: "ERR_ACCESS_DENIED" });
+    // Node 20 starts a worker given execArgv: [] without the permission model (the worker's
+    // spawn then gets past it), and the seccomp filter still refuses the new process.
+    expect(out.workerWithoutPermissions).toEqual({ ok: "EPERM" });
     expectHostUnharmed();
   }, 30_000);
 });
@@ -138,17 +163,52 @@ describe("the same boundary without Node's permission model: what the operating 
     // As root, the host hands the sandbox an unprivileged uid of its own; otherwise its own.
     if (isRoot) expect(uid >= 200_000 && uid < 1_000_000).toBe(true);
     else expect(uid).toBe(process.getuid?.());
-    // No shell exists in the sandbox. Node itself can start another Node here (only the
-    // permission model refuses it), and that process is inside the same namespaces, limits,
-    // seccomp filter and uid: contained, not forbidden.
-    expect(out.spawnShell).toEqual({ error: "ENOENT" });
-    expect(out.spawnNode).toEqual({ ok: 0 });
+    // The seccomp filter allows threads, never a new process: the sandbox is one process, so
+    // its memory and CPU limits bound all of it.
+    expect(out.spawnShell).toEqual({ error: "EPERM" });
+    expect(out.spawnNode).toEqual({ error: "EPERM" });
+
     expect(out.write).toEqual({ error: "EROFS" });
     // No /tmp, and the sandbox's root filesystem is read-only: nothing to fill memory with.
     expect(out.writeTmp).toEqual({ error: "ENOENT" });
     expect(out.writeRoot).toEqual({ error: "EROFS" });
     // The seccomp filter refuses every socket family but Unix sockets.
     expect(out.tcp).toEqual({ error: "EAFNOSUPPORT" });
+    // Only the devices a runtime needs: no pseudo-terminal multiplexer.
+    expect(out.ptmx).toEqual({ error: "ENOENT" });
     expectHostUnharmed();
   }, 30_000);
+
+  it("passes none of the host's inherited file descriptors into the sandbox", () => {
+    // A host started with descriptors it did not mark close-on-exec (a shell's `exec 200<file`):
+    // a secret it may read and a file it may append to. The sandbox must get neither.
+    const secret = join(dir, "secret.txt");
+    const target = join(dir, "target.txt");
+    writeFileSync(secret, "host secret", { mode: 0o600 });
+    writeFileSync(target, "host file\n");
+    const runner = join(dir, "runner.mts");
+    writeFileSync(
+      runner,
+      [
+        `import { launchOsSandbox } from ${JSON.stringify(join(packageDir, "..", "kit", "src", "index.ts"))};`,
+        `import { pythonSandboxProgram } from ${JSON.stringify(join(packageDir, "src", "sandbox", "python-process-client.ts"))};`,
+        `const program = { ...pythonSandboxProgram(${JSON.stringify(dir)}, "attacks.mjs"), args: ["1", "1"], permissionModel: false };`,
+        "const { child } = launchOsSandbox(program);",
+        "child.stdout.pipe(process.stdout);",
+      ].join("\n"),
+    );
+    const script = `exec 200<"${secret}" 201>>"${target}"; exec "${process.execPath}" --import tsx --conditions=@atrium/source "${runner}"`;
+    const result = spawnSync("bash", ["--norc", "--noprofile", "-c", script], {
+      cwd: packageDir,
+      encoding: "utf8",
+    });
+    const out = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(out.inheritedFd200).toEqual({ error: "EBADF" });
+    expect(out.inheritedFd201).toEqual({ error: "EBADF" });
+    expect(readFileSync(target, "utf8")).toBe("host file\n");
+    rmSync(secret);
+    rmSync(target);
+    rmSync(runner);
+    expectHostUnharmed();
+  }, 60_000);
 });

@@ -35,8 +35,14 @@ const UID_SPAN = 800_000;
 let cachedHost: { key: string; host: Omit<OsSandboxHost, "uid"> } | undefined;
 let cachedSeccomp: Buffer | undefined;
 
+/**
+ * A system tool, from the system's own folders first: a package manager's scripts put
+ * `node_modules/.bin` at the front of PATH, and a tool that starts sandboxes as root should not
+ * be whatever a dependency placed there.
+ */
 function findOnPath(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
+  const dirs = ["/usr/bin", "/bin", "/usr/sbin", "/sbin", ...(process.env.PATH ?? "").split(delimiter)];
+
   for (const dir of dirs) {
     if (!dir) continue;
     const path = join(dir, name);
@@ -84,6 +90,11 @@ export function osSandboxHost(): Omit<OsSandboxHost, "uid"> {
       "prlimit was not found on PATH: install util-linux (sudo apt-get install util-linux)",
     );
   }
+  const bash = findOnPath("bash");
+  if (!bash)
+    throw new OsSandboxUnavailableError(
+      "bash was not found; it closes inherited file descriptors before the sandbox starts",
+    );
   const isRoot = process.getuid?.() === 0;
   const setpriv = isRoot ? findOnPath("setpriv") : undefined;
   if (isRoot && !setpriv) {
@@ -91,7 +102,14 @@ export function osSandboxHost(): Omit<OsSandboxHost, "uid"> {
       "running as root, the sandbox must drop to an unprivileged user with setpriv, which was not found: install util-linux (sudo apt-get install util-linux)",
     );
   }
-  const host = { bwrap, prlimit, nodePath: realpathSync(process.execPath), ...(setpriv ? { setpriv } : {}) };
+  const host = {
+    bash,
+    bwrap,
+    prlimit,
+    nodePath: realpathSync(process.execPath),
+    ...(setpriv ? { setpriv } : {}),
+  };
+
   cachedHost = { key, host };
   return host;
 }

@@ -30,6 +30,8 @@ export interface OsSandboxProgram {
 
 /** Where the host's tools are, and who it is: decided once by the launcher. */
 export interface OsSandboxHost {
+  /** Closes the file descriptors the host inherited before anything else starts (see below). */
+  bash: string;
   bwrap: string;
   prlimit: string;
   /** Present when the host runs as root: the sandbox drops to `uid` with it. */
@@ -45,6 +47,15 @@ export const SANDBOX_APP = `${SANDBOX_ROOT}/app`;
 const SANDBOX_NODE = `${SANDBOX_ROOT}/bin/node`;
 /** File descriptor on which bubblewrap reads the seccomp program. */
 export const SECCOMP_FD = 3;
+
+/**
+ * A descriptor the host process inherited without close-on-exec (from a shell's `exec 7<file`,
+ * a supervisor, a test runner) would pass through prlimit, bubblewrap and setpriv into the
+ * sandbox, and with it a file, a directory (and every path under it) or a pipe of the host's.
+ * Node cannot close descriptors in a child it spawns, so the first program in the chain does:
+ * bash closes every descriptor above the seccomp program's, then execs the rest.
+ */
+const CLOSE_INHERITED_FDS = `for fd in /proc/$$/fd/*; do fd=\${fd##*/}; if [ "$fd" -gt ${SECCOMP_FD} ]; then eval "exec $fd>&-" 2>/dev/null; fi; done; exec "$@"`;
 
 /**
  * The command line that starts `program` in an OS sandbox: prlimit (resource limits) around
@@ -115,8 +126,18 @@ export function osSandboxCommand(
     "/lib64",
     "--proc",
     "/proc",
-    "--dev",
+    // Only the devices a runtime needs: bubblewrap's own /dev would add a pseudo-terminal
+    // multiplexer (/dev/ptmx), and with it the host-wide count of terminals to use up.
+    "--perms",
+    "0755",
+    "--dir",
     "/dev",
+    ...["null", "zero", "random", "urandom"].flatMap((device) => [
+      "--dev-bind",
+      `/dev/${device}`,
+      `/dev/${device}`,
+    ]),
+
     "--perms",
     "0755",
     "--dir",
@@ -160,8 +181,16 @@ export function osSandboxCommand(
         ];
   const nodeFlags = [...permissions, "--no-addons"];
   return {
-    command: host.prlimit,
+    command: host.bash,
     args: [
+      // Its stdin is a socket, which bash takes for a remote shell and would read ~/.bashrc for.
+      "--norc",
+      "--noprofile",
+      "-c",
+
+      CLOSE_INHERITED_FDS,
+      "close-inherited-fds",
+      host.prlimit,
       ...rlimits,
       "--",
       host.bwrap,

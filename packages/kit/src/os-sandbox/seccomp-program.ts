@@ -4,8 +4,10 @@
  * It is a deny list, the shape Docker's and bubblewrap-based sandboxes use: the runtime inside
  * (Node, its worker, the interpreter) needs ordinary system calls, and what is refused is what
  * only an attacker wants: the kernel's rarely used attack surface (keys, BPF, perf, io_uring,
- * user faults), namespaces and mounts, tracing other processes, and every socket family but
- * Unix sockets (the sandbox already has no network; this keeps even its loopback closed).
+ * user faults), namespaces and mounts, tracing other processes, new processes (threads only),
+ * and every socket family but Unix sockets (the sandbox already has no network; this keeps
+ * even its loopback closed).
+
  * x86-64 only; any other architecture, and the x32 ABI, end the process.
  */
 
@@ -33,6 +35,10 @@ const AF_UNIX = 1;
 
 const SYS_SOCKET = 41;
 const SYS_CLONE = 56;
+const SYS_FORK = 57;
+const SYS_VFORK = 58;
+/** A thread shares its process: threads are how Node and its workers run, processes are not allowed. */
+const CLONE_THREAD = 0x00010000;
 const SYS_CLONE3 = 435;
 /** CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET. */
 const CLONE_NAMESPACE_FLAGS =
@@ -110,15 +116,22 @@ export function seccompProgram(): Buffer {
   for (const nr of Object.values(DENIED_SYSCALLS)) {
     program.push([BPF_JEQ_K, 0, 1, nr], [BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM]);
   }
-  // glibc falls back to clone() when clone3() is missing, and clone's flags can be inspected.
+  // No new processes: the sandbox is one process, so its limits (RLIMIT_DATA, RLIMIT_CPU) bound
+  // all of it, whatever code inside it manages to switch off Node's permission model.
+  program.push([BPF_JEQ_K, 0, 1, SYS_FORK], [BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM]);
+  program.push([BPF_JEQ_K, 0, 1, SYS_VFORK], [BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM]);
+  // glibc falls back to clone() when clone3() is missing, and clone's flags can be inspected:
+  // threads (CLONE_THREAD) are allowed, new processes and namespaces are not.
   program.push([BPF_JEQ_K, 0, 1, SYS_CLONE3], [BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | ENOSYS]);
   program.push(
-    [BPF_JEQ_K, 0, 4, SYS_CLONE],
+    [BPF_JEQ_K, 0, 5, SYS_CLONE],
     [BPF_LD_W_ABS, 0, 0, OFFSET_ARG0],
-    [BPF_JSET_K, 0, 1, CLONE_NAMESPACE_FLAGS],
-    [BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM],
+    [BPF_JSET_K, 2, 0, CLONE_NAMESPACE_FLAGS],
+    [BPF_JSET_K, 0, 1, CLONE_THREAD],
     [BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW],
+    [BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM],
   );
+
   program.push(
     [BPF_JEQ_K, 0, 4, SYS_SOCKET],
     [BPF_LD_W_ABS, 0, 0, OFFSET_ARG0],

@@ -38,12 +38,34 @@ function withHeader(kind: number, payload: Uint8Array): Buffer {
  * Cuts a byte stream into frames. `push` returns the frames completed by a chunk, in order, and
  * throws `FrameError` when the stream breaks the format (after which the stream is unusable).
  */
+export interface FrameLimits {
+  /** The largest JSON frame accepted, in bytes. */
+  maxJsonBytes: number;
+  /** The largest bytes frame accepted; 0 refuses them (`refuseBytes` sets it later). */
+  maxBytesBytes: number;
+  /**
+   * How deep JSON may nest. The protocol's messages are a few levels deep; a frame of nothing
+   * but brackets would cost its reader dozens of times its size in heap.
+   */
+  maxJsonDepth?: number;
+}
+
+const DEFAULT_MAX_JSON_DEPTH = 64;
+
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private broken: FrameError | undefined;
+  private maxBytesBytes: number;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  constructor(private readonly limits: FrameLimits) {
+    this.maxBytesBytes = limits.maxBytesBytes;
+  }
+
+  /** From now on a bytes frame breaks the stream (e.g. once a sandbox has booted). */
+  refuseBytes(): void {
+    this.maxBytesBytes = 0;
+  }
 
   push(chunk: Buffer): Frame[] {
     if (this.broken) throw this.broken;
@@ -51,31 +73,39 @@ export class FrameReader {
     this.buffered += chunk.byteLength;
     const frames: Frame[] = [];
     for (;;) {
-      if (this.buffered < 4) break;
-      const head = this.peek(4);
+      if (this.buffered < HEADER_BYTES) break;
+      const head = this.peek(HEADER_BYTES);
       const length = head.readUInt32BE(0);
-      if (length < 1 || length > this.maxFrameBytes + 1) {
-        this.broken = new FrameError(
-          `a frame of ${length - 1} bytes was announced; the limit is ${this.maxFrameBytes}`,
-        );
+      const kind = head[4];
+      if (kind !== KIND_BYTES && kind !== KIND_JSON) {
+        this.broken = new FrameError(`a frame of unknown kind ${String(kind)} arrived`);
+        throw this.broken;
+      }
+      const limit = kind === KIND_BYTES ? this.maxBytesBytes : this.limits.maxJsonBytes;
+      if (length < 1 || length > limit + 1) {
+        const what = kind === KIND_BYTES ? "bytes frame" : "frame";
+        const allowed =
+          limit === 0 && kind === KIND_BYTES ? "none are accepted now" : `the limit is ${limit}`;
+        this.broken = new FrameError(`a ${what} of ${length - 1} bytes was announced; ${allowed}`);
         throw this.broken;
       }
       if (this.buffered < 4 + length) break;
       const whole = this.take(4 + length);
-      const kind = whole[4];
       const payload = whole.subarray(HEADER_BYTES);
       if (kind === KIND_BYTES) {
         frames.push({ kind: "bytes", bytes: payload });
-      } else if (kind === KIND_JSON) {
+      } else {
+        const maxDepth = this.limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+        if (nestsDeeperThan(payload, maxDepth)) {
+          this.broken = new FrameError(`a frame's JSON nests deeper than ${maxDepth} levels`);
+          throw this.broken;
+        }
         try {
           frames.push({ kind: "json", value: JSON.parse(payload.toString("utf8")) });
         } catch {
           this.broken = new FrameError("a frame's JSON did not parse");
           throw this.broken;
         }
-      } else {
-        this.broken = new FrameError(`a frame of unknown kind ${String(kind)} arrived`);
-        throw this.broken;
       }
     }
     return frames;
@@ -96,4 +126,31 @@ export class FrameReader {
     this.buffered = rest.byteLength;
     return taken;
   }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/** Whether JSON text nests arrays and objects deeper than `max`, brackets in strings aside. */
+function nestsDeeperThan(json: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const byte = json[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
+      if (++depth > max) return true;
+    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return false;
 }

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { encodeBytesFrame, encodeJsonFrame, FrameReader } from "./frame-codec.js";
 import {
   asRemoteToHost,
-  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_JSON_FRAME_BYTES,
   type HostToRemote,
   type RemoteErrorValue,
 } from "./remote-protocol.js";
@@ -24,8 +24,18 @@ export interface RemoteEndpointOptions {
   /** The sandbox's input (its stdin) and output (its stdout). */
   input: Writable;
   output: Readable;
-  maxFrameBytes?: number;
+  /** The sandbox's frames: JSON up to this many bytes (default 64 MiB)... */
+  maxJsonBytes?: number;
+  /** ...and attached bytes up to this many until `refuseBytesFrames` (default none). */
+  maxBytesBytes?: number;
   onEvent(name: string, payload: unknown, attachment: Uint8Array | undefined): void;
+}
+
+export interface CallOptions {
+  /** Bytes sent with the call (a snapshot to restore, say). */
+  attachment?: Uint8Array;
+  /** A sandbox that has not answered by then is given up on: the channel closes. */
+  timeoutMs?: number;
 }
 
 /**
@@ -41,8 +51,14 @@ export class RemoteEndpoint {
   private closedWith: RemoteClosedError | undefined;
   private readonly closeListeners: ((error: RemoteClosedError) => void)[] = [];
 
+  private readonly reader: FrameReader;
+
   constructor(private readonly options: RemoteEndpointOptions) {
-    const reader = new FrameReader(options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+    const reader = new FrameReader({
+      maxJsonBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_FRAME_BYTES,
+      maxBytesBytes: options.maxBytesBytes ?? 0,
+    });
+    this.reader = reader;
     let attachment: Uint8Array | undefined;
     options.output.on("data", (chunk: Buffer) => {
       if (this.closedWith) return;
@@ -55,11 +71,18 @@ export class RemoteEndpoint {
       }
       for (const frame of frames) {
         if (frame.kind === "bytes") {
+          if (attachment) return this.close("it sent bytes that no message claimed");
           attachment = frame.bytes;
           continue;
         }
         const message = asRemoteToHost(frame.value);
-        const bytes = message && "attached" in message && message.attached ? attachment : undefined;
+        const claims = message !== undefined && "attached" in message && message.attached === true;
+        if (claims !== (attachment !== undefined)) {
+          return this.close(
+            claims ? "it sent a message whose bytes are missing" : "it sent bytes that no message claimed",
+          );
+        }
+        const bytes = attachment;
         attachment = undefined;
         if (!message) {
           this.close("it sent a message that is not part of the protocol");
@@ -67,10 +90,12 @@ export class RemoteEndpoint {
         }
         if (message.t === "event") {
           options.onEvent(message.name, message.payload, bytes);
+          if (this.closedWith) return;
           continue;
         }
         const waiter = this.pending.get(message.id);
-        if (!waiter) continue;
+        // A reply to nothing: a sandbox that answers what was never asked is not following the protocol.
+        if (!waiter) return this.close(`it answered call ${message.id}, which is not waiting`);
         this.pending.delete(message.id);
         if (message.ok) waiter.resolve(message.value);
         else waiter.reject(new RemoteCallError(message.error));
@@ -90,13 +115,35 @@ export class RemoteEndpoint {
     return this.pending.size;
   }
 
-  call(method: string, args: unknown[] = [], attachment?: Uint8Array): Promise<unknown> {
+  call(method: string, args: unknown[] = [], options: CallOptions = {}): Promise<unknown> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.nextId++;
+    const { attachment, timeoutMs } = options;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settle = () => {
+        if (timer) clearTimeout(timer);
+      };
+      this.pending.set(id, {
+        resolve: (value) => {
+          settle();
+          resolve(value);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => this.close(`it did not answer ${method} within ${timeoutMs} ms`), timeoutMs);
+      }
       this.send({ t: "call", id, method, args, ...(attachment ? { attached: true } : {}) }, attachment);
     });
+  }
+
+  /** From now on, bytes from the sandbox close the channel (they are only expected while it boots). */
+  refuseBytesFrames(): void {
+    this.reader.refuseBytes();
   }
 
   notify(method: string, args: unknown[] = []): void {

@@ -19,8 +19,8 @@ export type RemoteToHost =
   | { t: "reply"; id: number; ok: false; error: RemoteErrorValue }
   | { t: "event"; name: string; payload?: unknown; attached?: true };
 
-/** The largest frame either side accepts unless told otherwise: 256 MiB. */
-export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024 * 1024;
+/** The largest JSON frame either side accepts unless told otherwise: 64 MiB. */
+export const DEFAULT_MAX_JSON_FRAME_BYTES = 64 * 1024 * 1024;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

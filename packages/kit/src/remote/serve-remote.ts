@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { encodeBytesFrame, encodeJsonFrame, FrameReader } from "./frame-codec.js";
-import { asHostToRemote, DEFAULT_MAX_FRAME_BYTES, type RemoteToHost } from "./remote-protocol.js";
+import { asHostToRemote, DEFAULT_MAX_JSON_FRAME_BYTES, type RemoteToHost } from "./remote-protocol.js";
 
 /** A method the sandbox serves: its arguments as sent, and the bytes attached, if any. */
 export type RemoteHandler = (args: unknown[], attachment: Uint8Array | undefined) => unknown;
@@ -9,7 +9,10 @@ export interface ServeRemoteOptions {
   input: Readable;
   output: Writable;
   handlers: Record<string, RemoteHandler>;
-  maxFrameBytes?: number;
+  /** The host's frames: JSON up to this many bytes (default 64 MiB)... */
+  maxJsonBytes?: number;
+  /** ...and attached bytes up to this many (default none). */
+  maxBytesBytes?: number;
   /** The host's end closed or broke the format: the process should end. */
   onClose(reason: string): void;
 }
@@ -24,7 +27,10 @@ export interface RemoteServer {
  * each awaited before its reply) and sends events. Runs inside the sandboxed process.
  */
 export function serveRemote(options: ServeRemoteOptions): RemoteServer {
-  const reader = new FrameReader(options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+  const reader = new FrameReader({
+    maxJsonBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_FRAME_BYTES,
+    maxBytesBytes: options.maxBytesBytes ?? 0,
+  });
   const send = (message: RemoteToHost, attachment?: Uint8Array) => {
     if (attachment) options.output.write(encodeBytesFrame(attachment));
     options.output.write(encodeJsonFrame(message));

@@ -14,11 +14,14 @@ import { ConfigError } from "@atrium/spec";
 import type { PythonSandboxClient, SandboxRequest, ToolCallMessage } from "../python-sandbox-client.js";
 import { PythonWorkerExit, PythonWorkerRequestError } from "../python-worker-client.js";
 import type { HarnessRunResult, ToolOutcome } from "../worker-protocol.js";
-import { MAX_SANDBOX_FRAME_BYTES, SANDBOX_PYODIDE_DIR } from "./python-sandbox-layout.js";
+import { MAX_SANDBOX_JSON_BYTES, MAX_SNAPSHOT_BYTES, SANDBOX_PYODIDE_DIR } from "./python-sandbox-layout.js";
+
 import { asHarnessRunResult, asToolCallMessage } from "./sandbox-message-checks.js";
 
 /** How long a sandboxed interpreter may take to boot before it is given up on. */
 const BOOT_TIMEOUT_MS = 60_000;
+/** How long a request other than a run (tools, variables, reset) may take before the sandbox is given up on. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface PythonProcessSpawnOptions {
   /** Bytes of a fresh interpreter's memory snapshot to restore. */
@@ -26,6 +29,13 @@ export interface PythonProcessSpawnOptions {
   /** Receives the snapshot the sandbox makes when it booted without one. */
   onSnapshot?: (snapshot: Uint8Array) => void;
   limits?: Partial<OsSandboxLimits>;
+  /**
+   * The folder whose `python-sandbox.mjs` runs in the sandbox: the package's own unless a test
+   * puts a hostile stand-in there, to check what the host does with what it says.
+   */
+  programDir?: string;
+  /** How long a request other than a run may take (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
 /** The files of the sandboxed process: bundles beside the package's index, or built from source. */
@@ -60,6 +70,8 @@ export function pythonSandboxProgram(dir: string, main = "python-sandbox.mjs"): 
  */
 export class PythonProcessClient implements PythonSandboxClient {
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
+  /** Run requests waiting for their reply: tool calls are only legitimate while there is one. */
+  runsPending = 0;
   private exited: PythonWorkerExit | undefined;
   private readonly exitedPromise: Promise<void>;
 
@@ -67,6 +79,7 @@ export class PythonProcessClient implements PythonSandboxClient {
     private readonly child: ChildProcess,
     private readonly endpoint: RemoteEndpoint,
     private readonly stderrTail: () => string,
+    private readonly requestTimeoutMs: number,
   ) {
     this.exitedPromise = new Promise((resolve) => child.once("close", () => resolve()));
     endpoint.onClose((error) => this.fail(new PythonWorkerExit(error.message)));
@@ -74,24 +87,35 @@ export class PythonProcessClient implements PythonSandboxClient {
   }
 
   static async spawn(options: PythonProcessSpawnOptions = {}): Promise<PythonProcessClient> {
-    const sandbox = launchOsSandbox(pythonSandboxProgram(await programDir()), options.limits);
+    const sandbox = launchOsSandbox(
+      pythonSandboxProgram(options.programDir ?? (await programDir())),
+      options.limits,
+    );
     const { child } = sandbox;
     let booted = false;
+    let snapshotTaken = false;
     let client: PythonProcessClient | undefined;
     const endpoint = new RemoteEndpoint({
       input: child.stdin as NonNullable<ChildProcess["stdin"]>,
       output: child.stdout as NonNullable<ChildProcess["stdout"]>,
-      maxFrameBytes: MAX_SANDBOX_FRAME_BYTES,
+      maxJsonBytes: MAX_SANDBOX_JSON_BYTES,
+      maxBytesBytes: MAX_SNAPSHOT_BYTES,
       onEvent(name, payload, attachment) {
-        if (name === "snapshot" && !booted && attachment) {
+        if (name === "snapshot" && !booted && !snapshotTaken && attachment && !options.snapshot) {
           // Made before any guest code existed in that process: a fresh interpreter's memory.
+          snapshotTaken = true;
           options.onSnapshot?.(attachment);
           return;
         }
         const message = name === "tool-call" ? asToolCallMessage(payload) : undefined;
-        if (message && client) client.onToolCall?.(message);
-        else if (!message)
+        if (!message) {
           endpoint.close(`the sandbox sent an event that is not part of the protocol (${name})`);
+        } else if (!client?.runsPending) {
+          // Python calls a tool only from inside a step: one at any other time is forged.
+          endpoint.close("the sandbox called a tool while no step was running");
+        } else {
+          client.onToolCall?.(message);
+        }
       },
     });
     child.once("close", (code, signal) => {
@@ -102,7 +126,12 @@ export class PythonProcessClient implements PythonSandboxClient {
       );
     });
     child.once("error", (error) => endpoint.close(`the sandbox process could not start: ${error.message}`));
-    client = new PythonProcessClient(child, endpoint, sandbox.stderrTail);
+    client = new PythonProcessClient(
+      child,
+      endpoint,
+      sandbox.stderrTail,
+      options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    );
     client.setRef(false);
     const timer = setTimeout(
       () => endpoint.close(`the sandbox did not boot within ${BOOT_TIMEOUT_MS} ms`),
@@ -110,8 +139,9 @@ export class PythonProcessClient implements PythonSandboxClient {
     );
     timer.unref();
     try {
-      await endpoint.call("boot", [], options.snapshot);
+      await endpoint.call("boot", [], options.snapshot ? { attachment: options.snapshot } : {});
       booted = true;
+      endpoint.refuseBytesFrames();
     } catch (error) {
       await client.terminate();
       const detail = error instanceof Error ? error.message : String(error);
@@ -131,8 +161,16 @@ export class PythonProcessClient implements PythonSandboxClient {
   async request(message: SandboxRequest): Promise<unknown> {
     if (this.exited) throw this.exited;
     if (this.endpoint.pendingCalls === 0) this.setRef(true);
+    const isRun = message.type === "run";
+    if (isRun) this.runsPending++;
     try {
-      const value = await this.endpoint.call("request", [message]);
+      // A run has the executor's own watchdog; anything else must not wait on a sandbox forever.
+      const value = await this.endpoint.call(
+        "request",
+        [message],
+        isRun ? {} : { timeoutMs: this.requestTimeoutMs },
+      );
+
       if (message.type !== "run") return undefined;
       const result = asHarnessRunResult(value);
       if (!result) {
@@ -153,6 +191,7 @@ export class PythonProcessClient implements PythonSandboxClient {
       }
       throw Object.assign(new PythonWorkerRequestError(error.message), { name: error.name });
     } finally {
+      if (isRun) this.runsPending--;
       if (this.endpoint.pendingCalls === 0) this.setRef(false);
     }
   }

@@ -2,8 +2,15 @@
 export const SANDBOX_PYODIDE_DIR = "/atrium/pyodide";
 
 /**
- * The largest frame either side of the sandbox's channel accepts: a memory snapshot of a fresh
- * interpreter (tens of MB) is the largest thing that crosses; code, tool outcomes and results
- * are bounded far below this by the executor's own limits.
+ * The largest JSON frame either side of the sandbox's channel accepts. A run's result is the
+ * largest message: its value (`maxTransferChars`, 5 M characters by default, up to 6 bytes each
+ * as escaped JSON) and its logs; the executor bounds both again when it reads them.
  */
-export const MAX_SANDBOX_FRAME_BYTES = 256 * 1024 * 1024;
+export const MAX_SANDBOX_JSON_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The one large thing that crosses: a memory snapshot of a fresh interpreter (tens of MB), from
+ * the first sandbox while it boots, and to later sandboxes with their boot. Bytes are refused
+ * once a sandbox has booted.
+ */
+export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;

@@ -8,7 +8,7 @@
  */
 import { serveRemote } from "@atrium/kit";
 import { PythonWorkerClient } from "../python-worker-client.js";
-import { MAX_SANDBOX_FRAME_BYTES, SANDBOX_PYODIDE_DIR } from "./python-sandbox-layout.js";
+import { MAX_SANDBOX_JSON_BYTES, MAX_SNAPSHOT_BYTES, SANDBOX_PYODIDE_DIR } from "./python-sandbox-layout.js";
 
 let client: PythonWorkerClient | undefined;
 
@@ -20,7 +20,9 @@ function live(): PythonWorkerClient {
 const server = serveRemote({
   input: process.stdin,
   output: process.stdout,
-  maxFrameBytes: MAX_SANDBOX_FRAME_BYTES,
+  maxJsonBytes: MAX_SANDBOX_JSON_BYTES,
+  maxBytesBytes: MAX_SNAPSHOT_BYTES,
+
   onClose: () => process.exit(0),
   handlers: {
     async boot(_args, attachment) {
