@@ -33,6 +33,7 @@ import posixpath as _posixpath
 import signal as _signal
 import sys as _sys
 import time as _time
+import tokenize as _tokenize
 import types as _types
 import typing as _typing
 import zipimport as _zipimport
@@ -112,6 +113,36 @@ _DENIED_PREFIXES = ("os.exec", "os.spawn", "ctypes.", "socket.", "subprocess.", 
 # The only files guest code (or stdlib code working for it) may open, for reading: the
 # standard library. Paths are normalised first ('/lib/../dev/x' is '/dev/x').
 _READABLE_ROOT = "/lib/"
+
+# CPython's parser recurses in C without a stack check on long operator chains: 20,000 chained
+# '+' overflow the worker's stack (fatal to Pyodide), 12,000 parse. Source longer than
+# _DEEP_CODE_CHARS (which cannot hold a chain that long) is tokenized first, and a statement
+# with more than _MAX_LINE_OPERATORS operators is refused before the parser sees it.
+_DEEP_CODE_CHARS = 10000
+_MAX_LINE_OPERATORS = 5000
+_NESTING_KEYWORDS = frozenset({"not", "and", "or", "if", "lambda", "await", "in", "is"})
+
+
+def _deep_line(code):
+    """The first line of a statement with too many operators to parse safely, or None."""
+    operators = 0
+    start = None
+    try:
+        for token in _tokenize.generate_tokens(iter(code.splitlines(True)).__next__):
+            kind = token.type
+            if kind == _tokenize.NEWLINE:
+                operators = 0
+                start = None
+                continue
+            if start is None:
+                start = token.start[0]
+            if (kind == _tokenize.OP and token.string not in ",:)]}=;") or (kind == _tokenize.NAME and token.string in _NESTING_KEYWORDS):
+                operators += 1
+                if operators > _MAX_LINE_OPERATORS:
+                    return start
+    except (_tokenize.TokenError, SyntaxError):
+        return None
+    return None
 
 # The file through which the harness reaches the host (see python-worker.ts): writing a request
 # and reading the answer is how tools and time.sleep work, so no JavaScript object ever exists
@@ -821,11 +852,19 @@ def make_harness(config_json, recursion_limit):
         del tool_errors[:]
         result = {"outputJson": None, "isFinalAnswer": False, "interrupted": False}
         try:
+            if len(code) > _DEEP_CODE_CHARS:
+                deep = _deep_line(code)
+                if deep is not None:
+                    result["error"] = failure("syntax", "RecursionError", "this statement has more than %d operators, too deeply nested to compile; split it into several statements" % _MAX_LINE_OPERATORS, deep, code_lines)
+                    return finish(result)
             tree = compile(code, filename, "exec", _ast.PyCF_ONLY_AST)
         except SyntaxError as error:
             result["error"] = failure("syntax", "SyntaxError", error.msg or "invalid syntax", error.lineno, code_lines)
             return finish(result)
-        except (ValueError, MemoryError, RecursionError) as error:
+        except RecursionError:
+            result["error"] = failure("syntax", "RecursionError", "the code is nested too deeply to compile; split it into simpler statements", None, code_lines)
+            return finish(result)
+        except (ValueError, MemoryError) as error:
             result["error"] = failure("syntax", type(error).__name__, str(error), None, code_lines)
             return finish(result)
         try:
@@ -858,11 +897,14 @@ def make_harness(config_json, recursion_limit):
             pass
         except _OutputLimit:
             pass
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as error:
             if active[2]:
                 result["interrupted"] = True
             else:
-                result["error"] = failure("runtime", "KeyboardInterrupt", "the code raised KeyboardInterrupt itself; only the time limit or an abort interrupts a step", None, code_lines)
+                # Raised by the code itself: reported as its error, not as a time limit.
+                line = guest_line(error.__traceback__, filename)
+                result["error"] = failure("runtime", "KeyboardInterrupt", "the code raised KeyboardInterrupt itself; only the time limit or an abort interrupts a step", line, code_lines)
+            error = None
         except BaseException as error:
             if not final[0] and not printed[1]:
                 line = guest_line(error.__traceback__, filename)
