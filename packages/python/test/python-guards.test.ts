@@ -416,6 +416,18 @@ describe("deep structures give RecursionError, not a crashed worker", () => {
     });
   });
 
+  it("refuses a 20,000-term string that stdlib code would compile for the guest", async () => {
+    const code = "import typing\ntyping.List['+'.join(['1'] * 20000)]";
+    expect((await attack(code)).error).toEqual(
+      refused(
+        "SandboxError",
+        "source with more than 5000 operators in one statement is not compiled in this sandbox",
+        2,
+        lastLine(code),
+      ),
+    );
+  });
+
   it("keeps Python recursion at CPython's default limit", async () => {
     const code = "def g(n):\n    return g(n + 1) if n < 900 else n\ng(0)";
     expect((await attack(code)).output).toBe(900);

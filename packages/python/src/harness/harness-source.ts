@@ -357,7 +357,10 @@ def _make_audit_hook(authorized, trusted_compilers, trusted_readers):
             if type(source) in (str, bytes) and caller_code() not in trusted_compilers:
                 # typing, doctest or timeit compiling a string the guest wrote: it runs with the
                 # real builtins, so it passes the guest's check and may not name what the
-                # guest's builtins leave out.
+                # guest's builtins leave out. A source too deep to parse safely is refused first.
+                text = source if type(source) is str else source.decode("utf-8", "replace")
+                if len(text) > _DEEP_CODE_CHARS and _deep_line(text) is not None:
+                    raise SandboxError("source with more than %d operators in one statement is not compiled in this sandbox" % _MAX_LINE_OPERATORS)
                 problem = _check_tree(compile(source, "<checked>", "exec", _ast.PyCF_ONLY_AST), behalf=True)
                 if problem:
                     raise SandboxError(problem[2])
