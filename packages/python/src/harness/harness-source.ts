@@ -40,7 +40,10 @@ import zipimport as _zipimport
 
 # Modules no configuration may authorize, not even "*": they lead out of the sandbox (the JS
 # bridge, the host's processes or network), into the machinery that guards it (the import
-# system, frames, the garbage collector), or evaluate names in other modules' globals.
+# system, whose module_from_spec hands out the raw builtins; frames; the garbage collector),
+# evaluate names in other modules' globals (annotationlib), are the unchecked C half of a module
+# the harness wraps (_operator's attrgetter), or compile strings and write into the real
+# builtins (rlcompleter, pydoc, doctest, timeit, gettext).
 _BLOCKED_ROOTS = frozenset({
     "js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "pyodide_http", "micropip",
     "ctypes", "_ctypes", "subprocess", "_posixsubprocess", "multiprocessing", "_multiprocessing",
@@ -52,10 +55,10 @@ _BLOCKED_ROOTS = frozenset({
     "pathlib", "shutil", "tempfile", "asyncio", "_asyncio", "webbrowser", "urllib", "http",
     "ftplib", "smtplib", "telnetlib", "mmap", "resource", "_testcapi", "_testinternalcapi",
     "atexit", "traceback", "annotationlib", "_weakref", "weakref", "ast", "_ast", "dis",
-    "opcode", "_opcode", "_operator", "_functools", "_string", "_typing", "_abc", "abc",
+    "opcode", "_opcode", "_operator", "_functools", "_string", "_typing", "_abc",
     "rlcompleter", "pydoc", "doctest", "trace", "profile", "cProfile", "timeit", "gettext",
-    "copyreg", "_pyrepl", "idlelib", "tkinter", "unittest", "_warnings", "warnings",
-    "_py_warnings", "_sitebuiltins", "_emscripten_info", "_contextvars", "contextvars", "__main__",
+    "copyreg", "_pyrepl", "idlelib", "tkinter", "unittest", "_warnings", "_py_warnings",
+    "_sitebuiltins", "_emscripten_info", "__main__",
 })
 
 # Dunder attributes guest code may use: they lead to names, documentation and the object's own
