@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { loadPyodide } from "pyodide";
 import { expect, it } from "vitest";
+import { HARNESS_FILENAME, HARNESS_SOURCE } from "../src/harness/harness-source.js";
 import { FORGET_JS_MODULES } from "../src/worker/forget-js-modules.js";
 
 const WALK = `
@@ -34,7 +35,7 @@ while stack:
 [len(seen), found]
 `;
 
-it("leaves no JavaScript object reachable from sys.modules", async () => {
+it("leaves no JavaScript object reachable from sys.modules, and hardens the stdlib", async () => {
   const indexURL = `${dirname(createRequire(import.meta.url).resolve("pyodide/package.json"))}/`;
   const pyodide = await loadPyodide({ indexURL, stdout: () => undefined, stderr: () => undefined });
   // The modules the worker preloads (and the harness imports), so their references are walked.
@@ -49,4 +50,21 @@ it("leaves no JavaScript object reachable from sys.modules", async () => {
   const [walked, found] = (pyodide.runPython(WALK) as { toJs(): [number, string[]] }).toJs();
   expect(found).toEqual([]);
   expect(walked).toBeGreaterThan(10_000);
+
+  // The harness's stdlib hardening, seen from outside the guards (as code past them would see
+  // it): CPython raises no audit event for sys.setrecursionlimit, so it is replaced.
+  const harness = (pyodide.globals.get("dict") as () => { get(name: string): unknown })();
+  pyodide.runPython(HARNESS_SOURCE, { globals: harness as never, filename: HARNESS_FILENAME });
+  pyodide.runPython("_harden_stdlib()", { globals: harness as never });
+  const outcome = (code: string) =>
+    pyodide.runPython(
+      `try:\n    ${code}\n    outcome = 'allowed'\nexcept Exception as error:\n    outcome = type(error).__name__ + ': ' + str(error)\noutcome`,
+      { globals: harness as never },
+    );
+  expect(outcome("_sys.setrecursionlimit(100000)")).toBe(
+    "SandboxError: sys.setrecursionlimit is not available in this sandbox",
+  );
+  expect(outcome("_typing.ForwardRef('getattr').evaluate()")).toBe(
+    "SandboxError: evaluating type annotations (typing.get_type_hints, ForwardRef.evaluate) is not available in this sandbox; use the annotations as written",
+  );
 }, 120_000);
