@@ -450,3 +450,33 @@ describe("deep structures give RecursionError, not a crashed worker", () => {
     expect((await executor.run("canary = 'alive'")).error).toBeUndefined();
   }, 60_000);
 });
+
+describe("ordinary model code still runs under the guards", () => {
+  it("dataclasses, enum, namedtuples, typing.NamedTuple with a string annotation, decorators, type parameters", async () => {
+    const code =
+      "import dataclasses, enum, collections, typing, functools, statistics, datetime, re, time, json, decimal, fractions, itertools, copy\nfrom typing import List, Optional, Dict, NamedTuple, TypedDict\n@dataclasses.dataclass(order=True)\nclass P:\n    x: int\n    tags: List[str] = dataclasses.field(default_factory=list)\n    note: Optional[str] = None\nclass Color(enum.Enum):\n    RED = 1\nN = collections.namedtuple('N', 'a b')\nclass T(NamedTuple):\n    a: int\n    b: 'str' = 'x'\nclass TD(TypedDict):\n    a: int\n@functools.lru_cache(maxsize=None)\ndef fib(n: int) -> int:\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\ndef deco(f):\n    @functools.wraps(f)\n    def w(*a, **k):\n        return f(*a, **k)\n    return w\n@deco\ndef hello(name: str) -> str:\n    return 'hi ' + name\ntime.sleep(0.01)\ntype Alias = list[int]\ndef first[T](xs: list[T]) -> T:\n    return xs[0]\nclass Base:\n    def __init_subclass__(cls, **kw):\n        cls.seen = True\nclass Sub(Base):\n    pass\ntry:\n    {}['k']\nexcept KeyError as e:\n    err = repr(e)\nr = [dataclasses.asdict(P(1, ['a'])), Color.RED.name, N(1, 2), T(1), fib(30), hello('bob'), statistics.median([3, 1, 2]),\n     datetime.datetime.strptime('2024-01-02', '%Y-%m-%d').isoformat(), re.findall(r'\\d+', 'a1b22'), err,\n     str(decimal.Decimal('1.1') + 1), str(fractions.Fraction(1, 3)), list(itertools.islice(itertools.count(), 3)),\n     copy.deepcopy(P(2)) == P(2), sorted([P(2), P(1)])[0].x, first([9]), P.__doc__, dataclasses.fields(P)[1].type == List[str]]\nprint(json.dumps({'ok': True}))\nr";
+    const result = await attack(code);
+    expect(result.error).toBeUndefined();
+    expect(result.logs).toBe('{"ok": true}\n');
+    expect(result.output).toEqual([
+      { x: 1, tags: ["a"], note: null },
+      "RED",
+      [1, 2],
+      [1, "x"],
+      832040,
+      "hi bob",
+      2,
+      "2024-01-02T00:00:00",
+      ["1", "22"],
+      "KeyError('k')",
+      "2.1",
+      "1/3",
+      [0, 1, 2],
+      true,
+      1,
+      9,
+      "P(x: int, tags: List[str] = <factory>, note: str | None = None)",
+      true,
+    ]);
+  });
+});
