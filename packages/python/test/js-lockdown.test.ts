@@ -26,6 +26,10 @@ it("closes child_process, network and native-module doors in the worker thread",
         fetch: () => fetch("http://127.0.0.1/"),
         binding: () => process.binding("spawn_sync"),
         dlopen: () => process.dlopen({}, "/nonexistent.node"),
+        kill: () => process.kill(process.pid, 0),
+        getBuiltinModule: () => process.getBuiltinModule("node:fs"),
+        worker: () => new (load("node:worker_threads").Worker)("1", { eval: true }),
+        env: () => { if (Object.keys(process.env).length > 0 || process.env.PATH !== undefined) throw new Error("env readable"); throw new Error("env empty"); },
       };
       const outcomes = {};
       for (const [name, attempt] of Object.entries(attempts)) {
@@ -50,5 +54,9 @@ it("closes child_process, network and native-module doors in the worker thread",
     binding: refused("process.binding"),
     dlopen: refused("process.dlopen"),
     require: refused("require"),
+    kill: refused("process.kill"),
+    getBuiltinModule: refused("process.getBuiltinModule"),
+    worker: refused("worker_threads.Worker"),
+    env: "Error: env empty",
   });
 }, 60_000);

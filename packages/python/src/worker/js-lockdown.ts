@@ -29,7 +29,8 @@ const MODULE_DOORS: Record<string, readonly string[]> = {
   https: ["request", "get", "createServer"],
   http2: ["connect", "createServer"],
   dgram: ["createSocket"],
-  worker_threads: [],
+  // A new Worker is a fresh thread without this lockdown.
+  worker_threads: ["Worker"],
 };
 
 /** Applies the lockdown to this thread; returns the names of what it closed (for tests). */
@@ -47,10 +48,15 @@ export function lockDownWorkerThread(): string[] {
   net.Socket.prototype.connect = blocked("net.Socket.connect");
   closed.push("net.Socket.connect");
   const proc = process as unknown as Record<string, unknown>;
-  for (const fn of ["binding", "_linkedBinding", "dlopen", "kill", "chdir"]) {
+  // getBuiltinModule hands out any Node module (node:fs) without require.
+  for (const fn of ["binding", "_linkedBinding", "dlopen", "kill", "chdir", "getBuiltinModule"]) {
     proc[fn] = blocked(`process.${fn}`);
     closed.push(`process.${fn}`);
   }
+  // The host's environment (keys, tokens) is not the sandbox's business; Pyodide has read what
+  // it needed from it while loading.
+  proc.env = Object.freeze(Object.create(null));
+  closed.push("process.env");
   const global = globalThis as Record<string, unknown>;
   for (const name of ["fetch", "WebSocket", "XMLHttpRequest", "EventSource", "require"]) {
     global[name] = blocked(name);

@@ -15,6 +15,7 @@ import {
   type WorkerToHost,
   waitForToolOutcome,
 } from "../worker-protocol.js";
+import { FORGET_JS_MODULES } from "./forget-js-modules.js";
 import { blockFetchBeforeLoad, lockDownWorkerThread } from "./js-lockdown.js";
 import { installWasmMemoryCap, setWasmMemoryCap } from "./wasm-memory-cap.js";
 
@@ -43,9 +44,46 @@ const { memory, toolPort, snapshot, pyodideFiles } = workerData as {
  * every later worker starts with them in memory.
  */
 const PRELOADED =
-  "import ast, json, re, types, operator, collections, datetime, math, random, dataclasses, typing, enum, functools, itertools, statistics, string, decimal, fractions";
+  "import ast, json, re, types, operator, collections, datetime, math, random, dataclasses, typing, enum, functools, itertools, statistics, string, decimal, fractions, annotationlib, inspect, keyword, posixpath, signal, tokenize, zipimport";
+
+/**
+ * The file the harness opens to reach the host (its `_HOST_DEVICE`): a character device whose
+ * write and read run here, synchronously. Tools and `time.sleep` go through it, so the Python
+ * side never holds a JavaScript object (one would lead to `Function`, i.e. JavaScript here).
+ */
+const HOST_DEVICE = "/dev/atrium-host";
+
+/**
+ * The part of the C stack CPython may use before it raises RecursionError, and its Python
+ * recursion limit (CPython's default, set explicitly because guest code may not change it).
+ * wasm frames live on this thread's V8 stack (4 MB for a worker thread), which overflows long
+ * before CPython's own check of Emscripten's 10 MB shadow stack would fire, and V8's RangeError
+ * is fatal to Pyodide. Measured in a worker with 128 KiB: nested lists give RecursionError at
+ * 9,000 levels for ==, 6,000 for repr and 3,000 for json.dumps, where V8 overflows past 12,000
+ * (test/python-recursion.test.ts).
+ */
+const C_STACK_BYTES = 128 * 1024;
+const RECURSION_LIMIT = 1000;
 
 type PyCallable = (...args: unknown[]) => unknown;
+
+/** The parts of Emscripten's FS and module this file uses (Pyodide types them loosely). */
+interface DeviceOps {
+  open(stream: unknown): void;
+  close(stream: unknown): void;
+  read(stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  write(stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number): number;
+}
+interface EmscriptenFS {
+  makedev(major: number, minor: number): number;
+  registerDevice(dev: number, ops: DeviceOps): void;
+  mkdev(path: string, mode: number, dev: number): unknown;
+}
+interface EmscriptenModule {
+  _emscripten_stack_get_base(): number;
+  __PyThreadState_GetCurrent(): number;
+  _PyUnstable_ThreadState_SetStackProtection(tstate: number, start: number, size: number): number;
+}
 
 interface Harness {
   run_step(runId: number, code: string): string;
@@ -58,29 +96,102 @@ let pyodide: PyodideInterface;
 let makeHarness: PyCallable;
 let harness: Harness | undefined;
 let current: { runId: number; deadline: number; calls: number } | undefined;
+let maxToolCalls = 0;
 
 function send(message: WorkerToHost): void {
   port.postMessage(message);
 }
 
-/** Called by Python (through the harness's `host.callTool`) while a step runs. */
-function callTool(name: string, json: string): string {
+/** A tool call from the harness: `runId` is the step it believes is running. */
+function callTool(runId: number, name: string, json: string): string {
   const run = current;
-  if (!run) throw new Error("a tool was called outside a step");
+  // A finalizer of an earlier step, or a call made as the step ended, is not this step's.
+  if (!run || run.runId !== runId)
+    return refusal(`${name}() was called outside the code of a step; call tools from the step's own code`);
   const callId = ++run.calls;
+  if (callId > maxToolCalls) {
+    return refusal(`more than ${maxToolCalls} tool calls in one step; call tools fewer times per step`);
+  }
   clearToolSlot(memory, toolPort);
   send({ type: "tool-call", runId: run.runId, callId, name, json });
   return waitForToolOutcome(memory, toolPort, callId, run.deadline);
 }
 
-/** Called by the harness's time.sleep: waits on the interrupt word; true when interrupted. */
+function refusal(message: string): string {
+  return JSON.stringify({ ok: false, refused: true, message });
+}
+
+/** The harness's time.sleep: waits on the interrupt word; true when interrupted. */
 function sleep(ms: number): boolean {
   const words = controlWords(memory);
   const deadline = current?.deadline ?? Number.POSITIVE_INFINITY;
-  const wait = Math.max(0, Math.min(ms, deadline - Date.now()));
+  const wait = Math.max(0, Math.min(Number.isFinite(ms) ? ms : 0, deadline - Date.now()));
   Atomics.wait(words, INTERRUPT, 0, wait);
   // The word stays raised: CPython's own check consumes it, and the harness raises anyway.
   return Atomics.load(words, INTERRUPT) !== 0 || Date.now() >= deadline;
+}
+
+/** Answers one request written to HOST_DEVICE: "S<ms>" sleeps, "T<run>\0<tool>\0<json>" calls. */
+function serveHostRequest(request: string): string {
+  if (request.startsWith("S")) return sleep(Number(request.slice(1))) ? "1" : "0";
+  const first = request.indexOf("\0");
+  const second = request.indexOf("\0", first + 1);
+  if (request.startsWith("T") && first > 0 && second > first) {
+    return callTool(
+      Number(request.slice(1, first)),
+      request.slice(first + 1, second),
+      request.slice(second + 1),
+    );
+  }
+  return refusal("the sandbox's host channel got a request it does not know");
+}
+
+/**
+ * The host device: each write is one whole request (the harness writes it in one call), and
+ * reads return its answer until they return 0 bytes. A JavaScript exception must not cross into
+ * wasm (Pyodide treats it as fatal), so a failure becomes a refusal the harness raises.
+ */
+function installHostDevice(fs: EmscriptenFS): void {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let answer = new Uint8Array(0);
+  let read = 0;
+  const device = fs.makedev(64, 0);
+  fs.registerDevice(device, {
+    open() {},
+    close() {},
+    write(_stream, buffer, offset, length) {
+      let text: string;
+      try {
+        text = serveHostRequest(decoder.decode(buffer.subarray(offset, offset + length)));
+      } catch (error) {
+        text = refusal(`the host channel failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      answer = encoder.encode(text);
+      read = 0;
+      return length;
+    },
+    read(_stream, buffer, offset, length) {
+      const count = Math.min(length, answer.length - read);
+      buffer.set(answer.subarray(read, read + count), offset);
+      read += count;
+      return count;
+    },
+  });
+  // 0o600: only this process's Python opens it, and the harness refuses guest opens anyway.
+  fs.mkdev(HOST_DEVICE, 0o600, device);
+}
+
+/**
+ * Lets CPython raise RecursionError after C_STACK_BYTES of C stack (its default is the whole
+ * 10 MB shadow stack, more than the V8 stack beneath it can hold).
+ */
+function protectStack(module: EmscriptenModule): void {
+  const base = module._emscripten_stack_get_base();
+  const tstate = module.__PyThreadState_GetCurrent();
+  if (module._PyUnstable_ThreadState_SetStackProtection(tstate, base - C_STACK_BYTES, C_STACK_BYTES) !== 0) {
+    throw new Error("could not set CPython's C stack protection");
+  }
 }
 
 async function boot(): Promise<void> {
@@ -117,14 +228,17 @@ async function boot(): Promise<void> {
     send({ type: "snapshot", memory: shared });
   }
   pyodide.setInterruptBuffer(controlWords(memory));
+  installHostDevice(pyodide.FS as unknown as EmscriptenFS);
+  protectStack((pyodide as unknown as { _module: EmscriptenModule })._module);
   const namespace = (pyodide.globals.get("dict") as PyCallable)() as { get(name: string): unknown };
   pyodide.runPython(HARNESS_SOURCE, { globals: namespace as never, filename: HARNESS_FILENAME });
   makeHarness = namespace.get("make_harness") as PyCallable;
-  // The JS bridge modules go before any guest code exists: no finder can produce them again,
-  // and the harness refuses their import besides.
-  pyodide.runPython("import sys\nfor _name in ('js', 'pyodide_js'):\n    sys.modules.pop(_name, None)");
+  // The JS bridge goes before any guest code exists: no finder can produce it again, and the
+  // harness refuses its import besides.
   pyodide.unregisterJsModule("js");
   pyodide.unregisterJsModule("pyodide_js");
+  const scratch = (pyodide.globals.get("dict") as PyCallable)();
+  pyodide.runPython(FORGET_JS_MODULES, { globals: scratch as never });
   lockDownWorkerThread();
 }
 
@@ -143,7 +257,8 @@ function allowPyodideUnderPermissionModel(): void {
 function init(config: InitConfig): void {
   if (harness) throw new WorkerRequestError("this worker already serves an executor");
   setWasmMemoryCap(config.limits.memoryLimitBytes);
-  const entries = makeHarness({ callTool, sleep }, JSON.stringify(config)) as {
+  maxToolCalls = config.limits.maxToolCalls;
+  const entries = makeHarness(JSON.stringify(config), RECURSION_LIMIT) as {
     get(name: string): PyCallable;
   };
   harness = {
