@@ -180,7 +180,13 @@ function startWorkerThread(
   { snapshot, pyodideFiles, workerEntry }: PythonWorkerSpawnOptions,
 ): Worker {
   const here = import.meta.url;
-  const options = { workerData: { memory, toolPort, snapshot, pyodideFiles }, transferList: [toolPort] };
+  // Each worker restores its own copy: handed the shared original, a guest that got into one
+  // worker's JavaScript could rewrite the interpreter every later worker starts from.
+  const copy = snapshot?.slice(0);
+  const options = {
+    workerData: { memory, toolPort, snapshot: copy, pyodideFiles },
+    transferList: [toolPort],
+  };
   if (workerEntry) return new Worker(workerEntry, options);
   if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
   // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
