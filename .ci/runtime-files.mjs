@@ -4,7 +4,10 @@
 // alone, so a worker entry, a `.cjs` helper or a `.c`/`.py` asset named that way is found only
 // when that line runs, on a user's machine, if the build did not copy it or `files` left it out.
 // This reads each packed tarball's JavaScript and checks every such reference against the
-// tarball's own file list, in a second or two, without running anything.
+// tarball's own file list, in a second or two, without running anything. (It is how
+// @atrium/microvm's allow_hosts relay would have been caught: allow-list.ts asks for
+// `new URL("./stdio-tcp-forward.cjs", import.meta.url)`, tsup bundles it into dist/chunk-*.js and
+// copies no .cjs, so the check names dist/stdio-tcp-forward.cjs as missing.)
 //
 //   node .ci/runtime-files.mjs      checks HEAD's packed set (.ci/packed-tarballs.mjs); exit 1 names each missing file
 //
