@@ -111,7 +111,8 @@ export function packPackage(dir, dest) {
   return { tarball, manifest };
 }
 
-function cacheRoot(root) {
+/** Where packed sets (and what is made of them, such as .ci/installed-packages.mjs) are kept. */
+export function cacheRoot(root) {
   return join(root, "node_modules", ".cache", "atrium-packed");
 }
 

@@ -4,9 +4,15 @@
 //
 //   node .ci/run-tests.mjs                 every workspace listed in pnpm-workspace.yaml
 //   node .ci/run-tests.mjs agent chromafs  only these (folder or package names)
+//   ATRIUM_TEST_TARGET=dist node .ci/run-tests.mjs microvm   only the built pass (below)
 //
-// Under CI=true a skipped test fails the run unless .ci/allowed-skips.txt lists it, and the
-// release dry run (.ci/release-dry-run.mjs) runs first.
+// Under CI=true a skipped test fails the run unless .ci/allowed-skips.txt lists it, the release
+// dry run (.ci/release-dry-run.mjs) runs first, and the built pass runs after the sources: what
+// ships, tested once. It checks that every file the built code reads at run time is in its
+// tarball (.ci/runtime-files.mjs), installs HEAD's packed tarballs with npm into one project
+// (.ci/installed-packages.mjs), and runs each workspace's `test:built` script (its CLI,
+// worker, MCP-server and end-to-end files) with ATRIUM_TEST_TARGET=dist, so those tests start the
+// installed bins and import the installed packages' dist (tests/test-target.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, delimiter, join, relative } from "node:path";
@@ -54,6 +60,14 @@ if (wanted.length > 0 && workspaces.length === 0) {
   process.exit(2);
 }
 
+const target = process.env.ATRIUM_TEST_TARGET ?? (ci ? "both" : "source");
+if (!["source", "dist", "both"].includes(target)) {
+  console.error(`run-tests: ATRIUM_TEST_TARGET must be "source" or "dist", not ${JSON.stringify(target)}`);
+  process.exit(2);
+}
+const runSources = target !== "dist";
+const runBuilt = target !== "source";
+
 const rows = [];
 const started = performance.now();
 
@@ -70,21 +84,60 @@ if (ci && wanted.length === 0) {
   rows.push({ name: "release dry run", seconds: step.seconds, ok: step.status === 0, counts: undefined });
 }
 
-for (const { dir, manifest } of workspaces) {
+/** Runs one workspace's test script and records its row, counted from its vitest summary. */
+function runWorkspaceTests({ dir, manifest }, script, name, stepEnv = env) {
   const report = join(dir, ".vitest", "summary.json");
   rmSync(report, { force: true });
-  console.log(`\n── ${manifest.name} (${relative(root, dir)}) ──`);
-  const step = runStep("pnpm", ["run", "test"], dir);
-  if (step.error) console.error(`run-tests: could not start pnpm: ${step.error.message}`);
+  console.log(`\n── ${name} (${relative(root, dir)}) ──`);
+  const start = performance.now();
+  const result = spawnSync("pnpm", ["run", script], { cwd: dir, env: stepEnv, stdio: "inherit" });
+  const seconds = (performance.now() - start) / 1000;
+  if (result.error) console.error(`run-tests: could not start pnpm: ${result.error.message}`);
+  const status = result.status ?? 1;
   const counts = readReport(report, manifest.name);
   // A suite that crashed before it reported still fails the run.
-  if (step.status !== 0 && counts.failed === 0) counts.failed = 1;
-  rows.push({
-    name: manifest.name,
-    seconds: step.seconds,
-    ok: step.status === 0 && counts.failed === 0,
-    counts,
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  rows.push({ name, seconds, ok: status === 0 && counts.failed === 0, counts });
+}
+
+if (runSources)
+  for (const workspace of workspaces) runWorkspaceTests(workspace, "test", workspace.manifest.name);
+
+if (runBuilt) {
+  const built = workspaces.filter(({ manifest }) => manifest.scripts?.["test:built"]);
+  const uncommitted = spawnSync("git", ["status", "--porcelain", "--", "packages"], {
+    cwd: root,
+    encoding: "utf8",
   });
+  if (uncommitted.stdout)
+    console.log(
+      "\nThe built pass tests HEAD's tarballs: uncommitted changes under packages/ are not in them.",
+    );
+  console.log("\n── built: runtime files in the tarballs ──");
+  const check = runStep(process.execPath, [join(root, ".ci", "runtime-files.mjs")], root);
+  rows.push({ name: "runtime files", seconds: check.seconds, ok: check.status === 0, counts: undefined });
+  if (built.length > 0) {
+    console.log("\n── built: HEAD's tarballs installed with npm ──");
+    const start = performance.now();
+    const install = spawnSync(process.execPath, [join(root, ".ci", "installed-packages.mjs")], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const project = install.status === 0 ? install.stdout.trim() : undefined;
+    rows.push({
+      name: "install tarballs",
+      seconds: (performance.now() - start) / 1000,
+      ok: project !== undefined,
+      counts: undefined,
+    });
+    if (project) {
+      const builtEnv = { ...env, ATRIUM_TEST_TARGET: "dist", ATRIUM_INSTALLED_PACKAGES: project };
+      for (const workspace of built)
+        runWorkspaceTests(workspace, "test:built", `${workspace.manifest.name} (built)`, builtEnv);
+    }
+  }
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -104,7 +157,7 @@ for (const row of rows) {
   const c = row.counts;
   const tally = c ? `${c.passed} passed, ${c.failed} failed, ${c.skipped.length} skipped` : "";
   console.log(
-    `  ${row.ok ? "ok  " : "FAIL"} ${row.name.padEnd(18)} ${row.seconds.toFixed(1).padStart(7)} s  ${tally}`,
+    `  ${row.ok ? "ok  " : "FAIL"} ${row.name.padEnd(26)} ${row.seconds.toFixed(1).padStart(7)} s  ${tally}`,
   );
 }
 console.log(`  total ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { cliArgs } from "../test-target.ts";
 
 const CHROMAFS_DIR = fileURLToPath(new URL("../../packages/chromafs", import.meta.url));
 
-/** `atrium-docs mcp --http …` running as a real child process (sources through tsx). */
+/** `atrium-docs mcp --http …` running as a real child process: sources through tsx, or the installed bin (test-target.ts). */
 export interface AtriumDocsMcp {
   readonly child: ChildProcess;
   /** The URL the server printed on stdout. */
@@ -16,11 +17,10 @@ export interface AtriumDocsMcp {
 
 /** Starts `atrium-docs mcp <args>` and resolves once it printed its URL; rejects if it exits first. */
 export async function startAtriumDocsMcp(args: readonly string[]): Promise<AtriumDocsMcp> {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=@atrium/source", "--import", "tsx", "src/cli/main.ts", "mcp", ...args],
-    { cwd: CHROMAFS_DIR, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, [...cliArgs(CHROMAFS_DIR), "mcp", ...args], {
+    cwd: CHROMAFS_DIR,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {

@@ -17,6 +17,7 @@ import {
 } from "@atrium/chromafs";
 import { connectMcpServers, type McpConnection } from "@atrium/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../test-target.ts";
 import { js, lastText } from "./scripted-steps.js";
 
 const CORPUS = fileURLToPath(new URL("../../fixtures/corpora/mintlify-docs", import.meta.url));
@@ -93,10 +94,7 @@ describe("CodeAgent × ChromaFs", () => {
       docs: {
         command: process.execPath,
         args: [
-          "--conditions=@atrium/source",
-          "--import",
-          "tsx",
-          "src/cli/main.ts",
+          ...cliArgs(CHROMAFS_DIR),
           "mcp",
           "--collection",
           "docs",

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PIXEL_PNG } from "@atrium/spec/testing";
 import { afterAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../../../tests/test-target.ts";
 import type { RunResult } from "../src/agents/index.js";
 import { js } from "./support/agents.js";
 
@@ -47,16 +48,11 @@ interface Outcome {
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    // tsx as a loader of this node, not its CLI (which starts a second node process).
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "--conditions=@atrium/source", "src/cli/main.ts", ...args],
-      {
-        cwd: packageDir,
-        env: { ...plainEnv, ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [...cliArgs(packageDir), ...args], {
+      cwd: packageDir,
+      env: { ...plainEnv, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {

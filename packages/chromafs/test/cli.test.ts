@@ -5,23 +5,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../../../tests/test-target.ts";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 
-/** The real CLI in a child process (sources through tsx, as `pnpm test` runs everything). */
+/** The real CLI in a child process: sources through tsx, or the installed bin (test-target.ts). */
 function atriumDocs(args: string[], input?: string) {
-  const result = spawnSync(
-    process.execPath,
-    ["--conditions=@atrium/source", "--import", "tsx", "src/cli/main.ts", ...args],
-    {
-      cwd: PACKAGE_DIR,
-      input,
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, ATRIUM_CHROMA_URL: "", ATRIUM_CHROMA_PATH: "" },
-    },
-  );
+  const result = spawnSync(process.execPath, [...cliArgs(PACKAGE_DIR), ...args], {
+    cwd: PACKAGE_DIR,
+    input,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, ATRIUM_CHROMA_URL: "", ATRIUM_CHROMA_PATH: "" },
+  });
   return { stdout: result.stdout, stderr: result.stderr, exitCode: result.status };
 }
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ChromaServer, connectChroma, startChromaServer } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../../../tests/test-target.ts";
 import { walkDocs } from "../src/docs-folder/walk-docs.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
@@ -37,20 +38,16 @@ interface Run {
 }
 
 function atriumDocs(args: string[], pauseAt?: string): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=@atrium/source", "--import", "tsx", "src/cli/main.ts", ...args],
-    {
-      cwd: PACKAGE_DIR,
-      env: {
-        ...process.env,
-        ATRIUM_CHROMA_URL: "",
-        ATRIUM_CHROMA_PATH: "",
-        ATRIUM_EMBEDDING: "",
-        ATRIUM_INGEST_PAUSE_AT: pauseAt ?? "",
-      },
+  const child = spawn(process.execPath, [...cliArgs(PACKAGE_DIR), ...args], {
+    cwd: PACKAGE_DIR,
+    env: {
+      ...process.env,
+      ATRIUM_CHROMA_URL: "",
+      ATRIUM_CHROMA_PATH: "",
+      ATRIUM_EMBEDDING: "",
+      ATRIUM_INGEST_PAUSE_AT: pauseAt ?? "",
     },
-  );
+  });
   const run: Run = { stdout: "", stderr: "", code: null };
   child.stdout?.on("data", (data) => {
     run.stdout += data;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { hashToken, McpClient, parseTokens } from "@atrium/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../../../tests/test-target.ts";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
@@ -17,17 +18,7 @@ describe("atrium-docs mcp", () => {
   it("serves bash and search over stdio to a real MCP client", async () => {
     const client = await McpClient.connect("docs", {
       command: process.execPath,
-      args: [
-        "--conditions=@atrium/source",
-        "--import",
-        "tsx",
-        "src/cli/main.ts",
-        "mcp",
-        "--dir",
-        dir.root,
-        "--groups",
-        "staff",
-      ],
+      args: [...cliArgs(PACKAGE_DIR), "mcp", "--dir", dir.root, "--groups", "staff"],
       cwd: PACKAGE_DIR,
     });
     try {

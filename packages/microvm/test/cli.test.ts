@@ -6,10 +6,11 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../../../tests/test-target.ts";
 import { SKIP_VM_SUITES } from "./vm-available.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
-const CLI = ["--conditions=@atrium/source", "--import", "tsx", join(PACKAGE_DIR, "src/cli/main.ts")];
+const CLI = cliArgs(PACKAGE_DIR);
 
 interface Run {
   stdout: string;
@@ -23,7 +24,7 @@ function start(args: string[], cwd = PACKAGE_DIR): ChildProcess {
   return spawn(process.execPath, [...CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
 }
 
-/** The real CLI in a child process, on sources (as `pnpm test` runs everything). */
+/** The real CLI in a child process: sources through tsx, or the installed bin (test-target.ts). */
 function atriumVm(args: string[], cwd = PACKAGE_DIR): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = start(args, cwd);

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { countTokens } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../../../../tests/test-target.ts";
 import { TINY_LOCOMO } from "../locomo/tiny-locomo.fixture.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -18,17 +19,17 @@ interface Run {
   exitCode: number | null;
 }
 
-/** The real CLI in a child process, on sources through tsx (as `pnpm test` runs everything). */
+/** The real CLI in a child process: sources through tsx, or the installed bin (test-target.ts). */
 function atriumPalace(
   args: string[],
   options: { input?: string; env?: Record<string, string> } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=@atrium/source", "--import", "tsx", "src/cli/main.ts", ...args],
-      { cwd: PACKAGE_DIR, env: { ...process.env, ...options.env }, stdio: ["pipe", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, [...cliArgs(PACKAGE_DIR), ...args], {
+      cwd: PACKAGE_DIR,
+      env: { ...process.env, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -7,10 +7,11 @@ import { fileURLToPath } from "node:url";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { McpClient } from "@atrium/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs } from "../../../../tests/test-target.ts";
 import { openPalace } from "../open-palace.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = ["--conditions=@atrium/source", "--import", "tsx", "src/cli/main.ts"];
+const CLI = cliArgs(PACKAGE_DIR);
 const require = createRequire(import.meta.url);
 const INSPECTOR = join(
   dirname(require.resolve("@modelcontextprotocol/inspector-cli/package.json")),
@@ -143,7 +144,7 @@ describe("atrium-palace mcp", { timeout: TEST_MS }, () => {
     const script = join(root, "serve-palace.sh");
     await writeFile(
       script,
-      `#!/bin/sh\ncd '${PACKAGE_DIR}' && exec '${process.execPath}' ${CLI.join(" ")} mcp --palace '${palaceDir}'\n`,
+      `#!/bin/sh\ncd '${PACKAGE_DIR}' && exec '${process.execPath}' ${CLI.map((arg) => `'${arg}'`).join(" ")} mcp --palace '${palaceDir}'\n`,
     );
     await chmod(script, 0o755);
     const listed = (await inspect([script], ["--method", "tools/list"])) as { tools: { name: string }[] };
