@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { ConfigError } from "@atrium/spec";
+import type { PythonWorkerEntry } from "./python-worker-entry.js";
 import {
   clearInterrupt,
   type HarnessRunResult,
@@ -24,8 +22,8 @@ export interface PythonWorkerSpawnOptions {
   onSnapshot?: (snapshot: SharedArrayBuffer) => void;
   /** Pyodide's files, when they are not this package's `pyodide` dependency (the OS sandbox). */
   pyodideFiles?: { moduleUrl: string; indexURL: string };
-  /** The worker's entry file, when it is not the package's own (the OS sandbox's bundle). */
-  workerEntry?: URL;
+  /** What the worker runs: `packagedWorkerEntry()`, or the OS sandbox's own bundle. */
+  workerEntry: PythonWorkerEntry;
 }
 
 /** The worker died, was terminated, or broke (a fatal error in the interpreter). */
@@ -64,7 +62,7 @@ export class PythonWorkerClient {
   }
 
   /** Starts a worker and waits until Pyodide has loaded in it (seconds: see the README). */
-  static async spawn(options: PythonWorkerSpawnOptions = {}): Promise<PythonWorkerClient> {
+  static async spawn(options: PythonWorkerSpawnOptions): Promise<PythonWorkerClient> {
     const { onSnapshot } = options;
     const memory = newSharedMemory();
     const { port1, port2 } = new MessageChannel();
@@ -179,7 +177,6 @@ function startWorkerThread(
   toolPort: MessagePort,
   { snapshot, pyodideFiles, workerEntry }: PythonWorkerSpawnOptions,
 ): Worker {
-  const here = import.meta.url;
   // Each worker restores its own copy: handed the shared original, a guest that got into one
   // worker's JavaScript could rewrite the interpreter every later worker starts from.
   const copy = snapshot?.slice(0);
@@ -187,22 +184,7 @@ function startWorkerThread(
     workerData: { memory, toolPort, snapshot: copy, pyodideFiles },
     transferList: [toolPort],
   };
-  if (workerEntry) return new Worker(workerEntry, options);
-  if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
-  // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
-  const entry = new URL("./worker/python-worker.ts", here).href;
-  const tsxApi = new URL("./index.mjs", pathToFileURL(createRequire(here).resolve("tsx/esm/api"))).href;
-  const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { ...options, eval: true });
-}
-
-/** In a build, the worker is its own entry (`python-worker.js`) next to `index.js` in `dist/`. */
-function builtWorkerEntry(here: string): URL {
-  const entry = new URL("./python-worker.js", here);
-  if (!existsSync(fileURLToPath(entry))) {
-    throw new ConfigError(
-      `PythonExecutor: its worker entry is missing (looked for ${fileURLToPath(entry)}); build src/worker/python-worker.ts as dist/python-worker.js`,
-    );
-  }
-  return entry;
+  return "evalSource" in workerEntry
+    ? new Worker(workerEntry.evalSource, { ...options, eval: true })
+    : new Worker(workerEntry.url, options);
 }

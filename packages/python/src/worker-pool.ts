@@ -1,6 +1,7 @@
 import { PythonIsolation } from "./python-isolation.js";
 import type { PythonSandboxClient } from "./python-sandbox-client.js";
 import { PythonWorkerClient } from "./python-worker-client.js";
+import { packagedWorkerEntry } from "./python-worker-entry.js";
 import { PythonProcessClient } from "./sandbox/python-process-client.js";
 
 /**
@@ -115,7 +116,11 @@ const pools: Record<PythonIsolation, SandboxPool<unknown>> = {
     PythonProcessClient.spawn({ ...(snapshot ? { snapshot } : {}), onSnapshot }),
   ) as SandboxPool<unknown>,
   wasm: new SandboxPool<SharedArrayBuffer>((snapshot, onSnapshot) =>
-    PythonWorkerClient.spawn({ ...(snapshot ? { snapshot } : {}), onSnapshot }),
+    PythonWorkerClient.spawn({
+      ...(snapshot ? { snapshot } : {}),
+      onSnapshot,
+      workerEntry: packagedWorkerEntry(),
+    }),
   ) as SandboxPool<unknown>,
 };
 

@@ -39,7 +39,7 @@ const server = serveRemote({
           moduleUrl: `file://${SANDBOX_PYODIDE_DIR}/pyodide.mjs`,
           indexURL: `${SANDBOX_PYODIDE_DIR}/`,
         },
-        workerEntry: new URL("./python-sandbox-worker.mjs", import.meta.url),
+        workerEntry: { url: new URL("./python-sandbox-worker.mjs", import.meta.url) },
       });
       client.onToolCall = (message) => server.emit("tool-call", message);
     },
