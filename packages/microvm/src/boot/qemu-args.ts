@@ -12,6 +12,12 @@ export interface QemuLaunch {
   agentSocketPath: string;
   /** Root disk image (raw ext4); absent for the bare boot. */
   diskPath?: string;
+  /**
+   * The root disk as an open fd QEMU inherited (instead of `diskPath`): handed over with
+   * `-add-fd`, which QEMU dups without opening a path, so an unprivileged QEMU uses a disk only
+   * root could open, and only in the mode (read-only, read-write) the host opened it in.
+   */
+  diskFd?: number;
   /** Writes to the disk go to a throwaway overlay (an ephemeral machine). */
   diskSnapshot?: boolean;
   /** Host directories shared over virtio-9p, each under its mount tag. */
@@ -22,6 +28,12 @@ export interface QemuLaunch {
     /** An allow-list: `restrict=on` (nothing leaves) plus one relay rule per allowed host. */
     guestForwards?: { guestAddress: string; guestPort: number; command: string }[];
   };
+  /**
+   * QEMU's seccomp sandbox (`-sandbox on,...`): no obsolete syscalls, no setuid/setgid, no
+   * scheduler or resource changes, and no fork/exec unless `allowSpawn` (an allow-list's relay
+   * rules start one process per connection).
+   */
+  sandbox?: { allowSpawn: boolean };
   /** TSC frequency of the host, for TCG guests (see kernelCommandLine). */
   tscKhz?: number;
   extraKernelArgs?: readonly string[];
@@ -55,6 +67,13 @@ export function kernelCommandLine(launch: QemuLaunch): string {
   return [...args, ...(launch.extraKernelArgs ?? [])].join(" ");
 }
 
+/** Debian's QEMU 7.2 accepts each of these; `on` alone would still allow them. */
+function sandboxArgs(sandbox: QemuLaunch["sandbox"]): string[] {
+  if (!sandbox) return [];
+  const spawn = sandbox.allowSpawn ? "allow" : "deny";
+  return ["-sandbox", `on,obsolete=deny,elevateprivileges=deny,spawn=${spawn},resourcecontrol=deny`];
+}
+
 /**
  * QEMU's argv: `-M microvm` (virtio-mmio, no PCI, no firmware option ROMs), nothing QEMU would
  * add by default, the console on stdio, the agent's port on a Unix socket, the root disk, and a
@@ -76,6 +95,7 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     "-no-user-config",
     "-nographic",
     "-no-reboot",
+    ...sandboxArgs(launch.sandbox),
     "-kernel",
     launch.kernelPath,
     "-initrd",
@@ -93,22 +113,30 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     "-device",
     `virtserialport,chardev=agent,name=${AGENT_PORT_NAME}`,
   ];
-  if (launch.diskPath) {
+  if (launch.diskPath || launch.diskFd !== undefined) {
     const snapshot = launch.diskSnapshot ? ",snapshot=on" : "";
+    let file = launch.diskPath;
+    if (launch.diskFd !== undefined) {
+      args.push("-add-fd", `fd=${launch.diskFd},set=1`);
+      file = "/dev/fdset/1";
+    }
     args.push(
       "-drive",
-      `id=root,file=${launch.diskPath},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
+      `id=root,file=${file},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
       "-device",
       "virtio-blk-device,drive=root",
     );
   }
   for (const [index, volume] of (launch.volumes ?? []).entries()) {
-    // security_model=none: files keep the host user's ownership; readonly=on makes QEMU refuse
-    // writes itself, whatever the guest's root does to its mount.
+    // security_model=mapped-xattr: the guest's ownership, modes, device nodes and symlinks are
+    // kept in user.virtfs.* xattrs, never made real on the host, so a guest `chmod 4755` or
+    // `chown` changes no host attribute and a guest symlink is a regular file on the host.
+    // Files the guest creates are plain files of QEMU's user, mode 0600 (directories 0700).
+    // readonly=on makes QEMU refuse writes itself, whatever the guest's root does to its mount.
     const readonly = volume.readonly ? ",readonly=on" : "";
     args.push(
       "-fsdev",
-      `local,id=fs${index},path=${volume.hostPath},security_model=none${readonly}`,
+      `local,id=fs${index},path=${volume.hostPath},security_model=mapped-xattr${readonly}`,
       "-device",
       `virtio-9p-device,fsdev=fs${index},mount_tag=${volume.tag}`,
     );

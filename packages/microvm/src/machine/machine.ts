@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chown, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AbortError, ClosedError, ConfigError } from "@atrium/spec";
@@ -11,8 +11,10 @@ import type { RootFilesystem } from "../image/rootfs.js";
 import type { MicrovmLimits } from "../limits.js";
 import { GuestFailureError, GuestFileError } from "../vm-errors.js";
 import { AgentChannel } from "./agent-channel.js";
+import { openBootFiles } from "./boot-files.js";
 import { type BootPlan, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
-import { spawnQemu } from "./qemu-process.js";
+import { type QemuChild, spawnQemu } from "./qemu-process.js";
+import { qemuUser } from "./qemu-user.js";
 
 /** Options of `Machine.create`: what `prepareBoot` takes. */
 export type MachineOptions = PrepareOptions;
@@ -60,6 +62,8 @@ export interface MachineInfo {
   accelerator: Accelerator;
   acceleratorReason: string;
   qemuPid: number;
+  /** The host user QEMU runs as (never 0: a root host drops it to an unprivileged one). */
+  qemuUid: number;
   imageDigest: string;
   root: "memory" | "disk";
   /** Milliseconds from `create` to the agent's ready frame, and the part of it QEMU was running. */
@@ -120,16 +124,30 @@ export class Machine implements AsyncDisposable {
     const rootKind = plan.root;
     const progress = options.onProgress ?? (() => {});
     progress("boot");
+    const user = qemuUser();
+    // QEMU's own directory: its agent socket and, for a throwaway disk, the snapshot overlay.
+    // Owned by QEMU's user, so an unprivileged QEMU writes there and nowhere else of the host's.
     const runDir = await mkdtemp(join(tmpdir(), "atrium-vm-"));
+    if (user) await chown(runDir, user.uid, user.gid);
     const agentSocketPath = join(runDir, "agent.sock");
+    const bootFiles = await openBootFiles({
+      kernel: kernel.vmlinuxPath,
+      initramfs: initramfsPath,
+      ...(rootKind === "disk" ? { disk: rootfs.diskPath } : {}),
+      diskWritable: plan.persistentDisk === true,
+      user,
+    });
     const args = qemuArgs({
       accelerator: choice.accelerator,
-      kernelPath: kernel.vmlinuxPath,
-      initramfsPath,
+      kernelPath: bootFiles.kernelPath,
+      initramfsPath: bootFiles.initramfsPath,
       cpus: vm.cpus,
       memoryMiB: vm.memory,
       agentSocketPath,
-      ...(rootKind === "disk" ? { diskPath: rootfs.diskPath, diskSnapshot: !plan.persistentDisk } : {}),
+      ...(bootFiles.diskFd !== undefined
+        ? { diskFd: bootFiles.diskFd, diskSnapshot: !plan.persistentDisk }
+        : {}),
+      sandbox: { allowSpawn: plan.guestForwards !== undefined },
       volumes,
       network: vm.network.enabled
         ? {
@@ -140,7 +158,21 @@ export class Machine implements AsyncDisposable {
       tscKhz: plan.tscKhz,
     });
     const bootStarted = performance.now();
-    const qemu = spawnQemu(qemuBinary.path, args);
+    let spawned: QemuChild;
+    try {
+      spawned = spawnQemu(qemuBinary.path, args, {
+        fds: bootFiles.fds,
+        user,
+        noNetwork: !vm.network.enabled,
+        env: { TMPDIR: runDir },
+      });
+    } catch (error) {
+      await rm(runDir, { recursive: true, force: true });
+      throw error;
+    } finally {
+      await bootFiles.close();
+    }
+    const qemu = spawned.process;
     const consoleRing = new ConsoleRing(limits.consoleRingBytes);
     qemu.stdout?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
     qemu.stderr?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
@@ -192,7 +224,8 @@ export class Machine implements AsyncDisposable {
     const machine = new Machine(qemu, channel, consoleRing, runDir, vm, rootfs, limits, {
       accelerator: choice.accelerator,
       acceleratorReason: choice.reason,
-      qemuPid: qemu.pid as number,
+      qemuPid: await spawned.qemuPid(),
+      qemuUid: user?.uid ?? (process.getuid?.() as number),
       imageDigest: rootfs.digest,
       root: rootKind,
       timings: { prepareMs: bootStarted - started, bootMs },

@@ -1,21 +1,94 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { MissingDependencyError } from "../vm-errors.js";
+import type { QemuUser } from "./qemu-user.js";
 
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
+export interface SpawnQemuOptions {
+  /**
+   * Open files handed to QEMU as its fds 3, 4, ... in this order (QEMU names them /dev/fd/N or
+   * an `-add-fd` set), so an unprivileged QEMU reads boot files it could not open by path.
+   */
+  fds?: readonly number[];
+  /** The user QEMU runs as; undefined: this process's own (which is then not root). */
+  user?: QemuUser;
+  /** The machine has no network device: QEMU also gets an empty network namespace. */
+  noNetwork?: boolean;
+  /** Extra environment for QEMU (TMPDIR for a snapshot overlay). */
+  env?: Record<string, string>;
+}
+
+export interface QemuChild {
+  /** The process this host started (QEMU itself, or the wrapper that waits for it). */
+  process: ChildProcess;
+  /** QEMU's own pid in the host's PID namespace, once known. */
+  qemuPid: () => Promise<number>;
+}
+
 /**
- * Starts QEMU so that it never outlives this process. Two guards: `setpriv --pdeathsig KILL`
- * (util-linux) makes the kernel kill QEMU when its parent dies, however it dies (`kill -9`
- * included; the flag survives the exec into QEMU); and an exit hook kills every QEMU still
- * running when Node exits normally. Third, inside the guest: the agent powers off when the host
- * end of its channel closes.
+ * Starts QEMU so that it never outlives this process and, when this process is root, never runs
+ * as root. Never outliving: `setpriv --pdeathsig KILL` (util-linux) makes the kernel kill QEMU when
+ * its parent dies, however it dies (`kill -9` included); an exit hook kills every QEMU still
+ * running when Node exits normally; inside the guest, the agent powers off when the host end of
+ * its channel closes.
+ *
+ * As root, the chain is `setpriv --pdeathsig KILL -- unshare --mount --pid --ipc --uts [--net]
+ * --fork --kill-child -- setpriv --reuid U --regid G --clear-groups --no-new-privs -- qemu`: QEMU
+ * gets its own mount, PID, IPC and UTS namespaces (and an empty network namespace when the
+ * machine has no network), then drops to an unprivileged user with no supplementary groups and
+ * no capabilities. A QEMU bug the guest exploits then lands in a process that owns nothing on the
+ * host but its own run directory. Each link dies with its parent (pdeathsig, --kill-child).
  */
-export function spawnQemu(qemuPath: string, args: readonly string[]): ChildProcess {
-  const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((path) => existsSync(path));
-  const child = setpriv
-    ? spawn(setpriv, ["--pdeathsig", "KILL", "--", qemuPath, ...args], { stdio: ["pipe", "pipe", "pipe"] })
-    : spawn(qemuPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+export function spawnQemu(
+  qemuPath: string,
+  args: readonly string[],
+  options: SpawnQemuOptions = {},
+): QemuChild {
+  const setpriv = findTool(["/usr/bin/setpriv", "/bin/setpriv"]);
+  const unshare = findTool(["/usr/bin/unshare", "/bin/unshare"]);
+  const stdio = ["pipe", "pipe", "pipe", ...(options.fds ?? [])] as const;
+  const env = { ...process.env, ...options.env };
+  let argv: string[];
+  if (options.user) {
+    if (!setpriv || !unshare) {
+      // Root without the tools to drop privileges: refuse rather than run QEMU as root.
+      throw new MissingDependencyError(
+        "QEMU would run as root: setpriv and unshare are missing; install them (sudo apt-get install util-linux)",
+      );
+    }
+    argv = [
+      setpriv,
+      "--pdeathsig",
+      "KILL",
+      "--",
+      unshare,
+      "--mount",
+      "--pid",
+      "--ipc",
+      "--uts",
+      ...(options.noNetwork ? ["--net"] : []),
+      "--fork",
+      "--kill-child",
+      "--",
+      setpriv,
+      "--reuid",
+      String(options.user.uid),
+      "--regid",
+      String(options.user.gid),
+      ...(options.user.groups.length > 0 ? ["--groups", options.user.groups.join(",")] : ["--clear-groups"]),
+      "--no-new-privs",
+      "--pdeathsig",
+      "KILL",
+      "--",
+      qemuPath,
+      ...args,
+    ];
+  } else {
+    argv = setpriv ? [setpriv, "--pdeathsig", "KILL", "--", qemuPath, ...args] : [qemuPath, ...args];
+  }
+  const child = spawn(argv[0] as string, argv.slice(1), { stdio: [...stdio], env });
   live.add(child);
   child.on("exit", () => live.delete(child));
   // A QEMU killed mid-run (Ctrl-C reaches the whole process group) may reset its stdio pipes; its
@@ -27,5 +100,33 @@ export function spawnQemu(qemuPath: string, args: readonly string[]): ChildProce
       for (const running of live) running.kill("SIGKILL");
     });
   }
-  return child;
+  let found: Promise<number> | undefined;
+  return {
+    process: child,
+    qemuPid: () => {
+      found ??= options.user ? innerPid(child) : Promise.resolve(child.pid as number);
+      return found;
+    },
+  };
+}
+
+function findTool(paths: string[]): string | undefined {
+  return paths.find((path) => existsSync(path));
+}
+
+/** QEMU's pid under the namespace wrapper: the wrapper's only child, once it has exec'd QEMU. */
+async function innerPid(wrapper: ChildProcess): Promise<number> {
+  const outer = wrapper.pid as number;
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && wrapper.exitCode === null && wrapper.signalCode === null) {
+    try {
+      const children = readFileSync(`/proc/${outer}/task/${outer}/children`, "utf8").trim();
+      const pid = Number(children.split(" ")[0]);
+      if (pid > 0 && readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("qemu")) return pid;
+    } catch {
+      // not forked yet, or already gone
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return outer;
 }
