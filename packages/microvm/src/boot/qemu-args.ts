@@ -67,11 +67,20 @@ export function kernelCommandLine(launch: QemuLaunch): string {
   return [...args, ...(launch.extraKernelArgs ?? [])].join(" ");
 }
 
-/** Debian's QEMU 7.2 accepts each of these; `on` alone would still allow them. */
+/**
+ * Debian's QEMU 7.2 accepts each of these; `on` alone would still allow them. An allow-list's
+ * relay rules make QEMU start `/bin/sh -c "node -e ..."` per connection, which needs fork/exec,
+ * and node does not start under elevateprivileges=deny (nor =children): those two are allowed
+ * then. QEMU is still unprivileged (no capabilities, no_new_privs), so a set*uid call has
+ * nothing to gain; the filter there was a second layer.
+ */
 function sandboxArgs(sandbox: QemuLaunch["sandbox"]): string[] {
   if (!sandbox) return [];
-  const spawn = sandbox.allowSpawn ? "allow" : "deny";
-  return ["-sandbox", `on,obsolete=deny,elevateprivileges=deny,spawn=${spawn},resourcecontrol=deny`];
+  const children = sandbox.allowSpawn ? "allow" : "deny";
+  return [
+    "-sandbox",
+    `on,obsolete=deny,elevateprivileges=${children},spawn=${children},resourcecontrol=deny`,
+  ];
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { chown, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AbortError, ClosedError, ConfigError } from "@atrium/spec";
+import { AbortError, ClosedError, ConfigError, LimitError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
 import { type Accelerator, qemuArgs } from "../boot/qemu-args.js";
 import type { VmConfig, VmConfigInput } from "../config/vm-config.js";
@@ -12,9 +12,10 @@ import type { MicrovmLimits } from "../limits.js";
 import { GuestFailureError, GuestFileError } from "../vm-errors.js";
 import { AgentChannel } from "./agent-channel.js";
 import { openBootFiles } from "./boot-files.js";
-import { type BootPlan, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
+import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { type QemuChild, spawnQemu } from "./qemu-process.js";
 import { qemuUser } from "./qemu-user.js";
+import { directoryBytes } from "./volume-usage.js";
 
 /** Options of `Machine.create`: what `prepareBoot` takes. */
 export type MachineOptions = PrepareOptions;
@@ -71,6 +72,8 @@ export interface MachineInfo {
 }
 
 const encoder = new TextEncoder();
+/** QEMUs this process started for machines and that have not exited (see runningMachinesMax). */
+let runningMachines = 0;
 
 /**
  * One running micro-VM: QEMU booted into an image's root filesystem, with the guest agent
@@ -81,7 +84,8 @@ const encoder = new TextEncoder();
 export class Machine implements AsyncDisposable {
   private closed = false;
   private exited: Promise<void>;
-  private failure: GuestFailureError | undefined;
+  private failure: GuestFailureError | LimitError | undefined;
+  private volumeWatch: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly qemu: ChildProcess,
@@ -96,7 +100,8 @@ export class Machine implements AsyncDisposable {
     // "close", not "exit": by then QEMU's stdout is drained, so a panic message is in the ring.
     this.exited = new Promise((resolve) => {
       qemu.once("close", (code, signal) => {
-        if (!this.closed) this.failure = this.describeExit(code, signal);
+        if (!this.closed) this.failure ??= this.describeExit(code, signal);
+        clearInterval(this.volumeWatch);
         resolve();
       });
     });
@@ -124,19 +129,40 @@ export class Machine implements AsyncDisposable {
     const rootKind = plan.root;
     const progress = options.onProgress ?? (() => {});
     progress("boot");
+    if (runningMachines >= limits.runningMachinesMax) {
+      throw new LimitError(
+        "runningMachinesMax",
+        `this process already runs ${runningMachines} machines (runningMachinesMax ${limits.runningMachinesMax}); stop one first, or raise the limit`,
+      );
+    }
+    // Counted from here, so boots started together cannot all pass the check; released when
+    // QEMU exits or the boot fails before it starts.
+    runningMachines += 1;
+    let counted = true;
+    const release = () => {
+      if (counted) runningMachines -= 1;
+      counted = false;
+    };
     const user = qemuUser();
     // QEMU's own directory: its agent socket and, for a throwaway disk, the snapshot overlay.
     // Owned by QEMU's user, so an unprivileged QEMU writes there and nowhere else of the host's.
     const runDir = await mkdtemp(join(tmpdir(), "atrium-vm-"));
-    if (user) await chown(runDir, user.uid, user.gid);
     const agentSocketPath = join(runDir, "agent.sock");
-    const bootFiles = await openBootFiles({
-      kernel: kernel.vmlinuxPath,
-      initramfs: initramfsPath,
-      ...(rootKind === "disk" ? { disk: rootfs.diskPath } : {}),
-      diskWritable: plan.persistentDisk === true,
-      user,
-    });
+    let bootFiles: Awaited<ReturnType<typeof openBootFiles>>;
+    try {
+      if (user) await chown(runDir, user.uid, user.gid);
+      bootFiles = await openBootFiles({
+        kernel: kernel.vmlinuxPath,
+        initramfs: initramfsPath,
+        ...(rootKind === "disk" ? { disk: rootfs.diskPath } : {}),
+        diskWritable: plan.persistentDisk === true,
+        user,
+      });
+    } catch (error) {
+      release();
+      await rm(runDir, { recursive: true, force: true });
+      throw error;
+    }
     const args = qemuArgs({
       accelerator: choice.accelerator,
       kernelPath: bootFiles.kernelPath,
@@ -167,12 +193,14 @@ export class Machine implements AsyncDisposable {
         env: { TMPDIR: runDir },
       });
     } catch (error) {
+      release();
       await rm(runDir, { recursive: true, force: true });
       throw error;
     } finally {
       await bootFiles.close();
     }
     const qemu = spawned.process;
+    qemu.once("exit", release);
     const consoleRing = new ConsoleRing(limits.consoleRingBytes);
     qemu.stdout?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
     qemu.stderr?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
@@ -230,6 +258,7 @@ export class Machine implements AsyncDisposable {
       root: rootKind,
       timings: { prepareMs: bootStarted - started, bootMs },
     });
+    machine.watchVolumes(volumes.filter((volume) => !volume.readonly));
     for (const command of vm.init) {
       const result = await machine.exec(command);
       if (result.exitCode !== 0) {
@@ -240,6 +269,36 @@ export class Machine implements AsyncDisposable {
       }
     }
     return machine;
+  }
+
+  /**
+   * Holds read-write volumes to volumeMaxBytes: 9p has no quota, so the host measures each one
+   * every volumeCheckIntervalMs and kills the machine that went past it. What the guest can
+   * write between two checks is the overrun bound (README, "Volumes").
+   */
+  private watchVolumes(volumes: readonly GuestVolumeMount[]): void {
+    if (volumes.length === 0) return;
+    let measuring = false;
+    this.volumeWatch = setInterval(async () => {
+      if (measuring || this.closed || this.failure) return;
+      measuring = true;
+      try {
+        for (const volume of volumes) {
+          const bytes = await directoryBytes(volume.hostPath);
+          if (bytes > this.limits.volumeMaxBytes && !this.closed && !this.failure) {
+            this.failure = new LimitError(
+              "volumeMaxBytes",
+              `volume ${volume.guestPath} (${volume.hostPath} on the host) holds ${bytes} bytes, past volumeMaxBytes (${this.limits.volumeMaxBytes}); the machine was killed`,
+            );
+            this.qemu.kill("SIGKILL");
+            return;
+          }
+        }
+      } finally {
+        measuring = false;
+      }
+    }, this.limits.volumeCheckIntervalMs);
+    this.volumeWatch.unref();
   }
 
   /** The guest console's last lines (boot messages, panics, the init's complaints). */
