@@ -132,7 +132,7 @@ export class Machine implements AsyncDisposable {
     if (runningMachines >= limits.runningMachinesMax) {
       throw new LimitError(
         "runningMachinesMax",
-        `this process already runs ${runningMachines} machines (runningMachinesMax ${limits.runningMachinesMax}); stop one first, or raise the limit`,
+        `this process already runs ${runningMachines} machine${runningMachines === 1 ? "" : "s"}, as many as runningMachinesMax (${limits.runningMachinesMax}) allows; stop one first, or raise the limit`,
       );
     }
     // Counted from here, so boots started together cannot all pass the check; released when
@@ -290,7 +290,7 @@ export class Machine implements AsyncDisposable {
               "volumeMaxBytes",
               `volume ${volume.guestPath} (${volume.hostPath} on the host) holds ${bytes} bytes, past volumeMaxBytes (${this.limits.volumeMaxBytes}); the machine was killed`,
             );
-            this.qemu.kill("SIGKILL");
+            this.killQemu();
             return;
           }
         }
@@ -502,7 +502,7 @@ export class Machine implements AsyncDisposable {
     } catch {
       // the guest is already gone
     }
-    const timer = setTimeout(() => this.qemu.kill("SIGKILL"), this.limits.stopTimeoutMs);
+    const timer = setTimeout(() => this.killQemu(), this.limits.stopTimeoutMs);
     await this.exited;
     clearTimeout(timer);
     this.channel.close();
@@ -512,7 +512,7 @@ export class Machine implements AsyncDisposable {
   /** Kills QEMU at once (no clean shutdown). */
   async kill(): Promise<void> {
     this.closed = true;
-    this.qemu.kill("SIGKILL");
+    this.killQemu();
     await this.exited;
     this.channel.close();
     await rm(this.runDir, { recursive: true, force: true });
@@ -520,6 +520,23 @@ export class Machine implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
+  }
+
+  /**
+   * SIGKILL to QEMU itself, not only to the namespace wrapper this process started: QEMU dies at
+   * once and its parent, the wrapper, reaps it and exits (killing the wrapper first would leave
+   * QEMU to its parent-death signal and an unreaped moment).
+   */
+  private killQemu(): void {
+    if (this.qemu.exitCode !== null || this.qemu.signalCode !== null) return;
+    try {
+      process.kill(this.info.qemuPid, "SIGKILL");
+      if (this.info.qemuPid === this.qemu.pid) return;
+      // The wrapper exits when QEMU does; should it not, its own kill follows.
+      setTimeout(() => this.qemu.kill("SIGKILL"), 1000).unref();
+    } catch {
+      this.qemu.kill("SIGKILL");
+    }
   }
 
   /** Why this machine cannot take work (it died, or was stopped), or undefined when it can. */
