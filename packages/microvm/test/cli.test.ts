@@ -1,15 +1,21 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { qemuDescendants } from "./qemu-processes.js";
 import { SKIP_VM_SUITES } from "./vm-available.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
-const CLI = ["--conditions=@atrium/source", "--import", "tsx", join(PACKAGE_DIR, "src/cli/main.ts")];
+// tsx by its resolved URL, so the CLI also starts in a working directory outside the repository.
+const CLI = [
+  "--conditions=@atrium/source",
+  "--import",
+  import.meta.resolve("tsx"),
+  join(PACKAGE_DIR, "src/cli/main.ts"),
+];
 
 interface Run {
   stdout: string;
@@ -54,20 +60,8 @@ async function startServing(
 }
 
 function qemuChildrenOf(parent: number): number[] {
-  // The QEMU of a named machine is a child of its `start` process.
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent && comm.startsWith("qemu-system")) pids.push(Number(name));
-    } catch {
-      // gone while we looked
-    }
-  }
-  return pids;
+  // The QEMU of a named machine is started by its `start` process.
+  return qemuDescendants(parent);
 }
 
 function isRunning(pid: number): boolean {
@@ -128,6 +122,28 @@ describe("atrium-vm without a guest", () => {
       exitCode: 1,
     });
   }, 120_000);
+
+  it("names the config file it loads, and refuses a config that shares the host's system directories", async () => {
+    const project = await mkdtemp(join(tmpdir(), "atrium-vm-cli-config-"));
+    try {
+      const local = join(project, "atrium-vm.toml");
+      await writeFile(local, 'image = "busybox"\nvolumes = [{ host = "/", guest = "/host" }]\n');
+      expect(await atriumVm(["run", "--", "true"], project)).toEqual({
+        stdout: "",
+        stderr: `atrium-vm: using ./atrium-vm.toml from the current directory (${local}); pass --config or --image to choose\natrium-vm run: volumes.0.host: / is the host's root directory; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway\n`,
+        exitCode: 1,
+      });
+      const other = join(project, "other.toml");
+      await writeFile(other, 'image = "busybox"\nvolumes = [{ host = "../../../etc", guest = "/e" }]\n');
+      expect(await atriumVm(["run", "--config", "other.toml", "--", "true"], project)).toEqual({
+        stdout: "",
+        stderr: `atrium-vm: using config ${other}\natrium-vm run: volumes.0.host: "../../../etc" climbs out of the config file's directory (${project}) to /etc; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway\n`,
+        exitCode: 1,
+      });
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("reports progress on stderr unless ATRIUM_VM_QUIET=1", async () => {
     const saved = env;

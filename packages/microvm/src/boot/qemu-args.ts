@@ -13,11 +13,11 @@ export interface QemuLaunch {
   /** Root disk image (raw ext4); absent for the bare boot. */
   diskPath?: string;
   /**
-   * The root disk as an open fd QEMU inherited (instead of `diskPath`): handed over with
+   * The root disk as open fds QEMU inherited (instead of `diskPath`): handed over with
    * `-add-fd`, which QEMU dups without opening a path, so an unprivileged QEMU uses a disk only
    * root could open, and only in the mode (read-only, read-write) the host opened it in.
    */
-  diskFd?: number;
+  diskFds?: readonly number[];
   /** Writes to the disk go to a throwaway overlay (an ephemeral machine). */
   diskSnapshot?: boolean;
   /** Host directories shared over virtio-9p, each under its mount tag. */
@@ -122,11 +122,11 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     "-device",
     `virtserialport,chardev=agent,name=${AGENT_PORT_NAME}`,
   ];
-  if (launch.diskPath || launch.diskFd !== undefined) {
+  if (launch.diskPath || launch.diskFds) {
     const snapshot = launch.diskSnapshot ? ",snapshot=on" : "";
     let file = launch.diskPath;
-    if (launch.diskFd !== undefined) {
-      args.push("-add-fd", `fd=${launch.diskFd},set=1`);
+    if (launch.diskFds) {
+      for (const fd of launch.diskFds) args.push("-add-fd", `fd=${fd},set=1`);
       file = "/dev/fdset/1";
     }
     args.push(

@@ -8,8 +8,11 @@ export interface OpenedBootFiles {
   /** What QEMU is told to open: /dev/fd/3 and /dev/fd/4. */
   kernelPath: string;
   initramfsPath: string;
-  /** QEMU's fd number of the disk (for `-add-fd`), when there is one. */
-  diskFd?: number;
+  /**
+   * QEMU's fd numbers of the disk (for `-add-fd`), when there is one: read-only, and for a
+   * writable disk also read-write (QEMU picks the one whose mode matches each open it makes).
+   */
+  diskFds?: number[];
   /** Closes this process's copies (QEMU keeps its own once started). */
   close(): Promise<void>;
 }
@@ -38,7 +41,10 @@ export async function openBootFiles(files: {
       handles.push(handle);
       if (files.user && ((await handle.stat()).mode & 0o004) === 0) await chmod(path, 0o644);
     }
-    if (files.disk) handles.push(await open(files.disk, files.diskWritable ? "r+" : "r"));
+    if (files.disk) {
+      handles.push(await open(files.disk, "r"));
+      if (files.diskWritable) handles.push(await open(files.disk, "r+"));
+    }
   } catch (error) {
     await Promise.all(handles.map((handle) => handle.close()));
     throw error;
@@ -47,7 +53,7 @@ export async function openBootFiles(files: {
     fds: handles.map((handle) => handle.fd),
     kernelPath: "/dev/fd/3",
     initramfsPath: "/dev/fd/4",
-    ...(files.disk ? { diskFd: 5 } : {}),
+    ...(files.disk ? { diskFds: files.diskWritable ? [5, 6] : [5] } : {}),
     close: async () => {
       await Promise.all(handles.map((handle) => handle.close()));
     },

@@ -170,9 +170,7 @@ export class Machine implements AsyncDisposable {
       cpus: vm.cpus,
       memoryMiB: vm.memory,
       agentSocketPath,
-      ...(bootFiles.diskFd !== undefined
-        ? { diskFd: bootFiles.diskFd, diskSnapshot: !plan.persistentDisk }
-        : {}),
+      ...(bootFiles.diskFds ? { diskFds: bootFiles.diskFds, diskSnapshot: !plan.persistentDisk } : {}),
       sandbox: { allowSpawn: plan.guestForwards !== undefined },
       volumes,
       network: vm.network.enabled
