@@ -91,6 +91,33 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       // PID 1 of its own namespace.
       expect(statusLine(pid, "NSpid")).toBe(`NSpid: ${pid} 1`);
     });
+    it.skipIf(!asRoot)("runs in a cgroup of its own capping memory, tasks and CPU time", async () => {
+      const dirs = machine.info.cgroup;
+      // This host lets root make cgroups (v1 here); where it does not, info.cgroup is [] and the
+      // machine runs uncapped (README, "Security").
+      expect(dirs.length).toBeGreaterThan(0);
+      const own = readFileSync(`/proc/${machine.info.qemuPid}/cgroup`, "utf8");
+      for (const dir of dirs) expect(own).toContain(dir.slice(dir.lastIndexOf("/")));
+      const caps = Object.fromEntries(
+        dirs.flatMap((dir) =>
+          ["memory.limit_in_bytes", "memory.max", "pids.max", "cpu.cfs_quota_us", "cpu.max"].flatMap(
+            (file) => {
+              try {
+                return [[file, readFileSync(join(dir, file), "utf8").trim()]];
+              } catch {
+                return [];
+              }
+            },
+          ),
+        ),
+      );
+      const memory = String((256 + 1024) * 1024 * 1024);
+      expect(caps).toEqual(
+        "memory.max" in caps
+          ? { "memory.max": memory, "pids.max": "512", "cpu.max": "100000 100000" }
+          : { "memory.limit_in_bytes": memory, "pids.max": "512", "cpu.cfs_quota_us": "100000" },
+      );
+    });
   });
 
   describe("volumes (9p, mapped-xattr)", () => {

@@ -12,6 +12,7 @@ import type { MicrovmLimits } from "../limits.js";
 import { GuestFailureError, GuestFileError } from "../vm-errors.js";
 import { AgentChannel } from "./agent-channel.js";
 import { openBootFiles } from "./boot-files.js";
+import { createMachineCgroup } from "./cgroup-limits.js";
 import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { type QemuChild, spawnQemu } from "./qemu-process.js";
 import { qemuUser } from "./qemu-user.js";
@@ -65,6 +66,11 @@ export interface MachineInfo {
   qemuPid: number;
   /** The host user QEMU runs as (never 0: a root host drops it to an unprivileged one). */
   qemuUid: number;
+  /**
+   * The cgroup directories capping QEMU's memory, tasks and CPU time; empty when the host does not
+   * let this process make cgroups (not root, cgroupfs read-only), and the machine runs uncapped.
+   */
+  cgroup: string[];
   imageDigest: string;
   root: "memory" | "disk";
   /** Milliseconds from `create` to the agent's ready frame, and the part of it QEMU was running. */
@@ -72,6 +78,10 @@ export interface MachineInfo {
 }
 
 const encoder = new TextEncoder();
+/** QEMU's own memory on top of the guest's: TCG's translation cache, device state. */
+const QEMU_OVERHEAD_MIB = 1024;
+/** QEMU's threads (vCPUs, I/O workers) and an allow-list's relay processes (node, ~10 threads each). */
+const QEMU_MAX_TASKS = 512;
 /** QEMUs this process started for machines and that have not exited (see runningMachinesMax). */
 let runningMachines = 0;
 
@@ -182,6 +192,11 @@ export class Machine implements AsyncDisposable {
       tscKhz: plan.tscKhz,
     });
     const bootStarted = performance.now();
+    const cgroup = await createMachineCgroup({
+      memoryBytes: (vm.memory + QEMU_OVERHEAD_MIB) * 1024 * 1024,
+      pids: QEMU_MAX_TASKS,
+      cpus: vm.cpus,
+    });
     let spawned: QemuChild;
     try {
       spawned = spawnQemu(qemuBinary.path, args, {
@@ -189,8 +204,10 @@ export class Machine implements AsyncDisposable {
         user,
         noNetwork: !vm.network.enabled,
         env: { TMPDIR: runDir },
+        ...(cgroup ? { cgroupDirs: cgroup.dirs } : {}),
       });
     } catch (error) {
+      await cgroup?.remove();
       release();
       await rm(runDir, { recursive: true, force: true });
       throw error;
@@ -198,7 +215,10 @@ export class Machine implements AsyncDisposable {
       await bootFiles.close();
     }
     const qemu = spawned.process;
-    qemu.once("exit", release);
+    qemu.once("exit", () => {
+      release();
+      void cgroup?.remove();
+    });
     const consoleRing = new ConsoleRing(limits.consoleRingBytes);
     qemu.stdout?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
     qemu.stderr?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
@@ -252,6 +272,7 @@ export class Machine implements AsyncDisposable {
       acceleratorReason: choice.reason,
       qemuPid: await spawned.qemuPid(),
       qemuUid: user?.uid ?? (process.getuid?.() as number),
+      cgroup: cgroup?.dirs ?? [],
       imageDigest: rootfs.digest,
       root: rootKind,
       timings: { prepareMs: bootStarted - started, bootMs },

@@ -18,6 +18,8 @@ export interface SpawnQemuOptions {
   noNetwork?: boolean;
   /** Extra environment for QEMU (TMPDIR for a snapshot overlay). */
   env?: Record<string, string>;
+  /** Cgroup directories QEMU starts in (cgroup-limits.ts); joined before QEMU is exec'd. */
+  cgroupDirs?: readonly string[];
 }
 
 export interface QemuChild {
@@ -88,6 +90,14 @@ export function spawnQemu(
   } else {
     argv = setpriv ? [setpriv, "--pdeathsig", "KILL", "--", qemuPath, ...args] : [qemuPath, ...args];
   }
+  if (options.cgroupDirs && options.cgroupDirs.length > 0) {
+    // The shell joins the cgroups and execs the chain above, so QEMU and everything it starts
+    // are inside from their first instruction (moving QEMU after the fact would race its threads).
+    const join = options.cgroupDirs.map(
+      (dir) => `echo $$ > ${shellQuote(`${dir}/cgroup.procs`)} || exit 125`,
+    );
+    argv = ["/bin/sh", "-c", `${join.join("; ")}; exec "$@"`, "sh", ...argv];
+  }
   const child = spawn(argv[0] as string, argv.slice(1), { stdio: [...stdio], env });
   live.add(child);
   child.on("exit", () => live.delete(child));
@@ -108,6 +118,10 @@ export function spawnQemu(
       return found;
     },
   };
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function findTool(paths: string[]): string | undefined {
