@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, readlinkSync } from "node:fs";
 import {
   chmod,
@@ -88,9 +89,32 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       for (const ns of ["mnt", "pid", "ipc", "uts", "net"]) {
         expect(readlinkSync(`/proc/${pid}/ns/${ns}`), ns).not.toBe(readlinkSync(`/proc/self/ns/${ns}`));
       }
-      // PID 1 of its own namespace.
+      // PID 1 of its own namespace, with a /proc of that namespace: it sees itself as process 1
+      // and nothing of the host's (where /proc/1 is the host's init).
       expect(statusLine(pid, "NSpid")).toBe(`NSpid: ${pid} 1`);
+      const inside = execFileSync("nsenter", ["-t", String(pid), "-m", "-p", "--", "cat", "/proc/1/comm"]);
+      expect(inside.toString()).toBe("qemu-system-x86\n");
+      expect(readFileSync("/proc/1/comm", "utf8")).not.toBe("qemu-system-x86\n");
     });
+
+    it.skipIf(!asRoot)(
+      "keeps its run directory (the agent socket) where other machines' QEMUs cannot list it",
+      async () => {
+        const parent = join(tmpdir(), "atrium-vm-run");
+        const info = await stat(parent);
+        expect([info.uid, info.mode & 0o777]).toEqual([0, 0o711]);
+        const listing = spawnSync("setpriv", [
+          "--reuid",
+          "65534",
+          "--regid",
+          "65534",
+          "--clear-groups",
+          "ls",
+          parent,
+        ]);
+        expect(listing.stderr.toString()).toBe(`ls: cannot open directory '${parent}': Permission denied\n`);
+      },
+    );
     it.skipIf(!asRoot)("runs in a cgroup of its own capping memory, tasks and CPU time", async () => {
       const dirs = machine.info.cgroup;
       // This host lets root make cgroups (v1 here); where it does not, info.cgroup is [] and the

@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { chown, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AbortError, ClosedError, ConfigError, LimitError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
@@ -16,6 +15,7 @@ import { createMachineCgroup } from "./cgroup-limits.js";
 import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { type QemuChild, spawnQemu } from "./qemu-process.js";
 import { qemuUser } from "./qemu-user.js";
+import { makeRunDir } from "./run-dir.js";
 import { directoryBytes } from "./volume-usage.js";
 
 /** Options of `Machine.create`: what `prepareBoot` takes. */
@@ -154,13 +154,17 @@ export class Machine implements AsyncDisposable {
       counted = false;
     };
     const user = qemuUser();
-    // QEMU's own directory: its agent socket and, for a throwaway disk, the snapshot overlay.
-    // Owned by QEMU's user, so an unprivileged QEMU writes there and nowhere else of the host's.
-    const runDir = await mkdtemp(join(tmpdir(), "atrium-vm-"));
+    // QEMU's own directory (run-dir.ts): an unprivileged QEMU writes there and nowhere else.
+    let runDir: string;
+    try {
+      runDir = await makeRunDir(user);
+    } catch (error) {
+      release();
+      throw error;
+    }
     const agentSocketPath = join(runDir, "agent.sock");
     let bootFiles: Awaited<ReturnType<typeof openBootFiles>>;
     try {
-      if (user) await chown(runDir, user.uid, user.gid);
       bootFiles = await openBootFiles({
         kernel: kernel.vmlinuxPath,
         initramfs: initramfsPath,

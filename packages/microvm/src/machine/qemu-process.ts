@@ -37,7 +37,7 @@ export interface QemuChild {
  * its channel closes.
  *
  * As root, the chain is `setpriv --pdeathsig KILL -- unshare --mount --pid --ipc --uts [--net]
- * --fork --kill-child -- setpriv --reuid U --regid G --clear-groups --no-new-privs -- qemu`: QEMU
+ * --fork --kill-child --mount-proc -- setpriv --reuid U --regid G --clear-groups --no-new-privs -- qemu`: QEMU
  * gets its own mount, PID, IPC and UTS namespaces (and an empty network namespace when the
  * machine has no network), then drops to an unprivileged user with no supplementary groups and
  * no capabilities. A QEMU bug the guest exploits then lands in a process that owns nothing on the
@@ -73,6 +73,9 @@ export function spawnQemu(
       ...(options.noNetwork ? ["--net"] : []),
       "--fork",
       "--kill-child",
+      // A /proc of its own PID namespace: QEMU sees no other process, so a compromised QEMU
+      // cannot find (or, being the same uid, ptrace) another machine's QEMU.
+      "--mount-proc",
       "--",
       setpriv,
       "--reuid",
