@@ -145,6 +145,11 @@ describe.skipIf(SKIP_VM_SUITES)("a packed machine's network", () => {
     expect(() => applyPackPolicy(offline, { network: true })).toThrow(
       "the pack's network is off (network.enabled = false in its config); a runner can narrow a pack's network, never turn it on",
     );
+    // A hand-edited pack that names host directories.
+    const edited = parseVmConfig({ image: "busybox", volumes: [{ host: "/tmp/x", guest: "/x" }] });
+    expect(() => applyPackPolicy(edited, {})).toThrow(
+      "volumes: this pack's config names host directories, which a pack cannot carry (it was edited after `atrium-vm pack create`); remove them from the pack",
+    );
     // A pack with the full user network, narrowed to one host by its runner.
     const full = parseVmConfig({ image: "busybox", network: { enabled: true } });
     expect(applyPackPolicy(full, { network: true, allowHosts: ["127.0.0.1:5"] }).network).toEqual({

@@ -20,6 +20,12 @@ export interface PackRunPolicy {
 
 /** The pack's config as this host will boot it under `policy`. */
 export function applyPackPolicy(config: VmConfig, policy: PackRunPolicy = {}): VmConfig {
+  if (config.volumes.length > 0) {
+    // `pack create` refuses volumes; a pack that has some was edited, and would share this host's directories.
+    throw new ConfigError(
+      "volumes: this pack's config names host directories, which a pack cannot carry (it was edited after `atrium-vm pack create`); remove them from the pack",
+    );
+  }
   const packAllows = config.network.allow_hosts;
   if (!policy.network) {
     if (policy.allowHosts?.length || policy.ports) {
