@@ -28,6 +28,11 @@ export interface MicrovmLimits {
   memoryRootMaxBytes: number;
   /** Machines (QEMU processes) one host process runs at once; a boot past it is refused. */
   runningMachinesMax: number;
+  /**
+   * Machines on the whole host: QEMU processes running as QEMU's user (every atrium-vm process
+   * on a root host shares it), so separate `atrium-vm run`s cannot pile up without end.
+   */
+  hostMachinesMax: number;
   /** Largest guest memory one machine may have (also never more than the host's own memory). */
   machineMemoryMaxBytes: number;
   /**
@@ -51,6 +56,7 @@ export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
   layerMaxBytes: 4 * 1024 * 1024 * 1024,
   memoryRootMaxBytes: 64 * 1024 * 1024,
   runningMachinesMax: 8,
+  hostMachinesMax: 16,
   machineMemoryMaxBytes: 8 * 1024 * 1024 * 1024,
   volumeMaxBytes: 1024 * 1024 * 1024,
   volumeCheckIntervalMs: 1_000,
@@ -68,6 +74,7 @@ const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
   layerMaxBytes: "count",
   memoryRootMaxBytes: "count",
   runningMachinesMax: "count",
+  hostMachinesMax: "count",
   machineMemoryMaxBytes: "count",
   volumeMaxBytes: "count",
   volumeCheckIntervalMs: "duration",

@@ -259,6 +259,17 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       );
     });
 
+    it("refuses a machine past hostMachinesMax, counting every QEMU of its user on the host", async () => {
+      const refused = Machine.create({ image: "busybox" }, { limits: { hostMachinesMax: 1 } });
+      await expect(refused).rejects.toBeInstanceOf(LimitError);
+      // At least this file's machine; other processes' machines count too.
+      await expect(refused).rejects.toThrow(
+        new RegExp(
+          `^this host already runs \\d+ machines? as uid ${QEMU_UID}, as many as hostMachinesMax \\(1\\) allows; stop one first, or raise the limit$`,
+        ),
+      );
+    });
+
     it("refuses a machine past runningMachinesMax", async () => {
       const refused = Machine.create({ image: "busybox" }, { limits: { runningMachinesMax: 1 } });
       await expect(refused).rejects.toBeInstanceOf(LimitError);

@@ -13,7 +13,7 @@ import { AgentChannel } from "./agent-channel.js";
 import { openBootFiles } from "./boot-files.js";
 import { createMachineCgroup } from "./cgroup-limits.js";
 import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
-import { type QemuChild, spawnQemu } from "./qemu-process.js";
+import { countQemuProcesses, type QemuChild, spawnQemu } from "./qemu-process.js";
 import { qemuUser } from "./qemu-user.js";
 import { makeRunDir } from "./run-dir.js";
 import { directoryBytes } from "./volume-usage.js";
@@ -145,6 +145,15 @@ export class Machine implements AsyncDisposable {
         `this process already runs ${runningMachines} machine${runningMachines === 1 ? "" : "s"}, as many as runningMachinesMax (${limits.runningMachinesMax}) allows; stop one first, or raise the limit`,
       );
     }
+    const user = qemuUser();
+    const qemuUid = user?.uid ?? (process.getuid?.() as number);
+    const onHost = countQemuProcesses(qemuUid);
+    if (onHost >= limits.hostMachinesMax) {
+      throw new LimitError(
+        "hostMachinesMax",
+        `this host already runs ${onHost} machine${onHost === 1 ? "" : "s"} as uid ${qemuUid}, as many as hostMachinesMax (${limits.hostMachinesMax}) allows; stop one first, or raise the limit`,
+      );
+    }
     // Counted from here, so boots started together cannot all pass the check; released when
     // QEMU exits or the boot fails before it starts.
     runningMachines += 1;
@@ -153,7 +162,6 @@ export class Machine implements AsyncDisposable {
       if (counted) runningMachines -= 1;
       counted = false;
     };
-    const user = qemuUser();
     // QEMU's own directory (run-dir.ts): an unprivileged QEMU writes there and nowhere else.
     let runDir: string;
     try {
@@ -275,7 +283,7 @@ export class Machine implements AsyncDisposable {
       accelerator: choice.accelerator,
       acceleratorReason: choice.reason,
       qemuPid: await spawned.qemuPid(),
-      qemuUid: user?.uid ?? (process.getuid?.() as number),
+      qemuUid,
       cgroup: cgroup?.dirs ?? [],
       imageDigest: rootfs.digest,
       root: rootKind,

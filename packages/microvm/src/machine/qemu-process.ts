@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { MissingDependencyError } from "../vm-errors.js";
 import type { QemuUser } from "./qemu-user.js";
 
@@ -146,4 +146,23 @@ async function innerPid(wrapper: ChildProcess): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return outer;
+}
+
+/**
+ * QEMU processes on this host running as `uid`, from /proc: on a root host every machine's QEMU
+ * runs as QEMU's user, whichever atrium-vm process started it (see hostMachinesMax).
+ */
+export function countQemuProcesses(uid: number): number {
+  let count = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/comm`, "utf8").startsWith("qemu-system")) continue;
+      const line = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, "utf8"));
+      if (line && Number(line[1]) === uid) count += 1;
+    } catch {
+      // ended while we looked
+    }
+  }
+  return count;
 }
