@@ -227,10 +227,12 @@ export class Machine implements AsyncDisposable {
       await bootFiles.close();
     }
     const qemu = spawned.process;
-    qemu.once("exit", () => {
+    const ended = () => {
       release();
       void cgroup?.remove();
-    });
+    };
+    qemu.once("exit", ended);
+    qemu.once("error", ended); // could not start: no "exit" follows
     const consoleRing = new ConsoleRing(limits.consoleRingBytes);
     qemu.stdout?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
     qemu.stderr?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
