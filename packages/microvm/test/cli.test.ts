@@ -254,6 +254,19 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
       stderr: "",
       exitCode: 0,
     });
+    // The runner decides a pack's network, and can only narrow it: this one's is off.
+    expect(await atriumVm(["pack", "run", "--allow-hosts", "127.0.0.1:9", copy, "--", "true"])).toEqual({
+      stdout: "",
+      stderr:
+        "atrium-vm pack: the pack's network stays off unless asked for: add --network (network: true) to allow hosts or bind ports\n",
+      exitCode: 1,
+    });
+    expect(await atriumVm(["pack", "run", "--network", copy, "--", "true"])).toEqual({
+      stdout: "",
+      stderr:
+        "atrium-vm pack: the pack's network is off (network.enabled = false in its config); a runner can narrow a pack's network, never turn it on\n",
+      exitCode: 1,
+    });
 
     // A guest that dies under `start` ends it with exit 1 and the console's last lines.
     const third = await startServing("box");
