@@ -97,6 +97,32 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       expect(readFileSync("/proc/1/comm", "utf8")).not.toBe("qemu-system-x86\n");
     });
 
+    it.skipIf(!asRoot)("sees the host read-only but for its run directory and read-write volumes", () => {
+      // What QEMU's user can write from inside QEMU's mount namespace.
+      const touch = (path: string) =>
+        spawnSync("nsenter", [
+          "-t",
+          String(machine.info.qemuPid),
+          "-m",
+          "--",
+          "setpriv",
+          "--reuid",
+          "65534",
+          "--regid",
+          "65534",
+          "--clear-groups",
+          "sh",
+          "-c",
+          `touch ${path} && rm ${path} && echo writable`,
+        ]);
+      for (const dir of ["/tmp", "/var/tmp", "/dev/shm"]) {
+        expect(touch(`${dir}/atrium-probe`).stderr.toString(), dir).toBe(
+          `touch: cannot touch '${dir}/atrium-probe': Read-only file system\n`,
+        );
+      }
+      expect(touch(join(rw, "atrium-probe")).stdout.toString()).toBe("writable\n");
+    });
+
     it.skipIf(!asRoot)(
       "keeps its run directory (the agent socket) where other machines' QEMUs cannot list it",
       async () => {

@@ -216,6 +216,10 @@ export class Machine implements AsyncDisposable {
         user,
         noNetwork: !vm.network.enabled,
         env: { TMPDIR: runDir },
+        writableDirs: [
+          runDir,
+          ...volumes.filter((volume) => !volume.readonly).map((volume) => volume.hostPath),
+        ],
         ...(cgroup ? { cgroupDirs: cgroup.dirs } : {}),
       });
     } catch (error) {

@@ -18,6 +18,11 @@ export interface SpawnQemuOptions {
   noNetwork?: boolean;
   /** Extra environment for QEMU (TMPDIR for a snapshot overlay). */
   env?: Record<string, string>;
+  /**
+   * With `user`: the only host directories QEMU may write (its run directory, read-write
+   * volumes). Everything else is remounted read-only in QEMU's mount namespace.
+   */
+  writableDirs?: readonly string[];
   /** Cgroup directories QEMU starts in (cgroup-limits.ts); joined before QEMU is exec'd. */
   cgroupDirs?: readonly string[];
 }
@@ -37,10 +42,11 @@ export interface QemuChild {
  * its channel closes.
  *
  * As root, the chain is `setpriv --pdeathsig KILL -- unshare --mount --pid --ipc --uts [--net]
- * --fork --kill-child --mount-proc -- setpriv --reuid U --regid G --clear-groups --no-new-privs -- qemu`: QEMU
- * gets its own mount, PID, IPC and UTS namespaces (and an empty network namespace when the
- * machine has no network), then drops to an unprivileged user with no supplementary groups and
- * no capabilities. A QEMU bug the guest exploits then lands in a process that owns nothing on the
+ * --fork --kill-child --mount-proc -- sh -c READ_ONLY_HOST sh DIRS -- setpriv --reuid U
+ * --regid G --clear-groups --no-new-privs -- qemu`: QEMU gets its own mount, PID, IPC and UTS
+ * namespaces (and an empty network namespace when the machine has no network), a host that is
+ * read-only but for DIRS, then drops to an unprivileged user with no supplementary groups and no
+ * capabilities. A QEMU bug the guest exploits then lands in a process that owns nothing on the
  * host but its own run directory. Each link dies with its parent (pdeathsig, --kill-child).
  */
 export function spawnQemu(
@@ -76,6 +82,12 @@ export function spawnQemu(
       // A /proc of its own PID namespace: QEMU sees no other process, so a compromised QEMU
       // cannot find (or, being the same uid, ptrace) another machine's QEMU.
       "--mount-proc",
+      "--",
+      "/bin/sh",
+      "-c",
+      READ_ONLY_HOST,
+      "sh",
+      ...(options.writableDirs ?? []),
       "--",
       setpriv,
       "--reuid",
@@ -122,6 +134,24 @@ export function spawnQemu(
     },
   };
 }
+
+/**
+ * Runs as root inside QEMU's new mount namespace (private propagation: nothing reaches the host's
+ * mounts), before the drop to QEMU's user: each writable directory (the arguments before "--")
+ * becomes a bind mount of itself, then the root and the usual world-writable mounts are made
+ * read-only, so a compromised QEMU writes its run directory and its volumes and nothing else
+ * (not /tmp, /var/tmp or /dev/shm, which any user could otherwise fill). Fails closed: a mount
+ * that cannot be made read-only stops QEMU from starting.
+ */
+const READ_ONLY_HOST = [
+  "set -e",
+  'while [ "$1" != "--" ]; do mount --bind "$1" "$1"; shift; done',
+  "shift",
+  "for m in / /tmp /var/tmp /dev/shm /run /run/lock /var/lock; do",
+  '  if mountpoint -q "$m"; then mount -o remount,bind,ro "$m"; fi',
+  "done",
+  'exec "$@"',
+].join("\n");
 
 function shellQuote(word: string): string {
   return `'${word.replaceAll("'", "'\\''")}'`;
