@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { access, mkdir, rmdir, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Per-machine cgroup (v1 or v2) directories QEMU is placed in, and what they cap. */
@@ -37,6 +37,7 @@ export async function createMachineCgroup(caps: CgroupCaps): Promise<MachineCgro
   try {
     if (own.has("")) {
       // cgroup v2: one directory, every controller the parent delegates.
+      await sweepStale(join(ROOT, own.get("") as string));
       const dir = join(ROOT, own.get("") as string, name);
       await mkdir(dir);
       made.push(dir);
@@ -52,6 +53,7 @@ export async function createMachineCgroup(caps: CgroupCaps): Promise<MachineCgro
       for (const [controller, file, value] of limits) {
         const base = join(ROOT, controller, own.get(controller) ?? "/");
         await access(base);
+        await sweepStale(base);
         const dir = join(base, name);
         await mkdir(dir);
         made.push(dir);
@@ -83,6 +85,27 @@ function ownCgroups(): Map<string, string> {
     for (const controller of controllers.split(",")) if (controller) paths.set(controller, path);
   }
   return paths;
+}
+
+/**
+ * Removes the empty cgroups of atrium-vm processes that are gone: a host process killed with
+ * SIGKILL never removes its own (QEMU dies with it, so they are empty).
+ */
+async function sweepStale(base: string): Promise<void> {
+  const names = await readdir(base).catch(() => [] as string[]);
+  for (const entry of names) {
+    const owner = /^atrium-vm-(\d+)-\d+$/.exec(entry)?.[1];
+    if (owner && !isAlive(Number(owner))) await rmdir(join(base, entry)).catch(() => {});
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function removeAll(dirs: readonly string[]): Promise<void> {
