@@ -5,7 +5,6 @@
  *
  * ATRIUM_BENCH_RUNS sets the samples per figure (default 5; medians are reported).
  */
-import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type BenchRow, compared, median, writeBenchResults } from "@atrium/spec/bench";
@@ -18,6 +17,9 @@ import { findQemu } from "../src/engine/qemu.js";
 import { buildGuestAgent } from "../src/guest-agent/build-agent.js";
 import { Machine } from "../src/index.js";
 import { resolveMicrovmLimits } from "../src/limits.js";
+import { openBootFiles } from "../src/machine/boot-files.js";
+import { spawnQemu } from "../src/machine/qemu-process.js";
+import { qemuUser } from "../src/machine/qemu-user.js";
 import { WarmPool } from "../src/pool/warm-pool.js";
 
 const runs = Number(process.env.ATRIUM_BENCH_RUNS ?? 5);
@@ -76,10 +78,12 @@ async function bareBusyboxBootMs(): Promise<number> {
     "-no-user-config",
     "-nographic",
     "-no-reboot",
+    "-sandbox",
+    "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
     "-kernel",
-    kernel.vmlinuxPath,
+    "/dev/fd/3",
     "-initrd",
-    initramfs,
+    "/dev/fd/4",
     "-append",
     append,
     "-chardev",
@@ -87,11 +91,16 @@ async function bareBusyboxBootMs(): Promise<number> {
     "-serial",
     "chardev:console",
   ];
+  // Started the way every machine's QEMU is (unprivileged, namespaces, seccomp), so the baseline
+  // pays what a machine pays.
+  const user = qemuUser();
   const started = performance.now();
+  const files = await openBootFiles({ kernel: kernel.vmlinuxPath, initramfs, diskWritable: false, user });
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(qemu.path, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnQemu(qemu.path, args, { fds: files.fds, user, noNetwork: true }).process;
+    void files.close();
     let text = "";
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       text += chunk.toString();
     });
     child.on("error", reject);

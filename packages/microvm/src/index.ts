@@ -46,6 +46,7 @@ export {
   type PrepareOptions,
   prepareBoot,
 } from "./machine/prepare-boot.js";
+export { DEFAULT_QEMU_UID, type QemuUser, qemuUser } from "./machine/qemu-user.js";
 export { bootNamedMachine, planNamedMachine } from "./named-machine/boot-named-machine.js";
 export {
   createNamedMachine,
@@ -65,6 +66,7 @@ export {
   type PackMachineOptions,
   packMachine,
 } from "./pack/pack-machine.js";
+export { applyPackPolicy, type PackRunPolicy } from "./pack/pack-policy.js";
 export { extractPack, readPackManifest } from "./pack/read-pack.js";
 export { WarmPool, type WarmPoolOptions } from "./pool/warm-pool.js";
 export {

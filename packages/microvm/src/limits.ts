@@ -33,6 +33,22 @@ export interface MicrovmLimits {
   layerMaxBytes: number;
   /** Largest image (its files) that may boot with its root in guest memory (see MachineOptions.root). */
   memoryRootMaxBytes: number;
+  /** Machines (QEMU processes) one host process runs at once; a boot past it is refused. */
+  runningMachinesMax: number;
+  /**
+   * Machines on the whole host: QEMU processes running as QEMU's user (every atrium-vm process
+   * on a root host shares it), so separate `atrium-vm run`s cannot pile up without end.
+   */
+  hostMachinesMax: number;
+  /** Largest guest memory one machine may have (also never more than the host's own memory). */
+  machineMemoryMaxBytes: number;
+  /**
+   * Bytes a read-write volume may hold. 9p has no quota: the host checks the volume's usage every
+   * `volumeCheckIntervalMs` and kills the machine that went past it (see README, "Volumes").
+   */
+  volumeMaxBytes: number;
+  /** How often a running machine's read-write volumes are measured against volumeMaxBytes. */
+  volumeCheckIntervalMs: number;
 }
 
 export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
@@ -48,6 +64,11 @@ export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
   rootfsHeadroomBytes: 256 * 1024 * 1024,
   layerMaxBytes: 4 * 1024 * 1024 * 1024,
   memoryRootMaxBytes: 64 * 1024 * 1024,
+  runningMachinesMax: 8,
+  hostMachinesMax: 16,
+  machineMemoryMaxBytes: 8 * 1024 * 1024 * 1024,
+  volumeMaxBytes: 1024 * 1024 * 1024,
+  volumeCheckIntervalMs: 1_000,
 });
 
 const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
@@ -63,6 +84,11 @@ const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
   rootfsHeadroomBytes: "count",
   layerMaxBytes: "count",
   memoryRootMaxBytes: "count",
+  runningMachinesMax: "count",
+  hostMachinesMax: "count",
+  machineMemoryMaxBytes: "count",
+  volumeMaxBytes: "count",
+  volumeCheckIntervalMs: "duration",
 };
 
 /** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,9 +6,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliArgs } from "../../../tests/test-target.ts";
+import { qemuDescendants } from "./qemu-processes.js";
 import { SKIP_VM_SUITES } from "./vm-available.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+// tsx by its resolved URL (cliArgs), so the CLI also starts in a working directory outside the
+// repository; the built pass runs the installed bin instead.
 const CLI = cliArgs(PACKAGE_DIR);
 
 interface Run {
@@ -55,20 +57,8 @@ async function startServing(
 }
 
 function qemuChildrenOf(parent: number): number[] {
-  // The QEMU of a named machine is a child of its `start` process.
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent && comm.startsWith("qemu-system")) pids.push(Number(name));
-    } catch {
-      // gone while we looked
-    }
-  }
-  return pids;
+  // The QEMU of a named machine is started by its `start` process.
+  return qemuDescendants(parent);
 }
 
 function isRunning(pid: number): boolean {
@@ -129,6 +119,28 @@ describe("atrium-vm without a guest", () => {
       exitCode: 1,
     });
   }, 120_000);
+
+  it("names the config file it loads, and refuses a config that shares the host's system directories", async () => {
+    const project = await mkdtemp(join(tmpdir(), "atrium-vm-cli-config-"));
+    try {
+      const local = join(project, "atrium-vm.toml");
+      await writeFile(local, 'image = "busybox"\nvolumes = [{ host = "/", guest = "/host" }]\n');
+      expect(await atriumVm(["run", "--", "true"], project)).toEqual({
+        stdout: "",
+        stderr: `atrium-vm: using ./atrium-vm.toml from the current directory (${local}); pass --config or --image to choose\natrium-vm run: volumes.0.host: / is the host's root directory; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway\n`,
+        exitCode: 1,
+      });
+      const other = join(project, "other.toml");
+      await writeFile(other, 'image = "busybox"\nvolumes = [{ host = "../../../etc", guest = "/e" }]\n');
+      expect(await atriumVm(["run", "--config", "other.toml", "--", "true"], project)).toEqual({
+        stdout: "",
+        stderr: `atrium-vm: using config ${other}\natrium-vm run: volumes.0.host: "../../../etc" climbs out of the config file's directory (${project}) to /etc; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway\n`,
+        exitCode: 1,
+      });
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("reports progress on stderr unless ATRIUM_VM_QUIET=1", async () => {
     const saved = env;
@@ -238,6 +250,19 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
       stdout: "kept\nfrom the host\n",
       stderr: "",
       exitCode: 0,
+    });
+    // The runner decides a pack's network, and can only narrow it: this one's is off.
+    expect(await atriumVm(["pack", "run", "--allow-hosts", "127.0.0.1:9", copy, "--", "true"])).toEqual({
+      stdout: "",
+      stderr:
+        "atrium-vm pack: the pack's network stays off unless asked for: add --network (network: true) to allow hosts or bind ports\n",
+      exitCode: 1,
+    });
+    expect(await atriumVm(["pack", "run", "--network", copy, "--", "true"])).toEqual({
+      stdout: "",
+      stderr:
+        "atrium-vm pack: the pack's network is off (network.enabled = false in its config); a runner can narrow a pack's network, never turn it on\n",
+      exitCode: 1,
     });
 
     // A guest that dies under `start` ends it with exit 1 and the console's last lines.

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { type AddressInfo, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,11 @@ describe.skipIf(SKIP_VM_SUITES)("a machine with the network on and volumes", () 
     await mkdir(join(work, "ro"));
     await mkdir(join(work, "rw"));
     await writeFile(join(work, "ro", "given.txt"), "from the host\n");
+    // A root host runs QEMU as uid 65534 (qemu-user.ts): it passes through the work directory,
+    // reads the read-only volume and owns the read-write one.
+    await chmod(work, 0o711);
+    await chmod(join(work, "ro"), 0o755);
+    if (process.getuid?.() === 0) await chown(join(work, "rw"), 65534, 65534);
     server = createServer((socket) => socket.end("hello from the host\n"));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;

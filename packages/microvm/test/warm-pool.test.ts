@@ -1,25 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ClosedError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WarmPool } from "../src/pool/warm-pool.js";
+import { qemuDescendants } from "./qemu-processes.js";
 import { SKIP_VM_SUITES } from "./vm-available.js";
 
-/** PIDs of the QEMU processes that are children of this process, from /proc. */
+/** PIDs of the QEMU processes this process started, from /proc. */
 function qemuChildren(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === process.pid && comm.startsWith("qemu-system")) pids.push(Number(name));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
+  return qemuDescendants(process.pid);
 }
 
 function isRunning(pid: number): boolean {

@@ -75,3 +75,32 @@ describe("qemuArgs", () => {
     );
   });
 });
+
+describe("qemuArgs at the host boundary", () => {
+  it("sandboxes QEMU, hands it the disk as fds and maps volume metadata instead of applying it", () => {
+    const args = qemuArgs({
+      ...base,
+      diskPath: undefined,
+      diskFds: [5, 6],
+      diskSnapshot: false,
+      sandbox: { allowSpawn: false },
+      volumes: [{ tag: "vol0", hostPath: "/data", readonly: false }],
+    });
+    expect(args.slice(args.indexOf("-sandbox"), args.indexOf("-sandbox") + 2)).toEqual([
+      "-sandbox",
+      "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
+    ]);
+    expect(args.join(" ")).toContain(
+      "-add-fd fd=5,set=1 -add-fd fd=6,set=1 -drive id=root,file=/dev/fdset/1,format=raw,if=none,cache=unsafe,discard=unmap -device",
+    );
+    expect(args).toContain("local,id=fs0,path=/data,security_model=mapped-xattr");
+    expect(args.join(" ")).not.toMatch(/security_model=(none|passthrough)/);
+  });
+
+  it("lets an allow-list's relays start (spawn, and set*id for node), nothing else", () => {
+    const args = qemuArgs({ ...base, sandbox: { allowSpawn: true } });
+    expect(args[args.indexOf("-sandbox") + 1]).toBe(
+      "on,obsolete=deny,elevateprivileges=allow,spawn=allow,resourcecontrol=deny",
+    );
+  });
+});

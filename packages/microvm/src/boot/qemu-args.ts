@@ -12,6 +12,12 @@ export interface QemuLaunch {
   agentSocketPath: string;
   /** Root disk image (raw ext4); absent for the bare boot. */
   diskPath?: string;
+  /**
+   * The root disk as open fds QEMU inherited (instead of `diskPath`): handed over with
+   * `-add-fd`, which QEMU dups without opening a path, so an unprivileged QEMU uses a disk only
+   * root could open, and only in the mode (read-only, read-write) the host opened it in.
+   */
+  diskFds?: readonly number[];
   /** Writes to the disk go to a throwaway overlay (an ephemeral machine). */
   diskSnapshot?: boolean;
   /** Host directories shared over virtio-9p, each under its mount tag. */
@@ -22,6 +28,12 @@ export interface QemuLaunch {
     /** An allow-list: `restrict=on` (nothing leaves) plus one relay rule per allowed host. */
     guestForwards?: { guestAddress: string; guestPort: number; command: string }[];
   };
+  /**
+   * QEMU's seccomp sandbox (`-sandbox on,...`): no obsolete syscalls, no setuid/setgid, no
+   * scheduler or resource changes, and no fork/exec unless `allowSpawn` (an allow-list's relay
+   * rules start one process per connection).
+   */
+  sandbox?: { allowSpawn: boolean };
   /** TSC frequency of the host, for TCG guests (see kernelCommandLine). */
   tscKhz?: number;
   extraKernelArgs?: readonly string[];
@@ -56,6 +68,22 @@ export function kernelCommandLine(launch: QemuLaunch): string {
 }
 
 /**
+ * Debian's QEMU 7.2 accepts each of these; `on` alone would still allow them. An allow-list's
+ * relay rules make QEMU start `/bin/sh -c "node -e ..."` per connection, which needs fork/exec,
+ * and node does not start under elevateprivileges=deny (nor =children): those two are allowed
+ * then. QEMU is still unprivileged (no capabilities, no_new_privs), so a set*uid call has
+ * nothing to gain; the filter there was a second layer.
+ */
+function sandboxArgs(sandbox: QemuLaunch["sandbox"]): string[] {
+  if (!sandbox) return [];
+  const children = sandbox.allowSpawn ? "allow" : "deny";
+  return [
+    "-sandbox",
+    `on,obsolete=deny,elevateprivileges=${children},spawn=${children},resourcecontrol=deny`,
+  ];
+}
+
+/**
  * QEMU's argv: `-M microvm` (virtio-mmio, no PCI, no firmware option ROMs), nothing QEMU would
  * add by default, the console on stdio, the agent's port on a Unix socket, the root disk, and a
  * network device only when the network is on.
@@ -76,6 +104,7 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     "-no-user-config",
     "-nographic",
     "-no-reboot",
+    ...sandboxArgs(launch.sandbox),
     "-kernel",
     launch.kernelPath,
     "-initrd",
@@ -93,22 +122,30 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     "-device",
     `virtserialport,chardev=agent,name=${AGENT_PORT_NAME}`,
   ];
-  if (launch.diskPath) {
+  if (launch.diskPath || launch.diskFds) {
     const snapshot = launch.diskSnapshot ? ",snapshot=on" : "";
+    let file = launch.diskPath;
+    if (launch.diskFds) {
+      for (const fd of launch.diskFds) args.push("-add-fd", `fd=${fd},set=1`);
+      file = "/dev/fdset/1";
+    }
     args.push(
       "-drive",
-      `id=root,file=${launch.diskPath},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
+      `id=root,file=${file},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
       "-device",
       "virtio-blk-device,drive=root",
     );
   }
   for (const [index, volume] of (launch.volumes ?? []).entries()) {
-    // security_model=none: files keep the host user's ownership; readonly=on makes QEMU refuse
-    // writes itself, whatever the guest's root does to its mount.
+    // security_model=mapped-xattr: the guest's ownership, modes, device nodes and symlinks are
+    // kept in user.virtfs.* xattrs, never made real on the host, so a guest `chmod 4755` or
+    // `chown` changes no host attribute and a guest symlink is a regular file on the host.
+    // Files the guest creates are plain files of QEMU's user, mode 0600 (directories 0700).
+    // readonly=on makes QEMU refuse writes itself, whatever the guest's root does to its mount.
     const readonly = volume.readonly ? ",readonly=on" : "";
     args.push(
       "-fsdev",
-      `local,id=fs${index},path=${volume.hostPath},security_model=none${readonly}`,
+      `local,id=fs${index},path=${volume.hostPath},security_model=mapped-xattr${readonly}`,
       "-device",
       `virtio-9p-device,fsdev=fs${index},mount_tag=${volume.tag}`,
     );

@@ -77,4 +77,20 @@ network = { enabled = true, allow_hosts = ["127.0.0.1:9000"] }
     );
     await expect(load("image = ")).rejects.toThrow(`${join(dir, "atrium-vm.toml")} is not valid TOML`);
   });
+
+  it("refuses a volume path that climbs out of the file's directory, unless unsafe_allow_host_path", async () => {
+    await expect(load('image = "busybox"\nvolumes = [{ host = "../x", guest = "/x" }]')).rejects.toThrow(
+      `volumes.0.host: "../x" climbs out of the config file's directory (${dir}) to ${join(dir, "..", "x")}; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway`,
+    );
+    const allowed = await load(
+      'image = "busybox"\nvolumes = [{ host = "../x", guest = "/x", unsafe_allow_host_path = true }]',
+    );
+    expect(allowed.volumes).toEqual([
+      { host: join(dir, "..", "x"), guest: "/x", readonly: false, unsafe_allow_host_path: true },
+    ]);
+    // Inside the directory, ".." that stays inside is fine.
+    expect((await load('image = "busybox"\nvolumes = [{ host = "a/../b", guest = "/b" }]')).volumes).toEqual([
+      { host: join(dir, "b"), guest: "/b", readonly: false },
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
+import { escapesBase, refuseHostPath } from "./host-path-policy.js";
 
 /** The file name the CLI looks for in the working directory. */
 export const CONFIG_FILE_NAME = "atrium-vm.toml";
@@ -28,6 +29,8 @@ const volumeSchema = z.strictObject({
   host: z.string().regex(/^[^,]+$/, "a host directory (its path may not contain a comma)"),
   guest: z.string().regex(/^\/[^\s,]*$/, "an absolute path in the guest, without spaces or commas"),
   readonly: z.boolean().default(false),
+  /** Share a path the host-path rules refuse (a system directory, one outside the config's directory). */
+  unsafe_allow_host_path: z.boolean().optional(),
 });
 
 const portSchema = z.strictObject({
@@ -106,6 +109,14 @@ export async function loadVmConfig(path: string): Promise<VmConfig> {
   }
   const config = parseVmConfig(data, path);
   const base = dirname(resolve(path));
+  for (const [index, volume] of config.volumes.entries()) {
+    if (escapesBase(volume.host, base) && !volume.unsafe_allow_host_path) {
+      refuseHostPath(
+        index,
+        `${JSON.stringify(volume.host)} climbs out of the config file's directory (${base}) to ${resolve(base, volume.host)}`,
+      );
+    }
+  }
   const local = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   return {
     ...config,

@@ -1,10 +1,13 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { constants } from "node:fs";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeCpio } from "../boot/cpio.js";
 import { type Accelerator, kernelCommandLine } from "../boot/qemu-args.js";
 import { buildOnce, sha256Hex } from "../cache-dir.js";
+import { openBootFiles } from "../machine/boot-files.js";
+import { spawnQemu } from "../machine/qemu-process.js";
+import { qemuUser } from "../machine/qemu-user.js";
 import type { GuestKernel } from "./kernel.js";
 import type { QemuBinary } from "./qemu.js";
 
@@ -106,10 +109,12 @@ export async function probeBoot(options: {
     "-no-user-config",
     "-nographic",
     "-no-reboot",
+    "-sandbox",
+    "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
     "-kernel",
-    options.kernel.vmlinuxPath,
+    "/dev/fd/3",
     "-initrd",
-    initramfs,
+    "/dev/fd/4",
     "-append",
     append,
     "-chardev",
@@ -117,11 +122,24 @@ export async function probeBoot(options: {
     "-serial",
     "chardev:console",
   ];
+  // Like every QEMU here: unprivileged when this process is root, its files as inherited fds.
+  const user = qemuUser();
+  const files = await openBootFiles({
+    kernel: options.kernel.vmlinuxPath,
+    initramfs,
+    diskWritable: false,
+    user,
+  });
+  let child: ChildProcess;
+  try {
+    child = spawnQemu(options.qemu.path, args, { fds: files.fds, user, noNetwork: true }).process;
+  } finally {
+    await files.close();
+  }
   return new Promise((resolve) => {
-    const child = spawn(options.qemu.path, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8");
     });
     child.on("error", () => {

@@ -2,6 +2,7 @@ import { rethrowIfFatal } from "@atrium/spec";
 import { defaultCacheDir, exists } from "../cache-dir.js";
 import { buildGuestAgent } from "../guest-agent/build-agent.js";
 import { resolveMicrovmLimits } from "../limits.js";
+import { qemuUser } from "../machine/qemu-user.js";
 import { which } from "../run-command.js";
 import { chooseAccelerator } from "./accelerator.js";
 import { APT_PACKAGE_OF, aptCommand } from "./apt-hint.js";
@@ -13,6 +14,8 @@ export interface DoctorReport {
   engine?: { accelerator: "kvm" | "tcg"; reason: string };
   qemu?: { path: string; version: string };
   kernel?: { release: string; vmlinuz: string; vmlinux: string; modulesDir: string };
+  /** The user QEMU runs as: an unprivileged one when this process is root, else this process's. */
+  qemuUid?: number;
   /** Each missing piece with the command that installs it. */
   missing: { what: string; install: string; detail: string }[];
 }
@@ -55,6 +58,15 @@ export async function doctor(options: { cacheDir?: string } = {}): Promise<Docto
     ["xz", APT_PACKAGE_OF.xz],
   ] as const) {
     if (!(await which(tool))) miss(tool, pkg, `${tool} is not on PATH`);
+  }
+  // A root host never runs QEMU as root: it needs setpriv and unshare to drop it (qemu-process.ts).
+  const user = qemuUser();
+  report.qemuUid = user?.uid ?? (process.getuid?.() as number);
+  if (user) {
+    for (const tool of ["setpriv", "unshare"]) {
+      if (!(await which(tool)))
+        miss(tool, "util-linux", `${tool} is not on PATH; QEMU would not start rather than run as root`);
+    }
   }
   if (!(await exists("/bin/busybox")))
     miss("busybox (test image)", APT_PACKAGE_OF.busybox, "/bin/busybox is missing");

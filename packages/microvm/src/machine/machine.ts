@@ -1,8 +1,7 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { AbortError, ClosedError, ConfigError } from "@atrium/spec";
+import { AbortError, ClosedError, ConfigError, LimitError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
 import { type Accelerator, qemuArgs } from "../boot/qemu-args.js";
 import type { VmConfig, VmConfigInput } from "../config/vm-config.js";
@@ -16,8 +15,13 @@ import type { RootFilesystem } from "../image/rootfs.js";
 import type { MicrovmLimits } from "../limits.js";
 import { GuestFailureError, GuestFileError, RequestTooLargeError } from "../vm-errors.js";
 import { AgentChannel } from "./agent-channel.js";
-import { type BootPlan, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
-import { spawnQemu } from "./qemu-process.js";
+import { openBootFiles } from "./boot-files.js";
+import { createMachineCgroup } from "./cgroup-limits.js";
+import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
+import { countQemuProcesses, type QemuChild, spawnQemu } from "./qemu-process.js";
+import { qemuUser } from "./qemu-user.js";
+import { makeRunDir } from "./run-dir.js";
+import { directoryBytes } from "./volume-usage.js";
 
 /** Options of `Machine.create`: what `prepareBoot` takes. */
 export type MachineOptions = PrepareOptions;
@@ -84,6 +88,13 @@ export interface MachineInfo {
   accelerator: Accelerator;
   acceleratorReason: string;
   qemuPid: number;
+  /** The host user QEMU runs as (never 0: a root host drops it to an unprivileged one). */
+  qemuUid: number;
+  /**
+   * The cgroup directories capping QEMU's memory, tasks and CPU time; empty when the host does not
+   * let this process make cgroups (not root, cgroupfs read-only), and the machine runs uncapped.
+   */
+  cgroup: string[];
   imageDigest: string;
   root: "memory" | "disk";
   /** Milliseconds from `create` to the agent's ready frame, and the part of it QEMU was running. */
@@ -91,6 +102,12 @@ export interface MachineInfo {
 }
 
 const encoder = new TextEncoder();
+/** QEMU's own memory on top of the guest's: TCG's translation cache, device state. */
+const QEMU_OVERHEAD_MIB = 1024;
+/** QEMU's threads (vCPUs, I/O workers) and an allow-list's relay processes (node, ~10 threads each). */
+const QEMU_MAX_TASKS = 512;
+/** QEMUs this process started for machines and that have not exited (see runningMachinesMax). */
+let runningMachines = 0;
 
 /**
  * One running micro-VM: QEMU booted into an image's root filesystem, with the guest agent
@@ -101,7 +118,8 @@ const encoder = new TextEncoder();
 export class Machine implements AsyncDisposable {
   private closed = false;
   private exited: Promise<void>;
-  private failure: GuestFailureError | undefined;
+  private failure: GuestFailureError | LimitError | undefined;
+  private volumeWatch: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly qemu: ChildProcess,
@@ -116,7 +134,8 @@ export class Machine implements AsyncDisposable {
     // "close", not "exit": by then QEMU's stdout is drained, so a panic message is in the ring.
     this.exited = new Promise((resolve) => {
       qemu.once("close", (code, signal) => {
-        if (!this.closed) this.failure = this.describeExit(code, signal);
+        if (!this.closed) this.failure ??= this.describeExit(code, signal);
+        clearInterval(this.volumeWatch);
         resolve();
       });
     });
@@ -144,16 +163,61 @@ export class Machine implements AsyncDisposable {
     const rootKind = plan.root;
     const progress = options.onProgress ?? (() => {});
     progress("boot");
-    const runDir = await mkdtemp(join(tmpdir(), "atrium-vm-"));
+    if (runningMachines >= limits.runningMachinesMax) {
+      throw new LimitError(
+        "runningMachinesMax",
+        `this process already runs ${runningMachines} machine${runningMachines === 1 ? "" : "s"}, as many as runningMachinesMax (${limits.runningMachinesMax}) allows; stop one first, or raise the limit`,
+      );
+    }
+    const user = qemuUser();
+    const qemuUid = user?.uid ?? (process.getuid?.() as number);
+    const onHost = countQemuProcesses(qemuUid);
+    if (onHost >= limits.hostMachinesMax) {
+      throw new LimitError(
+        "hostMachinesMax",
+        `this host already runs ${onHost} machine${onHost === 1 ? "" : "s"} as uid ${qemuUid}, as many as hostMachinesMax (${limits.hostMachinesMax}) allows; stop one first, or raise the limit`,
+      );
+    }
+    // Counted from here, so boots started together cannot all pass the check; released when
+    // QEMU exits or the boot fails before it starts.
+    runningMachines += 1;
+    let counted = true;
+    const release = () => {
+      if (counted) runningMachines -= 1;
+      counted = false;
+    };
+    // QEMU's own directory (run-dir.ts): an unprivileged QEMU writes there and nowhere else.
+    let runDir: string;
+    try {
+      runDir = await makeRunDir(user);
+    } catch (error) {
+      release();
+      throw error;
+    }
     const agentSocketPath = join(runDir, "agent.sock");
+    let bootFiles: Awaited<ReturnType<typeof openBootFiles>>;
+    try {
+      bootFiles = await openBootFiles({
+        kernel: kernel.vmlinuxPath,
+        initramfs: initramfsPath,
+        ...(rootKind === "disk" ? { disk: rootfs.diskPath } : {}),
+        diskWritable: plan.persistentDisk === true,
+        user,
+      });
+    } catch (error) {
+      release();
+      await rm(runDir, { recursive: true, force: true });
+      throw error;
+    }
     const args = qemuArgs({
       accelerator: choice.accelerator,
-      kernelPath: kernel.vmlinuxPath,
-      initramfsPath,
+      kernelPath: bootFiles.kernelPath,
+      initramfsPath: bootFiles.initramfsPath,
       cpus: vm.cpus,
       memoryMiB: vm.memory,
       agentSocketPath,
-      ...(rootKind === "disk" ? { diskPath: rootfs.diskPath, diskSnapshot: !plan.persistentDisk } : {}),
+      ...(bootFiles.diskFds ? { diskFds: bootFiles.diskFds, diskSnapshot: !plan.persistentDisk } : {}),
+      sandbox: { allowSpawn: plan.guestForwards !== undefined },
       volumes,
       network: vm.network.enabled
         ? {
@@ -164,7 +228,39 @@ export class Machine implements AsyncDisposable {
       tscKhz: plan.tscKhz,
     });
     const bootStarted = performance.now();
-    const qemu = spawnQemu(qemuBinary.path, args);
+    const cgroup = await createMachineCgroup({
+      memoryBytes: (vm.memory + QEMU_OVERHEAD_MIB) * 1024 * 1024,
+      pids: QEMU_MAX_TASKS,
+      cpus: vm.cpus,
+    });
+    let spawned: QemuChild;
+    try {
+      spawned = spawnQemu(qemuBinary.path, args, {
+        fds: bootFiles.fds,
+        user,
+        noNetwork: !vm.network.enabled,
+        env: { TMPDIR: runDir },
+        writableDirs: [
+          runDir,
+          ...volumes.filter((volume) => !volume.readonly).map((volume) => volume.hostPath),
+        ],
+        ...(cgroup ? { cgroupDirs: cgroup.dirs } : {}),
+      });
+    } catch (error) {
+      await cgroup?.remove();
+      release();
+      await rm(runDir, { recursive: true, force: true });
+      throw error;
+    } finally {
+      await bootFiles.close();
+    }
+    const qemu = spawned.process;
+    const ended = () => {
+      release();
+      void cgroup?.remove();
+    };
+    qemu.once("exit", ended);
+    qemu.once("error", ended); // could not start: no "exit" follows
     const consoleRing = new ConsoleRing(limits.consoleRingBytes);
     qemu.stdout?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
     qemu.stderr?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
@@ -216,11 +312,14 @@ export class Machine implements AsyncDisposable {
     const machine = new Machine(qemu, channel, consoleRing, runDir, vm, rootfs, limits, {
       accelerator: choice.accelerator,
       acceleratorReason: choice.reason,
-      qemuPid: qemu.pid as number,
+      qemuPid: await spawned.qemuPid(),
+      qemuUid,
+      cgroup: cgroup?.dirs ?? [],
       imageDigest: rootfs.digest,
       root: rootKind,
       timings: { prepareMs: bootStarted - started, bootMs },
     });
+    machine.watchVolumes(volumes.filter((volume) => !volume.readonly));
     for (const command of vm.init) {
       const result = await machine.exec(command);
       if (result.exitCode !== 0) {
@@ -231,6 +330,36 @@ export class Machine implements AsyncDisposable {
       }
     }
     return machine;
+  }
+
+  /**
+   * Holds read-write volumes to volumeMaxBytes: 9p has no quota, so the host measures each one
+   * every volumeCheckIntervalMs and kills the machine that went past it. What the guest can
+   * write between two checks is the overrun bound (README, "Volumes").
+   */
+  private watchVolumes(volumes: readonly GuestVolumeMount[]): void {
+    if (volumes.length === 0) return;
+    let measuring = false;
+    this.volumeWatch = setInterval(async () => {
+      if (measuring || this.closed || this.failure) return;
+      measuring = true;
+      try {
+        for (const volume of volumes) {
+          const bytes = await directoryBytes(volume.hostPath);
+          if (bytes > this.limits.volumeMaxBytes && !this.closed && !this.failure) {
+            this.failure = new LimitError(
+              "volumeMaxBytes",
+              `volume ${volume.guestPath} (${volume.hostPath} on the host) holds ${bytes} bytes, past volumeMaxBytes (${this.limits.volumeMaxBytes}); the machine was killed`,
+            );
+            this.killQemu();
+            return;
+          }
+        }
+      } finally {
+        measuring = false;
+      }
+    }, this.limits.volumeCheckIntervalMs);
+    this.volumeWatch.unref();
   }
 
   /** The guest console's last lines (boot messages, panics, the init's complaints). */
@@ -492,7 +621,7 @@ export class Machine implements AsyncDisposable {
     } catch {
       // the guest is already gone
     }
-    const timer = setTimeout(() => this.qemu.kill("SIGKILL"), this.limits.stopTimeoutMs);
+    const timer = setTimeout(() => this.killQemu(), this.limits.stopTimeoutMs);
     await this.exited;
     clearTimeout(timer);
     this.channel.close();
@@ -502,7 +631,7 @@ export class Machine implements AsyncDisposable {
   /** Kills QEMU at once (no clean shutdown). */
   async kill(): Promise<void> {
     this.closed = true;
-    this.qemu.kill("SIGKILL");
+    this.killQemu();
     await this.exited;
     this.channel.close();
     await rm(this.runDir, { recursive: true, force: true });
@@ -549,6 +678,23 @@ export class Machine implements AsyncDisposable {
         ),
       timeoutMs,
     );
+  }
+
+  /**
+   * SIGKILL to QEMU itself, not only to the namespace wrapper this process started: QEMU dies at
+   * once and its parent, the wrapper, reaps it and exits (killing the wrapper first would leave
+   * QEMU to its parent-death signal and an unreaped moment).
+   */
+  private killQemu(): void {
+    if (this.qemu.exitCode !== null || this.qemu.signalCode !== null) return;
+    try {
+      process.kill(this.info.qemuPid, "SIGKILL");
+      if (this.info.qemuPid === this.qemu.pid) return;
+      // The wrapper exits when QEMU does; should it not, its own kill follows.
+      setTimeout(() => this.qemu.kill("SIGKILL"), 1000).unref();
+    } catch {
+      this.qemu.kill("SIGKILL");
+    }
   }
 
   /** Why this machine cannot take work (it died, or was stopped), or undefined when it can. */

@@ -1,8 +1,9 @@
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { buildInitramfs } from "../boot/initramfs.js";
 import { defaultCacheDir } from "../cache-dir.js";
+import { escapesBase, refusedHostPath, refuseHostPath } from "../config/host-path-policy.js";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
 import { type AcceleratorChoice, chooseAccelerator, hostTscKhz } from "../engine/accelerator.js";
 import { type GuestKernel, prepareKernel } from "../engine/kernel.js";
@@ -12,6 +13,8 @@ import { buildBusyboxImage } from "../image/busybox-image.js";
 import { importImage, type RootFilesystem } from "../image/rootfs.js";
 import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
 import { allowListForwards, type GuestForward } from "../network/allow-list.js";
+import { checkHostCapacity } from "./host-capacity.js";
+import { qemuUser, userCanUse } from "./qemu-user.js";
 
 export interface PrepareOptions {
   /** Built artifacts (kernel, agent, initramfs, root filesystems); default `defaultCacheDir()`. */
@@ -70,20 +73,9 @@ export async function prepareBoot(
   options: PrepareOptions = {},
 ): Promise<BootPlan> {
   const vm = parseVmConfig(config);
-  for (const [index, volume] of vm.volumes.entries()) {
-    const info = await stat(volume.host).catch(() => undefined);
-    if (!info?.isDirectory()) {
-      throw new ConfigError(
-        `volumes.${index}.host: ${volume.host} is not a directory on the host; create it or fix the path`,
-      );
-    }
-  }
-  const volumes = vm.volumes.map((volume, index) => ({
-    tag: `vol${index}`,
-    hostPath: resolvePath(volume.host),
-    guestPath: volume.guest,
-    readonly: volume.readonly,
-  }));
+  const limits = resolveMicrovmLimits(options.limits);
+  checkHostCapacity(vm, limits);
+  const volumes = await checkVolumes(vm);
   const guestForwards =
     vm.network.enabled && vm.network.allow_hosts.length > 0
       ? allowListForwards(vm.network.allow_hosts)
@@ -93,7 +85,6 @@ export async function prepareBoot(
       "network.allow_hosts: an allow-list needs the network on: set network.enabled = true",
     );
   }
-  const limits = resolveMicrovmLimits(options.limits);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   const progress = options.onProgress ?? (() => {});
   progress("engine");
@@ -150,6 +141,41 @@ export async function prepareBoot(
     ...(guestForwards ? { guestForwards } : {}),
     ...(choice.accelerator === "tcg" ? { tscKhz: await hostTscKhz() } : {}),
   };
+}
+
+/**
+ * Each volume's host directory: it exists, it is not one the host-path rules refuse (checked on
+ * its real path, so a symlink to /etc is /etc), a relative one does not climb out of the working
+ * directory, and QEMU's user can use it (a root host runs QEMU unprivileged, see qemu-user.ts).
+ */
+async function checkVolumes(vm: VmConfig): Promise<GuestVolumeMount[]> {
+  const user = qemuUser();
+  const volumes: GuestVolumeMount[] = [];
+  for (const [index, volume] of vm.volumes.entries()) {
+    const unsafe = volume.unsafe_allow_host_path === true;
+    if (!unsafe && escapesBase(volume.host, process.cwd())) {
+      refuseHostPath(
+        index,
+        `${JSON.stringify(volume.host)} climbs out of the working directory (${process.cwd()}) to ${resolvePath(volume.host)}`,
+      );
+    }
+    const info = await stat(volume.host).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw new ConfigError(
+        `volumes.${index}.host: ${volume.host} is not a directory on the host; create it or fix the path`,
+      );
+    }
+    const hostPath = await realpath(volume.host);
+    const reason = unsafe ? undefined : refusedHostPath(hostPath);
+    if (reason) refuseHostPath(index, reason);
+    if (user && !userCanUse(user, hostPath, !volume.readonly)) {
+      throw new ConfigError(
+        `volumes.${index}.host: ${hostPath} is not ${volume.readonly ? "readable" : "writable"} by uid ${user.uid}, the unprivileged user QEMU runs as; give it that user (chown ${user.uid}:${user.gid} ${hostPath}) or run QEMU as another (ATRIUM_VM_QEMU_UID)`,
+      );
+    }
+    volumes.push({ tag: `vol${index}`, hostPath, guestPath: volume.guest, readonly: volume.readonly });
+  }
+  return volumes;
 }
 
 function chooseRoot(

@@ -26,6 +26,7 @@ export async function planNamedMachine(
         vmlinuzSha256: record.vmlinuzSha256 ?? "",
         image: record.image,
         persistentDisk: true,
+        ...(record.packedAllowHosts ? { packedAllowHosts: record.packedAllowHosts } : {}),
       },
       { cacheDir: options.cacheDir ?? defaultCacheDir(), limits: options.limits },
     );

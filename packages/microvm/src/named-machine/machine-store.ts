@@ -23,6 +23,8 @@ export interface NamedMachineRecord {
   boot: "host" | "pack";
   kernelRelease?: string;
   vmlinuzSha256?: string;
+  /** A pack's allow-list as packed (its guest /etc/hosts addresses); `config` may narrow it. */
+  packedAllowHosts?: string[];
 }
 
 export interface NamedMachineStatus {

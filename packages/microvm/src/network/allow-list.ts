@@ -1,5 +1,5 @@
-import { fileURLToPath } from "node:url";
 import { ConfigError } from "@atrium/spec";
+import { RELAY_SOURCE } from "./relay-source.js";
 
 /** One allowed destination as the guest sees it, and the host process that relays to it. */
 export interface GuestForward {
@@ -25,8 +25,14 @@ export const HOST_LOOPBACK_IN_GUEST = { address: "10.0.2.100", name: "host.atriu
  * 10.0.2.100:PORT, also named host.atrium.internal; any other entry gets an address of its own,
  * 10.0.2.(101 + index), and a host name also an /etc/hosts line.
  */
-export function allowListForwards(allowHosts: readonly string[]): GuestForward[] {
-  const script = fileURLToPath(new URL("./stdio-tcp-forward.cjs", import.meta.url));
+export function allowListForwards(
+  allowHosts: readonly string[],
+  /**
+   * The list the guest's /etc/hosts was built from, when `allowHosts` narrows it (a pack run
+   * with fewer hosts): each entry keeps the address it had there.
+   */
+  addressOrder: readonly string[] = allowHosts,
+): GuestForward[] {
   return allowHosts.map((entry, index) => {
     const match = /^(.+):(\d{1,5})$/.exec(entry);
     if (!match) {
@@ -37,12 +43,15 @@ export function allowListForwards(allowHosts: readonly string[]): GuestForward[]
     const host = match[1] as string;
     const port = Number(match[2]);
     const loopback = LOOPBACK.test(host);
-    const guestAddress = loopback ? HOST_LOOPBACK_IN_GUEST.address : `10.0.2.${101 + index}`;
+    const slot = addressOrder.indexOf(entry);
+    const guestAddress = loopback
+      ? HOST_LOOPBACK_IN_GUEST.address
+      : `10.0.2.${101 + (slot >= 0 ? slot : index)}`;
     const isName = !/^\d+\.\d+\.\d+\.\d+$/.test(host);
     return {
       guestAddress,
       guestPort: port,
-      command: [process.execPath, script, host, String(port)].map(shellQuote).join(" "),
+      command: [process.execPath, "-e", RELAY_SOURCE, host, String(port)].map(shellQuote).join(" "),
       hostsEntry: loopback
         ? `${guestAddress} ${HOST_LOOPBACK_IN_GUEST.name}`
         : isName

@@ -13,6 +13,7 @@ import {
   servingPid,
 } from "../named-machine/machine-store.js";
 import type { PackManifest } from "./pack-format.js";
+import { applyPackPolicy, type PackRunPolicy } from "./pack-policy.js";
 import { planFromFiles } from "./plan-from-files.js";
 import { extractPack } from "./read-pack.js";
 import { writePack } from "./write-pack.js";
@@ -81,16 +82,20 @@ export interface BootPackOptions {
   onProgress?: (stage: string) => void;
   /** The guest writes the unpacked disk in `dir` (default: a throwaway overlay over it). */
   persistentDisk?: boolean;
+  /** What this host lets the pack have: by default no network and no ports (see PackRunPolicy). */
+  policy?: PackRunPolicy;
 }
 
 /** Verifies a pack (every section and the whole file) and boots it. */
 export async function bootPack(path: string, options: BootPackOptions): Promise<Machine> {
   options.onProgress?.("verify");
   const { manifest, files } = await extractPack(path, options.dir);
-  const config = parseVmConfig(JSON.parse(await readFile(files.config, "utf8")), `${path} config`);
+  const packed = parseVmConfig(JSON.parse(await readFile(files.config, "utf8")), `${path} config`);
+  const config = applyPackPolicy(packed, options.policy);
   const plan = await planFromFiles(
     {
       config,
+      packedAllowHosts: packed.network.allow_hosts,
       kernel: files.kernel,
       initramfs: files.initramfs,
       agent: files.agent,
@@ -105,11 +110,15 @@ export async function bootPack(path: string, options: BootPackOptions): Promise<
   return Machine.boot(plan, { onProgress: options.onProgress });
 }
 
-/** Makes a named machine of a pack: its disk and boot files kept in the machine's directory. */
+/**
+ * Makes a named machine of a pack: its disk and boot files kept in the machine's directory. The
+ * machine gets the pack's config under `options.policy` (default: no network, no ports), fixed at
+ * import, so every later `start` boots it the same way.
+ */
 export async function importPack(
   path: string,
   name: string,
-  options: StoreOptions = {},
+  options: StoreOptions & { policy?: PackRunPolicy } = {},
 ): Promise<NamedMachineRecord> {
   const paths = machinePaths(name, options);
   if (await stat(paths.dir).catch(() => undefined)) {
@@ -121,11 +130,13 @@ export async function importPack(
   const staging = await mkdtemp(`${paths.dir}.tmp-`);
   try {
     const { manifest, files } = await extractPack(path, staging);
-    const config = parseVmConfig(JSON.parse(await readFile(files.config, "utf8")), `${path} config`);
+    const packed = parseVmConfig(JSON.parse(await readFile(files.config, "utf8")), `${path} config`);
+    const config = applyPackPolicy(packed, options.policy);
     await rm(files.config);
     const record: NamedMachineRecord = {
       name,
       config,
+      packedAllowHosts: packed.network.allow_hosts,
       createdAt: new Date().toISOString(),
       image: manifest.image,
       boot: "pack",

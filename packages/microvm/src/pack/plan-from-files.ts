@@ -4,7 +4,9 @@ import type { GuestKernel } from "../engine/kernel.js";
 import { findQemu } from "../engine/qemu.js";
 import type { ImageRuntimeConfig } from "../image/oci-image.js";
 import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
+import { checkHostCapacity } from "../machine/host-capacity.js";
 import type { BootPlan } from "../machine/prepare-boot.js";
+import { allowListForwards } from "../network/allow-list.js";
 
 export interface BootFiles {
   config: VmConfig;
@@ -20,6 +22,8 @@ export interface BootFiles {
   image: { digest: string; config: ImageRuntimeConfig };
   /** The guest writes `rootfs` itself; otherwise its writes go to a throwaway overlay. */
   persistentDisk: boolean;
+  /** The allow-list as packed, when `config`'s is a runner's narrower one (see pack-policy.ts). */
+  packedAllowHosts?: readonly string[];
 }
 
 /**
@@ -33,6 +37,7 @@ export async function planFromFiles(
 ): Promise<BootPlan> {
   const config = parseVmConfig(files.config, "packed machine config");
   const limits = resolveMicrovmLimits(options.limits);
+  checkHostCapacity(config, limits);
   const qemu = await findQemu(options.cacheDir);
   const kernel: GuestKernel = {
     vmlinuzPath: files.kernel,
@@ -49,6 +54,12 @@ export async function planFromFiles(
     probeTimeoutMs: limits.kvmProbeTimeoutMs,
   });
   const tscKhz = accelerator.accelerator === "tcg" ? await hostTscKhz() : undefined;
+  // The pack's allow-list stays an allow-list: restrict=on plus one relay rule per entry (the
+  // packed initramfs already names 10.0.2.100 host.atrium.internal; other names resolve by IP).
+  const guestForwards =
+    config.network.enabled && config.network.allow_hosts.length > 0
+      ? allowListForwards(config.network.allow_hosts, files.packedAllowHosts)
+      : undefined;
   return {
     config,
     limits,
@@ -60,6 +71,7 @@ export async function planFromFiles(
     root: "disk",
     initramfsPath: files.initramfs,
     volumes: [],
+    ...(guestForwards ? { guestForwards } : {}),
     ...(tscKhz ? { tscKhz } : {}),
     persistentDisk: files.persistentDisk,
   };

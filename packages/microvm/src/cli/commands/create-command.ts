@@ -31,7 +31,7 @@ export const createCommand: CliCommand = {
       return 0;
     }
     const name = args.positionals[0] as string;
-    const config = await machineConfig(args.values, io.cwd);
+    const config = await machineConfig(args.values, io);
     await createNamedMachine(name, config, {
       stateDir: defaultStateDir(io.env),
       cacheDir: defaultCacheDir(io.env),

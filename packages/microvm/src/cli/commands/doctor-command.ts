@@ -27,6 +27,10 @@ export const doctorCommand: CliCommand = {
     if (report.engine) lines.push(`engine: ${report.engine.accelerator} (${report.engine.reason})`);
     if (report.qemu) lines.push(`qemu: ${report.qemu.version} (${report.qemu.path})`);
     if (report.kernel) lines.push(`kernel: ${report.kernel.release} (${report.kernel.vmlinuz})`);
+    if (report.qemuUid !== undefined)
+      lines.push(
+        `qemu runs as: uid ${report.qemuUid}${report.qemuUid === process.getuid?.() ? " (this user)" : ""}`,
+      );
     for (const missing of report.missing)
       lines.push(`missing: ${missing.what}: ${missing.detail}; install with: ${missing.install}`);
     lines.push(report.ok ? "ok" : "not ready");

@@ -80,7 +80,7 @@ export const runCommand: CliCommand = {
     }
     const command = guestCommand(args.rest);
     const timeoutMs = parseMs(args.values.timeout, "timeout");
-    const config = await machineConfig(args.values, io.cwd);
+    const config = await machineConfig(args.values, io);
     const machine = await Machine.create(config, { onProgress: progressTo(io) });
     try {
       return await runStreamed(machine, command, io, timeoutMs);
