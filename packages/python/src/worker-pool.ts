@@ -11,6 +11,8 @@ import { PythonProcessClient } from "./sandbox/python-process-client.js";
  * interpreter); closing an executor ends its sandbox.
  */
 const MAX_WARM = 4;
+/** How long after handing out a warm sandbox its successor starts booting. */
+const REFILL_DELAY_MS = 100;
 
 /**
  * One pool. The first sandbox it boots snapshots its fresh interpreter (before any harness or
@@ -24,6 +26,7 @@ class SandboxPool<Snapshot> {
   /** Set by `setWarmPythonWorkers`: the pool keeps exactly that many, even none. */
   configured = false;
   private snapshot: Promise<Snapshot | undefined> | undefined;
+  private refillTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly boot: (
@@ -60,6 +63,20 @@ class SandboxPool<Snapshot> {
     while (this.warm.length < this.target) this.warm.push(this.bootOne());
   }
 
+  /**
+   * Boots the successors of a sandbox just handed out, a moment later: starting a boot copies
+   * the interpreter snapshot (tens of MB) on this thread, which would otherwise delay the
+   * executor being created.
+   */
+  private refillSoon(): void {
+    if (this.refillTimer) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      this.refill();
+    }, REFILL_DELAY_MS);
+    this.refillTimer.unref();
+  }
+
   async prewarm(count: number): Promise<void> {
     this.target = Math.max(this.target, Math.min(Math.max(0, Math.floor(count)), MAX_WARM));
     this.refill();
@@ -78,9 +95,8 @@ class SandboxPool<Snapshot> {
     if (!this.configured) this.target = Math.max(this.target, 1);
     let failure: unknown;
     for (let attempt = 0; attempt < 2; attempt++) {
-      this.refill();
       const next = this.warm.shift() ?? this.bootOne();
-      this.refill();
+      this.refillSoon();
       try {
         const sandbox = await whileAwaited(next);
         if (sandbox.healthy) return sandbox;
@@ -93,6 +109,8 @@ class SandboxPool<Snapshot> {
 
   async drain(): Promise<void> {
     this.target = 0;
+    if (this.refillTimer) clearTimeout(this.refillTimer);
+    this.refillTimer = undefined;
     const all = this.warm.splice(0);
     await Promise.allSettled(all.map(async (booting) => (await booting).terminate()));
   }

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { encodeBytesFrame, encodeJsonFrame, FrameReader } from "./frame-codec.js";
+import { bytesFrameParts, encodeJsonFrame, FrameReader } from "./frame-codec.js";
 import {
   asRemoteToHost,
   DEFAULT_MAX_JSON_FRAME_BYTES,
@@ -165,7 +165,7 @@ export class RemoteEndpoint {
   }
 
   private send(message: HostToRemote, attachment?: Uint8Array): void {
-    if (attachment) this.options.input.write(encodeBytesFrame(attachment));
+    if (attachment) for (const part of bytesFrameParts(attachment)) this.options.input.write(part);
     this.options.input.write(encodeJsonFrame(message));
   }
 }

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { encodeBytesFrame, encodeJsonFrame, FrameReader } from "./frame-codec.js";
+import { bytesFrameParts, encodeJsonFrame, FrameReader } from "./frame-codec.js";
 import { asHostToRemote, DEFAULT_MAX_JSON_FRAME_BYTES, type RemoteToHost } from "./remote-protocol.js";
 
 /** A method the sandbox serves: its arguments as sent, and the bytes attached, if any. */
@@ -32,7 +32,7 @@ export function serveRemote(options: ServeRemoteOptions): RemoteServer {
     maxBytesBytes: options.maxBytesBytes ?? 0,
   });
   const send = (message: RemoteToHost, attachment?: Uint8Array) => {
-    if (attachment) options.output.write(encodeBytesFrame(attachment));
+    if (attachment) for (const part of bytesFrameParts(attachment)) options.output.write(part);
     options.output.write(encodeJsonFrame(message));
   };
   let attachment: Uint8Array | undefined;
