@@ -83,12 +83,21 @@ const before = new Map(publicPackages.map((pkg) => [pkg.name, pkg.version]));
 
 const changesetDir = join(clone, ".changeset");
 const pending = readdirSync(changesetDir).filter((file) => file.endsWith(".md") && file !== "README.md");
+/** The packages `changeset version` must bump: those the pending changesets name, or all. */
+let releasing;
 if (pending.length === 0) {
   const header = publicPackages.map((pkg) => `"${pkg.name}": patch`).join("\n");
   writeFileSync(join(changesetDir, "release-dry-run.md"), `---\n${header}\n---\n\nRelease dry run.\n`);
   log(`no pending changeset: added a patch for ${publicPackages.length} packages`);
+  releasing = new Set(publicPackages.map((pkg) => pkg.name));
 } else {
-  log(`${pending.length} pending changeset(s)`);
+  releasing = new Set(
+    pending.flatMap((file) => {
+      const front = readFileSync(join(changesetDir, file), "utf8").split(/^---$/m)[1] ?? "";
+      return [...front.matchAll(/^\s*["']?(@?[^"':\s]+)["']?\s*:\s*(major|minor|patch)\s*$/gm)].map((match) => match[1]);
+    }),
+  );
+  log(`${pending.length} pending changeset(s), releasing ${[...releasing].sort().join(", ")}`);
 }
 run("pnpm", ["exec", "changeset", "version"], clone, { quiet: true });
 
@@ -124,7 +133,7 @@ for (const pkg of publicPackages) {
     continue;
   }
   const files = new Set(result.files.map((file) => file.path));
-  if (result.version === before.get(pkg.name)) {
+  if (releasing.has(pkg.name) && result.version === before.get(pkg.name)) {
     problems.push(`${pkg.name}: changeset version left it at ${result.version}`);
   }
   const entries = entryPoints(manifest);
