@@ -22,6 +22,7 @@ import {
 } from "../../apps/demo/src/index.ts";
 import type { ExecutorChoice } from "../../apps/demo/src/web/executor-choice.ts";
 import { microVmChoice } from "../../apps/demo/src/web/microvm-choice.ts";
+import { qemuDescendants } from "../../packages/microvm/test/qemu-processes.ts";
 import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
 import { alive, until } from "./demo-web-process.js";
 
@@ -42,23 +43,6 @@ const code = (events: AssistantEvent[]) => events.flatMap((e) => (e.type === "co
 const observations = (events: AssistantEvent[]) =>
   events.flatMap((e) => (e.type === "observation" ? [e.text] : []));
 const answerOf = (events: AssistantEvent[]) => events.at(-1) as AnswerEvent;
-
-/** QEMU processes whose parent is `parent` (the demo starts QEMU through setpriv, which execs it). */
-function qemuChildrenOf(parent: number): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent && comm.startsWith("qemu-system")) pids.push(Number(name));
-    } catch {
-      // gone while we looked
-    }
-  }
-  return pids;
-}
 
 describe.skipIf(!VM_READY)("demo × Python in a micro-VM", () => {
   let docsDir: string;
@@ -178,7 +162,7 @@ describe.skipIf(!VM_READY)("demo × Python in a micro-VM", () => {
     expect(stderr).not.toMatch(/^demo:/m);
     expect(stdout).toContain("Executor: Python in a micro-VM (QEMU) (--executor microvm)\n");
     // Booted while Chroma started: the machine is there when the first step runs.
-    const qemu = qemuChildrenOf(child.pid!);
+    const qemu = qemuDescendants(child.pid!);
     expect(qemu).toHaveLength(1);
     expect(alive(qemu[0]!)).toBe(true);
     process.kill(-child.pid!, "SIGINT");

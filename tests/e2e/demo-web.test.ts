@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { qemuDescendants } from "../../packages/microvm/test/qemu-processes.ts";
 import { CHROMIUM_MISSING, launchChromium } from "./chromium.js";
 import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
 import { alive, startWebDemo, until, type WebDemo } from "./demo-web-process.js";
@@ -40,23 +41,6 @@ const VM_READY =
   ["/usr/bin/qemu-system-x86_64", "/usr/bin/musl-gcc", "/bin/busybox", "/usr/bin/python3"].every((path) =>
     existsSync(path),
   );
-
-/** QEMU processes whose parent is `parent` (the demo starts QEMU through setpriv, which execs it). */
-function qemuChildrenOf(parent: number): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent && comm.startsWith("qemu-system")) pids.push(Number(name));
-    } catch {
-      // gone while we looked
-    }
-  }
-  return pids;
-}
 
 interface TraceItem {
   kind: string;
@@ -256,7 +240,7 @@ describe("npm run demo -- --web, in Chromium", () => {
     await page.screenshot({ path: join(OUTPUT_DIR, "laptop-python-answer.png") });
     await page.selectOption("#executor", "quickjs");
     // The micro-VM's machine stays up for later questions, until the demo stops.
-    if (VM_READY) expect(qemuChildrenOf(demo!.child.pid!)).toHaveLength(1);
+    if (VM_READY) expect(qemuDescendants(demo!.child.pid!)).toHaveLength(1);
   }, 240_000);
 
   it("shows markup from the docs and the question as text, never as elements", async (context) => {
@@ -353,7 +337,7 @@ describe("npm run demo -- --web, in Chromium", () => {
       pid: number;
     };
     expect(alive(chroma.pid)).toBe(true);
-    const qemu = qemuChildrenOf(demo!.child.pid!);
+    const qemu = qemuDescendants(demo!.child.pid!);
     expect(qemu).toHaveLength(VM_READY ? 1 : 0);
     process.kill(-demo!.child.pid!, "SIGINT");
     expect(await demo!.exited).toEqual({ code: 0, signal: null });

@@ -16,6 +16,8 @@ import type { HostToWorker } from "../worker-protocol.js";
 import { MAX_QUICKJS_FRAME_BYTES, SANDBOX_QUICKJS_WASM } from "./quickjs-sandbox-layout.js";
 
 const BOOT_TIMEOUT_MS = 30_000;
+/** How long a request other than a run (tools, variables, reset, recycle) may take. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 function programDir(): Promise<string> {
   return sandboxProgramDir({
@@ -57,6 +59,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export class QuickJsProcessClient implements QuickJsSandboxHandle {
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
+  /** Run requests waiting for their reply: tool calls are only legitimate while there is one. */
+  runsPending = 0;
   private exited: SandboxWorkerExit | undefined;
   private readonly closed: Promise<void>;
 
@@ -75,12 +79,15 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
     const endpoint = new RemoteEndpoint({
       input: child.stdin as NonNullable<ChildProcess["stdin"]>,
       output: child.stdout as NonNullable<ChildProcess["stdout"]>,
-      maxFrameBytes: MAX_QUICKJS_FRAME_BYTES,
+      maxJsonBytes: MAX_QUICKJS_FRAME_BYTES,
       onEvent(name, payload) {
-        if (name === "tool-call" && isRecord(payload) && payload.type === "tool-call" && client) {
-          client.onToolCall?.(payload as unknown as ToolCallMessage);
-        } else {
+        if (name !== "tool-call" || !isRecord(payload) || payload.type !== "tool-call") {
           endpoint.close(`the sandbox sent an event that is not part of the protocol (${name})`);
+        } else if (!client?.runsPending) {
+          // Guest code calls tools only while a step runs: a call at any other time is forged.
+          endpoint.close("the sandbox called a tool while no step was running");
+        } else {
+          client.onToolCall?.(payload as unknown as ToolCallMessage);
         }
       },
     });
@@ -117,8 +124,11 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
   async request(message: SandboxRequest): Promise<unknown> {
     if (this.exited) throw this.exited;
     if (this.endpoint.pendingCalls === 0) this.setRef(true);
+    const isRun = message.type === "run";
+    if (isRun) this.runsPending++;
     try {
-      return await this.endpoint.call("request", [message]);
+      // A run has the executor's own watchdog; anything else must not wait on a sandbox forever.
+      return await this.endpoint.call("request", [message], isRun ? {} : { timeoutMs: REQUEST_TIMEOUT_MS });
     } catch (error) {
       if (!(error instanceof RemoteCallError)) throw this.exited ?? error;
       if (error.name === "SandboxWorkerExit") {
@@ -128,6 +138,7 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
       }
       throw Object.assign(new Error(error.message), { name: error.name });
     } finally {
+      if (isRun) this.runsPending--;
       if (this.endpoint.pendingCalls === 0) this.setRef(false);
     }
   }

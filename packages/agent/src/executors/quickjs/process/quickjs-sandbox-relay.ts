@@ -18,7 +18,7 @@ function live(): SandboxWorker {
 const server = serveRemote({
   input: process.stdin,
   output: process.stdout,
-  maxFrameBytes: MAX_QUICKJS_FRAME_BYTES,
+  maxJsonBytes: MAX_QUICKJS_FRAME_BYTES,
   onClose: () => process.exit(0),
   handlers: {
     async boot() {
