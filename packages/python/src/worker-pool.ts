@@ -112,7 +112,8 @@ class SandboxPool<Snapshot> {
     if (this.refillTimer) clearTimeout(this.refillTimer);
     this.refillTimer = undefined;
     const all = this.warm.splice(0);
-    await Promise.allSettled(all.map(async (booting) => (await booting).terminate()));
+    // A sandbox still booting is unref'd: whoever waits for the pool to drain keeps the process alive.
+    await whileAwaited(Promise.allSettled(all.map(async (booting) => (await booting).terminate())));
   }
 }
 
