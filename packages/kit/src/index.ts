@@ -19,6 +19,7 @@ export {
   resolveOsSandboxLimits,
 } from "./os-sandbox/os-sandbox-limits.js";
 export { type OsSandboxReport, probeOsSandbox } from "./os-sandbox/probe-os-sandbox.js";
+export { type SandboxCallOptions, SandboxConnection } from "./os-sandbox/sandbox-connection.js";
 export { type SandboxProgramFiles, sandboxProgramDir } from "./os-sandbox/sandbox-program-dir.js";
 export { DENIED_SYSCALLS, seccompProgram } from "./os-sandbox/seccomp-program.js";
 export {

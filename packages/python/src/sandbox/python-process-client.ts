@@ -1,13 +1,11 @@
-import type { ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import type { Socket } from "node:net";
 import { dirname } from "node:path";
 import {
   launchOsSandbox,
   type OsSandboxLimits,
   type OsSandboxProgram,
   RemoteCallError,
-  RemoteEndpoint,
+  SandboxConnection,
   sandboxProgramDir,
 } from "@atrium/kit";
 import { ConfigError } from "@atrium/spec";
@@ -70,34 +68,23 @@ export function pythonSandboxProgram(dir: string, main = "python-sandbox.mjs"): 
  */
 export class PythonProcessClient implements PythonSandboxClient {
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
-  /** Run requests waiting for their reply: tool calls are only legitimate while there is one. */
-  runsPending = 0;
   private exited: PythonWorkerExit | undefined;
-  private readonly exitedPromise: Promise<void>;
 
   private constructor(
-    private readonly child: ChildProcess,
-    private readonly endpoint: RemoteEndpoint,
-    private readonly stderrTail: () => string,
+    private readonly sandbox: SandboxConnection,
     private readonly requestTimeoutMs: number,
   ) {
-    this.exitedPromise = new Promise((resolve) => child.once("close", () => resolve()));
-    endpoint.onClose((error) => this.fail(new PythonWorkerExit(error.message)));
-    this.setRef(false);
+    sandbox.endpoint.onClose((error) => {
+      this.exited ??= new PythonWorkerExit(error.message);
+    });
   }
 
   static async spawn(options: PythonProcessSpawnOptions = {}): Promise<PythonProcessClient> {
-    const sandbox = launchOsSandbox(
-      pythonSandboxProgram(options.programDir ?? (await programDir())),
-      options.limits,
-    );
-    const { child } = sandbox;
+    const program = pythonSandboxProgram(options.programDir ?? (await programDir()));
     let booted = false;
     let snapshotTaken = false;
     let client: PythonProcessClient | undefined;
-    const endpoint = new RemoteEndpoint({
-      input: child.stdin as NonNullable<ChildProcess["stdin"]>,
-      output: child.stdout as NonNullable<ChildProcess["stdout"]>,
+    const sandbox: SandboxConnection = new SandboxConnection(launchOsSandbox(program, options.limits), {
       maxJsonBytes: MAX_SANDBOX_JSON_BYTES,
       maxBytesBytes: MAX_SNAPSHOT_BYTES,
       onEvent(name, payload, attachment) {
@@ -109,39 +96,27 @@ export class PythonProcessClient implements PythonSandboxClient {
         }
         const message = name === "tool-call" ? asToolCallMessage(payload) : undefined;
         if (!message) {
-          endpoint.close(`the sandbox sent an event that is not part of the protocol (${name})`);
-        } else if (!client?.runsPending) {
+          sandbox.kill(`the sandbox sent an event that is not part of the protocol (${name})`);
+        } else if (!sandbox.runsPending) {
           // Python calls a tool only from inside a step: one at any other time is forged.
-          endpoint.close("the sandbox called a tool while no step was running");
+          sandbox.kill("the sandbox called a tool while no step was running");
         } else {
-          client.onToolCall?.(message);
+          client?.onToolCall?.(message);
         }
       },
     });
-    child.once("close", (code, signal) => {
-      const why = signal ? `signal ${signal}` : `exit code ${String(code)}`;
-      const said = sandbox.stderrTail();
-      endpoint.close(
-        `the sandbox process ended (${why})${said ? `: ${said.split("\n").slice(-3).join(" / ")}` : ""}`,
-      );
-    });
-    child.once("error", (error) => endpoint.close(`the sandbox process could not start: ${error.message}`));
-    client = new PythonProcessClient(
-      child,
-      endpoint,
-      sandbox.stderrTail,
-      options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-    );
-    client.setRef(false);
+    client = new PythonProcessClient(sandbox, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
     const timer = setTimeout(
-      () => endpoint.close(`the sandbox did not boot within ${BOOT_TIMEOUT_MS} ms`),
+      () => sandbox.kill(`the sandbox did not boot within ${BOOT_TIMEOUT_MS} ms`),
       BOOT_TIMEOUT_MS,
     );
     timer.unref();
     try {
-      await endpoint.call("boot", [], options.snapshot ? { attachment: options.snapshot } : {});
+      // Straight on the channel, not through `call`: a boot must not keep the process alive on
+      // its own (a pool warming in the background); whoever waits for it does.
+      await sandbox.endpoint.call("boot", [], options.snapshot ? { attachment: options.snapshot } : {});
       booted = true;
-      endpoint.refuseBytesFrames();
+      sandbox.endpoint.refuseBytesFrames();
     } catch (error) {
       await client.terminate();
       const detail = error instanceof Error ? error.message : String(error);
@@ -160,17 +135,12 @@ export class PythonProcessClient implements PythonSandboxClient {
   request(message: SandboxRequest): Promise<void>;
   async request(message: SandboxRequest): Promise<unknown> {
     if (this.exited) throw this.exited;
-    if (this.endpoint.pendingCalls === 0) this.setRef(true);
-    const isRun = message.type === "run";
-    if (isRun) this.runsPending++;
     try {
       // A run has the executor's own watchdog; anything else must not wait on a sandbox forever.
-      const value = await this.endpoint.call(
-        "request",
-        [message],
-        isRun ? {} : { timeoutMs: this.requestTimeoutMs },
-      );
-
+      const value = await this.sandbox.call("request", [message], {
+        run: message.type === "run",
+        timeoutMs: this.requestTimeoutMs,
+      });
       if (message.type !== "run") return undefined;
       const result = asHarnessRunResult(value);
       if (!result) {
@@ -190,52 +160,33 @@ export class PythonProcessClient implements PythonSandboxClient {
         throw exit;
       }
       throw Object.assign(new PythonWorkerRequestError(error.message), { name: error.name });
-    } finally {
-      if (isRun) this.runsPending--;
-      if (this.endpoint.pendingCalls === 0) this.setRef(false);
     }
   }
 
   answerTool(callId: number, outcome: ToolOutcome): void {
-    this.endpoint.notify("answerTool", [callId, outcome]);
+    this.sandbox.endpoint.notify("answerTool", [callId, outcome]);
   }
 
   interrupt(): void {
-    this.endpoint.notify("interrupt");
+    this.sandbox.endpoint.notify("interrupt");
   }
 
   clearInterrupt(): void {
-    this.endpoint.notify("clearInterrupt");
+    this.sandbox.endpoint.notify("clearInterrupt");
   }
 
   /** The process's last words on stderr (bubblewrap's or Node's), for diagnostics. */
   diagnostics(): string {
-    return this.stderrTail();
+    return this.sandbox.stderrTail();
   }
 
   async terminate(): Promise<void> {
-    // Whoever waits for the end keeps the process alive until it comes.
-    this.setRef(true);
-    this.fail(new PythonWorkerExit("terminated"));
-    await this.exitedPromise;
+    this.exited ??= new PythonWorkerExit("terminated");
+    await this.sandbox.terminate(this.exited.message);
   }
 
   private fail(error: PythonWorkerExit): void {
-    if (this.exited) return;
-    this.exited = error;
-    this.endpoint.close(error.message);
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
-  }
-
-  /** An idle sandbox must not keep the host process alive; one with a request pending must. */
-  private setRef(on: boolean): void {
-    for (const handle of [
-      this.child,
-      this.child.stdout as Socket | null,
-      this.child.stderr as Socket | null,
-    ]) {
-      if (on) handle?.ref?.();
-      else handle?.unref?.();
-    }
+    this.exited ??= error;
+    this.sandbox.kill(error.message);
   }
 }

@@ -1,11 +1,9 @@
-import type { ChildProcess } from "node:child_process";
-import type { Socket } from "node:net";
 import { basename, dirname } from "node:path";
 import {
   launchOsSandbox,
   type OsSandboxProgram,
   RemoteCallError,
-  RemoteEndpoint,
+  SandboxConnection,
   sandboxProgramDir,
 } from "@atrium/kit";
 import { ConfigError } from "@atrium/spec";
@@ -59,53 +57,39 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export class QuickJsProcessClient implements QuickJsSandboxHandle {
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
-  /** Run requests waiting for their reply: tool calls are only legitimate while there is one. */
-  runsPending = 0;
   private exited: SandboxWorkerExit | undefined;
-  private readonly closed: Promise<void>;
 
-  private constructor(
-    private readonly child: ChildProcess,
-    private readonly endpoint: RemoteEndpoint,
-  ) {
-    this.closed = new Promise((resolve) => child.once("close", () => resolve()));
-    endpoint.onClose((error) => this.fail(new SandboxWorkerExit(error.message)));
+  private constructor(private readonly sandbox: SandboxConnection) {
+    sandbox.endpoint.onClose((error) => {
+      this.exited ??= new SandboxWorkerExit(error.message);
+    });
   }
 
   static async spawn(): Promise<QuickJsProcessClient> {
-    const sandbox = launchOsSandbox(quickJsSandboxProgram(await programDir()));
-    const { child } = sandbox;
     let client: QuickJsProcessClient | undefined;
-    const endpoint = new RemoteEndpoint({
-      input: child.stdin as NonNullable<ChildProcess["stdin"]>,
-      output: child.stdout as NonNullable<ChildProcess["stdout"]>,
-      maxJsonBytes: MAX_QUICKJS_FRAME_BYTES,
-      onEvent(name, payload) {
-        if (name !== "tool-call" || !isRecord(payload) || payload.type !== "tool-call") {
-          endpoint.close(`the sandbox sent an event that is not part of the protocol (${name})`);
-        } else if (!client?.runsPending) {
-          // Guest code calls tools only while a step runs: a call at any other time is forged.
-          endpoint.close("the sandbox called a tool while no step was running");
-        } else {
-          client.onToolCall?.(payload as unknown as ToolCallMessage);
-        }
+    const sandbox: SandboxConnection = new SandboxConnection(
+      launchOsSandbox(quickJsSandboxProgram(await programDir())),
+      {
+        maxJsonBytes: MAX_QUICKJS_FRAME_BYTES,
+        onEvent(name, payload) {
+          if (name !== "tool-call" || !isRecord(payload) || payload.type !== "tool-call") {
+            sandbox.kill(`the sandbox sent an event that is not part of the protocol (${name})`);
+          } else if (!sandbox.runsPending) {
+            // Guest code calls tools only while a step runs: a call at any other time is forged.
+            sandbox.kill("the sandbox called a tool while no step was running");
+          } else {
+            client?.onToolCall?.(payload as unknown as ToolCallMessage);
+          }
+        },
       },
-    });
-    child.once("close", (code, signal) => {
-      const said = sandbox.stderrTail().split("\n").slice(-3).join(" / ");
-      endpoint.close(
-        `the sandbox process ended (${signal ? `signal ${signal}` : `exit code ${String(code)}`})${said ? `: ${said}` : ""}`,
-      );
-    });
-    child.once("error", (error) => endpoint.close(`the sandbox process could not start: ${error.message}`));
-    client = new QuickJsProcessClient(child, endpoint);
-    client.setRef(false);
+    );
+    client = new QuickJsProcessClient(sandbox);
     const timer = setTimeout(
-      () => endpoint.close(`the sandbox did not start within ${BOOT_TIMEOUT_MS} ms`),
+      () => sandbox.kill(`the sandbox did not start within ${BOOT_TIMEOUT_MS} ms`),
       BOOT_TIMEOUT_MS,
     );
     try {
-      await endpoint.call("boot");
+      await sandbox.call("boot", []);
     } catch (error) {
       await client.terminate();
       throw new ConfigError(`QuickJS did not start in the OS sandbox: ${(error as Error).message}`);
@@ -123,12 +107,12 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
   request(message: SandboxRequest): Promise<never>;
   async request(message: SandboxRequest): Promise<unknown> {
     if (this.exited) throw this.exited;
-    if (this.endpoint.pendingCalls === 0) this.setRef(true);
-    const isRun = message.type === "run";
-    if (isRun) this.runsPending++;
     try {
       // A run has the executor's own watchdog; anything else must not wait on a sandbox forever.
-      return await this.endpoint.call("request", [message], isRun ? {} : { timeoutMs: REQUEST_TIMEOUT_MS });
+      return await this.sandbox.call("request", [message], {
+        run: message.type === "run",
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      });
     } catch (error) {
       if (!(error instanceof RemoteCallError)) throw this.exited ?? error;
       if (error.name === "SandboxWorkerExit") {
@@ -137,45 +121,28 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
         throw exit;
       }
       throw Object.assign(new Error(error.message), { name: error.name });
-    } finally {
-      if (isRun) this.runsPending--;
-      if (this.endpoint.pendingCalls === 0) this.setRef(false);
     }
   }
 
   post(message: Extract<HostToWorker, { type: "tool-result" }>): void {
-    this.endpoint.notify("post", [message]);
+    this.sandbox.endpoint.notify("post", [message]);
   }
 
   stop(): void {
-    this.endpoint.notify("stop");
+    this.sandbox.endpoint.notify("stop");
   }
 
   clearStop(): void {
-    this.endpoint.notify("clearStop");
+    this.sandbox.endpoint.notify("clearStop");
   }
 
   async terminate(): Promise<void> {
-    this.setRef(true);
-    this.fail(new SandboxWorkerExit("terminated"));
-    await this.closed;
+    this.exited ??= new SandboxWorkerExit("terminated");
+    await this.sandbox.terminate(this.exited.message);
   }
 
   private fail(error: SandboxWorkerExit): void {
-    if (this.exited) return;
-    this.exited = error;
-    this.endpoint.close(error.message);
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
-  }
-
-  private setRef(on: boolean): void {
-    for (const handle of [
-      this.child,
-      this.child.stdout as Socket | null,
-      this.child.stderr as Socket | null,
-    ]) {
-      if (on) handle?.ref?.();
-      else handle?.unref?.();
-    }
+    this.exited ??= error;
+    this.sandbox.kill(error.message);
   }
 }
