@@ -41,6 +41,11 @@ export interface McpLimits {
   /** Served over HTTP: concurrent sessions. */
   maxHttpSessions: number;
   /**
+   * Served over HTTP with authentication: concurrent sessions one identity may hold, so one token
+   * cannot take every slot and lock the other clients out.
+   */
+  maxHttpSessionsPerIdentity: number;
+  /**
    * A served HTTP session with no request open for this long is closed: its client vanished, or
    * left without ending it. Minutes, so vanished clients free their slots soon.
    */
@@ -67,6 +72,7 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   maxConfigFileBytes: 1024 * 1024,
   maxHttpBodyBytes: 4 * 1024 * 1024,
   maxHttpSessions: 100,
+  maxHttpSessionsPerIdentity: 16,
   sessionIdleMs: 5 * 60_000,
   shutdownGraceMs: 10_000,
   maxTokensFileBytes: 1024 * 1024,
@@ -88,6 +94,7 @@ const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
   maxConfigFileBytes: "count",
   maxHttpBodyBytes: "count",
   maxHttpSessions: "count",
+  maxHttpSessionsPerIdentity: "count",
   sessionIdleMs: "duration",
   shutdownGraceMs: "duration",
   maxTokensFileBytes: "count",

@@ -16,7 +16,9 @@ export type PalaceErrorCode =
   /** A size or count limit of `limits.ts` was reached. */
   | "palace/limit"
   /** The vector index (Chroma) could not be reached; the registry is intact. */
-  | "palace/unavailable";
+  | "palace/unavailable"
+  /** The caller's grants do not cover the wing (or room) it named; see `PalaceAccess`. */
+  | "palace/forbidden";
 
 const FAMILY: Record<PalaceErrorCode, ErrorCode> = {
   "palace/not-found": "NOT_FOUND",
@@ -25,6 +27,7 @@ const FAMILY: Record<PalaceErrorCode, ErrorCode> = {
   "palace/conflict": "CONFIG",
   "palace/limit": "LIMIT_EXCEEDED",
   "palace/unavailable": "UNAVAILABLE",
+  "palace/forbidden": "SECURITY",
 };
 
 export class PalaceError extends AtriumError {
@@ -33,6 +36,8 @@ export class PalaceError extends AtriumError {
     super(FAMILY[palaceCode], message, {
       // An unreachable index may come back (the server restarts); nothing else is worth retrying.
       isRetryable: palaceCode === "palace/unavailable",
+      // A refused wing is an answer the caller can act on (use its own wing), not a reason to stop a run.
+      ...(palaceCode === "palace/forbidden" ? { isFatal: false } : {}),
       ...options,
     });
     this.palaceCode = palaceCode;

@@ -1,3 +1,11 @@
+export { PalaceAccess } from "./access/palace-access.js";
+export {
+  type PalaceGrants,
+  palaceGrantsSchema,
+  parsePalaceGrants,
+  type WingGrant,
+} from "./access/palace-grants.js";
+export { PalaceView, type PalaceViewStatus } from "./access/palace-view.js";
 export {
   type FactView,
   type PalaceToolsOptions,
@@ -30,12 +38,15 @@ export {
   type IdentityLayer,
   identityLayer,
   type LayerScope,
+  MEMORIES_HEADER,
   type PalaceWakeUpOptions,
   recallRoom,
   wakeUp,
 } from "./layers/index.js";
 export { DEFAULT_PALACE_LIMITS, type PalaceLimits, resolvePalaceLimits } from "./limits.js";
 export {
+  checkTokenGrants,
+  identityView,
   type PalaceMcpHttpOptions,
   type PalaceMcpOptions,
   palaceMcpTools,

@@ -9,6 +9,8 @@ import {
   type WakeUpOptions,
 } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
+import { PalaceAccess } from "./access/palace-access.js";
+import { PalaceView } from "./access/palace-view.js";
 import { isPalaceError } from "./errors.js";
 import { wakeUp } from "./layers/wake-up.js";
 import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
@@ -34,15 +36,24 @@ export interface PalaceMemoryStoreOptions {
 /**
  * Spec's `MemoryStore` over a palace: `remember` files a drawer (wing and room from the scope,
  * else the defaults), `recall` is hybrid search, `forget` deletes, `wakeUp` builds the wake-up
- * context within its token budget as gpt-tokenizer counts it.
+ * context within its token budget as gpt-tokenizer counts it. Given a `PalaceView`, it is that
+ * identity's memory: it recalls, files and forgets only what the view's grants allow, and
+ * remembers into the view's own wing by default.
  */
 export class PalaceMemoryStore implements MemoryStore {
   private closed = false;
+  readonly view: PalaceView;
 
   constructor(
-    readonly palace: Palace,
+    target: Palace | PalaceView,
     private readonly options: PalaceMemoryStoreOptions = {},
-  ) {}
+  ) {
+    this.view = target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
+  }
+
+  get palace(): Palace {
+    return this.view.palace;
+  }
 
   /** Opens (or creates) the palace in `dir` and wraps it; closing the store closes the palace. */
   static async open(
@@ -59,10 +70,10 @@ export class PalaceMemoryStore implements MemoryStore {
       throw new ValidationError("memory", [{ path: ["content"], message: "must be non-empty text" }]);
     }
     const [result] = await this.translate(() =>
-      this.palace.file([
+      this.view.file([
         {
           content: item.content,
-          wing: item.scope?.wing ?? this.options.wing ?? DEFAULT_MEMORY_WING,
+          wing: item.scope?.wing ?? this.options.wing ?? this.view.homeWing ?? DEFAULT_MEMORY_WING,
           room: item.scope?.room ?? this.options.room ?? DEFAULT_MEMORY_ROOM,
           hall: MEMORY_HALL,
           source: item.source ?? this.options.source ?? "agent",
@@ -77,7 +88,7 @@ export class PalaceMemoryStore implements MemoryStore {
   async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     this.ensureOpen();
     const hits = await this.translate(() =>
-      this.palace.search(query, {
+      this.view.search(query, {
         k: options.limit ?? 10,
         ...(options.scope?.wing === undefined ? {} : { wing: options.scope.wing }),
         ...(options.scope?.room === undefined ? {} : { room: options.scope.room }),
@@ -97,7 +108,7 @@ export class PalaceMemoryStore implements MemoryStore {
 
   async forget(id: string): Promise<boolean> {
     this.ensureOpen();
-    return this.palace.delete(id);
+    return this.view.delete(id);
   }
 
   async wakeUp(options: WakeUpOptions): Promise<string> {
@@ -108,9 +119,11 @@ export class PalaceMemoryStore implements MemoryStore {
         { path: ["budgetTokens"], message: "must be a positive integer" },
       ]);
     }
+    const wing = this.options.wing ?? this.view.homeWing;
     return wakeUp(this.palace, {
       budgetTokens: budget,
-      ...(this.options.wing === undefined ? {} : { wing: this.options.wing }),
+      access: this.view.access,
+      ...(wing === undefined ? {} : { wing }),
     });
   }
 

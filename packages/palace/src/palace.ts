@@ -1,5 +1,6 @@
 import { ClosedError, type Embedding, rethrowIfFatal } from "@atrium/spec";
 import type { Database } from "better-sqlite3";
+import type { PalaceAccess } from "./access/palace-access.js";
 import { AccessRecorder } from "./db/access-recorder.js";
 import { type DrawerChanges, DrawerRegistry } from "./db/drawer-registry.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "./db/drawer-row.js";
@@ -31,6 +32,7 @@ import { type RepairOptions, type RepairReport, repairOpenPalace } from "./repai
 import {
   checkFilter,
   filterSql,
+  filterWhere,
   hybridSearch,
   type SearchHit,
   type SearchOptions,
@@ -386,7 +388,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
    */
   async checkDuplicate(
     content: string,
-    options: { threshold?: number; wing?: string } = {},
+    options: { threshold?: number; wing?: string; access?: PalaceAccess } = {},
   ): Promise<DuplicateCheck> {
     this.ensureOpen();
     if (typeof content !== "string" || content.trim() === "")
@@ -402,12 +404,16 @@ export class Palace implements DrawerSink, AsyncDisposable {
       throw invalidInput("threshold", `must be a number from 0 to 1, got ${String(threshold)}`);
     }
     await this.flush();
-    const filter = checkFilter({ wing: options.wing });
+    const filter = checkFilter({
+      ...(options.wing === undefined ? {} : { wing: options.wing }),
+      ...(options.access === undefined ? {} : { access: options.access }),
+    });
+    const { sql, params } = filterSql(filter);
     const exactRows = this.db
       .prepare(
-        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.content_hash = ?${filter.wing ? " AND d.wing = ?" : ""} ORDER BY d.rowid`,
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.content_hash = ?${sql ? ` AND ${sql}` : ""} ORDER BY d.rowid`,
       )
-      .all(contentHash(content), ...(filter.wing ? [filter.wing] : [])) as DrawerRow[];
+      .all(contentHash(content), ...params) as DrawerRow[];
     const matches: DuplicateMatch[] = exactRows.map((row) => ({
       drawer: rowToDrawer(row),
       similarity: 1,
@@ -415,10 +421,12 @@ export class Palace implements DrawerSink, AsyncDisposable {
     }));
     const [vector] = await this.embedding.embed([vectorText({ content, wing: "", room: "" })]);
     if (vector) {
+      // Chroma filters by the wing and the grants; the registry check below is the truth.
+      const where = filterWhere(filter);
       const near = await this.index.query(
         vector,
         DUPLICATE_CANDIDATES + exactRows.length,
-        filter.wing ? { where: { wing: { $eq: filter.wing } } } : {},
+        where === undefined ? {} : { where },
       );
       const exactIds = new Set(exactRows.map((row) => row.id));
       const candidates = near.filter((match) => !exactIds.has(match.id) && 1 - match.distance >= threshold);
@@ -427,20 +435,26 @@ export class Palace implements DrawerSink, AsyncDisposable {
       );
       for (const match of candidates) {
         const row = rows.get(match.id);
-        if (row) matches.push({ drawer: rowToDrawer(row), similarity: 1 - match.distance, exact: false });
+        const allowed =
+          row !== undefined &&
+          (filter.wing === undefined || row.wing === filter.wing) &&
+          (filter.access === undefined || filter.access.canRead(row.wing, row.room));
+        if (row && allowed)
+          matches.push({ drawer: rowToDrawer(row), similarity: 1 - match.distance, exact: false });
       }
     }
     return { isDuplicate: matches.length > 0, matches };
   }
 
-  /** Drawer counts by wing, room and hall. */
-  async taxonomy(): Promise<WingCount[]> {
+  /** Drawer counts by wing, room and hall (only what `access` reads, when given). */
+  async taxonomy(options: { access?: PalaceAccess } = {}): Promise<WingCount[]> {
     this.ensureOpen();
+    const confined = options.access?.readSql("d");
     const rows = this.db
       .prepare(
-        "SELECT wing, room, hall, COUNT(*) AS n FROM drawers GROUP BY wing, room, hall ORDER BY wing, room, hall",
+        `SELECT wing, room, hall, COUNT(*) AS n FROM drawers d${confined ? ` WHERE ${confined.sql}` : ""} GROUP BY wing, room, hall ORDER BY wing, room, hall`,
       )
-      .all() as { wing: string; room: string; hall: string; n: number }[];
+      .all(...(confined?.params ?? [])) as { wing: string; room: string; hall: string; n: number }[];
     const wings: WingCount[] = [];
     for (const row of rows) {
       let wing = wings[wings.length - 1];

@@ -1,5 +1,13 @@
 import { join } from "node:path";
-import { type Drawer, type FactView, openPalace, type Palace, palaceTools, wakeUp } from "@atrium/palace";
+import {
+  type Drawer,
+  type FactView,
+  openPalace,
+  type Palace,
+  PalaceView,
+  palaceTools,
+  wakeUp,
+} from "@atrium/palace";
 import { AbortError, type Tool } from "@atrium/spec";
 import type { MemoryFiledEvent, MemoryRecalledEvent } from "../assistant/assistant-events.js";
 import type {
@@ -46,9 +54,12 @@ export async function openPalaceMemory(options: PalaceMemoryOptions = {}): Promi
 }
 
 /**
- * The assistant's memory in a palace: one wing per user id. What the user asks to keep is filed
- * by the agent's `remember` in the "memories" room (and facts about the user in the knowledge
- * graph, subject = the user id); each session's transcript is filed verbatim in "sessions".
+ * The assistant's memory in a palace: one wing per user id, and each user works through a
+ * `PalaceView` granted exactly that wing, so recall, the agent's tools (facts and diary
+ * included), the wake-up and the memory panel see nothing of another user. What the user asks
+ * to keep is filed by the agent's `remember` in the "memories" room (and facts about the user in
+ * the knowledge graph of their wing, subject = the user id); each session's transcript is filed
+ * verbatim in "sessions".
  */
 export class PalaceMemory implements AssistantMemory {
   readonly toolNames: readonly string[];
@@ -64,6 +75,11 @@ export class PalaceMemory implements AssistantMemory {
     return this.palace.dir;
   }
 
+  /** The palace as `user` may see it: their own wing, read and write, nothing else. */
+  viewFor(user: DocsUser): PalaceView {
+    return new PalaceView(this.palace, { read: [user.id], write: [user.id] }, user.id);
+  }
+
   async recall(
     question: string,
     user: DocsUser,
@@ -71,13 +87,15 @@ export class PalaceMemory implements AssistantMemory {
   ): Promise<{ context: string; memories: RecalledMemory[] }> {
     checkSignal(signal);
     const wing = user.id;
+    const view = this.viewFor(user);
     const wakeUpText = await wakeUp(this.palace, {
       wing,
       user: user.id,
+      access: view.access,
       budgetTokens: this.limits.memoryWakeUpTokens,
     });
     checkSignal(signal);
-    const hits = await this.palace.search(question, {
+    const hits = await view.search(question, {
       wing,
       room: MEMORIES_ROOM,
       k: this.limits.memoryRecallK,
@@ -91,7 +109,7 @@ export class PalaceMemory implements AssistantMemory {
   }
 
   tools(user: DocsUser): readonly Tool[] {
-    return palaceTools(this.palace, {
+    return palaceTools(this.viewFor(user), {
       wing: user.id,
       room: MEMORIES_ROOM,
       agent: DEMO_AGENT,
@@ -155,12 +173,12 @@ export class PalaceMemory implements AssistantMemory {
   async file(transcript: SessionTranscript, signal: AbortSignal): Promise<{ ids: string[] }> {
     checkSignal(signal);
     const drafts = transcriptDrafts(transcript, transcript.user.id, this.palace.limits.maxDrawerChars);
-    const filed = await this.palace.file(drafts);
+    const filed = await this.viewFor(transcript.user).file(drafts);
     return { ids: filed.map((result) => result.id) };
   }
 
   async overview(user: DocsUser): Promise<MemoryOverview> {
-    const taxonomy = await this.palace.taxonomy();
+    const taxonomy = await this.viewFor(user).taxonomy();
     const own = taxonomy.find((wing) => wing.wing === user.id);
     return {
       wing: user.id,
@@ -180,7 +198,7 @@ export class PalaceMemory implements AssistantMemory {
     const newest: Drawer[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.palace.list({
+      const page = await this.viewFor(user).list({
         wing: user.id,
         ...(options.room === undefined ? {} : { room: options.room }),
         limit: this.palace.limits.maxListLimit,
@@ -195,8 +213,8 @@ export class PalaceMemory implements AssistantMemory {
 
   /** Facts about the user true now, subject = the user id. */
   facts(user: DocsUser): MemoryFactView[] {
-    return this.palace.kg
-      .query({ subject: user.id, asOf: new Date().toISOString(), limit: this.limits.memoryPanelFacts })
+    return this.viewFor(user)
+      .kg.query({ subject: user.id, asOf: new Date().toISOString(), limit: this.limits.memoryPanelFacts })
       .map((triple) => ({
         id: triple.id,
         subject: triple.subject,
@@ -209,24 +227,25 @@ export class PalaceMemory implements AssistantMemory {
   }
 
   async forget(user: DocsUser, id: string): Promise<ForgetResult> {
-    const drawer = await this.palace.get(id);
-    if (drawer && drawer.wing === user.id) {
-      await this.palace.delete(id);
+    const view = this.viewFor(user);
+    const drawer = await view.get(id);
+    if (drawer) {
+      await view.delete(id);
       // A fact taken from the forgotten drawer would bring it back through kg_query: end it too.
       let factsEnded = 0;
-      for (const fact of this.palace.kg.query({ subject: user.id })) {
+      for (const fact of view.kg.query({})) {
         if (fact.sourceDrawerId === id && fact.validTo === undefined) {
-          this.palace.kg.invalidate(fact.id);
+          view.kg.invalidate(fact.id);
           factsEnded++;
         }
       }
       return { forgotten: "drawer", factsEnded };
     }
-    const fact = this.palace.kg
-      .query({ subject: user.id })
+    const fact = view.kg
+      .query({})
       .find((candidate) => candidate.id === id && candidate.validTo === undefined);
     if (fact) {
-      this.palace.kg.invalidate(fact.id);
+      view.kg.invalidate(fact.id);
       return { forgotten: "fact", factsEnded: 1 };
     }
     return { forgotten: "nothing", factsEnded: 0 };

@@ -6,6 +6,11 @@
 export interface McpIdentity {
   readonly name: string;
   readonly groups: readonly string[];
+  /**
+   * What a server that keeps per-identity data lets it do, as the tokens file gives it (the
+   * palace reads `{ read, write, admin }` over wings). Opaque here: each server checks its own.
+   */
+  readonly grants?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -60,10 +60,21 @@ export class HttpSessions {
     });
   }
 
-  /** Closes the session idle longest to make room; false when every session has a request open. */
-  evictOldestIdle(): boolean {
+  /** Sessions opened by the identity named `name`. */
+  countOf(name: string): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) if (session.identity?.name === name) count++;
+    return count;
+  }
+
+  /**
+   * Closes the session idle longest to make room (only among `name`'s sessions when given);
+   * false when every such session has a request open.
+   */
+  evictOldestIdle(name?: string): boolean {
     let oldest: HttpSession | undefined;
     for (const session of this.#sessions.values()) {
+      if (name !== undefined && session.identity?.name !== name) continue;
       if (session.open === 0 && (!oldest || session.lastSeen < oldest.lastSeen)) oldest = session;
     }
     if (!oldest) return false;

@@ -36,6 +36,8 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
   sessionIdleMs?: number;
   /** Concurrent sessions; default `maxHttpSessions`. */
   maxSessions?: number;
+  /** With `auth`: sessions one identity may hold at once (default 16); its idle ones make room first. */
+  maxSessionsPerIdentity?: number;
   /** How long `close()` lets calls in flight finish before answering them with an error; default `shutdownGraceMs`. */
   shutdownGraceMs?: number;
   /**
@@ -86,6 +88,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
   const limits = resolveMcpLimits({
     sessionIdleMs: options.sessionIdleMs,
     maxHttpSessions: options.maxSessions,
+    maxHttpSessionsPerIdentity: options.maxSessionsPerIdentity,
     shutdownGraceMs: options.shutdownGraceMs,
   });
   const sessions = new HttpSessions(limits.maxHttpSessions, limits.sessionIdleMs);
@@ -131,6 +134,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
     if (body === INVALID) return;
     if (!isInitializeRequest(body))
       return jsonRpcError(res, 400, "No session: the first request must be initialize");
+    // One identity's quota first, so its own idle sessions make room before anyone else's.
+    const quota = limits.maxHttpSessionsPerIdentity;
+    if (identity && sessions.countOf(identity.name) >= quota && !sessions.evictOldestIdle(identity.name)) {
+      return jsonRpcError(
+        res,
+        429,
+        `${identity.name} already holds ${quota} sessions, each with a request open; end one (DELETE with its mcp-session-id) before opening another`,
+      );
+    }
     if (sessions.size >= sessions.max && !sessions.evictOldestIdle()) {
       return jsonRpcError(
         res,

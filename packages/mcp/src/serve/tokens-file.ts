@@ -32,6 +32,8 @@ export function hashNewToken(token: string): string {
 export interface TokensAuth extends McpHttpAuth {
   /** How many tokens the file holds. */
   readonly size: number;
+  /** Every identity the file names, so a server can check their grants before it listens. */
+  identities(): McpIdentity[];
 }
 
 /**
@@ -64,7 +66,7 @@ export function parseTokens(text: string, source: string): TokensAuth {
       );
     }
     if (!isPlainObject(entry)) return fail(`${at} must be an object`);
-    const unknown = Object.keys(entry).filter((key) => key !== "identity" && key !== "groups");
+    const unknown = Object.keys(entry).filter((key) => !["identity", "groups", "grants"].includes(key));
     if (unknown.length > 0) fail(`${at}: unknown field "${unknown[0]}"`);
     if (typeof entry.identity !== "string" || entry.identity.trim() === "") {
       fail(`${at}.identity must be a non-empty string naming who holds the token`);
@@ -73,11 +75,21 @@ export function parseTokens(text: string, source: string): TokensAuth {
     if (!Array.isArray(groups) || groups.some((group) => typeof group !== "string" || group === "")) {
       return fail(`${at}.groups must be an array of non-empty strings`);
     }
-    const identity = { name: entry.identity as string, groups: Object.freeze([...(groups as string[])]) };
+    if (entry.grants !== undefined && !isPlainObject(entry.grants)) {
+      fail(`${at}.grants must be an object, e.g. {"read": ["alice"], "write": ["alice"]}`);
+    }
+    const identity: McpIdentity = {
+      name: entry.identity as string,
+      groups: Object.freeze([...(groups as string[])]),
+      ...(entry.grants === undefined
+        ? {}
+        : { grants: Object.freeze({ ...(entry.grants as Record<string, unknown>) }) }),
+    };
     byHash.set(hash, Object.freeze(identity));
   }
   return {
     size: byHash.size,
+    identities: () => [...byHash.values()],
     verify: (token) => byHash.get(hashToken(token)),
   };
 }

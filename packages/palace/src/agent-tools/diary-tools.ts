@@ -1,11 +1,11 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { PalaceView } from "../access/palace-view.js";
 import { diaryRead, diaryWrite } from "../diary/diary.js";
-import type { Palace } from "../palace.js";
 import type { PalaceToolsOptions } from "./tool-options.js";
 
 /** `diary_write` and `diary_read`: the agent's own diary, kept in the palace. */
-export function diaryTools(palace: Palace, options: PalaceToolsOptions): Tool[] {
+export function diaryTools(palace: PalaceView, options: PalaceToolsOptions): Tool[] {
   const agent = options.agent ?? "agent";
   const write = schemaTool({
     name: "diary_write",

@@ -1,8 +1,8 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { PalaceView } from "../access/palace-view.js";
 import { renderFact } from "../kg/kg-fact-lines.js";
 import type { Triple } from "../kg/kg-types.js";
-import type { Palace } from "../palace.js";
 
 /** A fact as the model sees it: the stored fields and one readable line. */
 export interface FactView {
@@ -34,7 +34,7 @@ const text = (what: string) =>
     .min(1, { error: `${what} must not be empty` });
 
 /** `kg_query` and `kg_add` over the palace's knowledge graph. */
-export function knowledgeGraphTools(palace: Palace): Tool[] {
+export function knowledgeGraphTools(palace: PalaceView): Tool[] {
   const query = schemaTool({
     name: "kg_query",
     description:

@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { PalaceView } from "../access/palace-view.js";
 import { DEFAULT_MEMORY_ROOM, DEFAULT_MEMORY_WING, MEMORY_HALL } from "../memory-store.js";
-import type { Palace } from "../palace.js";
 import { type PalaceToolsOptions, toolWing } from "./tool-options.js";
 
 /** One recalled memory, as the model sees it. */
@@ -25,7 +25,7 @@ const name = (what: string, max: number) =>
     });
 
 /** `recall` (hybrid search) and `remember` (file a memory verbatim). */
-export function memoryTools(palace: Palace, options: PalaceToolsOptions): Tool[] {
+export function memoryTools(palace: PalaceView, options: PalaceToolsOptions): Tool[] {
   const { limits } = palace;
   const recall = schemaTool({
     name: "recall",
@@ -80,7 +80,7 @@ export function memoryTools(palace: Palace, options: PalaceToolsOptions): Tool[]
       const [result] = await palace.file([
         {
           content,
-          wing: toolWing(options, wing) ?? DEFAULT_MEMORY_WING,
+          wing: toolWing(options, wing) ?? palace.homeWing ?? DEFAULT_MEMORY_WING,
           room: room ?? options.room ?? DEFAULT_MEMORY_ROOM,
           hall: MEMORY_HALL,
           source: options.source ?? "agent",

@@ -153,11 +153,15 @@ describe("atrium-palace mcp", { timeout: TEST_MS }, () => {
   });
 
   it("passes the MCP Inspector CLI over streamable HTTP, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [...CLI, "mcp", "--http", "--no-auth", "--palace", palaceDir], {
-      cwd: PACKAGE_DIR,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...CLI, "mcp", "--http", "--no-auth", "--admin", "--palace", palaceDir],
+      {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     try {
       const url = await firstLine(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);

@@ -1,5 +1,6 @@
 import { loadTokensFile, type TokensAuth } from "@atrium/mcp";
-import { servePalaceMcp, servePalaceMcpHttp } from "../mcp/palace-mcp-server.js";
+import type { PalaceGrants } from "../access/palace-grants.js";
+import { checkTokenGrants, servePalaceMcp, servePalaceMcpHttp } from "../mcp/palace-mcp-server.js";
 import {
   type CliCommand,
   integerOption,
@@ -10,8 +11,9 @@ import {
 } from "./cli-command.js";
 import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace mcp [--palace DIR]
-       atrium-palace mcp --http (--tokens-file FILE | --no-auth) [--port N] [--host H]
+const USAGE = `Usage: atrium-palace mcp [--palace DIR] [--admin | --read WING... --write WING...]
+       atrium-palace mcp --http --tokens-file FILE [--port N] [--host H]
+       atrium-palace mcp --http --no-auth (--admin | --read WING... --write WING...) [--port N]
 
 Serves the palace as an MCP server: status, list_wings, list_rooms, get_taxonomy, search,
 check_duplicate, add/get/list/update/delete_drawer, kg_query/add/invalidate/timeline/stats,
@@ -20,10 +22,20 @@ the endpoint URL; each client needs a bearer token from --tokens-file, or with -
 who reaches the port may connect (loopback only). SIGTERM or Ctrl-C stops taking requests, lets
 calls in flight finish (up to 10 s), then exits.
 
+Access: each token in the tokens file carries its grants; a token without grants sees nothing.
+Over stdio the one client is you (every wing, unless --read/--write narrow it); with --no-auth
+say what the client may do: --admin, or --read and --write naming wings.
+
 ${PALACE_OPTION_HELP}
   --http                serve streamable HTTP instead of stdio
-  --tokens-file FILE    bearer tokens allowed over HTTP, stored hashed (atrium-docs hash-token):
-                        {"tokens": {"<sha256 hex>": {"identity": "alice", "groups": []}}}
+  --tokens-file FILE    bearer tokens allowed over HTTP, stored hashed (atrium-docs hash-token),
+                        each with its grants on wings:
+                        {"tokens": {"<sha256 hex>": {"identity": "alice",
+                          "grants": {"read": ["alice", "team"], "write": ["alice"]}}}}
+                        ({"admin": true} grants every wing)
+  --admin               the client may read and write every wing
+  --read WING           the client may read WING (repeat for more)
+  --write WING          the client may write WING (repeat for more)
   --no-auth             serve HTTP without authentication (refused unless --host is loopback)
   --port N              HTTP port (default: a free one)
   --host H              HTTP interface (default 127.0.0.1)
@@ -47,6 +59,9 @@ export const mcpCommand: CliCommand = {
         host: { type: "string" },
         "tokens-file": { type: "string" },
         "no-auth": { type: "boolean" },
+        admin: { type: "boolean" },
+        read: { type: "string", multiple: true },
+        write: { type: "string", multiple: true },
       },
       { min: 0, max: 0, names: "" },
     );
@@ -72,11 +87,23 @@ export const mcpCommand: CliCommand = {
         `--no-auth serves anyone who reaches the port, so it is refused on --host ${host}; use a loopback host or --tokens-file`,
       );
     }
+    const grants = grantsOption(values);
+    if (tokensFile !== undefined && grants !== undefined) {
+      throw new UsageError(
+        "--admin, --read and --write are for one client; with --tokens-file each token carries its grants",
+      );
+    }
+    if (noAuth && grants === undefined) {
+      throw new UsageError(
+        "--no-auth needs the client's grants: --admin (every wing) or --read/--write WING; a tokens file gives each token its own",
+      );
+    }
     // Read before the palace opens, so a bad file fails fast.
     const auth: TokensAuth | undefined = tokensFile === undefined ? undefined : loadTokensFile(tokensFile);
+    if (auth) checkTokenGrants(auth.identities());
     await withPalace(values, io.env, {}, async (palace) => {
       if (!http) {
-        const served = await servePalaceMcp({ palace });
+        const served = await servePalaceMcp({ palace, ...(grants === undefined ? {} : { access: grants }) });
         await served.closed;
         return;
       }
@@ -85,6 +112,7 @@ export const mcpCommand: CliCommand = {
         ...(port === undefined ? {} : { port }),
         ...(host === undefined ? {} : { host }),
         ...(auth === undefined ? {} : { auth }),
+        ...(grants === undefined ? {} : { access: grants }),
       });
       io.stdout.write(`${served.url}\n`);
       await new Promise<void>((resolve) => {
@@ -96,3 +124,15 @@ export const mcpCommand: CliCommand = {
     return 0;
   },
 };
+
+/** --admin, --read, --write as grants; undefined when none is given. */
+function grantsOption(values: Record<string, unknown>): PalaceGrants | undefined {
+  const read = (values.read as string[] | undefined) ?? [];
+  const write = (values.write as string[] | undefined) ?? [];
+  const admin = values.admin === true;
+  if (!admin && read.length === 0 && write.length === 0) return undefined;
+  if (admin && read.length + write.length > 0) {
+    throw new UsageError("--admin grants every wing already; leave out --read and --write");
+  }
+  return admin ? { admin: true } : { read, write };
+}

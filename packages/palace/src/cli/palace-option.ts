@@ -33,6 +33,13 @@ export async function withPalace<T>(
   body: (palace: Palace) => Promise<T>,
 ): Promise<T> {
   const palace = await openPalace(palaceDir(values, env), { ...chromaOption(env), ...options });
+  const migration = palace.kg.migration;
+  if (migration !== undefined && migration.facts + migration.entities > 0) {
+    // Said once, when it happens: these facts are now visible only to who may read that wing.
+    process.stderr.write(
+      `atrium-palace: facts now belong to wings; the ${migration.facts} facts and ${migration.entities} entities this palace had were moved to wing "${migration.wing}"\n`,
+    );
+  }
   try {
     return await body(palace);
   } finally {

@@ -1,4 +1,5 @@
 import { parseIsoTime, rethrowIfFatal } from "@atrium/spec";
+import { PalaceView } from "../access/palace-view.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import { invalidInput } from "../errors.js";
 import type { Palace } from "../palace.js";
@@ -26,6 +27,11 @@ export interface DiaryEntry {
 }
 
 export interface DiaryWriteOptions {
+  /**
+   * The wing the entry is filed in. Default: for a view, the one wing it writes; for the
+   * palace's owner, `diary:<agent>`.
+   */
+  wing?: string;
   /** Files the entry in this room instead of the day's. */
   topic?: string;
   /** ISO 8601 time of the entry; default now. */
@@ -33,6 +39,8 @@ export interface DiaryWriteOptions {
 }
 
 export interface DiaryReadOptions {
+  /** Only entries filed in this wing (default: every wing the caller reads). */
+  wing?: string;
   /** The newest this many entries (default 10, at most `maxListLimit`). */
   last?: number;
   /** Only entries at or after this ISO 8601 time. */
@@ -42,17 +50,27 @@ export interface DiaryReadOptions {
 }
 
 /**
- * Writes an entry in `agent`'s diary: a drawer in wing `diary:<agent>`, hall "diary", room = the
- * topic or the day. The entry's time is part of its id, so writing the same words on another
- * occasion is another entry, and repeating one call files nothing new (`created: false`).
+ * Writes an entry in `agent`'s diary: a drawer in hall "diary" spoken by the agent, in the
+ * caller's wing (see `DiaryWriteOptions.wing`), room = the topic or the day. The entry's time is
+ * part of its id, so writing the same words on another occasion is another entry, and repeating
+ * one call files nothing new (`created: false`). Give a `PalaceView` to write as an identity.
  */
 export async function diaryWrite(
-  palace: Palace,
+  target: Palace | PalaceView,
   agent: string,
   entry: string,
   options: DiaryWriteOptions = {},
 ): Promise<{ id: string; created: boolean; room: string; timestamp: string }> {
+  const palace = target instanceof PalaceView ? target.palace : target;
   checkAgent(agent, palace);
+  const scoped = target instanceof PalaceView && !target.access.isAdmin;
+  const wing = options.wing ?? (scoped ? target.homeWing : diaryWing(agent));
+  if (wing === undefined) {
+    throw invalidInput(
+      "wing",
+      "name the wing to write the diary in; this identity may write more than one wing, or none",
+    );
+  }
   if (typeof entry !== "string" || entry.trim() === "") throw invalidInput("entry", "must be non-empty text");
   const timestamp = options.timestamp ?? new Date().toISOString();
   if (typeof timestamp !== "string") throw invalidInput("timestamp", "must be an ISO 8601 time");
@@ -62,10 +80,10 @@ export async function diaryWrite(
     throw invalidInput("topic", "must be non-empty text when given");
   }
   const room = topic ?? new Date(ms).toISOString().slice(0, 10);
-  const [result] = await palace.file([
+  const [result] = await target.file([
     {
       content: entry,
-      wing: diaryWing(agent),
+      wing,
       room,
       hall: DIARY_HALL,
       source: diaryWing(agent),
@@ -78,12 +96,13 @@ export async function diaryWrite(
   return { ...(result as { id: string; created: boolean }), room, timestamp };
 }
 
-/** `agent`'s diary entries, newest first. */
+/** `agent`'s diary entries, newest first: only those the caller reads when given a `PalaceView`. */
 export async function diaryRead(
-  palace: Palace,
+  target: Palace | PalaceView,
   agent: string,
   options: DiaryReadOptions = {},
 ): Promise<DiaryEntry[]> {
+  const palace = target instanceof PalaceView ? target.palace : target;
   checkAgent(agent, palace);
   const last = options.last ?? DIARY_DEFAULT_LAST;
   if (!Number.isInteger(last) || last < 1 || last > palace.limits.maxListLimit) {
@@ -92,26 +111,37 @@ export async function diaryRead(
       `must be an integer from 1 to ${palace.limits.maxListLimit}, got ${String(last)}`,
     );
   }
-  const conditions = ["d.wing = @wing", "d.hall = @hall"];
-  const params: Record<string, string | number> = { wing: diaryWing(agent), hall: DIARY_HALL, last };
+  // An entry is a diary-hall drawer the agent spoke; the wing is wherever it was written.
+  const conditions = ["d.hall = ?", "d.speaker = ?"];
+  const values: (string | number)[] = [DIARY_HALL, agent];
+  const add = (condition: string, ...more: (string | number)[]) => {
+    conditions.push(condition);
+    values.push(...more);
+  };
+  if (options.wing !== undefined) {
+    if (typeof options.wing !== "string" || options.wing === "")
+      throw invalidInput("wing", "must be a wing name");
+    if (target instanceof PalaceView) target.access.assertRead(options.wing, undefined, "wing");
+    add("d.wing = ?", options.wing);
+  }
+  const confined = target instanceof PalaceView ? target.access.readSql("d") : undefined;
+  if (confined) add(confined.sql, ...confined.params);
   if (options.since !== undefined) {
     if (typeof options.since !== "string") throw invalidInput("since", "must be an ISO 8601 time");
-    conditions.push("d.timestamp_ms >= @since");
-    params.since = checkedTime(options.since, "since");
+    add("d.timestamp_ms >= ?", checkedTime(options.since, "since"));
   }
   if (options.topic !== undefined) {
     if (typeof options.topic !== "string" || options.topic.trim() === "") {
       throw invalidInput("topic", "must be non-empty text when given");
     }
-    conditions.push("d.room = @topic");
-    params.topic = options.topic;
+    add("d.room = ?", options.topic);
   }
   const rows = palace
     .internals()
     .db.prepare(
-      `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE ${conditions.join(" AND ")} ORDER BY d.timestamp_ms DESC, d.rowid DESC LIMIT @last`,
+      `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE ${conditions.join(" AND ")} ORDER BY d.timestamp_ms DESC, d.rowid DESC LIMIT ?`,
     )
-    .all(params) as DrawerRow[];
+    .all(...values, last) as DrawerRow[];
   return rows.map((row) => {
     const drawer = rowToDrawer(row);
     const topic = drawer.metadata?.topic;

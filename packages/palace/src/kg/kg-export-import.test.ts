@@ -50,14 +50,22 @@ it("exports predicates, entities and triples as plain rows", () => {
     { kind: "kg-predicate", name: "lives_in", singleValued: true },
     {
       kind: "kg-entity",
+      wing: "facts",
       name: "Caroline",
       type: "person",
       aliases: ["Caro", "C. Smith"],
       createdAt: clock().toISOString(),
     },
-    { kind: "kg-entity", name: "Boston", type: "city", aliases: [], createdAt: clock().toISOString() },
-    { kind: "kg-entity", name: "New York", aliases: [], createdAt: clock().toISOString() },
-    { kind: "kg-entity", name: "Melanie", aliases: [], createdAt: clock().toISOString() },
+    {
+      kind: "kg-entity",
+      wing: "facts",
+      name: "Boston",
+      type: "city",
+      aliases: [],
+      createdAt: clock().toISOString(),
+    },
+    { kind: "kg-entity", wing: "facts", name: "New York", aliases: [], createdAt: clock().toISOString() },
+    { kind: "kg-entity", wing: "facts", name: "Melanie", aliases: [], createdAt: clock().toISOString() },
   ]);
   expect(rows.slice(6).map((row) => (row as { validTo?: string }).validTo)).toEqual([
     "2024-03-01T10:00:00Z",

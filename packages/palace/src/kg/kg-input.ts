@@ -42,6 +42,17 @@ function predicateSchema(maxChars: number) {
     });
 }
 
+/** A wing name, exactly as drawers are filed under it (not normalized: wings are identifiers). */
+const wingSchema = absentAsUndefined(
+  z
+    .string({ error: "wing must be a string" })
+    .refine((value) => value.trim().length > 0, { error: "wing is empty; give a wing name" })
+    .refine((value) => value.length <= 512, { error: "wing is longer than 512 characters" })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), {
+      error: "wing contains control characters; remove them",
+    }),
+);
+
 const timeSchema = z.string({ error: "must be an ISO 8601 time string" }).superRefine((value, context) => {
   try {
     parseFactTime(value, "time");
@@ -79,6 +90,7 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
     .max(limits.entityMaxAliases, { error: `at most ${limits.entityMaxAliases} aliases per entity` });
 
   const fact = z.strictObject({
+    wing: wingSchema,
     subject: entityName("subject"),
     predicate,
     object: entityName("object"),
@@ -94,6 +106,7 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
     id: z.string({ error: "id must be a string" }).regex(/^t_[0-9a-f]{24}$/, {
       error: "id must be 't_' followed by 24 lowercase hex digits, as the graph writes them",
     }),
+    wing: wingSchema,
     subject: entityName("subject"),
     predicate,
     object: entityName("object"),
@@ -108,7 +121,9 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
     entityName,
     predicate,
     time: timeSchema,
+    wing: wingSchema,
     entity: z.strictObject({
+      wing: wingSchema,
       name: entityName("name"),
       type: entityType,
       aliases: absentAsUndefined(aliases),
@@ -123,15 +138,18 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
     }),
     tripleId: triple.shape.id,
     factTarget: z.strictObject({ subject: entityName("subject"), predicate, object: entityName("object") }),
-    invalidateOptions: z.strictObject({ at: absentAsUndefined(timeSchema) }),
+    invalidateOptions: z.strictObject({ at: absentAsUndefined(timeSchema), wing: wingSchema }),
     query: z.strictObject({
+      wing: wingSchema,
       subject: absentAsUndefined(entityName("subject")),
       predicate: absentAsUndefined(predicate),
       object: absentAsUndefined(entityName("object")),
       asOf: absentAsUndefined(timeSchema),
       limit: absentAsUndefined(limitSchema),
     }),
-    neighboursOptions: z.strictObject({ asOf: absentAsUndefined(timeSchema) }),
+    neighboursOptions: z.strictObject({ asOf: absentAsUndefined(timeSchema), wing: wingSchema }),
+    entityOptions: z.strictObject({ wing: wingSchema }),
+    timelineOptions: z.strictObject({ limit: absentAsUndefined(limitSchema), wing: wingSchema }),
     depth: z
       .number({ error: "depth must be a number" })
       .int({ error: "depth must be a whole number" })
@@ -148,6 +166,7 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
       [
         z.strictObject({
           kind: z.literal("kg-entity"),
+          wing: wingSchema,
           name: entityName("name"),
           type: entityType,
           aliases,

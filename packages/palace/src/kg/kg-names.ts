@@ -14,6 +14,14 @@ export function entityKey(name: string): string {
   return cleanName(name).toLowerCase();
 }
 
+/**
+ * An entity's or alias's stored key: its wing, NUL, then `entityKey`. Wing names hold no control
+ * characters, so the prefix cannot be forged by a name.
+ */
+export function wingKey(wing: string, name: string): string {
+  return `${wing}\u0000${entityKey(name)}`;
+}
+
 /** A predicate in its stored form: lower_snake_case. */
 export function normalizePredicate(predicate: string): string {
   return predicate

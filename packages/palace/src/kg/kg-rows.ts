@@ -5,7 +5,7 @@ import type { Triple } from "./kg-types.js";
  * mapping from its row to the public `Triple` (SQL NULLs become absent fields).
  */
 export const TRIPLE_SELECT = `
-SELECT t.seq, t.id, t.subject_id, t.object_id, s.name AS subject, t.predicate, o.name AS object,
+SELECT t.seq, t.id, t.wing, t.subject_id, t.object_id, s.name AS subject, t.predicate, o.name AS object,
        t.valid_from, t.valid_from_ms, t.valid_to, t.valid_to_ms, t.source_drawer_id, t.confidence, t.created_at
 FROM kg_triples t
 JOIN kg_entities s ON s.id = t.subject_id
@@ -14,6 +14,7 @@ JOIN kg_entities o ON o.id = t.object_id`;
 export interface TripleRow {
   seq: number;
   id: string;
+  wing: string;
   subject_id: number;
   object_id: number;
   subject: string;
@@ -31,6 +32,7 @@ export interface TripleRow {
 export function tripleFromRow(row: TripleRow): Triple {
   const triple: Triple = {
     id: row.id,
+    wing: row.wing,
     subject: row.subject,
     predicate: row.predicate,
     object: row.object,
@@ -41,6 +43,14 @@ export function tripleFromRow(row: TripleRow): Triple {
   if (row.source_drawer_id !== null) triple.sourceDrawerId = row.source_drawer_id;
   if (row.confidence !== null) triple.confidence = row.confidence;
   return triple;
+}
+
+/**
+ * SQL condition: the row aliased `alias` is in one of the wings bound as `@wings` (a JSON array),
+ * or `@wings` is NULL (an admin reads every wing).
+ */
+export function inWingsSql(alias: string): string {
+  return `(@wings IS NULL OR ${alias}.wing IN (SELECT value FROM json_each(@wings)))`;
 }
 
 /** SQL condition: the triple aliased `t` holds at the instant bound twice as `@at`. */

@@ -25,6 +25,7 @@ it("creates only kg_ tables and indexes, idempotently, with a schema version row
     "table kg_aliases",
     "index kg_aliases_entity",
     "table kg_entities",
+    "index kg_entities_wing",
     "table kg_meta",
     "table kg_predicates",
     "table kg_triples",
@@ -32,6 +33,7 @@ it("creates only kg_ tables and indexes, idempotently, with a schema version row
     "index kg_triples_open",
     "index kg_triples_predicate",
     "index kg_triples_subject",
+    "index kg_triples_wing",
   ]);
   expect(database.db.prepare("SELECT key, value FROM kg_meta").all()).toEqual([
     { key: "schema_version", value: String(KG_SCHEMA_VERSION) },

@@ -1,5 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
-import { TRIPLE_SELECT, TRUE_AT_SQL } from "./kg-rows.js";
+import { inWingsSql, TRIPLE_SELECT, TRUE_AT_SQL } from "./kg-rows.js";
+
+const T_IN_WINGS = inWingsSql("t");
 
 /** The SQL of every statement the knowledge graph runs. */
 const KG_SQL = {
@@ -8,21 +10,22 @@ const KG_SQL = {
   getPredicate: "SELECT single_valued FROM kg_predicates WHERE name = ?",
   allPredicates: "SELECT name, single_valued FROM kg_predicates ORDER BY name",
   singleValued: "SELECT name FROM kg_predicates WHERE single_valued = 1 ORDER BY name",
-  entityByKey: "SELECT id, key, name, type, created_at FROM kg_entities WHERE key = ?",
+  entityByKey: "SELECT id, key, wing, name, type, created_at FROM kg_entities WHERE key = ?",
   entityByAlias:
-    "SELECT e.id, e.key, e.name, e.type, e.created_at FROM kg_aliases a JOIN kg_entities e ON e.id = a.entity_id WHERE a.key = ?",
-  entityById: "SELECT id, key, name, type, created_at FROM kg_entities WHERE id = ?",
-  entityPage: "SELECT id, key, name, type, created_at FROM kg_entities WHERE id > ? ORDER BY id LIMIT ?",
-  insertEntity: "INSERT INTO kg_entities (key, name, type, created_at) VALUES (?, ?, ?, ?)",
+    "SELECT e.id, e.key, e.wing, e.name, e.type, e.created_at FROM kg_aliases a JOIN kg_entities e ON e.id = a.entity_id WHERE a.key = ?",
+  entityById: "SELECT id, key, wing, name, type, created_at FROM kg_entities WHERE id = ?",
+  entityPage: `SELECT id, key, wing, name, type, created_at FROM kg_entities e WHERE id > @after AND ${inWingsSql("e")} ORDER BY id LIMIT @limit`,
+  entityWings: "SELECT DISTINCT wing FROM kg_entities ORDER BY wing",
+  insertEntity: "INSERT INTO kg_entities (key, wing, name, type, created_at) VALUES (?, ?, ?, ?, ?)",
   setEntityType: "UPDATE kg_entities SET type = ? WHERE id = ?",
   aliasesOf: "SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY rowid",
   aliasCount: "SELECT count(*) AS count FROM kg_aliases WHERE entity_id = ?",
   insertAlias: "INSERT INTO kg_aliases (key, alias, entity_id) VALUES (?, ?, ?)",
   insertTriple: `INSERT INTO kg_triples
-      (id, subject_id, predicate, object_id, valid_from, valid_from_ms, valid_to, valid_to_ms, source_drawer_id, confidence, created_at)
-      VALUES (@id, @subject, @predicate, @object, @validFrom, @validFromMs, @validTo, @validToMs, @source, @confidence, @createdAt)`,
+      (id, wing, subject_id, predicate, object_id, valid_from, valid_from_ms, valid_to, valid_to_ms, source_drawer_id, confidence, created_at)
+      VALUES (@id, @wing, @subject, @predicate, @object, @validFrom, @validFromMs, @validTo, @validToMs, @source, @confidence, @createdAt)`,
   tripleById: `${TRIPLE_SELECT} WHERE t.id = ?`,
-  triplePage: `${TRIPLE_SELECT} WHERE t.seq > ? ORDER BY t.seq LIMIT ?`,
+  triplePage: `${TRIPLE_SELECT} WHERE t.seq > @after AND ${T_IN_WINGS} ORDER BY t.seq LIMIT @limit`,
   endTriple: "UPDATE kg_triples SET valid_to = ?, valid_to_ms = ? WHERE id = ?",
   sameFacts: `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object ORDER BY t.seq`,
   openFacts: `${TRIPLE_SELECT} WHERE t.subject_id = @subject AND t.predicate = @predicate AND t.object_id = @object AND t.valid_to_ms IS NULL ORDER BY t.seq`,
@@ -32,25 +35,27 @@ const KG_SQL = {
         AND (t.valid_to_ms IS NULL OR t.valid_to_ms > @from)
       ORDER BY t.seq`,
   timeline: `${TRIPLE_SELECT}
-      WHERE t.subject_id = @entity OR t.object_id = @entity
+      WHERE (t.subject_id IN (SELECT value FROM json_each(@entities)) OR t.object_id IN (SELECT value FROM json_each(@entities)))
+        AND ${T_IN_WINGS}
       ORDER BY t.valid_from_ms, t.seq LIMIT @limit`,
   entityFacts: `${TRIPLE_SELECT}
-      WHERE (t.subject_id = @entity OR t.object_id = @entity) AND ${TRUE_AT_SQL}
-      ORDER BY t.subject_id != @entity, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`,
+      WHERE (t.subject_id IN (SELECT value FROM json_each(@entities)) OR t.object_id IN (SELECT value FROM json_each(@entities)))
+        AND ${TRUE_AT_SQL} AND ${T_IN_WINGS}
+      ORDER BY t.subject_id NOT IN (SELECT value FROM json_each(@entities)), t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`,
   topFacts: `${TRIPLE_SELECT}
-      JOIN (SELECT subject_id AS id, count(*) AS degree FROM kg_triples
+      JOIN (SELECT subject_id AS id, count(*) AS degree FROM kg_triples c
             WHERE (valid_from_ms IS NULL OR valid_from_ms <= @at) AND (valid_to_ms IS NULL OR valid_to_ms > @at)
+              AND ${inWingsSql("c")}
             GROUP BY subject_id) d ON d.id = t.subject_id
-      WHERE ${TRUE_AT_SQL}
+      WHERE ${TRUE_AT_SQL} AND ${T_IN_WINGS}
       ORDER BY d.degree DESC, s.name, t.valid_from_ms IS NULL, t.valid_from_ms DESC, t.seq DESC LIMIT @limit`,
   counts: `SELECT
-      (SELECT count(*) FROM kg_entities) AS entities,
-      (SELECT count(*) FROM kg_aliases) AS aliases,
-      (SELECT count(*) FROM kg_triples) AS triples,
-      (SELECT count(*) FROM kg_triples WHERE valid_to_ms IS NULL) AS open,
-      (SELECT count(DISTINCT predicate) FROM kg_triples) AS predicates`,
-  topPredicates:
-    "SELECT predicate, count(*) AS count FROM kg_triples GROUP BY predicate ORDER BY count DESC, predicate LIMIT 10",
+      (SELECT count(*) FROM kg_entities e WHERE ${inWingsSql("e")}) AS entities,
+      (SELECT count(*) FROM kg_aliases a JOIN kg_entities e ON e.id = a.entity_id WHERE ${inWingsSql("e")}) AS aliases,
+      (SELECT count(*) FROM kg_triples t WHERE ${T_IN_WINGS}) AS triples,
+      (SELECT count(*) FROM kg_triples t WHERE valid_to_ms IS NULL AND ${T_IN_WINGS}) AS open,
+      (SELECT count(DISTINCT predicate) FROM kg_triples t WHERE ${T_IN_WINGS}) AS predicates`,
+  topPredicates: `SELECT predicate, count(*) AS count FROM kg_triples t WHERE ${T_IN_WINGS} GROUP BY predicate ORDER BY count DESC, predicate LIMIT 10`,
 } as const;
 
 export type KgStatements = { readonly [Name in keyof typeof KG_SQL]: Statement };

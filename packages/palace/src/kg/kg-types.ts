@@ -6,6 +6,8 @@
 
 /** A person, place, project, thing or value facts are about. */
 export interface Entity {
+  /** The wing it belongs to: each wing has its own entities, so one wing's "alice" is not another's. */
+  wing: string;
   /** The name as first given (compatibility-normalized, whitespace collapsed). */
   name: string;
   type?: string;
@@ -16,6 +18,8 @@ export interface Entity {
 
 /** What `upsertEntity` takes: a missing entity is created, an existing one gains type and aliases. */
 export interface EntityInput {
+  /** The wing (default: the caller's one writable wing; for the palace's owner "facts"). */
+  wing?: string;
   name: string;
   type?: string;
   aliases?: string[];
@@ -23,6 +27,8 @@ export interface EntityInput {
 
 /** A fact to add. Entity names resolve through aliases; unknown ones are created. */
 export interface FactInput {
+  /** The wing the fact belongs to (default: the caller's one writable wing; for the palace's owner "facts"). */
+  wing?: string;
   subject: string;
   predicate: string;
   object: string;
@@ -44,6 +50,8 @@ export interface FactInput {
 export interface Triple {
   /** Stable id ("t_" + 24 hex), kept through export and import. */
   id: string;
+  /** The wing it belongs to; only identities that read the wing see it. */
+  wing: string;
   subject: string;
   predicate: string;
   object: string;
@@ -92,9 +100,13 @@ export type InvalidateTarget = string | { subject: string; predicate: string; ob
 export interface InvalidateOptions {
   /** ISO 8601 time the facts stop being true; defaults to now. */
   at?: string;
+  /** For a { subject, predicate, object } target: the wing whose facts to end (default as for `add`). */
+  wing?: string;
 }
 
 export interface KnowledgeGraphQuery {
+  /** Only this wing's facts (it must be readable); default: every wing the caller reads. */
+  wing?: string;
   subject?: string;
   predicate?: string;
   object?: string;
@@ -107,6 +119,8 @@ export interface KnowledgeGraphQuery {
 export interface NeighboursOptions {
   /** ISO 8601: walk only facts true at that time. */
   asOf?: string;
+  /** Start from this wing's entity of that name (default: the first readable wing that has one). */
+  wing?: string;
 }
 
 /** An entity reached from the start of `neighbours`, and how many hops away. */
@@ -145,7 +159,7 @@ export interface KnowledgeGraphStats {
 
 /** One line of the palace's JSONL export; `import` takes these back, losslessly. */
 export type KnowledgeGraphRow =
-  | { kind: "kg-entity"; name: string; type?: string; aliases: string[]; createdAt: string }
+  | { kind: "kg-entity"; wing?: string; name: string; type?: string; aliases: string[]; createdAt: string }
   | { kind: "kg-predicate"; name: string; singleValued: boolean }
   | ({ kind: "kg-triple" } & Triple);
 

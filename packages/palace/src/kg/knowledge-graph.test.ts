@@ -34,6 +34,7 @@ describe("entities", () => {
   it("resolves names ignoring case and spacing, and through aliases", () => {
     kg.upsertEntity({ name: "  Caroline   Smith ", type: "person", aliases: ["Caro"] });
     expect(kg.entity("caroline smith")).toEqual({
+      wing: "facts",
       name: "Caroline Smith",
       type: "person",
       aliases: ["Caro"],
@@ -87,6 +88,7 @@ describe("add", () => {
     expect(first.conflicts).toEqual([]);
     expect(first.triple).toEqual({
       id: expect.stringMatching(/^t_[0-9a-f]{24}$/),
+      wing: "facts",
       subject: "Caroline",
       predicate: "lives_in",
       object: "Boston",

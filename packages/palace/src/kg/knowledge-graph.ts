@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { LimitError, ValidationError } from "@atrium/spec";
 import type { Database } from "better-sqlite3";
+import { PalaceAccess } from "../access/palace-access.js";
 import {
   invalidatedMessage,
   keptBothMessage,
@@ -11,9 +12,9 @@ import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "./kg-e
 import { renderFact } from "./kg-fact-lines.js";
 import { type KnowledgeGraphSchemas, knowledgeGraphSchemas, parseInput } from "./kg-input.js";
 import { type KnowledgeGraphLimits, resolveKnowledgeGraphLimits } from "./kg-limits.js";
-import { entityKey } from "./kg-names.js";
-import { TRIPLE_SELECT, TRUE_AT_SQL, type TripleRow, tripleFromRow } from "./kg-rows.js";
-import { createKnowledgeGraphTables } from "./kg-schema.js";
+import { entityKey, wingKey } from "./kg-names.js";
+import { inWingsSql, TRIPLE_SELECT, TRUE_AT_SQL, type TripleRow, tripleFromRow } from "./kg-rows.js";
+import { createKnowledgeGraphTables, DEFAULT_FACT_WING, type KnowledgeGraphMigration } from "./kg-schema.js";
 import { type KgStatements, prepareKgStatements } from "./kg-statements.js";
 import { parseFactTime } from "./kg-time.js";
 import type {
@@ -46,6 +47,7 @@ export interface KnowledgeGraphOptions {
 interface EntityRow {
   id: number;
   key: string;
+  wing: string;
   name: string;
   type: string | null;
   created_at: string;
@@ -71,27 +73,48 @@ const SUBJECT = "knowledge graph";
  */
 export class KnowledgeGraph {
   readonly limits: Readonly<KnowledgeGraphLimits>;
+  /** What opening this graph migrated (facts of an older palace moved to a wing), if anything. */
+  readonly migration: KnowledgeGraphMigration | undefined;
   readonly #db: Database;
   readonly #schemas: KnowledgeGraphSchemas;
   readonly #now: () => Date;
   readonly #statements: KgStatements;
+  readonly #access: PalaceAccess;
 
-  constructor(db: Database, options: KnowledgeGraphOptions = {}) {
+  /**
+   * Opens the graph in `db` (making or migrating its tables) with every wing readable and
+   * writable: the palace owner's view. `scoped` gives an identity's view of the same graph.
+   */
+  constructor(db: Database, options: KnowledgeGraphOptions = {}, shared?: SharedGraph) {
     this.limits = resolveKnowledgeGraphLimits(options.limits);
     this.#db = db;
-    this.#schemas = knowledgeGraphSchemas(this.limits);
+    this.#schemas = shared?.schemas ?? knowledgeGraphSchemas(this.limits);
     this.#now = options.now ?? (() => new Date());
-    createKnowledgeGraphTables(db);
-    this.#statements = prepareKgStatements(db);
+    this.#access = shared?.access ?? PalaceAccess.ADMIN;
+    this.migration = shared ? undefined : createKnowledgeGraphTables(db);
+    this.#statements = shared?.statements ?? prepareKgStatements(db);
     for (const predicate of options.singleValuedPredicates ?? []) {
       this.declarePredicate(predicate, { singleValued: true });
     }
+  }
+
+  /**
+   * The same graph as `access` sees it: reads return only facts and entities of wings it reads
+   * whole, writes go only to wings it writes whole. Facts never cross wings.
+   */
+  scoped(access: PalaceAccess): KnowledgeGraph {
+    return new KnowledgeGraph(
+      this.#db,
+      { limits: this.limits, now: this.#now },
+      { schemas: this.#schemas, statements: this.#statements, access },
+    );
   }
 
   // ---- predicates -------------------------------------------------------------------------
 
   /** Declares (or re-declares) a predicate; single-valued ones get conflict checks in `add`. Persisted. */
   declarePredicate(name: string, options: { singleValued: boolean }): void {
+    this.#access.assertAdmin("declaring a predicate (it applies to every wing)");
     const predicate = parseInput(this.#schemas.predicate, name, SUBJECT, ["predicate"]);
     const { singleValued } = parseInput(this.#schemas.declareOptions, options, SUBJECT, ["options"]);
     this.#write(() => this.#statements.upsertPredicate.run(predicate, singleValued ? 1 : 0));
@@ -111,10 +134,14 @@ export class KnowledgeGraph {
 
   // ---- entities ---------------------------------------------------------------------------
 
-  /** The entity a name or alias resolves to (case and spacing ignored), if any. */
-  entity(name: string): Entity | undefined {
+  /**
+   * The entity a name or alias resolves to (case and spacing ignored), if any: in `options.wing`,
+   * else in the first readable wing (by name) that has one.
+   */
+  entity(name: string, options: { wing?: string } = {}): Entity | undefined {
     const cleaned = parseInput(this.#schemas.entityName("name"), name, SUBJECT, ["name"]);
-    const row = this.#resolve(cleaned);
+    const { wing } = parseInput(this.#schemas.entityOptions, options, SUBJECT, ["options"]);
+    const [row] = this.#resolveReadable(cleaned, wing);
     return row === undefined ? undefined : this.#entityFromRow(row);
   }
 
@@ -123,9 +150,10 @@ export class KnowledgeGraph {
    * aliases. An alias that already names another entity is refused (merging is not supported).
    */
   upsertEntity(input: EntityInput): Entity {
-    const { name, type, aliases } = parseInput(this.#schemas.entity, input, SUBJECT, ["entity"]);
+    const { wing: asked, name, type, aliases } = parseInput(this.#schemas.entity, input, SUBJECT, ["entity"]);
+    const wing = this.#writeWing(asked, "entity.wing");
     return this.#write(() => {
-      const row = this.#ensureEntity(name, undefined, this.#nowIso());
+      const row = this.#ensureEntity(wing, name, undefined, this.#nowIso());
       if (type !== undefined && row.type !== type) this.#statements.setEntityType.run(type, row.id);
       for (const alias of aliases ?? []) this.#addAlias(row, alias);
       return this.#entityFromRow(this.#statements.entityById.get(row.id) as EntityRow);
@@ -142,6 +170,7 @@ export class KnowledgeGraph {
    */
   add(fact: FactInput, options: AddFactOptions = {}): AddFactResult {
     const input = parseInput(this.#schemas.fact, fact, SUBJECT, ["fact"]);
+    const wing = this.#writeWing(input.wing, "fact.wing");
     const { onConflict = "report" } = parseInput(this.#schemas.addOptions, options, SUBJECT, ["options"]);
     let from = input.validFrom === undefined ? undefined : this.#time(input.validFrom, "fact.validFrom");
     const to = input.validTo === undefined ? undefined : this.#time(input.validTo, "fact.validTo");
@@ -157,8 +186,8 @@ export class KnowledgeGraph {
           },
         ]);
       }
-      const subject = this.#resolve(input.subject);
-      const object = this.#resolve(input.object);
+      const subject = this.#resolve(wing, input.subject);
+      const object = this.#resolve(wing, input.object);
       if (subject !== undefined && object !== undefined) {
         const same = this.#sameFact(subject.id, input.predicate, object.id, from, to);
         if (same !== undefined) return { triple: same, created: false, conflicts: [] };
@@ -169,10 +198,11 @@ export class KnowledgeGraph {
           : [];
       const objectName = object?.name ?? input.object;
       const store = (): Triple => {
-        const subjectRow = this.#ensureEntity(input.subject, input.subjectType, nowIso);
-        const objectRow = this.#ensureEntity(input.object, input.objectType, nowIso);
+        const subjectRow = this.#ensureEntity(wing, input.subject, input.subjectType, nowIso);
+        const objectRow = this.#ensureEntity(wing, input.object, input.objectType, nowIso);
         return this.#insertTriple({
           id: newTripleId(),
+          wing,
           subjectId: subjectRow.id,
           predicate: input.predicate,
           objectId: objectRow.id,
@@ -239,17 +269,23 @@ export class KnowledgeGraph {
    */
   invalidate(target: InvalidateTarget, options: InvalidateOptions = {}): Triple[] {
     const parsedTarget = this.#parseTarget(target);
-    const { at: atText } = parseInput(this.#schemas.invalidateOptions, options, SUBJECT, ["options"]);
+    const { at: atText, wing: askedWing } = parseInput(this.#schemas.invalidateOptions, options, SUBJECT, [
+      "options",
+    ]);
+    const targetWing =
+      typeof parsedTarget === "string" ? undefined : this.#writeWing(askedWing, "options.wing");
     return this.#write(() => {
       const at = atText === undefined ? this.#nowTime() : this.#time(atText, "options.at");
       let rows: TripleRow[];
       if (typeof parsedTarget === "string") {
         const row = this.#statements.tripleById.get(parsedTarget) as TripleRow | undefined;
-        if (row === undefined) {
+        // A fact of a wing the caller cannot read is answered as if it did not exist.
+        if (row === undefined || !this.#access.canRead(row.wing)) {
           throw new KnowledgeGraphNotFoundError(
             `No fact has id ${parsedTarget}; find fact ids with query or timeline`,
           );
         }
+        this.#access.assertWrite(row.wing, undefined, "target");
         if (row.valid_to !== null) {
           throw new KnowledgeGraphConflictError(
             `Fact ${row.id} (${renderFact(tripleFromRow(row))}) already ended at ${row.valid_to}; nothing to invalidate`,
@@ -257,8 +293,8 @@ export class KnowledgeGraph {
         }
         rows = [row];
       } else {
-        const subject = this.#resolve(parsedTarget.subject);
-        const object = this.#resolve(parsedTarget.object);
+        const subject = this.#resolve(targetWing as string, parsedTarget.subject);
+        const object = this.#resolve(targetWing as string, parsedTarget.object);
         rows =
           subject === undefined || object === undefined
             ? []
@@ -295,15 +331,18 @@ export class KnowledgeGraph {
    */
   query(query: KnowledgeGraphQuery = {}): Triple[] {
     const q = parseInput(this.#schemas.query, query, SUBJECT, ["query"]);
-    const conditions: string[] = [];
-    const params: Record<string, string | number> = {};
+    if (q.wing !== undefined) this.#access.assertRead(q.wing, undefined, "query.wing");
+    const conditions: string[] = [inWingsSql("t")];
+    const params: Record<string, string | number | null> = {
+      wings: q.wing === undefined ? this.#readableWings() : JSON.stringify([q.wing]),
+    };
     for (const role of ["subject", "object"] as const) {
       const name = q[role];
       if (name === undefined) continue;
-      const row = this.#resolve(name);
-      if (row === undefined) return [];
-      conditions.push(`t.${role}_id = @${role}`);
-      params[role] = row.id;
+      const rows = this.#resolveReadable(name, q.wing);
+      if (rows.length === 0) return [];
+      conditions.push(`t.${role}_id IN (SELECT value FROM json_each(@${role}))`);
+      params[role] = JSON.stringify(rows.map((row) => row.id));
     }
     if (q.predicate !== undefined) {
       conditions.push("t.predicate = @predicate");
@@ -314,7 +353,7 @@ export class KnowledgeGraph {
       params.at = this.#time(q.asOf, "query.asOf").ms;
     }
     params.limit = this.#cap(q.limit);
-    const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+    const where = `WHERE ${conditions.join(" AND ")}`;
     const rows = this.#db
       .prepare(`${TRIPLE_SELECT} ${where} ORDER BY t.valid_from_ms, t.seq LIMIT @limit`)
       .all(params) as TripleRow[];
@@ -322,14 +361,15 @@ export class KnowledgeGraph {
   }
 
   /** Every fact the entity is subject or object of, past and present, by `validFrom` (unknown first). */
-  timeline(entity: string, options: { limit?: number } = {}): Triple[] {
-    const row = this.#requireEntity(entity);
-    const limit = this.#cap(
-      options.limit === undefined
-        ? undefined
-        : parseInput(this.#schemas.limit, options.limit, SUBJECT, ["limit"]),
-    );
-    const rows = this.#statements.timeline.all({ entity: row.id, limit }) as TripleRow[];
+  timeline(entity: string, options: { limit?: number; wing?: string } = {}): Triple[] {
+    const { limit: asked, wing } = parseInput(this.#schemas.timelineOptions, options, SUBJECT, ["options"]);
+    const entities = this.#requireEntities(entity, wing);
+    const limit = this.#cap(asked);
+    const rows = this.#statements.timeline.all({
+      entities: JSON.stringify(entities.map((row) => row.id)),
+      wings: this.#readableWings(),
+      limit,
+    }) as TripleRow[];
     return rows.map(tripleFromRow);
   }
 
@@ -338,9 +378,9 @@ export class KnowledgeGraph {
    * facts between them. Stops widening at the `traversalMaxNodes` limit and says so.
    */
   neighbours(entity: string, depth = 1, options: NeighboursOptions = {}): Neighbourhood {
-    const start = this.#requireEntity(entity);
     const maxDepth = parseInput(this.#schemas.depth, depth, SUBJECT, ["depth"]);
-    const { asOf } = parseInput(this.#schemas.neighboursOptions, options, SUBJECT, ["options"]);
+    const { asOf, wing } = parseInput(this.#schemas.neighboursOptions, options, SUBJECT, ["options"]);
+    const start = this.#requireEntities(entity, wing)[0] as EntityRow;
     const at = asOf === undefined ? undefined : this.#time(asOf, "options.asOf").ms;
     const edgesSql = `${TRIPLE_SELECT}
       WHERE (t.subject_id IN (SELECT value FROM json_each(@ids)) OR t.object_id IN (SELECT value FROM json_each(@ids)))
@@ -379,7 +419,8 @@ export class KnowledgeGraph {
 
   /** Counts for status displays. */
   stats(): KnowledgeGraphStats {
-    const counts = this.#statements.counts.get() as {
+    const wings = this.#readableWings();
+    const counts = this.#statements.counts.get({ wings }) as {
       entities: number;
       aliases: number;
       triples: number;
@@ -387,7 +428,7 @@ export class KnowledgeGraph {
       predicates: number;
     };
     const single = this.#statements.singleValued.all() as Array<{ name: string }>;
-    const top = this.#statements.topPredicates.all() as Array<{ predicate: string; count: number }>;
+    const top = this.#statements.topPredicates.all({ wings }) as Array<{ predicate: string; count: number }>;
     return {
       entities: counts.entities,
       aliases: counts.aliases,
@@ -411,14 +452,16 @@ export class KnowledgeGraph {
       this.limits.factsMaxLines,
     );
     const at = this.#nowTime().ms;
+    const wings = this.#readableWings();
     let rows: TripleRow[];
     if (entity === undefined) {
-      rows = this.#statements.topFacts.all({ at, limit: max }) as TripleRow[];
+      rows = this.#statements.topFacts.all({ at, limit: max, wings }) as TripleRow[];
     } else {
       const name = parseInput(this.#schemas.entityName("entity"), entity, SUBJECT, ["entity"]);
-      const row = this.#resolve(name);
-      if (row === undefined) return [];
-      rows = this.#statements.entityFacts.all({ entity: row.id, at, limit: max }) as TripleRow[];
+      const found = this.#resolveReadable(name);
+      if (found.length === 0) return [];
+      const entities = JSON.stringify(found.map((row) => row.id));
+      rows = this.#statements.entityFacts.all({ entities, at, limit: max, wings }) as TripleRow[];
     }
     return rows.map((row) => renderFact(tripleFromRow(row)));
   }
@@ -431,16 +474,25 @@ export class KnowledgeGraph {
    */
   *export(): Generator<KnowledgeGraphRow> {
     for (const predicate of this.predicates()) yield { kind: "kg-predicate", ...predicate };
+    const wings = this.#readableWings();
     let lastEntity = 0;
     for (;;) {
-      const page = this.#statements.entityPage.all(lastEntity, EXPORT_PAGE) as EntityRow[];
+      const page = this.#statements.entityPage.all({
+        after: lastEntity,
+        limit: EXPORT_PAGE,
+        wings,
+      }) as EntityRow[];
       for (const row of page) yield { kind: "kg-entity", ...this.#entityFromRow(row) };
       if (page.length < EXPORT_PAGE) break;
       lastEntity = (page[page.length - 1] as EntityRow).id;
     }
     let lastSeq = 0;
     for (;;) {
-      const page = this.#statements.triplePage.all(lastSeq, EXPORT_PAGE) as TripleRow[];
+      const page = this.#statements.triplePage.all({
+        after: lastSeq,
+        limit: EXPORT_PAGE,
+        wings,
+      }) as TripleRow[];
       for (const row of page) yield { kind: "kg-triple", ...tripleFromRow(row) };
       if (page.length < EXPORT_PAGE) break;
       lastSeq = (page[page.length - 1] as TripleRow).seq;
@@ -467,17 +519,22 @@ export class KnowledgeGraph {
         const row = parseInput(this.#schemas.row, value, SUBJECT, ["rows", index]);
         index++;
         if (row.kind === "kg-predicate") {
+          this.#access.assertAdmin("importing predicate declarations");
           this.#statements.upsertPredicate.run(row.name, row.singleValued ? 1 : 0);
           result.predicates++;
         } else if (row.kind === "kg-entity") {
-          const entity = this.#ensureEntity(row.name, undefined, row.createdAt);
+          // Rows from before facts had wings go where a migration would have put them.
+          const wing = this.#importWing(row.wing, index - 1);
+          const entity = this.#ensureEntity(wing, row.name, undefined, row.createdAt);
           if (row.type !== undefined && entity.type !== row.type) {
             this.#statements.setEntityType.run(row.type, entity.id);
           }
           for (const alias of row.aliases) this.#addAlias(entity, alias);
           result.entities++;
         } else {
-          const { kind: _kind, ...triple } = row;
+          const { kind: _kind, wing: rowWing, ...fields } = row;
+          const wing = this.#importWing(rowWing, index - 1);
+          const triple = { ...fields, wing };
           const from = triple.validFrom === undefined ? undefined : this.#time(triple.validFrom, "validFrom");
           const to = triple.validTo === undefined ? undefined : this.#time(triple.validTo, "validTo");
           if (from !== undefined && to !== undefined && to.ms < from.ms) {
@@ -490,19 +547,22 @@ export class KnowledgeGraph {
           }
           const stored = this.#statements.tripleById.get(triple.id) as TripleRow | undefined;
           if (stored !== undefined) {
-            if (sameTriple(tripleFromRow(stored), triple)) {
+            if (stored.wing === wing && sameTriple(tripleFromRow(stored), triple)) {
               result.skipped++;
               continue;
             }
             throw new KnowledgeGraphConflictError(
-              `rows.${index - 1}: fact id ${triple.id} already holds "${renderFact(tripleFromRow(stored))}", not "${renderFact(triple)}"; import into an empty palace or drop that row`,
+              stored.wing === wing || this.#access.canRead(stored.wing)
+                ? `rows.${index - 1}: fact id ${triple.id} already holds "${renderFact(tripleFromRow(stored))}", not "${renderFact(triple)}"; import into an empty palace or drop that row`
+                : `rows.${index - 1}: fact id ${triple.id} is taken; import into an empty palace or drop that row`,
             );
           }
           this.#insertTriple({
             id: triple.id,
-            subjectId: this.#ensureEntity(triple.subject, undefined, triple.createdAt).id,
+            wing,
+            subjectId: this.#ensureEntity(wing, triple.subject, undefined, triple.createdAt).id,
             predicate: triple.predicate,
-            objectId: this.#ensureEntity(triple.object, undefined, triple.createdAt).id,
+            objectId: this.#ensureEntity(wing, triple.object, undefined, triple.createdAt).id,
             from,
             to,
             sourceDrawerId: triple.sourceDrawerId,
@@ -554,26 +614,69 @@ export class KnowledgeGraph {
     return row?.single_valued === 1;
   }
 
-  #resolve(cleanedName: string): EntityRow | undefined {
-    const key = entityKey(cleanedName);
+  /** The wing a write goes to: the one named (which must be writable), else the caller's own. */
+  #writeWing(asked: string | undefined, field: string): string {
+    const wing = asked ?? (this.#access.isAdmin ? DEFAULT_FACT_WING : this.#access.homeWing());
+    if (wing === undefined) {
+      throw new ValidationError(SUBJECT, [
+        {
+          path: field.split("."),
+          message: `name the wing to write to; ${this.#access.who} may write more than one wing, or none`,
+        },
+      ]);
+    }
+    this.#access.assertWrite(wing, undefined, field);
+    return wing;
+  }
+
+  #importWing(asked: string | undefined, index: number): string {
+    const wing = asked ?? DEFAULT_FACT_WING;
+    this.#access.assertWrite(wing, undefined, `rows.${index}.wing`);
+    return wing;
+  }
+
+  /** The readable wings as the `@wings` parameter: a JSON array, or null for every wing. */
+  #readableWings(): string | null {
+    const wings = this.#access.wholeReadableWings();
+    return wings === undefined ? null : JSON.stringify(wings);
+  }
+
+  #resolve(wing: string, cleanedName: string): EntityRow | undefined {
+    const key = wingKey(wing, cleanedName);
     return (this.#statements.entityByKey.get(key) ?? this.#statements.entityByAlias.get(key)) as
       | EntityRow
       | undefined;
   }
 
-  #requireEntity(name: string): EntityRow {
+  /** The entities a name resolves to in each readable wing (or only in `wing`, which must be readable). */
+  #resolveReadable(cleanedName: string, wing?: string): EntityRow[] {
+    if (wing !== undefined) {
+      this.#access.assertRead(wing, undefined, "wing");
+      const row = this.#resolve(wing, cleanedName);
+      return row === undefined ? [] : [row];
+    }
+    const wings =
+      this.#access.wholeReadableWings() ??
+      (this.#statements.entityWings.all() as { wing: string }[]).map((row) => row.wing);
+    return [...wings]
+      .sort()
+      .map((each) => this.#resolve(each, cleanedName))
+      .filter((row) => row !== undefined);
+  }
+
+  #requireEntities(name: string, wing?: string): EntityRow[] {
     const cleaned = parseInput(this.#schemas.entityName("entity"), name, SUBJECT, ["entity"]);
-    const row = this.#resolve(cleaned);
-    if (row === undefined) {
+    const rows = this.#resolveReadable(cleaned, wing);
+    if (rows.length === 0) {
       throw new KnowledgeGraphNotFoundError(
         `No entity is named ${JSON.stringify(cleaned)} (nor has it as an alias); add a fact about it first, or check the spelling with query`,
       );
     }
-    return row;
+    return rows;
   }
 
-  #ensureEntity(name: string, type: string | undefined, createdAt: string): EntityRow {
-    const existing = this.#resolve(name);
+  #ensureEntity(wing: string, name: string, type: string | undefined, createdAt: string): EntityRow {
+    const existing = this.#resolve(wing, name);
     if (existing !== undefined) {
       if (type !== undefined && existing.type === null) {
         this.#statements.setEntityType.run(type, existing.id);
@@ -581,15 +684,15 @@ export class KnowledgeGraph {
       }
       return existing;
     }
-    const key = entityKey(name);
-    const info = this.#statements.insertEntity.run(key, name, type ?? null, createdAt);
-    return { id: Number(info.lastInsertRowid), key, name, type: type ?? null, created_at: createdAt };
+    const key = wingKey(wing, name);
+    const info = this.#statements.insertEntity.run(key, wing, name, type ?? null, createdAt);
+    return { id: Number(info.lastInsertRowid), key, wing, name, type: type ?? null, created_at: createdAt };
   }
 
   #addAlias(entity: EntityRow, alias: string): void {
-    const key = entityKey(alias);
+    const key = wingKey(entity.wing, alias);
     if (key === entity.key) return;
-    const owner = this.#resolve(alias);
+    const owner = this.#resolve(entity.wing, alias);
     if (owner !== undefined) {
       if (owner.id === entity.id) return;
       throw new KnowledgeGraphConflictError(
@@ -608,7 +711,7 @@ export class KnowledgeGraph {
 
   #entityFromRow(row: EntityRow): Entity {
     const aliases = (this.#statements.aliasesOf.all(row.id) as Array<{ alias: string }>).map((a) => a.alias);
-    const entity: Entity = { name: row.name, aliases, createdAt: row.created_at };
+    const entity: Entity = { wing: row.wing, name: row.name, aliases, createdAt: row.created_at };
     if (row.type !== null) entity.type = row.type;
     return entity;
   }
@@ -659,6 +762,7 @@ export class KnowledgeGraph {
 
   #insertTriple(triple: {
     id: string;
+    wing: string;
     subjectId: number;
     predicate: string;
     objectId: number;
@@ -670,6 +774,7 @@ export class KnowledgeGraph {
   }): Triple {
     this.#statements.insertTriple.run({
       id: triple.id,
+      wing: triple.wing,
       subject: triple.subjectId,
       predicate: triple.predicate,
       object: triple.objectId,
@@ -686,6 +791,13 @@ export class KnowledgeGraph {
 }
 
 const EXPORT_PAGE = 1_000;
+
+/** What a scoped graph shares with the graph it came from. */
+interface SharedGraph {
+  schemas: KnowledgeGraphSchemas;
+  statements: KgStatements;
+  access: PalaceAccess;
+}
 
 function newTripleId(): string {
   return `t_${randomBytes(12).toString("hex")}`;

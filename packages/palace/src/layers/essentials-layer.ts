@@ -1,7 +1,7 @@
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import type { Drawer } from "../drawers/drawer.js";
 import type { Palace } from "../palace.js";
-import { checkLayerScope, type LayerScope } from "./layer-options.js";
+import { checkLayerScope, type LayerScope, layerDrawerSql, layerGraph } from "./layer-options.js";
 import {
   ACCESS_HALF_LIFE_MS,
   ESSENTIAL_WEIGHTS,
@@ -40,16 +40,23 @@ export function essentialsLayer(
     candidates?: number;
   } = {},
 ): EssentialsLayer {
-  const { wing } = checkLayerScope({ wing: scope.wing }, palace.limits);
+  const checked = checkLayerScope(
+    {
+      ...(scope.wing === undefined ? {} : { wing: scope.wing }),
+      ...(scope.access === undefined ? {} : { access: scope.access }),
+    },
+    palace.limits,
+  );
   const candidates = Math.max(scope.candidates ?? SCORED_CANDIDATES, 1);
   const { db } = palace.internals();
-  const where = wing === undefined ? "d.hall != 'diary'" : "d.wing = @wing";
+  const confined = layerDrawerSql(checked);
+  const where = checked.wing === undefined ? `d.hall != 'diary' AND ${confined.sql}` : confined.sql;
   const select = (condition: string, order: string, limit: number) =>
     db
       .prepare(
-        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE ${where} AND ${condition} ORDER BY ${order} LIMIT @limit`,
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE ${where} AND ${condition} ORDER BY ${order} LIMIT ?`,
       )
-      .all({ limit, ...(wing === undefined ? {} : { wing }) }) as DrawerRow[];
+      .all(...confined.params, limit) as DrawerRow[];
 
   const pinned = select(
     "d.pinned = 1",
@@ -87,7 +94,7 @@ export function essentialsLayer(
     .map(({ row, score }) => ({ drawer: rowToDrawer(row), score }));
   return {
     pinned: pinned.map((row) => ({ drawer: rowToDrawer(row), score: 0 })),
-    facts: palace.kg.factsFor(undefined, TOP_FACTS),
+    facts: layerGraph(palace, checked).factsFor(undefined, TOP_FACTS),
     scored,
   };
 }

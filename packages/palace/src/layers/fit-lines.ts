@@ -14,6 +14,13 @@ export interface BudgetLine {
 const CUT_MARK = "…";
 
 /**
+ * More characters than any one token spans. A line is shortened to `cap × this` characters
+ * before it is tokenized: what lies beyond could never fit, and BPE over a long run with no
+ * spaces costs time that grows faster than its length (100,000 characters took seconds).
+ */
+const MAX_CHARS_PER_TOKEN = 32;
+
+/**
  * Joins lines, in order, into text of at most `budget` tokens as gpt-tokenizer counts the whole
  * text. A line longer than its `maxTokens` or than what is left is cut at a token boundary
  * (at a word boundary where one is near) and marked with "…"; a line that cannot keep its
@@ -32,7 +39,9 @@ export function fitLines(lines: readonly BudgetLine[], budget: number): string {
     if (left < 1) break;
     const cap = Math.min(left, line.maxTokens ?? left);
     const min = line.minTokens ?? WAKE_UP_MIN_CUT_TOKENS;
-    let candidate = countTokens(single) <= cap ? single : cutToTokens(single, cap, min);
+    const bound = cap * MAX_CHARS_PER_TOKEN;
+    const head = single.length > bound ? single.slice(0, bound) : single;
+    let candidate = head === single && countTokens(single) <= cap ? single : cutToTokens(head, cap, min);
     while (candidate !== "") {
       const joined = `${text}${separator}${candidate}`;
       const total = countTokens(joined);
@@ -41,7 +50,7 @@ export function fitLines(lines: readonly BudgetLine[], budget: number): string {
         used = total;
         break;
       }
-      candidate = cutToTokens(single, countTokens(candidate) - (total - budget), min);
+      candidate = cutToTokens(head, countTokens(candidate) - (total - budget), min);
     }
   }
   return text;
@@ -52,7 +61,9 @@ export function fitLines(lines: readonly BudgetLine[], budget: number): string {
  * last space when that keeps most of it; "" when fewer than `min` tokens would remain.
  */
 export function cutToTokens(line: string, max: number, min = WAKE_UP_MIN_CUT_TOKENS): string {
-  const tokens = encode(line);
+  const tokens = encode(
+    line.length > max * MAX_CHARS_PER_TOKEN ? line.slice(0, max * MAX_CHARS_PER_TOKEN) : line,
+  );
   for (let keep = Math.min(tokens.length, max) - 1; keep >= min; keep--) {
     // A cut inside a multi-byte character decodes to U+FFFD: drop it.
     let prefix = decode(tokens.slice(0, keep)).replace(/\uFFFD+$/, "");

@@ -1,5 +1,5 @@
 import type { Palace } from "../palace.js";
-import { checkLayerScope, type LayerScope } from "./layer-options.js";
+import { checkLayerScope, type LayerScope, layerDrawerSql, layerGraph } from "./layer-options.js";
 import { DEFAULT_USER_ENTITY, IDENTITY_MAX_PEOPLE, USER_FACTS } from "./layer-tuning.js";
 
 /** L0: who the user (or agent) is. */
@@ -20,16 +20,20 @@ export interface IdentityLayer {
  * current facts about the user entity.
  */
 export function identityLayer(palace: Palace, scope: LayerScope = {}): IdentityLayer {
-  const { wing, user } = checkLayerScope(scope, palace.limits);
+  const checked = checkLayerScope(scope, palace.limits);
+  const { wing, user, access } = checked;
   const { db } = palace.internals();
+  const where = layerDrawerSql(checked);
   const people = (
     db
       .prepare(
-        `SELECT speaker FROM drawers WHERE speaker IS NOT NULL${wing === undefined ? "" : " AND wing = @wing"} GROUP BY speaker ORDER BY COUNT(*) DESC, speaker LIMIT @limit`,
+        `SELECT speaker FROM drawers d WHERE speaker IS NOT NULL AND ${where.sql} GROUP BY speaker ORDER BY COUNT(*) DESC, speaker LIMIT ?`,
       )
-      .all({ limit: IDENTITY_MAX_PEOPLE, ...(wing === undefined ? {} : { wing }) }) as { speaker: string }[]
+      .all(...where.params, IDENTITY_MAX_PEOPLE) as { speaker: string }[]
   ).map((row) => row.speaker);
-  const text = (palace.identity ?? "")
+  // palace.json's identity is the owner's: an identity with narrower grants derives its own.
+  const ownIdentity = access === undefined || access.isAdmin ? palace.identity : undefined;
+  const text = (ownIdentity ?? "")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "");
@@ -42,6 +46,6 @@ export function identityLayer(palace: Palace, scope: LayerScope = {}): IdentityL
     identity,
     derived,
     people,
-    userFacts: palace.kg.factsFor(user ?? DEFAULT_USER_ENTITY, USER_FACTS),
+    userFacts: layerGraph(palace, checked).factsFor(user ?? DEFAULT_USER_ENTITY, USER_FACTS),
   };
 }

@@ -1,13 +1,20 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { PalaceView } from "../access/palace-view.js";
 import { diaryRead, diaryWrite } from "../diary/index.js";
-import type { Palace } from "../palace.js";
 import { defined, isoTime, optional, text, wholeNumber } from "./tool-fields.js";
 
 const agentField = text("the agent's name").describe("Whose diary (your own name, e.g. claude)");
 
-/** diary_write and diary_read: each agent's own diary (wing diary:<agent>, hall diary). */
-export function diaryTools(palace: Palace): Tool[] {
+const wingField = optional(
+  text("a wing name").describe("The wing the diary is kept in (default: your own wing)"),
+);
+
+/**
+ * diary_write and diary_read: each agent's own diary (hall diary), kept in the caller's wing (for
+ * the palace's owner, wing diary:<agent>).
+ */
+export function diaryTools(palace: PalaceView): Tool[] {
   return [
     schemaTool({
       name: "diary_write",
@@ -18,9 +25,10 @@ export function diaryTools(palace: Palace): Tool[] {
         entry: text("the entry's text").describe("The entry, verbatim"),
         topic: optional(text("a topic").describe("File it under this topic instead of the day")),
         timestamp: optional(isoTime("timestamp").describe("When (ISO 8601); default now")),
+        wing: wingField,
       }),
-      execute: ({ agent, entry, topic, timestamp }) =>
-        diaryWrite(palace, agent, entry, defined({ topic, timestamp })),
+      execute: ({ agent, entry, topic, timestamp, wing }) =>
+        diaryWrite(palace, agent, entry, defined({ topic, timestamp, wing })),
     }),
     schemaTool({
       name: "diary_read",
@@ -32,9 +40,10 @@ export function diaryTools(palace: Palace): Tool[] {
         ),
         since: optional(isoTime("since").describe("Only entries at or after this ISO 8601 time")),
         topic: optional(text("a topic").describe("Only entries under this topic")),
+        wing: wingField,
       }),
-      async execute({ agent, last, since, topic }) {
-        const entries = await diaryRead(palace, agent, defined({ last, since, topic }));
+      async execute({ agent, last, since, topic, wing }) {
+        const entries = await diaryRead(palace, agent, defined({ last, since, topic, wing }));
         return { agent, entries: entries.map(({ agent: _agent, ...entry }) => entry) };
       },
     }),

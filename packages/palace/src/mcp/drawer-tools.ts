@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { PalaceView } from "../access/palace-view.js";
 import { PalaceError } from "../errors.js";
-import type { Palace } from "../palace.js";
 import {
   defined,
   filterFields,
@@ -16,7 +16,7 @@ import {
 const drawerIdField = text("a drawer id").describe("The drawer's id, as search or list_drawers returned it");
 
 /** add_drawer, get_drawer, list_drawers, update_drawer, delete_drawer. */
-export function drawerTools(palace: Palace): Tool[] {
+export function drawerTools(palace: PalaceView): Tool[] {
   return [
     schemaTool({
       name: "add_drawer",

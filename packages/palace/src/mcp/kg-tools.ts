@@ -3,6 +3,12 @@ import { z } from "zod";
 import type { KnowledgeGraph } from "../kg/index.js";
 import { defined, isoTime, optional, text, wholeNumber } from "./tool-fields.js";
 
+const wingField = optional(
+  text("a wing name").describe(
+    "The wing the facts belong to (default: every wing you read; for writes, your own)",
+  ),
+);
+
 const entityField = (what: string) => text(`${what}'s name`).describe(`The ${what} (a name or alias)`);
 
 /** kg_query, kg_add, kg_invalidate, kg_timeline, kg_stats, traverse: the temporal knowledge graph. */
@@ -15,6 +21,7 @@ export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
       description:
         "Facts (subject predicate object, with validFrom/validTo) matching every field given; with asOf, only facts true at that time. Names resolve through aliases.",
       inputSchema: z.strictObject({
+        wing: wingField,
         subject: optional(entityField("subject")),
         predicate: optional(text("a predicate such as lives_in").describe("A relation such as lives_in")),
         object: optional(entityField("object")),
@@ -28,6 +35,7 @@ export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
       description:
         "Record a fact: subject predicate object (e.g. alice lives_in Lisbon), true from validFrom (until validTo). A fact contradicting an open one of a single-valued predicate is reported in conflicts, not silently stored; onConflict: invalidate ends the old fact instead, keep-both stores both.",
       inputSchema: z.strictObject({
+        wing: wingField,
         subject: entityField("subject"),
         predicate: text("a predicate such as lives_in").describe("A relation, words joined by _ (lives_in)"),
         object: entityField("object"),
@@ -59,12 +67,13 @@ export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
         "Mark facts as no longer true from `at` (default now): the fact with `id`, or every open fact subject predicate object. Nothing is deleted; kg_query with an earlier asOf still finds them.",
       inputSchema: z.strictObject({
         id: optional(text("a fact id (t_...)").describe("The fact's id, from kg_query or kg_timeline")),
+        wing: wingField,
         subject: optional(entityField("subject")),
         predicate: optional(text("a predicate")),
         object: optional(entityField("object")),
         at: optional(isoTime("at").describe("ISO 8601: when it stopped being true (default now)")),
       }),
-      execute({ id, subject, predicate, object, at }) {
+      execute({ id, wing, subject, predicate, object, at }) {
         const named = [subject, predicate, object].filter((value) => value !== undefined).length;
         if (id === undefined ? named !== 3 : named !== 0) {
           throw new ValidationError("kg_invalidate", [
@@ -76,7 +85,7 @@ export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
           ]);
         }
         const target = id ?? { subject: subject!, predicate: predicate!, object: object! };
-        return { ended: kg.invalidate(target, defined({ at })) };
+        return { ended: kg.invalidate(target, defined({ at, ...(id === undefined ? { wing } : {}) })) };
       },
     }),
     schemaTool({
@@ -84,9 +93,13 @@ export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
       description: "Every fact about an entity (as subject or object), past and present, oldest first.",
       inputSchema: z.strictObject({
         entity: entityField("entity"),
+        wing: wingField,
         limit: optional(wholeNumber("limit", 1, maxRows).describe("Most facts to return")),
       }),
-      execute: ({ entity, limit }) => ({ entity, facts: kg.timeline(entity, defined({ limit })) }),
+      execute: ({ entity, limit, wing }) => ({
+        entity,
+        facts: kg.timeline(entity, defined({ limit, wing })),
+      }),
     }),
     schemaTool({
       name: "kg_stats",
@@ -101,10 +114,11 @@ export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
         "Walk the knowledge graph from an entity: every entity within `depth` hops (facts followed both ways) and the facts between them; with asOf, only facts true then. truncated: the walk hit its node limit.",
       inputSchema: z.strictObject({
         entity: entityField("start entity"),
+        wing: wingField,
         depth: optional(wholeNumber("depth", 1, maxDepth).describe("Hops to walk (default 1)")),
         asOf: optional(isoTime("asOf").describe("ISO 8601: walk only facts true at that time")),
       }),
-      execute: ({ entity, depth, asOf }) => kg.neighbours(entity, depth ?? 1, defined({ asOf })),
+      execute: ({ entity, depth, asOf, wing }) => kg.neighbours(entity, depth ?? 1, defined({ asOf, wing })),
     }),
   ];
 }

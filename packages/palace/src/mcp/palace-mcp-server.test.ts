@@ -101,14 +101,15 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
   });
 
   it("status, list_wings, list_rooms and get_taxonomy describe the palace", async () => {
+    // No path on the host reaches a client.
     expect(await call("status")).toEqual({
       name: "mcp-test",
-      dir: palace.dir,
       embedding: "hashing-v1-384",
+      identity: "admin",
+      admin: true,
       drawers: 3,
       wings: 2,
       rooms: 3,
-      sources: 0,
       pinned: 0,
       pendingVectors: 0,
     });
@@ -254,6 +255,7 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
     })) as { triple: { id: string; createdAt: string } };
     const lisbon = {
       id: added.triple.id,
+      wing: "facts",
       subject: "Alice",
       predicate: "lives_in",
       object: "Lisbon",

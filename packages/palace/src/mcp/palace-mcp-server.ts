@@ -1,5 +1,6 @@
 import {
   type McpHttpAuth,
+  type McpIdentity,
   type ServedMcp,
   type ServedMcpHttp,
   type ServeMcpHttpOptions,
@@ -7,7 +8,10 @@ import {
   serveMcp,
   serveMcpHttp,
 } from "@atrium/mcp";
-import type { Tool } from "@atrium/spec";
+import { ConfigError, errorMessage, type Tool } from "@atrium/spec";
+import { PalaceAccess } from "../access/palace-access.js";
+import type { PalaceGrants } from "../access/palace-grants.js";
+import { PalaceView } from "../access/palace-view.js";
 import type { Palace } from "../palace.js";
 import { diaryTools } from "./diary-tools.js";
 import { drawerTools } from "./drawer-tools.js";
@@ -21,13 +25,25 @@ export interface PalaceMcpOptions {
   palace: Palace;
   /** Server name shown to clients (default "atrium-palace"). */
   name?: string;
+  /**
+   * What the one client of a server without authentication (stdio, or HTTP with no `auth`) may
+   * do. Default: everything, as the palace's owner (a stdio server runs as the user who owns
+   * the palace's files). Over HTTP with `auth`, each token's own grants decide instead.
+   */
+  access?: PalaceAccess | PalaceGrants;
 }
 
 export interface PalaceMcpHttpOptions extends PalaceMcpOptions {
   port?: number;
   host?: string;
-  /** Who may connect (`loadTokensFile` from @atrium/mcp); without it only loopback hosts are allowed. */
+  /**
+   * Who may connect (`loadTokensFile` from @atrium/mcp): each session sees what its token's
+   * `grants` allow ({"read": [wings], "write": [wings]} or {"admin": true}); a token without
+   * grants sees nothing. Without it only loopback hosts are allowed and `access` applies.
+   */
   auth?: McpHttpAuth;
+  /** Sessions one identity may hold at once (default 16). */
+  maxSessionsPerIdentity?: number;
   health?: ServeMcpHttpOptions["health"];
 }
 
@@ -38,17 +54,49 @@ const INSTRUCTIONS =
   "a temporal knowledge graph of facts, tunnels between rooms, and agents' diaries. Call wake_up first; " +
   "search before answering from memory; check_duplicate before add_drawer; record lasting facts with kg_add.";
 
-/** Every tool the palace serves, in the order clients list them. */
-export function palaceMcpTools(palace: Palace): Tool[] {
+/**
+ * Every tool the palace serves, in the order clients list them, for one identity's view (a bare
+ * `Palace` is served whole, as its owner sees it).
+ */
+export function palaceMcpTools(target: Palace | PalaceView): Tool[] {
+  const view = target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
   return [
-    ...taxonomyTools(palace),
-    ...searchTools(palace),
-    ...drawerTools(palace),
-    ...knowledgeGraphTools(palace.kg),
-    ...tunnelTools(palace),
-    ...diaryTools(palace),
-    wakeUpTool(palace),
+    ...taxonomyTools(view),
+    ...searchTools(view),
+    ...drawerTools(view),
+    ...knowledgeGraphTools(view.kg),
+    ...tunnelTools(view),
+    ...diaryTools(view),
+    wakeUpTool(view),
   ];
+}
+
+/** The view of the one client of a server without authentication. */
+function ownerView(options: PalaceMcpOptions): PalaceView {
+  const access = options.access ?? PalaceAccess.ADMIN;
+  return new PalaceView(options.palace, access, "the local client");
+}
+
+/**
+ * The view a token's identity gets: its `grants`, checked. A token without grants gets a view
+ * of nothing; an identity with bad grants is refused (its session does not open).
+ */
+export function identityView(palace: Palace, identity: McpIdentity): PalaceView {
+  return new PalaceView(palace, PalaceAccess.of((identity.grants ?? {}) as PalaceGrants, identity.name));
+}
+
+/**
+ * Checks every identity's grants in a tokens file, so a mistake fails at start with the
+ * identity's name, not at its first session.
+ */
+export function checkTokenGrants(identities: readonly McpIdentity[]): void {
+  for (const identity of identities) {
+    try {
+      PalaceAccess.of((identity.grants ?? {}) as PalaceGrants, identity.name);
+    } catch (error) {
+      throw new ConfigError(`tokens file: ${errorMessage(error)}`, { cause: error });
+    }
+  }
 }
 
 /** Serves the palace over stdio (what MCP hosts launch). The palace stays open; close it after `closed`. */
@@ -58,22 +106,41 @@ export function servePalaceMcp(options: PalaceMcpOptions, streams?: StdioStreams
       name: options.name ?? "atrium-palace",
       version: VERSION,
       instructions: INSTRUCTIONS,
-      tools: palaceMcpTools(options.palace),
+      tools: palaceMcpTools(ownerView(options)),
     },
     streams,
   );
 }
 
-/** Serves the palace over streamable HTTP on `port` (0: a free one), loopback by default. */
+/**
+ * Serves the palace over streamable HTTP on `port` (0: a free one), loopback by default. With
+ * `auth`, every session gets the tools of its token's view; without, the one `access` view.
+ */
 export function servePalaceMcpHttp(options: PalaceMcpHttpOptions): Promise<ServedMcpHttp> {
-  return serveMcpHttp({
+  const { auth } = options;
+  const shared = {
     name: options.name ?? "atrium-palace",
     version: VERSION,
     instructions: INSTRUCTIONS,
-    tools: palaceMcpTools(options.palace),
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.health === undefined ? {} : { health: options.health }),
+    ...(options.maxSessionsPerIdentity === undefined
+      ? {}
+      : { maxSessionsPerIdentity: options.maxSessionsPerIdentity }),
+  };
+  if (auth === undefined) return serveMcpHttp({ ...shared, tools: palaceMcpTools(ownerView(options)) });
+  if (options.access !== undefined) {
+    throw new ConfigError(
+      "servePalaceMcpHttp: give auth (each token's grants) or access (one client), not both",
+    );
+  }
+  return serveMcpHttp({
+    ...shared,
+    auth,
+    openSession(identity) {
+      if (identity === undefined) throw new ConfigError("an authenticated palace session needs an identity");
+      return { tools: palaceMcpTools(identityView(options.palace, identity)) };
+    },
   });
 }

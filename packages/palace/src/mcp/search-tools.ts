@@ -1,11 +1,11 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { Palace } from "../palace.js";
+import type { PalaceView } from "../access/palace-view.js";
 import { SEARCH_DEFAULT_K } from "../tuning.js";
 import { defined, filterFields, optional, text, timeRange, wholeNumber } from "./tool-fields.js";
 
 /** search and check_duplicate. */
-export function searchTools(palace: Palace): Tool[] {
+export function searchTools(palace: PalaceView): Tool[] {
   const { maxSearchK, maxNeighbours } = palace.limits;
   return [
     schemaTool({

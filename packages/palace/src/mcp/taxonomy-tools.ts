@@ -1,10 +1,10 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { Palace } from "../palace.js";
+import type { PalaceView } from "../access/palace-view.js";
 import { optional, text } from "./tool-fields.js";
 
 /** status, list_wings, list_rooms, get_taxonomy: what the palace holds and where. */
-export function taxonomyTools(palace: Palace): Tool[] {
+export function taxonomyTools(palace: PalaceView): Tool[] {
   return [
     schemaTool({
       name: "status",

@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { PalaceView } from "../access/palace-view.js";
 import { PalaceError } from "../errors.js";
-import type { Palace } from "../palace.js";
 import type { TunnelEnd } from "../tunnels/index.js";
 import { defined, optional, text, wholeNumber } from "./tool-fields.js";
 
@@ -27,7 +27,7 @@ const scopeFields = {
 };
 
 /** find_tunnels, create_tunnel, list_tunnels, delete_tunnel, follow_tunnels: links between rooms. */
-export function tunnelTools(palace: Palace): Tool[] {
+export function tunnelTools(palace: PalaceView): Tool[] {
   const tunnels = palace.tunnels;
   return [
     schemaTool({

@@ -1,12 +1,12 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
+import type { PalaceView } from "../access/palace-view.js";
 import { DEFAULT_WAKE_UP_TOKENS, wakeUp } from "../layers/index.js";
-import type { Palace } from "../palace.js";
 import { defined, optional, text, wholeNumber } from "./tool-fields.js";
 
 /** wake_up: the small context an agent reads first (who the user is, what matters most). */
-export function wakeUpTool(palace: Palace): Tool {
+export function wakeUpTool(palace: PalaceView): Tool {
   return schemaTool({
     name: "wake_up",
     description: `Read this first: who the user is and their most important memories and facts, fitted to a token budget (default ${DEFAULT_WAKE_UP_TOKENS}). Search for anything more.`,
@@ -22,8 +22,9 @@ export function wakeUpTool(palace: Palace): Tool {
       ),
     }),
     async execute({ budget, wing, user }) {
-      const woken = await wakeUp(palace, {
+      const woken = await wakeUp(palace.palace, {
         ...defined({ wing, user }),
+        access: palace.access,
         ...(budget === undefined ? {} : { budgetTokens: budget }),
       });
       return { text: woken, tokens: countTokens(woken) };

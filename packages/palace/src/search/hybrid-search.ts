@@ -2,6 +2,7 @@ import type { Where } from "@atrium/chroma";
 import { checkTimeRange, type Embedding, type TimeRange, ValidationError } from "@atrium/spec";
 import { reciprocalRankFusion } from "@atrium/spec/ranking";
 import type { Database } from "better-sqlite3";
+import type { PalaceAccess } from "../access/palace-access.js";
 import type { DrawerRegistry } from "../db/drawer-registry.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import { LEXICAL_TABLE } from "../db/schema.js";
@@ -38,6 +39,8 @@ export interface DrawerFilter {
   hall?: string;
   /** ISO 8601 bounds on the drawer's timestamp, both inclusive. */
   timeRange?: TimeRange;
+  /** Only drawers these grants may read (a `PalaceView` sets it); default: every drawer. */
+  access?: PalaceAccess;
 }
 
 export interface SearchOptions extends DrawerFilter {
@@ -81,6 +84,7 @@ export interface CheckedFilter {
   hall?: string;
   fromMs?: number;
   toMs?: number;
+  access?: PalaceAccess;
 }
 
 export function checkFilter(filter: DrawerFilter): CheckedFilter {
@@ -103,6 +107,7 @@ export function checkFilter(filter: DrawerFilter): CheckedFilter {
     if (Number.isFinite(range.from)) checked.fromMs = range.from;
     if (Number.isFinite(range.to)) checked.toMs = range.to;
   }
+  if (filter.access !== undefined && !filter.access.isAdmin) checked.access = filter.access;
   return checked;
 }
 
@@ -120,18 +125,39 @@ export function filterSql(filter: CheckedFilter): { sql: string; params: (string
   add("d.hall = ?", filter.hall);
   add("d.timestamp_ms >= ?", filter.fromMs);
   add("d.timestamp_ms <= ?", filter.toMs);
+  const confined = filter.access?.readSql("d");
+  if (confined) {
+    conditions.push(confined.sql);
+    params.push(...confined.params);
+  }
   return { sql: conditions.join(" AND "), params };
 }
 
-function filterWhere(filter: CheckedFilter): Where | undefined {
+/** The filter as Chroma metadata conditions (undefined: none). */
+export function filterWhere(filter: CheckedFilter): Where | undefined {
   const conditions: Where[] = [];
   if (filter.wing !== undefined) conditions.push({ wing: { $eq: filter.wing } });
   if (filter.room !== undefined) conditions.push({ room: { $eq: filter.room } });
   if (filter.hall !== undefined) conditions.push({ hall: { $eq: filter.hall } });
   if (filter.fromMs !== undefined) conditions.push({ timestamp_ms: { $gte: filter.fromMs } });
   if (filter.toMs !== undefined) conditions.push({ timestamp_ms: { $lte: filter.toMs } });
+  if (filter.access !== undefined) conditions.push(accessWhere(filter.access));
   if (conditions.length === 0) return undefined;
   return conditions.length === 1 ? conditions[0] : { $and: conditions };
+}
+
+/** What the grants read, as Chroma metadata conditions (a search that reaches Chroma's filter). */
+function accessWhere(access: PalaceAccess): Where {
+  const scopes: Where[] = access
+    .readScopes()
+    .map(
+      ({ wing, rooms }): Where =>
+        rooms === undefined
+          ? { wing: { $eq: wing } }
+          : { $and: [{ wing: { $eq: wing } }, { room: { $in: rooms } }] },
+    );
+  if (scopes.length === 0) return { wing: { $in: [] } };
+  return scopes.length === 1 ? (scopes[0] as Where) : { $or: scopes };
 }
 
 /** The registry is the truth: a vector whose drawer changed or went (not yet synced) must still obey the filter. */
@@ -141,7 +167,8 @@ function matches(row: DrawerRow, filter: CheckedFilter): boolean {
     (filter.room === undefined || row.room === filter.room) &&
     (filter.hall === undefined || row.hall === filter.hall) &&
     (filter.fromMs === undefined || row.timestamp_ms >= filter.fromMs) &&
-    (filter.toMs === undefined || row.timestamp_ms <= filter.toMs)
+    (filter.toMs === undefined || row.timestamp_ms <= filter.toMs) &&
+    (filter.access === undefined || filter.access.canRead(row.wing, row.room))
   );
 }
 
@@ -221,7 +248,7 @@ export async function hybridSearch(
     score: entry.score,
     ranks: entry.ranks,
   }));
-  if (neighbourCount > 0) addNeighbours(context.db, hits, neighbourCount);
+  if (neighbourCount > 0) addNeighbours(context.db, hits, neighbourCount, filter.access);
   return { hits, rowids: hits.map((hit) => (rowsById.get(hit.id) as DrawerRow).rowid) };
 }
 
@@ -305,20 +332,32 @@ async function vectorRanks(
   return ranked(await context.index.query(vector, n, { where: filterWhere(filter) }));
 }
 
-function addNeighbours(db: Database, hits: SearchHit[], count: number): void {
+/**
+ * The drawers around each hit in its source. Only in the hit's own wing (another wing may hold a
+ * source of the same name) and only what the grants read.
+ */
+function addNeighbours(
+  db: Database,
+  hits: SearchHit[],
+  count: number,
+  access: PalaceAccess | undefined,
+): void {
+  const confined = access?.readSql("d");
+  const extra = confined ? ` AND ${confined.sql}` : "";
+  const extraParams = confined?.params ?? [];
   const before = db.prepare(
-    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position < ? ORDER BY d.position DESC LIMIT ?`,
+    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.wing = ? AND d.position < ?${extra} ORDER BY d.position DESC LIMIT ?`,
   );
   const after = db.prepare(
-    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.position > ? ORDER BY d.position LIMIT ?`,
+    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.source = ? AND d.wing = ? AND d.position > ?${extra} ORDER BY d.position LIMIT ?`,
   );
   for (const hit of hits) {
     if (hit.source === undefined || hit.position === undefined) {
       hit.neighbours = { before: [], after: [] };
       continue;
     }
-    const earlier = before.all(hit.source, hit.position, count) as DrawerRow[];
-    const later = after.all(hit.source, hit.position, count) as DrawerRow[];
+    const earlier = before.all(hit.source, hit.wing, hit.position, ...extraParams, count) as DrawerRow[];
+    const later = after.all(hit.source, hit.wing, hit.position, ...extraParams, count) as DrawerRow[];
     hit.neighbours = { before: earlier.reverse().map(rowToDrawer), after: later.map(rowToDrawer) };
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Database } from "better-sqlite3";
+import { PalaceAccess } from "../access/palace-access.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import { invalidInput, PalaceError } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
@@ -30,18 +31,36 @@ export interface TunnelScope {
  * `BEGIN IMMEDIATE` statement each, so they serialize with every other palace writer.
  */
 export class Tunnels {
+  /**
+   * With `access` (see `scoped`), every answer leaves out what it cannot read: a tunnel is seen
+   * only when both its ends are readable, and only readable wings count toward a shared room.
+   */
   constructor(
     private readonly db: Database,
     private readonly limits: Readonly<PalaceLimits>,
+    private readonly access: PalaceAccess = PalaceAccess.ADMIN,
   ) {
-    createTunnelTables(db);
+    if (access.isAdmin) createTunnelTables(db);
+  }
+
+  /** The same tunnels as `access` sees them. */
+  scoped(access: PalaceAccess): Tunnels {
+    return new Tunnels(this.db, this.limits, access);
   }
 
   /** Room names shared by two or more wings; with a scope, only those touching it. */
   derived(scope: TunnelScope = {}): DerivedTunnel[] {
     const { wing, room } = this.checkScope(scope);
-    const conditions = ["room IN (SELECT room FROM drawers GROUP BY room HAVING COUNT(DISTINCT wing) >= 2)"];
-    const params: string[] = [];
+    const confined = this.access.readSql("d");
+    const readable = confined ? ` WHERE ${confined.sql}` : "";
+    const conditions = [
+      `room IN (SELECT room FROM drawers d${readable} GROUP BY room HAVING COUNT(DISTINCT wing) >= 2)`,
+    ];
+    const params: string[] = [...(confined?.params ?? [])];
+    if (confined) {
+      conditions.push(confined.sql);
+      params.push(...confined.params);
+    }
     if (room !== undefined) {
       conditions.push("room = ?");
       params.push(room);
@@ -52,7 +71,7 @@ export class Tunnels {
     }
     const rows = this.db
       .prepare(
-        `SELECT room, wing, COUNT(*) AS n FROM drawers WHERE ${conditions.join(" AND ")} GROUP BY room, wing ORDER BY room, wing`,
+        `SELECT room, wing, COUNT(*) AS n FROM drawers d WHERE ${conditions.join(" AND ")} GROUP BY room, wing ORDER BY room, wing`,
       )
       .all(...params) as { room: string; wing: string; n: number }[];
     const tunnels: DerivedTunnel[] = [];
@@ -82,6 +101,9 @@ export class Tunnels {
     const from = this.checkEnd(input.from, "from");
     const to = this.checkEnd(input.to, "to");
     const label = input.label === undefined ? undefined : this.checkName(input.label, "label");
+    // A link is written in its `from` end and points at a place the caller reads.
+    this.assertEnd(from, "write", "from");
+    this.assertEnd(to, "read", "to");
     if (endKey(from) === endKey(to)) {
       throw invalidInput("to", "is the same place as from; a tunnel links two different rooms or drawers");
     }
@@ -117,7 +139,8 @@ export class Tunnels {
   get(id: string): Tunnel | undefined {
     if (typeof id !== "string" || id === "") throw invalidInput("id", "must be a tunnel id (tn_...)");
     const row = this.db.prepare("SELECT * FROM tunnels WHERE id = ?").get(id) as TunnelDbRow | undefined;
-    return row && rowToTunnel(row);
+    const tunnel = row && rowToTunnel(row);
+    return tunnel && this.visible(tunnel) ? tunnel : undefined;
   }
 
   /**
@@ -127,7 +150,9 @@ export class Tunnels {
   list(scope: TunnelScope = {}): Tunnel[] {
     const { wing, room } = this.checkScope(scope);
     if (wing === undefined && room === undefined) {
-      return (this.db.prepare("SELECT * FROM tunnels ORDER BY seq").all() as TunnelDbRow[]).map(rowToTunnel);
+      return (this.db.prepare("SELECT * FROM tunnels ORDER BY seq").all() as TunnelDbRow[])
+        .map(rowToTunnel)
+        .filter((tunnel) => this.visible(tunnel));
     }
     const side = (prefix: "from" | "to") => {
       const match = [
@@ -146,12 +171,17 @@ export class Tunnels {
         ...(wing === undefined ? {} : { wing }),
         ...(room === undefined ? {} : { room }),
       }) as TunnelDbRow[];
-    return rows.map(rowToTunnel);
+    return rows.map(rowToTunnel).filter((tunnel) => this.visible(tunnel));
   }
 
-  /** Removes an explicit tunnel; false when none has this id. */
+  /** Removes an explicit tunnel; false when none has this id (or the caller cannot see it). */
   delete(id: string): boolean {
     if (typeof id !== "string" || id === "") throw invalidInput("id", "must be a tunnel id (tn_...)");
+    if (!this.access.isAdmin) {
+      const tunnel = this.get(id);
+      if (!tunnel) return false;
+      this.assertEnd(tunnel.from, "write", "id");
+    }
     return this.db
       .transaction(() => this.db.prepare("DELETE FROM tunnels WHERE id = ?").run(id).changes > 0)
       .immediate();
@@ -185,6 +215,7 @@ export class Tunnels {
       return [{ tunnel, end, drawers: this.drawersAt(end, limit) }];
     }
     const here = this.checkEnd(start, "start");
+    this.assertEnd(here, "read", "start");
     const destinations: TunnelDestination[] = [];
     if ("room" in here) {
       for (const derived of this.derived({ room: here.room })) {
@@ -259,7 +290,51 @@ export class Tunnels {
         ? "SELECT * FROM tunnels WHERE from_drawer = @drawer OR to_drawer = @drawer ORDER BY seq"
         : "SELECT * FROM tunnels WHERE (from_wing = @wing AND from_room = @room) OR (to_wing = @wing AND to_room = @room) ORDER BY seq";
     const params = "drawerId" in end ? { drawer: end.drawerId } : { wing: end.wing, room: end.room };
-    return (this.db.prepare(sql).all(params) as TunnelDbRow[]).map(rowToTunnel);
+    return (this.db.prepare(sql).all(params) as TunnelDbRow[])
+      .map(rowToTunnel)
+      .filter((tunnel) => this.visible(tunnel));
+  }
+
+  /** Where an end is: its room, or the room of the drawer it names (undefined: no such drawer). */
+  private placeOf(end: TunnelEnd): { wing: string; room: string } | undefined {
+    if (!("drawerId" in end)) return end;
+    return this.db.prepare("SELECT wing, room FROM drawers WHERE id = ?").get(end.drawerId) as
+      | { wing: string; room: string }
+      | undefined;
+  }
+
+  /** Both ends readable (a drawer end whose drawer is gone counts as readable only to an admin). */
+  private visible(tunnel: Tunnel): boolean {
+    if (this.access.isAdmin) return true;
+    return [tunnel.from, tunnel.to].every((end) => {
+      const place = this.placeOf(end);
+      return place !== undefined && this.access.canRead(place.wing, place.room);
+    });
+  }
+
+  private assertEnd(end: TunnelEnd, kind: "read" | "write", field: string): void {
+    if (this.access.isAdmin) return;
+    const place = this.placeOf(end);
+    if (place === undefined) {
+      throw new PalaceError(
+        "palace/not-found",
+        `${field}.drawerId: no drawer has id ${(end as { drawerId: string }).drawerId}; find ids with search or list`,
+      );
+    }
+    const allowed =
+      kind === "read"
+        ? this.access.canRead(place.wing, place.room)
+        : this.access.canWrite(place.wing, place.room);
+    if (!allowed) {
+      // A drawer the caller cannot read is answered as missing, so its existence does not leak.
+      if ("drawerId" in end && !this.access.canRead(place.wing, place.room)) {
+        throw new PalaceError(
+          "palace/not-found",
+          `${field}.drawerId: no drawer has id ${end.drawerId}; find ids with search or list`,
+        );
+      }
+      throw this.access.refusal(kind, place.wing, place.room, field);
+    }
   }
 
   private drawersAt(end: TunnelEnd, limit: number) {
