@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { PalaceAccess } from "../access/palace-access.js";
 import { KnowledgeGraphFormatError } from "./kg-errors.js";
 import { createKnowledgeGraphTables, KG_SCHEMA_VERSION } from "./kg-schema.js";
+import { KnowledgeGraph } from "./knowledge-graph.js";
 import { openTestDatabase } from "./test-database.js";
 
 let database: ReturnType<typeof openTestDatabase>;
@@ -48,4 +50,37 @@ it("refuses a graph written by a newer schema", () => {
       `The knowledge graph in this palace has schema version 99, newer than this @atrium/palace understands (${KG_SCHEMA_VERSION}); upgrade @atrium/palace to open it`,
     ),
   );
+});
+
+it('moves the facts of a schema-1 graph (no wings) to wing "facts", once, and says how many', () => {
+  // The tables as @atrium/palace 0.1 made them, with one fact and an alias.
+  database.db.exec(`
+    CREATE TABLE kg_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO kg_meta VALUES ('schema_version', '1');
+    CREATE TABLE kg_entities (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, name TEXT NOT NULL, type TEXT, created_at TEXT NOT NULL);
+    CREATE TABLE kg_aliases (key TEXT PRIMARY KEY, alias TEXT NOT NULL, entity_id INTEGER NOT NULL REFERENCES kg_entities(id) ON DELETE CASCADE);
+    CREATE TABLE kg_predicates (name TEXT PRIMARY KEY, single_valued INTEGER NOT NULL CHECK (single_valued IN (0, 1)));
+    CREATE TABLE kg_triples (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, subject_id INTEGER NOT NULL REFERENCES kg_entities(id),
+      predicate TEXT NOT NULL, object_id INTEGER NOT NULL REFERENCES kg_entities(id), valid_from TEXT, valid_from_ms INTEGER,
+      valid_to TEXT, valid_to_ms INTEGER, source_drawer_id TEXT, confidence REAL, created_at TEXT NOT NULL);
+    INSERT INTO kg_entities VALUES (1, 'alice', 'Alice', 'person', '2024-01-01T00:00:00.000Z');
+    INSERT INTO kg_entities VALUES (2, 'tea', 'tea', NULL, '2024-01-01T00:00:00.000Z');
+    INSERT INTO kg_aliases VALUES ('al', 'Al', 1);
+    INSERT INTO kg_triples (id, subject_id, predicate, object_id, created_at) VALUES ('t_000000000000000000000001', 1, 'prefers', 2, '2024-01-01T00:00:00.000Z');
+  `);
+  expect(createKnowledgeGraphTables(database.db)).toEqual({
+    fromVersion: 1,
+    facts: 1,
+    entities: 2,
+    wing: "facts",
+  });
+  expect(createKnowledgeGraphTables(database.db)).toBeUndefined();
+  const graph = new KnowledgeGraph(database.db);
+  expect(
+    graph.query({ subject: "al" }).map((fact) => [fact.wing, fact.subject, fact.predicate, fact.object]),
+  ).toEqual([["facts", "Alice", "prefers", "tea"]]);
+  expect(graph.scoped(PalaceAccess.of({ read: ["alice"] })).query({ subject: "al" })).toEqual([]);
+  expect(database.db.prepare("SELECT value FROM kg_meta WHERE key = 'schema_version'").get()).toEqual({
+    value: String(KG_SCHEMA_VERSION),
+  });
 });
