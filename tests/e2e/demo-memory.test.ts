@@ -166,7 +166,8 @@ describe("demo assistant × palace: memory across sessions", () => {
     await session([], ALICE, async (memory) => {
       const overview = await memory.overview(ALICE);
       expect(overview.wing).toBe("alice");
-      expect(overview.wings.map((w) => w.wing).sort()).toEqual(["alice", "bob"]);
+      // Only alice's own wing: bob's exists, but a user's panel shows nothing of another's.
+      expect(overview.wings.map((w) => w.wing)).toEqual(["alice"]);
       expect(overview.rooms.map((r) => r.room)).toEqual(["memories", "sessions"]);
       expect(overview.rooms[0]!.drawers).toBe(2);
       expect(overview.recent[0]?.turnId).toMatch(/:a$/);

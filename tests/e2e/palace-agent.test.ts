@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CodeAgent, QuickJsExecutor, ScriptedModel } from "@atrium/agent";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
-import { openPalace, type Palace, palaceTools } from "@atrium/palace";
+import { openPalace, type Palace, PalaceMemoryStore, PalaceView, palaceTools } from "@atrium/palace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { js, lastText } from "./scripted-steps.js";
 
@@ -97,6 +97,47 @@ describe("CodeAgent × palace", () => {
       lives: ["user — lives_in → Lisbon (since 2024-02)"],
       diary: "Learned about the cat.",
     });
+  }, 60_000);
+
+  it("a per-identity PalaceMemoryStore as the agent's long-term memory recalls only that identity's memories", async () => {
+    const palace = await open();
+    await palace.file([
+      {
+        content: "Alice's locker code is 3141.",
+        wing: "alice",
+        room: "memories",
+        timestamp: "2024-05-01T09:00:00Z",
+      },
+      {
+        content: "Bob's locker code is 2718.",
+        wing: "bob",
+        room: "memories",
+        timestamp: "2024-05-01T09:00:00Z",
+      },
+    ]);
+    const store = new PalaceMemoryStore(
+      new PalaceView(palace, { read: ["alice"], write: ["alice"] }, "alice"),
+      {
+        closePalace: false,
+      },
+    );
+    const model = new ScriptedModel([js('final_answer("3141");')]);
+    const agent = new CodeAgent({
+      model,
+      executor: () => QuickJsExecutor.create(),
+      longTermMemory: { store, wakeUpTokens: 0 },
+    });
+    agents.push(agent);
+    const result = await agent.run("What is my locker code?");
+    expect(result.output).toBe("3141");
+    const system = model.calls[0]!.messages[0]!.content as string;
+    expect(system).toContain('- (alice/memories, 2024-05-01) "Alice\'s locker code is 3141."');
+    expect(system).not.toContain("2718");
+    // Filed after the run, in alice's own wing.
+    const filed = await palace.list({ wing: "alice", hall: "memories" });
+    expect(filed.drawers.map((drawer) => drawer.content)).toEqual([
+      "Task: What is my locker code?\nAnswer: 3141",
+    ]);
   }, 60_000);
 
   it("a bad tool call comes back as an observation naming the field", async () => {

@@ -27,6 +27,15 @@ export type AgentEvent =
   | { type: "step-end"; step: number; durationMs: number; usage: Usage; error?: SerializedError }
   | { type: "final-answer"; step: number; output: unknown }
   | { type: "error"; step?: number; error: SerializedError }
+  /** Long-term memory read before the first step (`error`: recall failed, the run went on without it). */
+  | {
+      type: "memory-recalled";
+      memories: { id: string; content: string }[];
+      durationMs: number;
+      error?: string;
+    }
+  /** The run's task and answer filed in long-term memory after it succeeded. */
+  | { type: "memory-filed"; ids: string[]; durationMs: number; error?: string }
   | { type: "run-end"; state: RunState; output: unknown; usage: Usage; durationMs: number; steps: number };
 
 export type AgentEventType = AgentEvent["type"];

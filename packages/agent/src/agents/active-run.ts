@@ -22,6 +22,8 @@ export interface RunContext extends ToolScope {
   readonly task: string;
   /** Stream model output as `model-delta` events (set by `stream`). */
   readonly streaming: boolean;
+  /** This run's system prompt: the agent's, then what long-term memory recalled for the task. */
+  readonly system: string;
 }
 
 /** How a run ended, as `run()` and `stream()` report it. */
@@ -47,6 +49,7 @@ export class ActiveRun implements RunContext {
   readonly signal: AbortSignal;
   step = 0;
   spanContext: Context | undefined;
+  system = "";
 
   usage: Usage = ZERO_USAGE;
   output: unknown;

@@ -163,7 +163,7 @@ export class CodeAgent extends MultiStepAgent {
     const started = performance.now();
     const executor = this.#executor!;
     const format = this.#format!;
-    const response = await this.callModel(run, this.messagesFor(this.systemPrompt()), {
+    const response = await this.callModel(run, this.messagesFor(run.system), {
       stopSequences: format.stopSequences,
     });
     const usage = response.usage;

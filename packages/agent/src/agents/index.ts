@@ -11,6 +11,7 @@ export {
   noCodeBlockMessage,
 } from "./code-blocks.js";
 export { type ImageInput, loadImages, sniffImageType } from "./load-images.js";
+export { LONG_TERM_MEMORY_HEADER, type LongTermMemoryOptions } from "./long-term-memory.js";
 export {
   type ManagedAgentInput,
   type ManagedAgentToolOptions,

@@ -30,6 +30,12 @@ import { AgentMemory } from "./agent-memory.js";
 import { checkTools, describeVariables, nonNegativeInteger, positiveInteger } from "./agent-options.js";
 import { loadImages } from "./load-images.js";
 import {
+  checkLongTermMemory,
+  type LongTermMemoryOptions,
+  recallForTask,
+  runMemory,
+} from "./long-term-memory.js";
+import {
   type ManagedAgentInput,
   type ManagedAgentToolOptions,
   managedAgentTool,
@@ -67,6 +73,7 @@ export abstract class MultiStepAgent implements Agent {
   protected readonly instrumentedTools: readonly Tool[];
   readonly #stepCallbacks: readonly StepCallback[];
   readonly #finalAnswerChecks: readonly FinalAnswerCheck[];
+  readonly #longTermMemory: LongTermMemoryOptions | undefined;
   #scope: RunContext | undefined;
   #running = false;
 
@@ -87,6 +94,7 @@ export abstract class MultiStepAgent implements Agent {
         ? undefined
         : positiveInteger("planningInterval", options.planningInterval);
     this.instructions = options.instructions;
+    this.#longTermMemory = checkLongTermMemory(options.longTermMemory);
     this.keepImagesForSteps = nonNegativeInteger(
       "keepImagesForSteps",
       options.keepImagesForSteps ?? DEFAULT_AGENT_LOOP_LIMITS.keepImagesForSteps,
@@ -270,7 +278,9 @@ export abstract class MultiStepAgent implements Agent {
       try {
         throwIfAborted(run.signal);
         yield* run.during(this.prepareRun(variables));
-        const system = this.systemPrompt();
+        const recalled = yield* run.during(this.#recall(run));
+        const system = recalled ? `${this.systemPrompt()}\n\n${recalled}` : this.systemPrompt();
+        run.system = system;
         const note = variables ? describeVariables(variables) : "";
         this.memory.push({
           type: "task",
@@ -281,6 +291,7 @@ export abstract class MultiStepAgent implements Agent {
           yield* this.#step(run, step, system, runSpan);
         }
         if (run.state === "max_steps") yield* this.#closingStep(run, system, runSpan);
+        if (run.state === "success") yield* run.during(this.#fileRun(run));
       } catch (error) {
         run.fail(error);
       }
@@ -299,6 +310,43 @@ export abstract class MultiStepAgent implements Agent {
       });
       span.end();
       run.end(this.memory.steps);
+    }
+  }
+
+  /** Long-term memory for this task, as text for the system prompt ("" without one). */
+  async #recall(run: ActiveRun): Promise<string> {
+    const memory = this.#longTermMemory;
+    if (!memory) return "";
+    const started = performance.now();
+    const recalled = await recallForTask(memory, run.task);
+    run.emit({
+      type: "memory-recalled",
+      memories: recalled.memories,
+      durationMs: performance.now() - started,
+      ...(recalled.error === undefined ? {} : { error: recalled.error }),
+    });
+    return recalled.text;
+  }
+
+  /** Files the task and its answer; a failure is reported, never turns a success into an error. */
+  async #fileRun(run: ActiveRun): Promise<void> {
+    const memory = this.#longTermMemory;
+    if (!memory || memory.fileRuns === false) return;
+    const started = performance.now();
+    try {
+      const filed = await memory.store.remember({
+        content: runMemory(run.task, run.output),
+        source: this.name ?? "agent",
+        timestamp: new Date().toISOString(),
+      });
+      run.emit({ type: "memory-filed", ids: [filed.id], durationMs: performance.now() - started });
+    } catch (error) {
+      run.emit({
+        type: "memory-filed",
+        ids: [],
+        durationMs: performance.now() - started,
+        error: errorMessage(error),
+      });
     }
   }
 

@@ -1,6 +1,7 @@
 import type { AgentRunOptions, AgentRunResult, GenerateOptions, Model, Tool } from "@atrium/spec";
 import type { AgentMemory } from "./agent-memory.js";
 import type { ImageInput } from "./load-images.js";
+import type { LongTermMemoryOptions } from "./long-term-memory.js";
 import type { MemoryStep, SerializedMemory } from "./memory-steps.js";
 
 export interface FinalAnswerCheckContext {
@@ -35,6 +36,11 @@ export interface AgentOptions {
   planningInterval?: number;
   /** Appended to the system prompt. */
   instructions?: string;
+  /**
+   * A memory that outlives runs: recalled (and its wake-up read) before each task, quoted into
+   * the system prompt as data; the task and answer filed after each successful run.
+   */
+  longTermMemory?: LongTermMemoryOptions;
   stepCallbacks?: readonly StepCallback[];
   finalAnswerChecks?: readonly FinalAnswerCheck[];
   /** Images of older steps are dropped from requests after this many steps (default 2). */

@@ -59,7 +59,7 @@ export class ToolCallingAgent extends MultiStepAgent {
       ...this.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
       FINAL_ANSWER,
     ];
-    const response = await this.callModel(run, this.messagesFor(this.systemPrompt()), {
+    const response = await this.callModel(run, this.messagesFor(run.system), {
       tools: specs,
       toolChoice: "required",
     });
