@@ -162,6 +162,17 @@ describe("tenancy: two identities, one palace", () => {
     expect(
       await refused("bob", "kg_add", { wing: "alice", subject: "alice", predicate: "prefers", object: "x" }),
     ).toBe('fact.wing: bob may not write wing "alice"; its grants let it write "bob"');
+    expect(
+      await refused("bob", "kg_invalidate", {
+        wing: "alice",
+        subject: "alice",
+        predicate: "prefers",
+        object: "tea",
+      }),
+    ).toBe('options.wing: bob may not write wing "alice"; its grants let it write "bob"');
+    expect(await refused("bob", "list_rooms", { wing: "alice" })).toBe(
+      'wing: bob may not read wing "alice"; its grants let it read "bob"',
+    );
     expect(await refused("bob", "kg_invalidate", { id: aliceFact })).toBe(
       `No fact has id ${aliceFact}; find fact ids with query or timeline`,
     );
@@ -182,6 +193,11 @@ describe("tenancy: two identities, one palace", () => {
 
   it("tunnels and diaries: only those with both ends readable, only one's own entries", async () => {
     expect(await call("bob", "list_tunnels", {})).toEqual({ tunnels: [] });
+    expect(await call("bob", "find_tunnels", {})).toEqual({ derived: [], explicit: [] });
+    expect(await refused("bob", "delete_tunnel", { id: aliceTunnel })).toBe(
+      `No tunnel has id ${aliceTunnel}; find ids with list_tunnels`,
+    );
+    expect(palace.tunnels.get(aliceTunnel)?.id).toBe(aliceTunnel);
     expect(await refused("bob", "follow_tunnels", { id: aliceTunnel })).toContain(
       `No tunnel has id ${aliceTunnel}`,
     );
@@ -237,6 +253,20 @@ describe("tenancy: two identities, one palace", () => {
       'drafts[0].wing: bob may not write room "general" of wing "alice"; its grants let it write "bob"',
     );
     expect(await wakeUp(palace, { access: bob.access, budgetTokens: 400 })).not.toContain("tram");
+    // Facts and the diary go to bob's own wing; reading them never shows alice's.
+    expect(
+      (
+        (await run("kg_add", { subject: "bob", predicate: "likes", object: "honey" })) as {
+          fact: { text: string };
+        }
+      ).fact.text,
+    ).toBe("bob — likes → honey");
+    expect(palace.kg.query({ wing: "bob", predicate: "likes" })).toHaveLength(1);
+    await run("diary_write", { entry: "Bob asked the agent about honey." });
+    expect(((await run("diary_read", {})) as { entry: string }[]).map((entry) => entry.entry)).toEqual([
+      "Bob asked the agent about honey.",
+      "Bob asked about bees.",
+    ]);
   });
 
   it("one identity cannot hold every session: past its quota its own idle sessions make room, not others'", async () => {

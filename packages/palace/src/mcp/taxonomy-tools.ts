@@ -30,6 +30,9 @@ export function taxonomyTools(palace: PalaceView): Tool[] {
         wing: optional(text("a wing name").describe("The wing whose rooms to list; leave out for all")),
       }),
       async execute({ wing }) {
+        if (wing !== undefined && !palace.access.seesWing(wing)) {
+          throw palace.access.refusal("read", wing, undefined, "wing");
+        }
         const wings = await palace.taxonomy();
         const rooms = wings
           .filter((entry) => wing === undefined || entry.wing === wing)
