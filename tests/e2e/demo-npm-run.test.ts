@@ -13,8 +13,8 @@ import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
 import { alive, until } from "./demo-web-process.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** What pnpm or npm adds when a script fails or is interrupted. */
-const PACKAGE_MANAGER_NOISE = /ELIFECYCLE|ERR_PNPM|pnpm|npm error|npm ERR|Lifecycle script/;
+/** What pnpm or npm adds when a script fails or is interrupted, and pnpm's help. */
+const PACKAGE_MANAGER_NOISE = /ELIFECYCLE|ERR_PNPM|Usage: pnpm|npm error|npm ERR|Lifecycle script/;
 
 interface Run {
   child: ChildProcess;
