@@ -91,8 +91,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     step=$SECONDS
     say "apt-get install ${missing[*]} (system packages for \`$MODE\`) …"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    log=$(mktemp)
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+      cat "$log" >&2
+      rm -f "$log"
+      say "could not install ${missing[*]} with apt-get (see above)"
+      exit 1
+    fi
+    rm -f "$log"
     say "system packages installed in $(took $step)"
   elif [ "${CI:-}" = true ]; then
     echo "setup: missing system packages: ${missing[*]} (install them with apt-get as root)" >&2
@@ -103,33 +110,43 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# The npm packages. The demo needs its own and those of the packages it is built from; the test
-# and bench commands need the whole workspace (the cross-package suites in tests/, the test
-# runners, linters and build tools at the root).
+# The npm packages. The demo needs the runtime dependencies of itself and of the packages it is
+# built from (`--prod`: no test runners, MCP test servers, build tools or linters); the test and
+# bench commands need the whole workspace (the cross-package suites in tests/, the root's tools).
+full_scope=()
+demo_scope=(--filter "@atrium/demo..." --prod)
 if [ "$MODE" = demo ]; then
-  scope=(--filter "@atrium/demo...")
+  scope=("${demo_scope[@]}")
   what="the demo's npm packages"
 else
-  scope=()
+  scope=("${full_scope[@]}")
   what="the workspace's npm packages"
 fi
-# A record of the manifests and lockfile the last complete install of this mode saw: while they
+# A record of the manifests and lockfile the last complete install of each mode saw: while they
 # are unchanged the install has nothing to do and runs silently; otherwise it shows its progress.
 stamp="node_modules/.atrium-setup-$MODE"
 inputs=$(cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json apps/*/package.json tests/package.json 2>/dev/null | cksum)
+# A workspace installed whole (by the test or bench set-up, or any earlier full install: only
+# that one links tests/node_modules) stays whole: the demo's `--prod` would remove the test tools
+# from under the suites, which start `npm run demo` themselves.
+if [ "$MODE" = demo ] && [ -d tests/node_modules ]; then
+  scope=("${full_scope[@]}")
+fi
 installed=false
-# The whole workspace's install (test, bench) holds the demo's.
-for done in "$stamp" node_modules/.atrium-setup-test node_modules/.atrium-setup-bench; do
-  if [ -f "$done" ] && [ "$(cat "$done")" = "$inputs" ]; then installed=true; fi
-  if [ "$MODE" != demo ]; then break; fi
+for done in "$MODE" test bench; do
+  if [ -f "node_modules/.atrium-setup-$done" ] && [ "$(cat "node_modules/.atrium-setup-$done")" = "$inputs" ]; then
+    installed=true
+  fi
+  # Only the demo is content with another mode's install.
+  [ "$MODE" = demo ] || break
 done
-if [ "${CI:-}" = true ]; then
+if [ "$installed" = true ]; then
+  pnpm install "${scope[@]}" --reporter=silent
+elif [ "${CI:-}" = true ]; then
   step=$SECONDS
   say "$what (pnpm install --frozen-lockfile) …"
   pnpm install "${scope[@]}" --frozen-lockfile --reporter=append-only >&2
   say "$what installed in $(took $step)"
-elif [ "$installed" = true ]; then
-  pnpm install "${scope[@]}" --reporter=silent
 else
   step=$SECONDS
   say "$what (pnpm install; a few minutes on a fresh clone) …"
