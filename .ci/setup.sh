@@ -110,13 +110,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# The npm packages. The demo needs the runtime dependencies of itself and of the packages it is
-# built from (`--prod`: no test runners, MCP test servers, build tools or linters); the test and
-# bench commands need the whole workspace (the cross-package suites in tests/, the root's tools).
+# The npm packages. The demo needs its own and those of the packages it is built from; the test
+# and bench commands need the whole workspace (tests/: the cross-package suites, a browser driver).
+# Not `--prod` for the demo: a workspace package's devDependencies also provide its optional
+# peers (@atrium/chromafs finds @atrium/chroma through one), and the root's tools come anyway.
 full_scope=()
-demo_scope=(--filter "@atrium/demo..." --prod)
 if [ "$MODE" = demo ]; then
-  scope=("${demo_scope[@]}")
+  scope=(--filter "@atrium/demo...")
   what="the demo's npm packages"
 else
   scope=("${full_scope[@]}")
@@ -126,12 +126,6 @@ fi
 # are unchanged the install has nothing to do and runs silently; otherwise it shows its progress.
 stamp="node_modules/.atrium-setup-$MODE"
 inputs=$(cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json apps/*/package.json tests/package.json 2>/dev/null | cksum)
-# A workspace installed whole (by the test or bench set-up, or any earlier full install: only
-# that one links tests/node_modules) stays whole: the demo's `--prod` would remove the test tools
-# from under the suites, which start `npm run demo` themselves.
-if [ "$MODE" = demo ] && [ -d tests/node_modules ]; then
-  scope=("${full_scope[@]}")
-fi
 installed=false
 for done in "$MODE" test bench; do
   if [ -f "node_modules/.atrium-setup-$done" ] && [ "$(cat "node_modules/.atrium-setup-$done")" = "$inputs" ]; then
