@@ -22,7 +22,13 @@ case "$MODE" in
 esac
 
 started=$SECONDS
+worked=false
 say() { echo "setup: $*" >&2; }
+# A step with work to do says so when it starts (and then the end says how long it all took).
+begin() {
+  worked=true
+  say "$*"
+}
 # "12 s" since $1 (a value of $SECONDS).
 took() { echo "$((SECONDS - $1)) s"; }
 
@@ -53,7 +59,7 @@ if [ -f /usr/include/node/node.h ]; then export npm_config_nodedir=/usr; fi
 pnpm_bin="$TOOLS_DIR/bin/pnpm"
 if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
   step=$SECONDS
-  say "installing pnpm@$PNPM_VERSION into .tools/ (npm install) …"
+  begin "installing pnpm@$PNPM_VERSION into .tools/ (npm install) …"
   log=$(mktemp)
   # pnpm's own install scripts only pick a native build; the JavaScript one works without them.
   if ! npm install --no-save --no-audit --no-fund --ignore-scripts --prefix "$TOOLS_DIR" \
@@ -90,7 +96,7 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     step=$SECONDS
-    say "apt-get install ${missing[*]} (system packages for \`$MODE\`) …"
+    begin "apt-get install ${missing[*]} (system packages for \`$MODE\`) …"
     log=$(mktemp)
     if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
       --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
@@ -138,18 +144,30 @@ if [ "$installed" = true ]; then
   pnpm install "${scope[@]}" --reporter=silent
 elif [ "${CI:-}" = true ]; then
   step=$SECONDS
-  say "$what (pnpm install --frozen-lockfile) …"
+  begin "$what (pnpm install --frozen-lockfile) …"
   pnpm install "${scope[@]}" --frozen-lockfile --reporter=append-only >&2
   say "$what installed in $(took $step)"
 else
   step=$SECONDS
-  say "$what (pnpm install; a few minutes on a fresh clone) …"
+  begin "$what (pnpm install; a few minutes on a fresh clone) …"
   # pnpm's progress (packages resolved, reused, downloaded, added; each build script as it runs)
   # on stderr, so a command's own output stays alone on stdout. On a terminal it redraws one line.
-  reporter=append-only
-  if [ -t 2 ]; then reporter=default; fi
-  pnpm install "${scope[@]}" --reporter="$reporter" >&2
+  if [ -t 2 ]; then
+    pnpm install "${scope[@]}" >&2
+  else
+    # Line by line without a terminal, less the compiler's lines of native builds (better-sqlite3
+    # prints a hundred): each build's start and end stay, and all of it is shown if it fails.
+    log=$(mktemp)
+    if ! pnpm install "${scope[@]}" --reporter=append-only 2>&1 | tee "$log" |
+      awk '/^\.\.\.\/[^ ]+ (pre|post)?install: / && !/: (Done|Failed)$/ { next } { print; fflush() }' >&2; then
+      grep -E '^\.\.\./[^ ]+ (pre|post)?install: ' "$log" >&2 || true
+      rm -f "$log"
+      say "pnpm install failed (see above)"
+      exit 1
+    fi
+    rm -f "$log"
+  fi
   say "$what installed in $(took $step)"
 fi
 echo "$inputs" >"$stamp"
-if [ $((SECONDS - started)) -ge 5 ]; then say "done in $(took $started)"; fi
+if [ "$worked" = true ]; then say "done in $(took $started)"; fi
