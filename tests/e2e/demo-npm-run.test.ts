@@ -41,11 +41,13 @@ function npmRunDemo(args: string[]): Run {
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** npm's own echo of the script (`> demo`, `> exec bash .ci/demo.sh …`) and its blank lines, removed. */
+/**
+ * npm's own echo of the script (`> demo`, `> exec bash .ci/demo.sh …`) and its blank lines,
+ * removed (npm leaves it out when its log level is silent).
+ */
 function withoutNpmBanner(stdout: string, args: string[]): string {
   const banner = `\n> demo\n> exec bash .ci/demo.sh ${args.join(" ")}\n\n`;
-  expect(stdout.startsWith(banner)).toBe(true);
-  return stdout.slice(banner.length);
+  return stdout.startsWith(banner) ? stdout.slice(banner.length) : stdout;
 }
 
 describe("npm run demo from the repository's root", () => {
