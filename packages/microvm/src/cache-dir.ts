@@ -55,16 +55,24 @@ export async function buildOnce(path: string, build: (tmpPath: string) => Promis
   return path;
 }
 
-/** Removes `<name>.tmp-<pid>-*` entries whose process is gone (killed mid-build: no `finally` ran). */
+/**
+ * Removes `<name>.tmp-<pid>-*` entries left by a process that is gone (killed mid-build: no
+ * `finally` ran) and untouched for ABANDONED_MS: a cache shared with another PID namespace (a
+ * container, another host) may hold a build in progress whose PID means nothing here.
+ */
 async function removeAbandonedTemps(dir: string, name: string): Promise<void> {
   const prefix = `${name}.tmp-`;
   for (const entry of await readdir(dir)) {
     if (!entry.startsWith(prefix)) continue;
     const pid = Number(entry.slice(prefix.length).split("-")[0]);
     if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) continue;
-    await rm(join(dir, entry), { recursive: true, force: true });
+    const path = join(dir, entry);
+    const info = await stat(path).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > ABANDONED_MS) await rm(path, { recursive: true, force: true });
   }
 }
+
+const ABANDONED_MS = 10 * 60_000;
 
 function processAlive(pid: number): boolean {
   try {

@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -118,17 +118,23 @@ describe.skipIf(!HAVE_XZ)("prepareKernel's decompression into an empty cache", (
     expect(await kernelsDirEntries()).toEqual([]);
   });
 
-  it("removes the temporary file a crashed start left behind and keeps a live process's", async () => {
+  it("removes the temporary file a crashed start left behind and keeps one still being written", async () => {
     await writeFile(vmlinuzPath, fakeBzImage(kernel, randomBytes(1 << 20)));
     const first = await prepareKernel(cacheDir, { vmlinuzPath, modulesDir });
     const kernelDir = join(first.vmlinuxPath, "..");
     await rm(first.vmlinuxPath);
-    const stale = `vmlinux.tmp-${await deadPid()}-abc123`;
+    const dead = await deadPid();
+    const stale = `vmlinux.tmp-${dead}-abc123`;
+    // Just written by a PID that is not ours: maybe a build in another PID namespace sharing the cache.
+    const recent = `vmlinux.tmp-${dead}-ghi789`;
     const live = `vmlinux.tmp-${process.pid}-def456`;
     await writeFile(join(kernelDir, stale), "half a kernel");
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(kernelDir, stale), anHourAgo, anHourAgo);
+    await writeFile(join(kernelDir, recent), "a kernel being written elsewhere");
     await writeFile(join(kernelDir, live), "a kernel another start is writing");
     await prepareKernel(cacheDir, { vmlinuzPath, modulesDir });
-    expect(await kernelsDirEntries()).toEqual([live, "vmlinux"].sort());
+    expect(await kernelsDirEntries()).toEqual([live, recent, "vmlinux"].sort());
   });
 });
 
