@@ -9,12 +9,12 @@ export const CHROMIUM_MISSING = `needs Chromium at ${CHROMIUM_PATH} (apt-get ins
 /**
  * Launches Chromium headless, or returns undefined when it is not installed, so the suite can
  * skip with a message. Under CI=true a missing browser is an error instead: CI installs it
- * through .ci/setup.sh, and a browser suite that silently skips there tests nothing.
+ * through `bash .ci/setup.sh test`, and a browser suite that silently skips there tests nothing.
  */
 export async function launchChromium(): Promise<Browser | undefined> {
   if (!existsSync(CHROMIUM_PATH)) {
     if (process.env.CI === "true") {
-      throw new Error(`${CHROMIUM_MISSING}; .ci/setup.sh installs it, run it first`);
+      throw new Error(`${CHROMIUM_MISSING}; "bash .ci/setup.sh test" (what npm test runs first) installs it`);
     }
     return undefined;
   }

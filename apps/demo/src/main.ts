@@ -7,8 +7,17 @@
 import { runDemo } from "./cli/run-demo.js";
 
 const controller = new AbortController();
+// Under `npm run demo` one Ctrl-C arrives twice: from the terminal (to the whole foreground
+// process group) and again from npm, which forwards it to its child. A repeat within this window
+// is that same Ctrl-C, not the second one that exits at once.
+const SAME_SIGNAL_MS = 500;
+let firstSignalAt = 0;
 const onSignal = (signal: NodeJS.Signals) => {
-  if (controller.signal.aborted) process.exit(130);
+  if (controller.signal.aborted) {
+    if (Date.now() - firstSignalAt < SAME_SIGNAL_MS) return;
+    process.exit(130);
+  }
+  firstSignalAt = Date.now();
   controller.abort(new Error(`interrupted by ${signal}`));
 };
 process.on("SIGINT", onSignal);

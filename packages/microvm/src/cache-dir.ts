@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /**
  * Where built artifacts live (decompressed kernels, the guest agent, initramfs images, root
@@ -30,19 +30,58 @@ export async function exists(path: string): Promise<boolean> {
 /**
  * Builds `path` once: `build` writes to a temporary name beside it, which is renamed into place
  * only when complete, so an interrupted build (or two processes racing) never leaves a half
- * file under the final name.
+ * file under the final name. The temporary name carries this process's PID, so concurrent
+ * builds never share one, and what a killed process left behind is removed by the next build.
  */
 export async function buildOnce(path: string, build: (tmpPath: string) => Promise<void>): Promise<string> {
   if (await exists(path)) return path;
-  await mkdir(join(path, ".."), { recursive: true });
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  await removeAbandonedTemps(dir, basename(path));
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     await build(tmp);
-    await rename(tmp, path);
+    try {
+      await rename(tmp, path);
+    } catch (error) {
+      // A directory cannot replace another: a concurrent build finished first, and its result
+      // (built from the same inputs) stands.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!((code === "ENOTEMPTY" || code === "EEXIST") && (await exists(path)))) throw error;
+    }
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
   return path;
+}
+
+/**
+ * Removes `<name>.tmp-<pid>-*` entries left by a process that is gone (killed mid-build: no
+ * `finally` ran) and untouched for ABANDONED_MS: a cache shared with another PID namespace (a
+ * container, another host) may hold a build in progress whose PID means nothing here.
+ */
+async function removeAbandonedTemps(dir: string, name: string): Promise<void> {
+  const prefix = `${name}.tmp-`;
+  for (const entry of await readdir(dir)) {
+    if (!entry.startsWith(prefix)) continue;
+    const pid = Number(entry.slice(prefix.length).split("-")[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) continue;
+    const path = join(dir, entry);
+    const info = await stat(path).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > ABANDONED_MS) await rm(path, { recursive: true, force: true });
+  }
+}
+
+const ABANDONED_MS = 10 * 60_000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /**

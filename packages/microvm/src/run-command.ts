@@ -27,6 +27,9 @@ export function runCommand(
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    // A tool may exit before reading all its input; the write then fails with EPIPE, which an
+    // unhandled 'error' event would turn into a crash. The exit code reports how the tool did.
+    child.stdin?.on("error", () => {});
     if (options.input) child.stdin?.end(options.input);
   });
 }

@@ -69,4 +69,18 @@ describe("parseDemoArgs", () => {
     expect(() => parseDemoArgs(["--nope"])).toThrow(ConfigError);
     expect(() => parseDemoArgs(["-q", "  "])).toThrow("--question needs a non-empty question");
   });
+
+  it("reads --help and -h, also after the second `--` pnpm once needed", () => {
+    expect(parseDemoArgs(["--help"]).help).toBe(true);
+    expect(parseDemoArgs(["-h"]).help).toBe(true);
+    expect(parseDemoArgs(["--", "--help"]).help).toBe(true);
+    expect(parseDemoArgs(["--", "-q", "x"]).questions).toEqual(["x"]);
+  });
+
+  it("names an unknown option in its own words, then the usage", () => {
+    expect(() => parseDemoArgs(["--bogus"])).toThrow(
+      /^unknown option "--bogus"; the options are below \(--help prints them\)\n\nUsage: npm run demo -- \[options\]\n/,
+    );
+    expect(() => parseDemoArgs(["-x"])).toThrow(/^unknown option "-x"; the options are below/);
+  });
 });

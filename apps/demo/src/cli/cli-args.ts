@@ -50,10 +50,13 @@ Environment: ATRIUM_MODEL=openai:gpt-4o-mini | anthropic:… | ollama:… | open
 /** Parses the command line; a mistake is a `ConfigError` whose message says what to change. */
 export function parseDemoArgs(argv: readonly string[]): DemoArgs {
   let parsed: ReturnType<typeof parse>;
+  // `npm run demo -- -- --help` was the way past pnpm (which took `--help` for itself); the root
+  // script no longer goes through pnpm, and a second `--` from habit or old notes is dropped.
+  const args = argv[0] === "--" ? argv.slice(1) : argv;
   try {
-    parsed = parse(argv);
+    parsed = parse(args);
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message}\n\n${USAGE}`);
+    throw new ConfigError(`${parseErrorMessage(error as Error)}\n\n${USAGE}`);
   }
   const { values, positionals } = parsed;
   if (positionals.length > 0) {
@@ -100,6 +103,17 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     port,
     host: values.host?.trim(),
   };
+}
+
+/**
+ * Node's words for an unknown option advise putting it after `--` as a positional, which this
+ * command line does not take: it gets the demo's own words instead.
+ */
+function parseErrorMessage(error: Error & { code?: string }): string {
+  const option = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined)
+    return `unknown option ${JSON.stringify(option)}; the options are below (--help prints them)`;
+  return error.message;
 }
 
 function parse(argv: readonly string[]) {

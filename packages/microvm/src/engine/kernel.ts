@@ -1,9 +1,10 @@
 import { open, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { buildOnce, exists, memoByFile, sha256Hex } from "../cache-dir.js";
-import { runCommand, which } from "../run-command.js";
+import { which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 import { APT_PACKAGE_OF, aptCommand } from "./apt-hint.js";
+import { xzDecompressFile } from "./xz-stream.js";
 
 export interface GuestKernel {
   /** The kernel as installed (compressed bzImage). */
@@ -47,9 +48,7 @@ export async function prepareKernel(
   await file.read(head, 0, 4, 0);
   await file.close();
   if (head.equals(ELF_MAGIC)) return { vmlinuzPath, vmlinuxPath: vmlinuzPath, modulesDir, release, digest };
-  await buildOnce(vmlinuxPath, async (tmp) =>
-    decompressKernel(vmlinuzPath, await readFile(vmlinuzPath), tmp),
-  );
+  await buildOnce(vmlinuxPath, (tmp) => decompressKernel(vmlinuzPath, tmp));
   return { vmlinuzPath, vmlinuxPath, modulesDir, release, digest };
 }
 
@@ -69,8 +68,8 @@ async function newestBootKernel(): Promise<string> {
   return join("/boot", names[names.length - 1] as string);
 }
 
-async function decompressKernel(vmlinuzPath: string, image: Buffer, outPath: string): Promise<void> {
-  const offset = image.indexOf(XZ_MAGIC);
+async function decompressKernel(vmlinuzPath: string, outPath: string): Promise<void> {
+  const offset = (await readFile(vmlinuzPath)).indexOf(XZ_MAGIC);
   if (offset < 0) {
     throw new MissingDependencyError(
       `${vmlinuzPath} holds no xz-compressed kernel (magic FD 37 7A 58 5A 00 not found); give an ELF vmlinux or a Debian vmlinuz`,
@@ -83,13 +82,11 @@ async function decompressKernel(vmlinuzPath: string, image: Buffer, outPath: str
     );
   const out = await open(outPath, "w");
   try {
-    // --single-stream: the bzImage carries trailing data after the xz stream.
-    const result = await runCommand(xz, ["-dc", "--single-stream"], {
-      input: image.subarray(offset),
-      stdoutFile: out.fd,
-    });
+    const result = await xzDecompressFile(xz, vmlinuzPath, offset, out.fd);
     if (result.code !== 0)
-      throw new MissingDependencyError(`xz could not decompress ${vmlinuzPath}: ${result.stderr.trim()}`);
+      throw new MissingDependencyError(
+        `xz could not decompress ${vmlinuzPath}: ${result.stderr.trim() || `exit ${result.code ?? result.signal}`}`,
+      );
   } finally {
     await out.close();
   }
