@@ -5,6 +5,8 @@ import { createDuCommand } from "../commands/du/du-command.js";
 import { createFindCommand } from "../commands/find/find-command.js";
 import { createHeadTailCommands } from "../commands/head-tail/head-tail-command.js";
 import { createLsCommand } from "../commands/ls/ls-command.js";
+import { createNlCommand } from "../commands/nl/nl-command.js";
+import { createSedCommand } from "../commands/sed/sed-command.js";
 import { createSortCommand } from "../commands/sort/sort-command.js";
 import { createStatCommand } from "../commands/stat/stat-command.js";
 import { createUniqCommand } from "../commands/uniq/uniq-command.js";
@@ -30,6 +32,8 @@ export function createGnuCommands(): Command[] {
     createStatCommand(),
     createCutCommand(),
     createFindCommand(),
+    createNlCommand(),
+    createSedCommand(),
     ...createDirectoryMessageCommands(),
     createDirectoryGlobCommand(),
   ];
