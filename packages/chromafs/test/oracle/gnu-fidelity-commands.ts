@@ -4,7 +4,7 @@ const ordered = (command: string): OracleCommand => ({ command });
 
 /**
  * The differences from GNU issue 26 found on a docs corpus ChromaFs was not tuned on: sed ranges
- * whose end address also matches the start line,
+ * whose end address also matches the start line, `2>&1` keeping the order output was written in,
  * `wc -L`, and the line `nl` does not number.
  */
 export const GNU_FIDELITY_COMMANDS: readonly OracleCommand[] = [
@@ -21,6 +21,17 @@ export const GNU_FIDELITY_COMMANDS: readonly OracleCommand[] = [
   ordered("sed -n '/^title:/,/^description:/{=;p}' $R/zh/index.mdx"),
   ordered("sed -n '/^## /,/^## /!p' $R/quickstart.mdx | wc -l"),
   ordered("printf 'a\\nb\\na\\n' | sed -n '/a/,/a/p'"),
+  // 2>&1: messages where they were written among the output
+  ordered("cat $R/missing.mdx $R/index.mdx 2>&1 | head -3"),
+  ordered("cat $R/index.mdx $R/missing.mdx $R/README.md 2>&1 | tail -12"),
+  ordered("head -n 2 $R/index.mdx $R/nope $R/README.md 2>&1"),
+  ordered("wc -l $R/nope $R/index.mdx $R/README.md 2>&1"),
+  ordered("ls $R/ai $R/nope 2>&1 | head -3"),
+  ordered("{ cat $R/nope; cat $R/README.md; } 2>&1 | head -2"),
+  ordered("stat -c '%n %s' $R/index.mdx $R/nope $R/README.md 2>&1"),
+  ordered("cut -c1-5 $R/nope $R/README.md 2>&1 | head -3"),
+  ordered("sed -n 1p $R/index.mdx $R/nope 2>&1"),
+  ordered("for f in nope README.md; do head -n 1 $R/$f; done 2>&1"),
   // wc -L: display width, a tab to the next multiple of 8, wide characters 2
   ordered("wc -L $R/index.mdx $R/zh/index.mdx $R/docs.json"),
   ordered("wc -lL $R/zh/ai/*.mdx"),
@@ -36,4 +47,5 @@ export const GENERATED_GNU_FIDELITY_COMMANDS: readonly OracleCommand[] = [
   ordered("wc -L $R/a/b/c/d/e/f/g/h/level-8.md $R/data/pairs.md"),
   ordered("nl $R/empty/newlines.md $R/README.md"),
   ordered("sed -n '/^key1/,/^key/p' $R/data/pairs.md"),
+  ordered("cat $R/empty/none.md $R/README.md 2>&1"),
 ];

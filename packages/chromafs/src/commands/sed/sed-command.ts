@@ -1,4 +1,5 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { inWrittenOrder } from "../../shell/written-order.js";
 import { readOperand } from "../command-input.js";
 import { runSed, type SedLine } from "./sed-run.js";
 import { parseSedScript } from "./sed-script.js";
@@ -104,6 +105,11 @@ export function createSedCommand(): Command {
       }
     }
     const result = runSed(commands, lines, quiet);
-    return { stdout: result.stdout, stderr, exitCode: result.exitCode ?? failure };
+    // GNU sed buffers its output and not its messages: under `2>&1` the messages come first
+    // (until the output passes stdio's 4 KiB buffer, which this does not model).
+    return inWrittenOrder({ stdout: result.stdout, stderr, exitCode: result.exitCode ?? failure }, [
+      { stream: "stderr", text: stderr },
+      { stream: "stdout", text: result.stdout },
+    ]);
   });
 }

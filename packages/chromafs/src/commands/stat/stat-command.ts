@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat } from "just-bash";
+import { WrittenOutput } from "../../shell/written-order.js";
 import { allocatedKiB } from "../ls/ls-long-format.js";
 
 /** `%y`: `2026-12-01 06:59:24.895000000 +0000` in local time (nanoseconds from milliseconds). */
@@ -92,15 +93,16 @@ export function createStatCommand(): Command {
         ? ctx.origCommand(args)
         : Promise.resolve({ stdout: "", stderr: "stat: unsupported\n", exitCode: 1 });
     if (format === undefined || operands.length === 0) return fallback();
-    let stdout = "";
-    let stderr = "";
+    const output = new WrittenOutput();
+    let failed = false;
     for (const operand of operands) {
       let stat: FsStat;
       try {
         stat = await ctx.fs.stat(posix.resolve(ctx.cwd, operand));
       } catch (error) {
         rethrowIfFatal(error);
-        stderr += `stat: cannot statx '${operand}': No such file or directory\n`;
+        output.err(`stat: cannot statx '${operand}': No such file or directory\n`);
+        failed = true;
         continue;
       }
       const path = posix.resolve(ctx.cwd, operand);
@@ -113,8 +115,8 @@ export function createStatCommand(): Command {
       }
       const line = formatStat(format, operand, stat, subdirectories);
       if (line === null) return fallback();
-      stdout += `${line}\n`;
+      output.out(`${line}\n`);
     }
-    return { stdout, stderr, exitCode: stderr === "" ? 0 : 1 };
+    return output.result(failed ? 1 : 0);
   });
 }

@@ -1,4 +1,5 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { WrittenOutput } from "../../shell/written-order.js";
 import { readOperand } from "../command-input.js";
 import { longestLineWidth } from "./line-width.js";
 
@@ -99,30 +100,42 @@ export function createWcCommand(): Command {
     const columns =
       shown.size === 0 ? (["lines", "words", "bytes"] as const) : COLUMNS.filter((c) => shown.has(c));
     const inputs = operands.length === 0 ? ["-"] : operands;
-    const rows: { counts: Counts | null; name: string | null; regular: boolean; size: number }[] = [];
-    let stderr = "";
+    // One entry per operand, in order: its message (if any) and its row (unless it is missing).
+    const rows: {
+      counts: Counts | null;
+      name: string | null;
+      regular: boolean;
+      size: number;
+      error?: string;
+      shown: boolean;
+    }[] = [];
     for (const operand of inputs) {
       const read = await readOperand(ctx, operand);
       const name = operands.length === 0 ? null : operand;
       if (read.ok) {
         const wanted = columns as readonly string[];
         const counts = countText(read.text, wanted.includes("words"), wanted.includes("longest"));
-        rows.push({ counts, name, regular: read.isFile, size: read.size });
+        rows.push({ counts, name, regular: read.isFile, size: read.size, shown: true });
       } else {
-        stderr += `wc: ${operand}: ${read.reason}\n`;
-        if (read.reason === "Is a directory") rows.push({ counts: null, name, regular: false, size: 0 });
+        const error = `wc: ${operand}: ${read.reason}\n`;
+        const shown = read.reason === "Is a directory";
+        rows.push({ counts: null, name, regular: false, size: 0, error, shown });
       }
     }
     let width = 1;
     if (!(columns.length === 1 && inputs.length === 1)) {
       const total = rows.reduce((sum, row) => sum + (row.regular ? row.size : 0), 0);
-      width = Math.max(String(total).length, rows.some((row) => !row.regular) ? 7 : 1);
+      width = Math.max(String(total).length, rows.some((row) => row.shown && !row.regular) ? 7 : 1);
     }
     const zero: Counts = { lines: 0, words: 0, chars: 0, bytes: 0, longest: 0 };
     const line = (counts: Counts, name: string | null) =>
       columns.map((column) => String(counts[column]).padStart(width)).join(" ") +
       (name === null ? "" : ` ${name}`);
-    const out: string[] = rows.map((row) => line(row.counts ?? zero, row.name));
+    const output = new WrittenOutput();
+    for (const row of rows) {
+      if (row.error) output.err(row.error);
+      if (row.shown) output.out(`${line(row.counts ?? zero, row.name)}\n`);
+    }
     if (inputs.length > 1) {
       const total = { ...zero };
       for (const row of rows) {
@@ -131,9 +144,9 @@ export function createWcCommand(): Command {
           total[column] = column === "longest" ? Math.max(total[column], count) : total[column] + count;
         }
       }
-      out.push(line(total, "total"));
+      output.out(`${line(total, "total")}\n`);
     }
-    return { stdout: out.map((text) => `${text}\n`).join(""), stderr, exitCode: stderr === "" ? 0 : 1 };
+    return output.result(rows.some((row) => row.error) ? 1 : 0);
   });
 }
 
