@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat } from "just-bash";
+import { processOwner } from "../../fs/process-owner.js";
 import { WrittenOutput } from "../../shell/written-order.js";
 import { allocatedKiB } from "../ls/ls-long-format.js";
 
@@ -43,10 +44,11 @@ const DIRECTIVES: Record<string, (name: string, stat: FsStat, subdirectories: nu
   F: (_n, stat) => fileType(stat),
   a: (_n, stat) => (stat.mode & 0o7777).toString(8),
   A: (_n, stat) => permissions(stat),
-  U: () => "root",
-  G: () => "root",
-  u: () => "0",
-  g: () => "0",
+  // Pages have no owner: the running user's, as `ls -l` shows them.
+  U: () => processOwner().user,
+  G: () => processOwner().group,
+  u: () => String(processOwner().uid),
+  g: () => String(processOwner().gid),
   b: (_n, stat) => String((allocatedKiB(stat) * 1024) / 512),
   B: () => "512",
   o: () => "4096",
