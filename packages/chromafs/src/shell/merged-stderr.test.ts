@@ -12,7 +12,10 @@ function marked(script: string): string[] {
   });
   const names: string[] = [];
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (value === null || typeof value !== "object") return;
     const node = value as Record<string, unknown>;
     if (node.type === "SimpleCommand") {
