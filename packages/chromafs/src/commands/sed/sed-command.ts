@@ -66,7 +66,8 @@ function splitLines(text: string, into: SedLine[]): void {
 
 /**
  * GNU sed for the scripts agents write to pull lines out of pages (`sed -n '/^## A/,/^## /p'`,
- * `s///`, `5,10p`, `$p`, `0,/re/`, `/re/,+3p`, blocks, `!`, `=`, `q`, `y`), with GNU's range
+ * `s///`, `5,10p`, `$p`, `0,/re/`, `/re/,+3p`, blocks, `!`, `=`, `q`, `y`, `n`/`N`, the hold
+ * space, `a i c`, labels and branches), with GNU's range
  * semantics: just-bash 3.4.2 closes a range on its start line when the end regex also matches
  * there, so `/^## /,/^## /p` printed one heading instead of a section. A script or an option
  * this does not model (see `sed-script.ts`) goes to just-bash's sed, as before.

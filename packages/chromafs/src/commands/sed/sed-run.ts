@@ -44,7 +44,7 @@ class Runner {
 
   constructor(private readonly quiet: boolean) {}
 
-  private regexOf(regex: SedRegex): RegExp {
+  regexOf(regex: SedRegex): RegExp {
     if (regex.regex) this.lastRegex = regex.regex;
     // The parser refuses `//` before any regex (GNU: "no previous regular expression").
     return this.lastRegex!;
@@ -66,7 +66,7 @@ class Runner {
   }
 
   /** Whether the command's addresses select the current line (before `!`). */
-  private selects(command: SedCommand, text: string): boolean {
+  selects(command: SedCommand, text: string): boolean {
     const { start, end } = command;
     if (!start) return true;
     if (!end) return this.matches(start, text);
@@ -113,59 +113,186 @@ class Runner {
     return true;
   }
 
-  /**
-   * Runs the commands over one line's pattern space. Answers "next" to go on with the next
-   * line, "delete" when `d` ended the cycle, or the exit of `q`/`Q`.
-   */
-  run(
-    commands: readonly SedCommand[],
-    space: { text: string; newline: boolean },
-  ): "next" | "delete" | QuitResult {
-    for (const command of commands) {
-      if (this.selects(command, space.text) === command.negated) continue;
+  autoprint(space: { text: string; newline: boolean }): void {
+    if (!this.quiet) this.output.write(space.text, space.newline);
+  }
+
+  /** Whether the command's range is still open after this line (`c` prints at its end). */
+  rangeOpen(command: SedCommand): boolean {
+    return this.ranges.get(command)?.state === "active";
+  }
+}
+
+/**
+ * One instruction of the flattened script: a command, or the start of a block that jumps past
+ * its body (`end`) when its addresses do not select the line. Branches jump to labels.
+ */
+interface Instruction {
+  command: SedCommand;
+  end?: number;
+}
+
+function flatten(commands: readonly SedCommand[], into: Instruction[] = []): Instruction[] {
+  for (const command of commands) {
+    if (command.name !== "{") {
+      into.push({ command });
+      continue;
+    }
+    const block: Instruction = { command };
+    into.push(block);
+    flatten(command.body, into);
+    block.end = into.length;
+  }
+  return into;
+}
+
+/** The input as sed reads it: line by line, knowing which line is the last. */
+class Input {
+  private next = 0;
+  constructor(private readonly lines: readonly SedLine[]) {}
+  get done(): boolean {
+    return this.next >= this.lines.length;
+  }
+  read(runner: Runner): SedLine {
+    const line = this.lines[this.next++]!;
+    runner.lineNumber = this.next;
+    runner.isLast = this.done;
+    return line;
+  }
+}
+
+/** Runs a parsed script over the input lines (every file's, as one stream, as GNU does without `-s`). */
+export function runSed(
+  commands: readonly SedCommand[],
+  lines: readonly SedLine[],
+  quiet: boolean,
+): SedRunResult {
+  const runner = new Runner(quiet);
+  const output = runner.output;
+  const program = flatten(commands);
+  const labels = new Map<string, number>();
+  program.forEach(({ command }, at) => {
+    if (command.name === ":" && !labels.has(command.label)) labels.set(command.label, at);
+  });
+  const input = new Input(lines);
+  let hold = "";
+  /** `a` text, written when the cycle ends or `n`/`N` reads the next line. */
+  let appended: string[] = [];
+  const flushAppended = () => {
+    for (const text of appended) output.write(text, true);
+    appended = [];
+  };
+  const finish = (space: SedLine, exitCode: number | null, print: boolean): SedRunResult => {
+    if (print) runner.autoprint(space);
+    flushAppended();
+    return { stdout: output.text, exitCode };
+  };
+  while (!input.done) {
+    const space: SedLine = { ...input.read(runner) };
+    // `t`: a substitution made since the last input line was read
+    let substituted = false;
+    let deleted = false;
+    let pc = 0;
+    while (pc < program.length) {
+      const { command, end } = program[pc]!;
+      pc++;
+      if (command.name === ":") continue;
+      if (runner.selects(command, space.text) === command.negated) {
+        if (end !== undefined) pc = end;
+        continue;
+      }
       switch (command.name) {
-        case "{": {
-          const inner = this.run(command.body, space);
-          if (inner !== "next") return inner;
+        case "{":
+          break;
+        case "p":
+          output.write(space.text, space.newline);
+          break;
+        case "P": {
+          const cut = space.text.indexOf("\n");
+          output.write(cut === -1 ? space.text : space.text.slice(0, cut), true);
           break;
         }
-        case "p":
-          this.output.write(space.text, space.newline);
-          break;
         case "=":
-          this.output.write(String(this.lineNumber), true);
+          output.write(String(runner.lineNumber), true);
           break;
         case "d":
-          return "delete";
+          deleted = true;
+          pc = program.length;
+          break;
+        case "c":
+          // In a range, the text once, at its end; the line itself is deleted either way.
+          if (command.negated || !command.end || !runner.rangeOpen(command)) output.write(command.text, true);
+          deleted = true;
+          pc = program.length;
+          break;
+        case "a":
+          appended.push(command.text);
+          break;
+        case "i":
+          output.write(command.text, true);
+          break;
+        case "n":
+        case "N": {
+          // GNU: with no next line, `n` and `N` print the pattern space (unless -n) and stop.
+          if (input.done) return finish(space, null, true);
+          if (command.name === "n") runner.autoprint(space);
+          flushAppended();
+          const next = input.read(runner);
+          space.text = command.name === "n" ? next.text : `${space.text}\n${next.text}`;
+          space.newline = next.newline;
+          substituted = false;
+          break;
+        }
+        case "h":
+          hold = space.text;
+          break;
+        case "H":
+          hold = `${hold}\n${space.text}`;
+          break;
+        case "g":
+          space.text = hold;
+          break;
+        case "G":
+          space.text = `${space.text}\n${hold}`;
+          break;
+        case "x":
+          [space.text, hold] = [hold, space.text];
+          break;
+        case "z":
+          space.text = "";
+          break;
+        case "b":
+        case "t":
+        case "T": {
+          // `t` jumps after a substitution, `T` without one; either resets the flag.
+          const jump = command.name === "b" || (command.name === "t") === substituted;
+          if (command.name !== "b") substituted = false;
+          if (jump) pc = command.label === "" ? program.length : labels.get(command.label)!;
+          break;
+        }
         case "q":
         case "Q":
-          return { quit: command.name, exitCode: command.exitCode };
+          return finish(space, command.exitCode, command.name === "q");
         case "y": {
           const map = new Map(command.from.map((char, i) => [char, command.to[i]!]));
           space.text = Array.from(space.text, (char) => map.get(char) ?? char).join("");
           break;
         }
         case "s": {
-          const replaced = substitute(space.text, this.regexOf(command.regex), command);
+          const replaced = substitute(space.text, runner.regexOf(command.regex), command);
           if (replaced !== null) {
             space.text = replaced;
-            if (command.print) this.output.write(space.text, space.newline);
+            substituted = true;
+            if (command.print) output.write(space.text, space.newline);
           }
           break;
         }
       }
     }
-    return "next";
+    if (!deleted) runner.autoprint(space);
+    flushAppended();
   }
-
-  autoprint(space: { text: string; newline: boolean }): void {
-    if (!this.quiet) this.output.write(space.text, space.newline);
-  }
-}
-
-interface QuitResult {
-  quit: "q" | "Q";
-  exitCode: number;
+  return { stdout: output.text, exitCode: null };
 }
 
 /** GNU's `s`: the Nth match (and, with `g`, every later one), an empty match never right after another. */
@@ -235,26 +362,4 @@ function expandReplacement(replacement: string, match: RegExpExecArray): string 
     }
   }
   return out;
-}
-
-/** Runs a parsed script over the input lines (every file's, as one stream, as GNU does without `-s`). */
-export function runSed(
-  commands: readonly SedCommand[],
-  lines: readonly SedLine[],
-  quiet: boolean,
-): SedRunResult {
-  const runner = new Runner(quiet);
-  for (let i = 0; i < lines.length; i++) {
-    runner.lineNumber = i + 1;
-    runner.isLast = i === lines.length - 1;
-    const space = { ...lines[i]! };
-    const outcome = runner.run(commands, space);
-    if (outcome === "delete") continue;
-    if (outcome !== "next") {
-      if (outcome.quit === "q") runner.autoprint(space);
-      return { stdout: runner.output.text, exitCode: outcome.exitCode };
-    }
-    runner.autoprint(space);
-  }
-  return { stdout: runner.output.text, exitCode: null };
 }

@@ -3,9 +3,10 @@ import { parsePattern, toRegexSource } from "../grep/gnu-pattern.js";
 /**
  * A sed script parsed into commands, for the part of GNU sed ChromaFs runs itself: addresses
  * and ranges of every form GNU has (`N`, `$`, `/re/I`, `\cREc`, `first~step`, `0,/re/`,
- * `addr,+N`, `addr,~N`, `!`), blocks, and the commands `p d = q Q s y` with comments. Anything
- * else (`a i c n N D P h H g G x b t T l r w e F z`, `s///w`, `s///e`, `s///m`) makes the parse
- * answer null, and the caller leaves the command to just-bash's sed.
+ * `addr,+N`, `addr,~N`, `!`), blocks, labels, comments and the commands
+ * `p P d = q Q s y n N h H g G x z a i c b t T`. Anything else (`D l r R w W e F v`, `s///w`,
+ * `s///e`, `s///m`, `M` addresses) makes the parse answer null, and the caller leaves the command
+ * to just-bash's sed.
  */
 
 /** A regex as the script spelled it (empty means "the last regex used") and how to match it. */
@@ -31,7 +32,11 @@ export interface SedCommandBase {
 
 export type SedCommand = SedCommandBase &
   (
-    | { name: "p" | "d" | "=" }
+    | { name: "p" | "P" | "d" | "=" | "n" | "N" | "h" | "H" | "g" | "G" | "x" | "z" }
+    /** `b`, `t`, `T` to a label (empty: to the end of the script); `:` defines one. */
+    | { name: "b" | "t" | "T" | ":"; label: string }
+    /** `a`, `i`, `c` with their text (without its final newline). */
+    | { name: "a" | "i" | "c"; text: string }
     | { name: "q" | "Q"; exitCode: number }
     | { name: "{"; body: SedCommand[] }
     | { name: "y"; from: string[]; to: string[] }
@@ -239,6 +244,40 @@ function parseTransliterate(reader: Reader): SedCommand & { name: "y" } {
   return { name: "y", negated: false, from, to };
 }
 
+/** A label after `b`, `t`, `T` or `:`: up to `;` or a newline, as GNU 4.9 reads it. */
+function parseLabel(reader: Reader): string {
+  reader.skipBlanks();
+  let label = "";
+  while (reader.peek() !== undefined && reader.peek() !== ";" && reader.peek() !== "\n")
+    label += reader.next();
+  return label.trimEnd();
+}
+
+/**
+ * The text of `a`, `i` or `c`: GNU's one-line form (`a text`, leading blanks dropped; `a\text`
+ * keeps them) or the classic one (`a\` and the text on the next lines, each but the last ending
+ * in a backslash). A backslash keeps the character after it; the text ends at a newline.
+ */
+function parseText(reader: Reader): string {
+  reader.skipBlanks();
+  if (reader.peek() === "\\") {
+    reader.at++;
+    if (reader.peek() === "\n") reader.at++;
+  }
+  let text = "";
+  for (;;) {
+    const char = reader.next();
+    if (char === undefined || char === "\n") break;
+    if (char === "\\") {
+      const escaped = reader.next();
+      if (escaped === undefined) break;
+      text += escaped;
+    } else text += char;
+  }
+  if (text === "") throw new Unsupported(); // GNU: "expected \ after `a', `c' or `i'"
+  return text;
+}
+
 /** After a command: blanks, then `;`, a newline, `}` or a comment, or the end. */
 function endCommand(reader: Reader): void {
   reader.skipBlanks();
@@ -296,10 +335,38 @@ function parseCommands(reader: Reader, inBlock: boolean): SedCommand[] {
         command = { name: "{", negated: false, body: parseCommands(reader, true) };
         break;
       case "p":
+      case "P":
       case "d":
       case "=":
+      case "n":
+      case "N":
+      case "h":
+      case "H":
+      case "g":
+      case "G":
+      case "x":
+      case "z":
         command = { name, negated: false };
         endCommand(reader);
+        break;
+      case "b":
+      case "t":
+      case "T":
+        command = { name, negated: false, label: parseLabel(reader) };
+        if (reader.peek() === ";") reader.at++;
+        break;
+      case ":": {
+        if (start) throw new Unsupported(); // GNU: ": doesn't want any addresses"
+        const label = parseLabel(reader);
+        if (label === "") throw new Unsupported();
+        command = { name, negated: false, label };
+        if (reader.peek() === ";") reader.at++;
+        break;
+      }
+      case "a":
+      case "i":
+      case "c":
+        command = { name, negated: false, text: parseText(reader) };
         break;
       case "q":
       case "Q": {
@@ -324,10 +391,28 @@ function parseCommands(reader: Reader, inBlock: boolean): SedCommand[] {
   }
 }
 
+/** The labels `:` defines in a script, and whether every branch names one of them (or none). */
+function branchesResolve(commands: readonly SedCommand[]): boolean {
+  const labels = new Set<string>();
+  const branches: string[] = [];
+  const visit = (list: readonly SedCommand[]) => {
+    for (const command of list) {
+      if (command.name === ":") labels.add(command.label);
+      else if (command.name === "b" || command.name === "t" || command.name === "T") {
+        if (command.label !== "") branches.push(command.label);
+      } else if (command.name === "{") visit(command.body);
+    }
+  };
+  visit(commands);
+  return branches.every((label) => labels.has(label));
+}
+
 /** The script's commands, or null when it uses sed this module does not run (see above). */
 export function parseSedScript(script: string, extended: boolean): SedCommand[] | null {
   try {
-    return parseCommands(new Reader(script, extended), false);
+    const commands = parseCommands(new Reader(script, extended), false);
+    // A branch to a label no `:` defines: GNU's "can't find label", which just-bash words.
+    return branchesResolve(commands) ? commands : null;
   } catch (error) {
     if (error instanceof Unsupported) return null;
     throw error;

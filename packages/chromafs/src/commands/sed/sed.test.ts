@@ -83,9 +83,28 @@ describe("sed commands", () => {
       exitCode: 4,
     });
   });
+  it("n, N, P, hold space, a i c, labels and branches", async () => {
+    expect(await out("printf 'a\\n' | sed 'n;d'")).toBe("a\n");
+    expect(await out("printf 'a\\nb\\nc\\n' | sed '$!N;s/\\n/+/'")).toBe("a+b\nc\n");
+    expect(await out("printf 'a\\nb\\nc\\n' | sed -n '1!G;h;$p'")).toBe("c\nb\na\n");
+    expect(await out("printf 'a\\nb\\nc\\n' | sed ':a;N;$!ba;s/\\n/ /g'")).toBe("a b c\n");
+    expect(await out("printf 'a\\nb\\n' | sed '1a  hello'")).toBe("a\nhello\nb\n");
+    expect(await out("printf 'a\\nb\\n' | sed '1i\\  hi'")).toBe("  hi\na\nb\n");
+    expect(await out("printf 'a\\nb' | sed '$a end'")).toBe("a\nb\nend\n");
+    // `c` over a range: the text once, at the range's end; with `!`, for every line
+    expect(await out("printf 'a\\nb\\nc\\n' | sed '1,2c\\\nC'")).toBe("C\nc\n");
+    expect(await out("printf 'a\\nb\\nc\\n' | sed '2!c C'")).toBe("C\nb\nC\n");
+    expect(await out("printf 'ab\\ncd\\n' | sed 's/a/A/;T;s/$/ !/'")).toBe("Ab !\ncd\n");
+    expect(await out("printf 'a\\nb\\nc\\n' | sed -n '2{N;P}'")).toBe("b\n");
+  });
+  it("reads the lines `n` consumes into the range's line numbers", async () => {
+    expect(await out("printf 'h\\n1\\n2\\nh\\n3\\n' | sed -n '/^h/{n;p}'")).toBe("1\n3\n");
+    expect(await out("printf 'a\\nb\\nc\\n' | sed -n '/a/,/b/{n;p}'")).toBe("b\n");
+  });
   it("leaves what it does not model to just-bash's sed", async () => {
-    expect(parseSedScript("1a\\\nhello", false)).toBeNull();
-    expect(parseSedScript("/x/{n;p}", false)).toBeNull();
+    expect(parseSedScript("$!N;$!D", false)).toBeNull();
+    expect(parseSedScript("w out.txt", false)).toBeNull();
+    expect(parseSedScript("b nowhere", false)).toBeNull();
     expect(parseSedScript("s//x/", false)).toBeNull();
     expect(parseSedOptions(["-i", "s/a/b/", "f"])).toBeNull();
     expect(parseSedOptions(["-ne", "p", "f"])).toEqual({
@@ -94,6 +113,6 @@ describe("sed commands", () => {
       scripts: ["p"],
       operands: ["f"],
     });
-    expect(await out("printf 'a\\nb\\n' | sed -n '/a/{n;p}'")).toBe("b\n");
+    expect(await out("printf 'a\\nb\\nc\\n' | sed '$!N;$!D'")).toBe("b\nc\n");
   });
 });
