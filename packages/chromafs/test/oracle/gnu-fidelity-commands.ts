@@ -21,6 +21,10 @@ export const GNU_FIDELITY_COMMANDS: readonly OracleCommand[] = [
   ordered("sed -n '/^title:/,/^description:/{=;p}' $R/zh/index.mdx"),
   ordered("sed -n '/^## /,/^## /!p' $R/quickstart.mdx | wc -l"),
   ordered("printf 'a\\nb\\na\\n' | sed -n '/a/,/a/p'"),
+  ordered("sed -n '/^## Before/,/^## /{n;p}' $R/quickstart.mdx"),
+  ordered("sed '/^## /a ---' $R/quickstart.mdx | head -30"),
+  ordered("sed ':a;N;$!ba;s/\\n/ /g' $R/README.md"),
+  ordered("sed -n '1!G;h;$p' $R/index.mdx | head"),
   // 2>&1: messages where they were written among the output
   ordered("cat $R/missing.mdx $R/index.mdx 2>&1 | head -3"),
   ordered("cat $R/index.mdx $R/missing.mdx $R/README.md 2>&1 | tail -12"),
