@@ -36,7 +36,7 @@ class Output {
 }
 
 class Runner {
-  private lastRegex: RegExp | null = null;
+  private lastRegex: SedRegex | null = null;
   private readonly ranges = new Map<SedCommand, RangeState>();
   readonly output = new Output();
   lineNumber = 0;
@@ -44,10 +44,10 @@ class Runner {
 
   constructor(private readonly quiet: boolean) {}
 
-  regexOf(regex: SedRegex): RegExp {
-    if (regex.regex) this.lastRegex = regex.regex;
+  regexOf(regex: SedRegex): SedRegex & { regex: RegExp } {
+    if (regex.regex) this.lastRegex = regex;
     // The parser refuses `//` before any regex (GNU: "no previous regular expression").
-    return this.lastRegex!;
+    return this.lastRegex as SedRegex & { regex: RegExp };
   }
 
   private matches(address: SedAddress, text: string): boolean {
@@ -61,7 +61,7 @@ class Runner {
           ? this.lineNumber === address.first
           : this.lineNumber >= address.first && (this.lineNumber - address.first) % address.step === 0;
       case "regex":
-        return this.regexOf(address.regex).test(text);
+        return this.regexOf(address.regex).regex.test(text);
     }
   }
 
@@ -298,7 +298,7 @@ export function runSed(
 /** GNU's `s`: the Nth match (and, with `g`, every later one), an empty match never right after another. */
 function substitute(
   text: string,
-  regex: RegExp,
+  { regex, longest }: SedRegex & { regex: RegExp },
   command: { replacement: string; global: boolean; occurrence: number },
 ): string | null {
   const search = new RegExp(regex.source, `${regex.flags.replace("g", "")}g`);
@@ -309,10 +309,25 @@ function substitute(
   let previousEnd = -1;
   for (let at = 0; at <= text.length; ) {
     search.lastIndex = at;
-    const match = search.exec(text);
+    let match = search.exec(text);
     if (!match) break;
     const start = match.index;
-    const end = start + match[0].length;
+    let end = start + match[0].length;
+    const longer = longest ? longest.longestEnd(text, start) : -1;
+    if (longer > end) {
+      // The groups of a match that ends there: the same regex, held to that end.
+      const rest = [...text.slice(longer)].length;
+      const held = new RegExp(
+        `(?:${regex.source})(?=[\\s\\S]{${rest}}$)`,
+        `${regex.flags.replace("g", "")}y`,
+      );
+      held.lastIndex = start;
+      const exact = held.exec(text);
+      if (exact) {
+        match = exact;
+        end = longer;
+      }
+    }
     if (start === end && start === previousEnd) {
       // An empty match right where the last one ended is no match (`s/a*/x/g` on "baaac").
       at = start + (text.codePointAt(start)! > 0xffff ? 2 : 1);

@@ -1,4 +1,6 @@
-import { parsePattern, toRegexSource } from "../grep/gnu-pattern.js";
+import { mayPreferShorter } from "../grep/gnu-matcher.js";
+import { hasBackref, parsePattern, toRegexSource } from "../grep/gnu-pattern.js";
+import { LongestMatcher } from "../grep/longest-match.js";
 
 /**
  * A sed script parsed into commands, for the part of GNU sed ChromaFs runs itself: addresses
@@ -13,6 +15,11 @@ import { parsePattern, toRegexSource } from "../grep/gnu-pattern.js";
 export interface SedRegex {
   /** Null for the empty regex `//`, which reuses the last one run. */
   regex: RegExp | null;
+  /**
+   * POSIX's longest match at the leftmost start, where backtracking could stop short (an
+   * alternation or a repeated group: `s/a\|ab/X/` on `ab` replaces `ab`); null otherwise.
+   */
+  longest: LongestMatcher | null;
 }
 
 export type SedAddress =
@@ -71,13 +78,15 @@ function compileSedRegex(reader: Reader, pattern: string, ignoreCase: boolean): 
   if (pattern === "") {
     // `//` before any regex: GNU's "no previous regular expression", which just-bash words.
     if (!reader.sawRegex) throw new Unsupported();
-    return { regex: null };
+    return { regex: null, longest: null };
   }
   reader.sawRegex = true;
   const tree = parsePattern(sedEscapes(pattern), reader.extended ? "extended" : "basic");
   if (!tree) throw new Unsupported();
   try {
-    return { regex: new RegExp(toRegexSource(tree), ignoreCase ? "vi" : "v") };
+    const flags = ignoreCase ? "vi" : "v";
+    const longest = !hasBackref(tree) && mayPreferShorter(tree) ? LongestMatcher.build([tree], flags) : null;
+    return { regex: new RegExp(toRegexSource(tree), flags), longest };
   } catch {
     throw new Unsupported(); // a back-reference to a group not (yet) opened, say
   }

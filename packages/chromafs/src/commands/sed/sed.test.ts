@@ -57,6 +57,9 @@ describe("sed commands", () => {
     expect(await out("printf 'Hello World\\n' | sed 's/\\w\\+/\\L\\u&/g'")).toBe("Hello World\n");
     expect(await out("printf 'MINT mint\\n' | sed -n 's/mint/[&]/gIp'")).toBe("[MINT] [mint]\n");
     expect(await out("printf 'a b\\n' | sed 's| |\\t|'")).toBe("a\tb\n");
+    // POSIX's longest match at the leftmost start, where backtracking takes the first alternative
+    expect(await out("echo ab | sed 's/a\\|ab/X/'")).toBe("X\n");
+    expect(await out("echo xabcabc | sed -E 's/(a|ab)(c|bcd)*/[\\1|\\2]/g'")).toBe("x[ab|c][ab|c]\n");
   });
   it("q, Q, = and y", async () => {
     expect(await shell.run("seq 9 | sed '/3/q 5'")).toEqual({ stdout: "1\n2\n3\n", stderr: "", exitCode: 5 });
