@@ -103,6 +103,12 @@ function runWorkspaceTests({ dir, manifest }, script, name, stepEnv = env) {
 if (runSources)
   for (const workspace of workspaces) runWorkspaceTests(workspace, "test", workspace.manifest.name);
 
+// The tests that depend on who runs them, again as an unprivileged user (.ci/unprivileged-tests.mjs).
+if (ci && runSources && wanted.length === 0) {
+  const step = runStep(process.execPath, [join(root, ".ci", "unprivileged-tests.mjs")], root);
+  rows.push({ name: "unprivileged tests", seconds: step.seconds, ok: step.status === 0, counts: undefined });
+}
+
 if (runBuilt) {
   const built = workspaces.filter(({ manifest }) => manifest.scripts?.["test:built"]);
   const uncommitted = spawnSync("git", ["status", "--porcelain", "--", "packages"], {

@@ -9,7 +9,8 @@ import { createRgCommand } from "../grep/rg-command.js";
 import { type ChromafsLimits, DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { createSearchCommand } from "../search/search-command.js";
 import { directoryGlobPlugin } from "../shell/directory-glob.js";
-import { createGnuCommands } from "../shell/gnu-commands.js";
+import { createGnuCommands, WRITTEN_ORDER_COMMANDS } from "../shell/gnu-commands.js";
+import { mergedStderrPlugin } from "../shell/merged-stderr.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { storeFailureError, watchStoreFailures } from "../store/store-failures.js";
 import type { StoreUnavailableError } from "../store/store-unavailable.js";
@@ -124,6 +125,7 @@ export async function openDocsSession(options: DocsSessionOptions): Promise<Docs
     executionLimits: sessionExecutionLimits(),
   });
   bash.registerTransformPlugin(directoryGlobPlugin());
+  bash.registerTransformPlugin(mergedStderrPlugin(WRITTEN_ORDER_COMMANDS));
   let closed = false;
   let cwd = options.cwd ?? "/";
   return {

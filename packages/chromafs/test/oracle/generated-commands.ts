@@ -1,3 +1,4 @@
+import { GENERATED_GNU_FIDELITY_COMMANDS } from "./gnu-fidelity-commands.js";
 import type { OracleCommand } from "./oracle-commands.js";
 
 const ordered = (command: string): OracleCommand => ({ command });
@@ -67,4 +68,5 @@ export const GENERATED_COMMANDS: readonly OracleCommand[] = [
   ordered("du -s $R/long $R/empty"),
   ordered("stat -c '%n %s %F' $R/empty/nothing.md $R/long/one-line.md $R/a"),
   ordered("stat -c '%Y' $R/README.md"),
+  ...GENERATED_GNU_FIDELITY_COMMANDS,
 ];

@@ -1,4 +1,5 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { WrittenOutput } from "../../shell/written-order.js";
 import { readOperand, textLines } from "../command-input.js";
 
 /** Inclusive 1-based ranges; `to` null for "to the end". */
@@ -62,12 +63,13 @@ export function createCutCommand(): Command {
     const ranges = parseRanges(list);
     if (mode === null || ranges === null || [...delimiter].length !== 1) return fallback();
     const keep = (n: number) => selected(ranges, n) !== complement;
-    const out: string[] = [];
-    let stderr = "";
+    const output = new WrittenOutput();
+    let failed = false;
     for (const operand of operands.length === 0 ? ["-"] : operands) {
       const read = await readOperand(ctx, operand);
       if (!read.ok) {
-        stderr += `cut: ${operand}: ${read.reason}\n`;
+        output.err(`cut: ${operand}: ${read.reason}\n`);
+        failed = true;
         continue;
       }
       for (const line of textLines(read.text)) {
@@ -75,17 +77,17 @@ export function createCutCommand(): Command {
           const bytes = Buffer.from(line);
           const kept: number[] = [];
           for (let i = 0; i < bytes.length; i++) if (keep(i + 1)) kept.push(bytes[i]!);
-          out.push(`${Buffer.from(kept).toString("utf8")}\n`);
+          output.out(`${Buffer.from(kept).toString("utf8")}\n`);
           continue;
         }
         const fields = line.split(delimiter);
         if (fields.length === 1) {
-          if (!onlyDelimited) out.push(`${line}\n`);
+          if (!onlyDelimited) output.out(`${line}\n`);
           continue;
         }
-        out.push(`${fields.filter((_, i) => keep(i + 1)).join(outputDelimiter ?? delimiter)}\n`);
+        output.out(`${fields.filter((_, i) => keep(i + 1)).join(outputDelimiter ?? delimiter)}\n`);
       }
     }
-    return { stdout: out.join(""), stderr, exitCode: stderr === "" ? 0 : 1 };
+    return output.result(failed ? 1 : 0);
   });
 }

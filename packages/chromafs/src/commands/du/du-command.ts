@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat, type IFileSystem } from "just-bash";
+import { WrittenOutput } from "../../shell/written-order.js";
 import { allocatedKiB, humanSize } from "../ls/ls-long-format.js";
 
 interface DuOptions {
@@ -56,8 +57,8 @@ export function createDuCommand(): Command {
       else operands.push(arg);
     }
     if (options.summarize) options.maxDepth = 0;
-    const lines: string[] = [];
-    let stderr = "";
+    const output = new WrittenOutput();
+    let failed = false;
     let grand = 0;
     const show = (amount: number, name: string) => {
       const text = options.apparent
@@ -67,7 +68,7 @@ export function createDuCommand(): Command {
         : options.human
           ? humanSize(amount * 1024)
           : String(amount);
-      lines.push(`${options.human && amount === 0 ? "0" : text}\t${name}\n`);
+      output.out(`${options.human && amount === 0 ? "0" : text}\t${name}\n`);
     };
     const measure = (stat: FsStat) =>
       options.apparent ? (stat.isDirectory ? 4096 : stat.size) : allocatedKiB(stat);
@@ -89,13 +90,14 @@ export function createDuCommand(): Command {
       const path = posix.resolve(ctx.cwd, operand);
       const stat = await statOrNull(ctx.fs, path);
       if (!stat) {
-        stderr += `du: cannot access '${operand}': No such file or directory\n`;
+        output.err(`du: cannot access '${operand}': No such file or directory\n`);
+        failed = true;
         continue;
       }
       grand += await walk(path, operand, stat, 0);
     }
     if (options.total) show(grand, "total");
-    return { stdout: lines.join(""), stderr, exitCode: stderr === "" ? 0 : 1 };
+    return output.result(failed ? 1 : 0);
   });
 }
 

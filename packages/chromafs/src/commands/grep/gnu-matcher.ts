@@ -157,7 +157,7 @@ function asciiLiterals(patterns: readonly string[], options: MatcherOptions): st
  * through alternation or a repeated group. A tree of single characters, each repeated or not,
  * matched greedily is already the longest, and needs no automaton.
  */
-function mayPreferShorter(node: PatternNode): boolean {
+export function mayPreferShorter(node: PatternNode): boolean {
   switch (node.kind) {
     case "alt":
       return true;

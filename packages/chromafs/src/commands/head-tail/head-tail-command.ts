@@ -1,4 +1,5 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { WrittenOutput } from "../../shell/written-order.js";
 import { readOperand } from "../command-input.js";
 
 interface Selection {
@@ -101,22 +102,25 @@ export function createHeadTailCommands(): Command[] {
         return { stdout: "", stderr: `tail: option used in invalid context -- ${number[0]}\n`, exitCode: 1 };
       }
       const headers = parsed.headers ?? operands.length > 1;
-      let stdout = "";
-      let stderr = "";
+      const output = new WrittenOutput();
+      let failed = false;
       let first = true;
       for (const operand of operands) {
         const read = await readOperand(ctx, operand);
         const shown = operand === "-" ? "standard input" : operand;
         if (!read.ok && read.reason !== "Is a directory") {
-          stderr += `${name}: cannot open '${operand}' for reading: ${read.reason}\n`;
+          output.err(`${name}: cannot open '${operand}' for reading: ${read.reason}\n`);
+          failed = true;
           continue;
         }
-        if (headers) stdout += `${first ? "" : "\n"}==> ${shown} <==\n`;
+        if (headers) output.out(`${first ? "" : "\n"}==> ${shown} <==\n`);
         first = false;
-        if (!read.ok) stderr += `${name}: error reading '${operand}': Is a directory\n`;
-        else stdout += select(name, read.text, parsed.selection);
+        if (!read.ok) {
+          output.err(`${name}: error reading '${operand}': Is a directory\n`);
+          failed = true;
+        } else output.out(select(name, read.text, parsed.selection));
       }
-      return { stdout, stderr, exitCode: stderr === "" ? 0 : 1 };
+      return output.result(failed ? 1 : 0);
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat, type IFileSystem } from "just-bash";
+import { inWrittenOrder } from "../../shell/written-order.js";
 import { compareCodePoints } from "../sort/sort-keys.js";
 import { allocatedKiB, humanSize, type LongEntry, longLines } from "./ls-long-format.js";
 
@@ -162,7 +163,12 @@ async function listOperands(
     sections.push(heading ? `${directory.name}:\n${text}` : text);
     if (options.recursive) queue.unshift(...subdirectories);
   }
-  return { stdout: sections.join("\n"), stderr, exitCode: failed ? 2 : 0 };
+  const stdout = sections.join("\n");
+  // GNU ls reports the operands it cannot access before it lists anything.
+  return inWrittenOrder({ stdout, stderr, exitCode: failed ? 2 : 0 }, [
+    { stream: "stderr", text: stderr },
+    { stream: "stdout", text: stdout },
+  ]);
 }
 
 async function listDirectory(

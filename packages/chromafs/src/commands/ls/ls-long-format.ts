@@ -1,9 +1,10 @@
 import type { FsStat } from "just-bash";
+import { processOwner } from "../../fs/process-owner.js";
 
 /**
  * `ls -l` lines as GNU prints them: mode, links, owner, group, size (or `-h` size), date, name,
  * with the numeric columns right-aligned and the names left-aligned to the widest in the
- * listing. Pages have no owner, so both owner and group are `root` (the system's own files).
+ * listing. Pages have no owner: they show as the running user's (`processOwner`).
  * Space is counted as a 4 KiB-block filesystem allocates it (ext4's default), which is what
  * `total` and `du` report on such a disk copy.
  */
@@ -17,7 +18,6 @@ export interface LongEntry {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const SIX_MONTHS_MS = (365.2425 / 2) * 24 * 3600 * 1000;
 export const DIRECTORY_BYTES = 4096;
-const OWNER = "root";
 
 /** Kibibytes a file of `size` bytes takes in 4 KiB blocks; a directory takes one block. */
 export function allocatedKiB(stat: FsStat): number {
@@ -78,8 +78,9 @@ export function longLines(entries: readonly LongEntry[], human: boolean): string
   const sizes = entries.map((entry) => sizeText(entry, human));
   const linkWidth = Math.max(0, ...links.map((text) => text.length));
   const sizeWidth = Math.max(0, ...sizes.map((text) => text.length));
+  const { user, group } = processOwner();
   return entries.map(
     (entry, i) =>
-      `${modeString(entry.stat)} ${links[i]!.padStart(linkWidth)} ${OWNER} ${OWNER} ${sizes[i]!.padStart(sizeWidth)} ${lsDate(entry.stat.mtime)} ${entry.name}`,
+      `${modeString(entry.stat)} ${links[i]!.padStart(linkWidth)} ${user} ${group} ${sizes[i]!.padStart(sizeWidth)} ${lsDate(entry.stat.mtime)} ${entry.name}`,
   );
 }

@@ -1,6 +1,8 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat } from "just-bash";
+import { processOwner } from "../../fs/process-owner.js";
+import { WrittenOutput } from "../../shell/written-order.js";
 import { allocatedKiB } from "../ls/ls-long-format.js";
 
 /** `%y`: `2026-12-01 06:59:24.895000000 +0000` in local time (nanoseconds from milliseconds). */
@@ -42,10 +44,11 @@ const DIRECTIVES: Record<string, (name: string, stat: FsStat, subdirectories: nu
   F: (_n, stat) => fileType(stat),
   a: (_n, stat) => (stat.mode & 0o7777).toString(8),
   A: (_n, stat) => permissions(stat),
-  U: () => "root",
-  G: () => "root",
-  u: () => "0",
-  g: () => "0",
+  // Pages have no owner: the running user's, as `ls -l` shows them.
+  U: () => processOwner().user,
+  G: () => processOwner().group,
+  u: () => String(processOwner().uid),
+  g: () => String(processOwner().gid),
   b: (_n, stat) => String((allocatedKiB(stat) * 1024) / 512),
   B: () => "512",
   o: () => "4096",
@@ -92,15 +95,16 @@ export function createStatCommand(): Command {
         ? ctx.origCommand(args)
         : Promise.resolve({ stdout: "", stderr: "stat: unsupported\n", exitCode: 1 });
     if (format === undefined || operands.length === 0) return fallback();
-    let stdout = "";
-    let stderr = "";
+    const output = new WrittenOutput();
+    let failed = false;
     for (const operand of operands) {
       let stat: FsStat;
       try {
         stat = await ctx.fs.stat(posix.resolve(ctx.cwd, operand));
       } catch (error) {
         rethrowIfFatal(error);
-        stderr += `stat: cannot statx '${operand}': No such file or directory\n`;
+        output.err(`stat: cannot statx '${operand}': No such file or directory\n`);
+        failed = true;
         continue;
       }
       const path = posix.resolve(ctx.cwd, operand);
@@ -113,8 +117,8 @@ export function createStatCommand(): Command {
       }
       const line = formatStat(format, operand, stat, subdirectories);
       if (line === null) return fallback();
-      stdout += `${line}\n`;
+      output.out(`${line}\n`);
     }
-    return { stdout, stderr, exitCode: stderr === "" ? 0 : 1 };
+    return output.result(failed ? 1 : 0);
   });
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
 
@@ -15,5 +16,11 @@ describe("stat", () => {
       "d/kv.md 15 1790000000 regular file 1\nd 4096 1790000000 directory 3\n",
     );
     expect(await out("stat -c '%y' n.md")).toBe("2026-09-21 14:13:20.000000000 +0000\n");
+  });
+  it("shows pages as owned by the user running it", async () => {
+    const id = (flag: string) => execFileSync("id", [flag], { encoding: "utf8" }).trim();
+    expect(await out("stat -c '%U %G %u %g' n.md")).toBe(
+      `${id("-un")} ${id("-gn")} ${id("-u")} ${id("-g")}\n`,
+    );
   });
 });

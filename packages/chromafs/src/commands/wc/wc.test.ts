@@ -21,4 +21,18 @@ describe("wc", () => {
   it("counts characters apart from bytes", async () => {
     expect(await out("wc -m -w u8.md")).toBe("2 5 u8.md\n");
   });
+  it("-L prints the widest line's display width: tabs to the next multiple of 8, wide characters 2", async () => {
+    // just-bash's wc refused -L (exit 1)
+    expect(
+      await shell.run("printf 'tab\\there\\n中文中文x\\n' > /tmp/wide.md; wc -L /tmp/wide.md n.md"),
+    ).toEqual({
+      stdout: "12 /tmp/wide.md\n 4 n.md\n12 total\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await out("wc -lL /tmp/wide.md")).toBe(" 2 12 /tmp/wide.md\n");
+    // `\r` ends a line as `\n` does; a zero-width space and a combining accent take no column
+    expect(await out("printf 'ab\\tc\\r\\nzz\\n' | wc -L")).toBe("9\n");
+    expect(await out("printf '😀\\u200be\\u0301\\n' | wc --max-line-length")).toBe("3\n");
+  });
 });
