@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { errorMessage, isFatalError, rethrowIfFatal } from "@atrium/spec";
 import type { DrawerDraft } from "../drawers/drawer.js";
+import { nameProblem } from "../drawers/text-checks.js";
 import { invalidInput, isPalaceError, PalaceError } from "../errors.js";
 import { throwIfAborted } from "../miners/abort.js";
 import { CONVERSATION_FORMATS } from "../miners/conversation.js";
@@ -303,6 +304,8 @@ function checkOptions(options: MineOptions): { rooms: ReturnType<typeof parseRoo
   if (typeof options.wing !== "string" || options.wing.trim() === "") {
     throw invalidInput("wing", "must be non-empty text: the person or project the drawers belong to");
   }
+  const wingProblem = nameProblem(options.wing);
+  if (wingProblem !== undefined) throw invalidInput("wing", wingProblem);
   if (options.format !== undefined) {
     if (!(CONVERSATION_FORMATS as readonly string[]).includes(options.format)) {
       throw invalidInput(
