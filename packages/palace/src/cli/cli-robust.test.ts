@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,5 +87,16 @@ describe("atrium-palace reads only regular files", { timeout: 120_000 }, () => {
         "atrium-palace hook: not a regular file: /dev/zero is a character device; give a file or a folder of files to mine\n",
       exitCode: 1,
     });
+  });
+
+  it("import of a missing file fails and creates no palace", async () => {
+    const home = join(root, "never-made");
+    const missing = join(root, "missing.jsonl");
+    expect(await atriumPalace(["import", missing], { ...env, ATRIUM_PALACE: home })).toEqual({
+      stdout: "",
+      stderr: `atrium-palace import: ${missing} does not exist; give a file written by \`atrium-palace export\`\n`,
+      exitCode: 1,
+    });
+    await expect(access(home)).rejects.toThrow("ENOENT");
   });
 });

@@ -3,7 +3,7 @@ import { createWriteStream } from "node:fs";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
-import { readPalaceConfig } from "../palace-dir.js";
+import { PRIVATE_FILE_MODE, readPalaceConfig } from "../palace-dir.js";
 import { type DrawerHolding, EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export-rows.js";
 
 const PAGE = 1_000;
@@ -81,7 +81,7 @@ function holding(palace: Palace, row: DrawerRow): DrawerHolding {
 
 /** Writes `exportRows` to `file` as JSONL (one JSON object per line). */
 export async function exportPalace(palace: Palace, file: string): Promise<ExportReport> {
-  const out = createWriteStream(file, { encoding: "utf8" });
+  const out = createWriteStream(file, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
   const report: ExportReport = { drawers: 0, sources: 0, knowledgeGraphRows: 0, tunnels: 0 };
   try {
     for await (const row of exportRows(palace)) {

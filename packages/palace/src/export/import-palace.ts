@@ -1,14 +1,14 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { DrawerRow } from "../db/drawer-row.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { contentHash, drawerId } from "../drawers/drawer-id.js";
 import { checkDraft } from "../drawers/validate-draft.js";
-import { invalidInput, PalaceError } from "../errors.js";
+import { invalidInput } from "../errors.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
 import { readPalaceConfig, writePalaceConfig } from "../palace-dir.js";
-import { type DrawerHolding, EXPORT_FORMAT_VERSION } from "./export-rows.js";
+import { type ExportHeader, parseExportHeader } from "./export-header.js";
+import type { DrawerHolding } from "./export-rows.js";
+import { importLines } from "./import-lines.js";
 
 export interface ImportReport {
   /** Drawers filed; `skipped` were already in the palace (same id). */
@@ -38,36 +38,22 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
   }[] = [];
   const graph: unknown[] = [];
   const tunnels: { row: unknown; where: string }[] = [];
-  let header: { identity?: string; settings?: Record<string, unknown> } | undefined;
-  let line = 0;
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
-  for await (const text of lines) {
-    line++;
+  let header: ExportHeader | undefined;
+  for await (const { line, text } of importLines(file, palace.limits.maxImportLineBytes)) {
     if (text.trim() === "") continue;
     const where = `${file}:${line}`;
-    if (text.length > palace.limits.maxImportLineBytes) {
-      throw invalidInput(where, `is longer than maxImportLineBytes (${palace.limits.maxImportLineBytes})`);
-    }
     let row: { kind?: unknown } & Record<string, unknown>;
     try {
       row = JSON.parse(text);
     } catch (error) {
       throw invalidInput(where, `is not JSON (${(error as Error).message}); is this a palace export?`);
     }
-    if (line === 1 || header === undefined) {
-      if (row.kind !== "palace")
-        throw invalidInput(
-          where,
-          'must be the export header ({"kind":"palace",...}); is this a palace export?',
-        );
-      if (typeof row.format !== "number" || row.format > EXPORT_FORMAT_VERSION) {
-        throw new PalaceError(
-          "palace/format",
-          `${where}: export format ${String(row.format)} is newer than this @atrium/palace reads (${EXPORT_FORMAT_VERSION}); upgrade @atrium/palace`,
-        );
-      }
-      header = row as typeof header;
+    if (header === undefined) {
+      header = parseExportHeader(row, where);
       continue;
+    }
+    if (typeof row !== "object" || row === null || Array.isArray(row)) {
+      throw invalidInput(where, "must be a JSON object with a kind; is this a palace export?");
     }
     if (row.kind === "drawer") {
       const { alsoHeldBy, filedDirectly, ...drawer } = row;
@@ -131,8 +117,11 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
         (index) => tunnels[index]?.where ?? `tunnels[${index}]`,
       );
     }).immediate();
+    // The palace's own settings win; the export's fill only what the palace does not have yet.
     const config = await readPalaceConfig(palace.dir);
-    const merged = { ...(header?.settings ?? {}), ...config };
+    const merged = { ...config };
+    if (config.rooms === undefined && header?.settings?.rooms !== undefined)
+      merged.rooms = header.settings.rooms;
     if (config.identity === undefined && header?.identity !== undefined) merged.identity = header.identity;
     if (JSON.stringify(merged) !== JSON.stringify(config)) await writePalaceConfig(palace.dir, merged);
     await palace.reloadConfig();
