@@ -38,6 +38,8 @@ export interface McpLimits {
   maxConfigFileBytes: number;
   /** Served over HTTP: request body size. */
   maxHttpBodyBytes: number;
+  /** Served over stdio: one request line; a longer one is answered with a JSON-RPC error and dropped. */
+  maxStdioLineBytes: number;
   /** Served over HTTP: concurrent sessions. */
   maxHttpSessions: number;
   /**
@@ -66,6 +68,7 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   maxHttpMessageBytes: 16 * 1024 * 1024,
   maxConfigFileBytes: 1024 * 1024,
   maxHttpBodyBytes: 4 * 1024 * 1024,
+  maxStdioLineBytes: 10 * 1024 * 1024,
   maxHttpSessions: 100,
   sessionIdleMs: 5 * 60_000,
   shutdownGraceMs: 10_000,
@@ -87,6 +90,7 @@ const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
   maxHttpMessageBytes: "count",
   maxConfigFileBytes: "count",
   maxHttpBodyBytes: "count",
+  maxStdioLineBytes: "count",
   maxHttpSessions: "count",
   sessionIdleMs: "duration",
   shutdownGraceMs: "duration",
