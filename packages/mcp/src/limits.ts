@@ -23,6 +23,11 @@ export interface McpLimits {
   stderrTailChars: number;
   /** Text of one tool result handed to the model; longer text is cut with a note. */
   maxResultTextChars: number;
+  /**
+   * One error message sent (a served tool's failure) or received (a JSON-RPC error); longer
+   * text is cut with a note saying how much.
+   */
+  maxErrorChars: number;
   /** Images of one tool result (base64 characters in total); further images are dropped with a note. */
   maxResultImageChars: number;
   /** A tool description from a server goes into every prompt; longer ones are cut with a note. */
@@ -62,6 +67,7 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   stdioTermGraceMs: 1_000,
   stderrTailChars: 2_000,
   maxResultTextChars: 200_000,
+  maxErrorChars: 20_000,
   maxResultImageChars: 10 * 1024 * 1024,
   maxToolDescriptionChars: 4_000,
   maxListedItems: 1_000,
@@ -84,6 +90,7 @@ const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
   stdioTermGraceMs: "duration",
   stderrTailChars: "count",
   maxResultTextChars: "count",
+  maxErrorChars: "count",
   maxResultImageChars: "count",
   maxToolDescriptionChars: "count",
   maxListedItems: "count",
