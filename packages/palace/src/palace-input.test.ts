@@ -94,3 +94,16 @@ describe("a drawer must fit one import line", () => {
     expect((await palace.get(id))?.metadata).toBeUndefined();
   });
 });
+
+describe("drawer times must exist", () => {
+  it("refuses 2024-02-30 and 2024-13-01 as a draft's timestamp, saying why", async () => {
+    const palace = await palaces.open();
+    const base = { wing: "w", room: "r", content: "text" };
+    await expect(palace.file([{ ...base, timestamp: "2024-02-30" }])).rejects.toThrow(
+      'drafts[0].timestamp: "2024-02-30" is not a real date: February 2024 has 29 days, not 30; write e.g. 2024-05-01T09:30:00Z',
+    );
+    await expect(palace.file([{ ...base, timestamp: "2024-13-01T10:00:00Z" }])).rejects.toThrow(
+      'drafts[0].timestamp: "2024-13-01T10:00:00Z" is not a real date: month 13 does not exist (months run 01 to 12); write e.g. 2024-05-01T09:30:00Z',
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { parseIsoTime } from "@atrium/spec";
+import { isoTimeProblem, parseIsoTime } from "@atrium/spec";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
 import type { DrawerDraft, DrawerMetadata } from "./drawer.js";
@@ -55,7 +55,7 @@ export function checkDraft(
   } catch {
     throw invalidInput(
       `${field}.timestamp`,
-      `${JSON.stringify(timestamp)} is not an ISO 8601 time; write e.g. 2024-05-01T09:30:00Z`,
+      `${isoTimeProblem(timestamp) ?? `${JSON.stringify(timestamp)} is not an ISO 8601 time`}; write e.g. 2024-05-01T09:30:00Z`,
     );
   }
   if (draft.metadata !== undefined) checkMetadata(draft.metadata, `${field}.metadata`, limits);
