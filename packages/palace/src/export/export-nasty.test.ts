@@ -141,7 +141,7 @@ describe("export then import of the nastiest input the API accepts", () => {
 
     // Inputs the palace may refuse; whatever it accepts must come back too.
     let attempts = 0;
-    for (const draft of [
+    for (const draft of <DrawerDraft[]>[
       { wing: "edge", room: "tries", content: "lone \uD800 surrogate" },
       { wing: "edge", room: "tries", content: "x", metadata: { note: "lone \uDC00" } },
       {
