@@ -18,6 +18,8 @@ export interface ExportHeader {
   identity?: string;
   exportedAt?: string;
   settings?: ExportSettings;
+  /** Mined source keys carry their kind (see `PalaceExportRow`); absent in older exports. */
+  sourceKinds?: true;
 }
 
 export interface ExportSettings {
@@ -58,6 +60,7 @@ const headerSchema = z.object({
   identity: z.string().optional(),
   exportedAt: z.string().optional(),
   settings: settingsSchema.optional(),
+  sourceKinds: z.literal(true).optional(),
 });
 
 /** Checks `row` (the first line of `where`, parsed) as an export header. */

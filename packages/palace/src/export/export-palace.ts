@@ -36,6 +36,7 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
     ...(config.identity === undefined ? {} : { identity: config.identity }),
     exportedAt: new Date().toISOString(),
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    sourceKinds: true,
   };
   const page = db.prepare(
     `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`,

@@ -29,6 +29,11 @@ export type PalaceExportRow =
       exportedAt: string;
       /** palace.json keys other modules keep there (a rooms config, ...). */
       settings?: Record<string, unknown>;
+      /**
+       * True when mined source keys carry their kind (`project:`, `convo:`; schema v4). An
+       * export without it is older: its keys are given their kind on import.
+       */
+      sourceKinds?: true;
     }
   | ({ kind: "drawer" } & Drawer & DrawerHolding)
   | {

@@ -66,6 +66,7 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
     else throw invalidInput(where, `has an unknown kind ${JSON.stringify(row.kind)}`);
   }
   if (!header) throw invalidInput(file, "is empty; expected a palace export");
+  if (header.sourceKinds !== true) giveSourceKeysKinds(drawers, holdings, sources);
 
   const report: ImportReport = {
     drawers: 0,
@@ -193,4 +194,37 @@ function checkSource(row: Record<string, unknown>, where: string) {
     minedAt,
     ...(origin === undefined ? {} : { origin }),
   };
+}
+
+/**
+ * An export from before source keys carried their kind (`<wing>/<id>`): each mined source gets
+ * the kind the v4 schema migration gives it (its origin says, else a conversation when its
+ * drawers are in the "conversations" hall), renamed wherever the export stores it.
+ */
+function giveSourceKeysKinds(
+  drawers: Drawer[],
+  holdings: Map<string, DrawerHolding>,
+  sources: { key: string; origin?: string }[],
+): void {
+  const conversations = new Set(
+    drawers.filter((drawer) => drawer.hall === "conversations").map((drawer) => drawer.source),
+  );
+  const renamed = new Map<string, string>();
+  for (const source of sources) {
+    const kind = source.origin?.startsWith("project:")
+      ? "project"
+      : source.origin?.startsWith("convos:") || conversations.has(source.key)
+        ? "convo"
+        : "project";
+    renamed.set(source.key, `${kind}:${source.key}`);
+    source.key = `${kind}:${source.key}`;
+  }
+  for (const drawer of drawers) {
+    const key = drawer.source === undefined ? undefined : renamed.get(drawer.source);
+    if (key !== undefined) drawer.source = key;
+  }
+  for (const holding of holdings.values()) {
+    for (const holder of holding.alsoHeldBy ?? [])
+      holder.source = renamed.get(holder.source) ?? holder.source;
+  }
 }

@@ -6,8 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { mine } from "../mine/mine.js";
 import { readPalaceConfig } from "../palace-dir.js";
 import { TestPalaces } from "../test-fixtures.js";
+import { exportPalace } from "./export-palace.js";
 import { importPalace } from "./import-palace.js";
 
 /**
@@ -133,5 +135,41 @@ describe("import streams the file", () => {
     expect(maxRssMb).toBeLessThan(150);
     // Nothing was filed.
     expect((await readdir(target)).sort()).toEqual(["chroma", "palace.json", "palace.sqlite"]);
+  });
+});
+
+describe("an export from before source keys had kinds", () => {
+  it("imports with kinds given to its keys, so mining it again re-files nothing", {
+    timeout: 60_000,
+  }, async () => {
+    const project = await palaces.dir();
+    await writeFile(join(project, "a.md"), "# Alpha\n\nalpha notes\n");
+    const convos = await palaces.dir();
+    await writeFile(join(convos, "chat.txt"), "Ana: hi\nBo: hello\nAna: bye\nBo: later\n");
+    const original = await palaces.open();
+    await mine(original, project, { mode: "project", wing: "me" });
+    await mine(original, convos, { mode: "convos", wing: "me" });
+    const file = join(await palaces.dir(), "export.jsonl");
+    await exportPalace(original, file);
+    // What an export written before schema v4 held: no sourceKinds, keys `<wing>/<id>`.
+    const old = (await readFile(file, "utf8"))
+      .replace(',"sourceKinds":true', "")
+      .replaceAll('"project:me/', '"me/')
+      .replaceAll('"convo:me/', '"me/');
+    expect(old).not.toContain("project:me/");
+    await writeFile(file, old);
+    const copy = await palaces.open();
+    await importPalace(copy, file);
+    expect(copy.listSources("").map((source) => source.key)).toEqual([
+      "convo:me/chat.txt",
+      "project:me/a.md",
+    ]);
+    const sources = copy.internals().db.prepare("SELECT DISTINCT source FROM drawers ORDER BY source").all();
+    expect(sources).toEqual([{ source: "convo:me/chat.txt" }, { source: "project:me/a.md" }]);
+    expect(await mine(copy, project, { mode: "project", wing: "me" })).toMatchObject({
+      skipped: 1,
+      added: 0,
+    });
+    expect(await mine(copy, convos, { mode: "convos", wing: "me" })).toMatchObject({ skipped: 1, added: 0 });
   });
 });
