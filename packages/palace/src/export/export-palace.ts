@@ -43,7 +43,13 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
   );
   for (let after = 0; ; ) {
     const rows = page.all(after, PAGE) as DrawerRow[];
-    for (const row of rows) yield { kind: "drawer", ...rowToDrawer(row), ...holding(palace, row) };
+    for (const row of rows) {
+      const { alsoHeldBy, ...held } = holding(palace, row);
+      const inline = alsoHeldBy !== undefined && JSON.stringify(alsoHeldBy).length <= INLINE_HOLDERS_CHARS;
+      yield { kind: "drawer", ...rowToDrawer(row), ...(inline ? { alsoHeldBy } : {}), ...held };
+      if (alsoHeldBy !== undefined && !inline)
+        yield* holderRows(row.id, alsoHeldBy, palace.limits.maxImportLineBytes);
+    }
     if (rows.length < PAGE) break;
     after = (rows[rows.length - 1] as DrawerRow).rowid;
   }
@@ -68,6 +74,35 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
   }
   yield* new KnowledgeGraph(db).export();
   yield* palace.tunnels.export();
+}
+
+/**
+ * A drawer's other holders go on its own line while short (within the room the line limit keeps
+ * beside a drawer's text, see `EXPORT_LINE_OVERHEAD_BYTES`). A drawer many sources hold (one
+ * license header in thousands of files) would make that line longer than an import reads, so its
+ * holders follow in `holders` rows, each well within `maxImportLineBytes`.
+ */
+const INLINE_HOLDERS_CHARS = 400;
+
+function* holderRows(
+  id: string,
+  holders: NonNullable<DrawerHolding["alsoHeldBy"]>,
+  maxLineBytes: number,
+): Generator<{ kind: "holders"; id: string; alsoHeldBy: NonNullable<DrawerHolding["alsoHeldBy"]> }> {
+  const budget = Math.max(4_096, Math.floor(maxLineBytes / 2));
+  let chunk: NonNullable<DrawerHolding["alsoHeldBy"]> = [];
+  let bytes = 0;
+  for (const holder of holders) {
+    const size = Buffer.byteLength(JSON.stringify(holder)) + 1;
+    if (chunk.length > 0 && bytes + size > budget) {
+      yield { kind: "holders", id, alsoHeldBy: chunk };
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(holder);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield { kind: "holders", id, alsoHeldBy: chunk };
 }
 
 /** The drawer's holders other than its own source, so an import keeps shared drawers shared. */

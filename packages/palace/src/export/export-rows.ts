@@ -36,6 +36,8 @@ export type PalaceExportRow =
       sourceKinds?: true;
     }
   | ({ kind: "drawer" } & Drawer & DrawerHolding)
+  /** More holders of the drawer on the line before (one held by too many sources for one line). */
+  | { kind: "holders"; id: string; alsoHeldBy: NonNullable<DrawerHolding["alsoHeldBy"]> }
   | {
       kind: "source";
       key: string;

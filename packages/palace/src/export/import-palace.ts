@@ -39,6 +39,7 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
   const graph: unknown[] = [];
   const tunnels: { row: unknown; where: string }[] = [];
   let header: ExportHeader | undefined;
+  const readIds = new Set<string>();
   for await (const { line, text } of importLines(file, palace.limits.maxImportLineBytes)) {
     if (text.trim() === "") continue;
     const where = `${file}:${line}`;
@@ -58,8 +59,23 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
     if (row.kind === "drawer") {
       const { alsoHeldBy, filedDirectly, ...drawer } = row;
       drawers.push(checkDrawer(drawer, where, palace));
+      readIds.add(drawer.id as string);
       const holding = checkHolding(alsoHeldBy, filedDirectly, where);
       if (holding) holdings.set(drawer.id as string, holding);
+    } else if (row.kind === "holders") {
+      // More holders of a drawer read above (see `holderRows` in export-palace.ts).
+      const { id, alsoHeldBy } = row;
+      const more = checkHolding(alsoHeldBy, undefined, where);
+      const holding =
+        typeof id === "string" ? (holdings.get(id) ?? (readIds.has(id) ? {} : undefined)) : undefined;
+      if (holding === undefined || more?.alsoHeldBy === undefined) {
+        throw invalidInput(
+          where,
+          "a holders row needs the id of a drawer on an earlier line and its alsoHeldBy list",
+        );
+      }
+      holding.alsoHeldBy = [...(holding.alsoHeldBy ?? []), ...more.alsoHeldBy];
+      holdings.set(id as string, holding);
     } else if (row.kind === "source") sources.push(checkSource(row, where));
     else if (typeof row.kind === "string" && row.kind.startsWith("kg-")) graph.push(row);
     else if (row.kind === "tunnel") tunnels.push({ row, where });

@@ -173,3 +173,36 @@ describe("an export from before source keys had kinds", () => {
     expect(await mine(copy, convos, { mode: "convos", wing: "me" })).toMatchObject({ skipped: 1, added: 0 });
   });
 });
+
+describe("a drawer held by many sources", () => {
+  it("exports its holders in rows within the line limit, and imports them all back", {
+    timeout: 60_000,
+  }, async () => {
+    const limits = { maxImportLineBytes: 20_000 };
+    const original = await palaces.open({ limits });
+    // 60 sources with 400-character keys hold one license header: 25 KB of holders.
+    const keys = Array.from(
+      { length: 60 },
+      (_, at) => `project:me/${"d".repeat(380)}/${String(at).padStart(3, "0")}.ts`,
+    );
+    for (const key of keys) {
+      await original.replaceSource(key, "h", [
+        { content: "MIT License", wing: "me", room: "code", position: 0 },
+      ]);
+    }
+    const file = join(await palaces.dir(), "export.jsonl");
+    await exportPalace(original, file);
+    const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
+    expect(Math.max(...lines.map((line) => Buffer.byteLength(line)))).toBeLessThanOrEqual(20_000);
+    expect(lines.filter((line) => line.startsWith('{"kind":"holders"')).length).toBe(3);
+    const copy = await palaces.open({ limits });
+    expect(await importPalace(copy, file)).toMatchObject({ drawers: 1, sources: 60 });
+    const holders = (palace: typeof copy) => {
+      const { registry, db } = palace.internals();
+      const { rowid } = db.prepare("SELECT rowid FROM drawers").get() as { rowid: number };
+      return registry.holders(rowid);
+    };
+    expect(holders(copy)).toEqual(holders(original));
+    expect(holders(copy)).toHaveLength(60);
+  });
+});
