@@ -23,6 +23,11 @@ export interface McpLimits {
   stderrTailChars: number;
   /** Text of one tool result handed to the model; longer text is cut with a note. */
   maxResultTextChars: number;
+  /**
+   * One error message sent (a served tool's failure) or received (a JSON-RPC error); longer
+   * text is cut with a note saying how much.
+   */
+  maxErrorChars: number;
   /** Images of one tool result (base64 characters in total); further images are dropped with a note. */
   maxResultImageChars: number;
   /** A tool description from a server goes into every prompt; longer ones are cut with a note. */
@@ -38,6 +43,8 @@ export interface McpLimits {
   maxConfigFileBytes: number;
   /** Served over HTTP: request body size. */
   maxHttpBodyBytes: number;
+  /** Served over stdio: one request line; a longer one is answered with a JSON-RPC error and dropped. */
+  maxStdioLineBytes: number;
   /** Served over HTTP: concurrent sessions. */
   maxHttpSessions: number;
   /**
@@ -65,12 +72,14 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   stdioTermGraceMs: 1_000,
   stderrTailChars: 2_000,
   maxResultTextChars: 200_000,
+  maxErrorChars: 20_000,
   maxResultImageChars: 10 * 1024 * 1024,
   maxToolDescriptionChars: 4_000,
   maxListedItems: 1_000,
   maxHttpMessageBytes: 16 * 1024 * 1024,
   maxConfigFileBytes: 1024 * 1024,
   maxHttpBodyBytes: 4 * 1024 * 1024,
+  maxStdioLineBytes: 10 * 1024 * 1024,
   maxHttpSessions: 100,
   maxHttpSessionsPerIdentity: 16,
   sessionIdleMs: 5 * 60_000,
@@ -87,12 +96,14 @@ const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
   stdioTermGraceMs: "duration",
   stderrTailChars: "count",
   maxResultTextChars: "count",
+  maxErrorChars: "count",
   maxResultImageChars: "count",
   maxToolDescriptionChars: "count",
   maxListedItems: "count",
   maxHttpMessageBytes: "count",
   maxConfigFileBytes: "count",
   maxHttpBodyBytes: "count",
+  maxStdioLineBytes: "count",
   maxHttpSessions: "count",
   maxHttpSessionsPerIdentity: "count",
   sessionIdleMs: "duration",

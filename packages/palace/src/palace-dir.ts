@@ -26,6 +26,13 @@ export function palacePaths(dir: string): PalacePaths {
   };
 }
 
+/**
+ * A palace holds someone's memories: the files it creates (palace.json, palace.sqlite and its
+ * -wal/-shm, exports) are readable by their owner only, its directories enterable by them only.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIRECTORY_MODE = 0o700;
+
 /** palace.json's format; a newer one is refused instead of misread. */
 export const PALACE_FORMAT_VERSION = 1;
 
@@ -96,7 +103,7 @@ export async function readPalaceConfig(dir: string): Promise<PalaceConfig> {
 export async function writePalaceConfig(dir: string, config: PalaceConfig): Promise<void> {
   const paths = palacePaths(dir);
   const temporary = `${paths.config}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   await rename(temporary, paths.config);
 }
 
@@ -106,13 +113,13 @@ export async function writePalaceConfig(dir: string, config: PalaceConfig): Prom
  */
 export async function createPalaceConfig(dir: string, config: PalaceConfig): Promise<boolean> {
   const paths = palacePaths(dir);
-  await mkdir(paths.dir, { recursive: true });
-  await mkdir(paths.chroma, { recursive: true });
+  await mkdir(paths.dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  await mkdir(paths.chroma, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   // Written whole to a private file, then hard-linked into place: `link` fails if palace.json
   // exists, and a concurrent opener never sees it created but still empty (as `wx` + write allows).
   const staged = `${paths.config}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    await writeFile(staged, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });
+    await writeFile(staged, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx", mode: PRIVATE_FILE_MODE });
     await link(staged, paths.config);
     return true;
   } catch (error) {

@@ -6,7 +6,7 @@ import { type DrawerChanges, DrawerRegistry } from "./db/drawer-registry.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "./db/drawer-row.js";
 import type { Drawer, DrawerDraft } from "./drawers/drawer.js";
 import { contentHash, drawerId } from "./drawers/drawer-id.js";
-import { type CheckedDraft, checkDraft, checkMetadata } from "./drawers/validate-draft.js";
+import { type CheckedDraft, checkDraft, checkMetadata, checkName } from "./drawers/validate-draft.js";
 import { invalidInput, PalaceError } from "./errors.js";
 import { KnowledgeGraph } from "./kg/index.js";
 import type { PalaceLimits } from "./limits.js";
@@ -75,7 +75,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
     embeddingChanged: boolean,
   ) {
     this.embeddingChanged = embeddingChanged;
-    this.registry = new DrawerRegistry(db);
+    this.registry = new DrawerRegistry(db, limits);
     this.index = new VectorIndex(connection, config.collection, embedding);
     this.access = new AccessRecorder(db, limits.busyTimeoutMs);
     this.graph = new KnowledgeGraph(db);
@@ -654,6 +654,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
       if (typeof value !== "string" || value.trim() === "" || value.length > this.limits.maxNameChars) {
         throw invalidInput(key, `must be non-empty text of at most ${this.limits.maxNameChars} characters`);
       }
+      checkName(value, key, this.limits, true);
       return value;
     };
     const optionalText = (key: string, value: unknown) => {
@@ -664,6 +665,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
           `must be null or non-empty text of at most ${this.limits.maxNameChars} characters`,
         );
       }
+      checkName(value, key, this.limits, true);
       return value;
     };
     if (changes.room !== undefined) patch.room = text("room", changes.room);

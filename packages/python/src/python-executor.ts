@@ -401,6 +401,7 @@ export class PythonExecutor implements CodeExecutor {
       images: run.images,
       maxJsonChars: this.limits.maxTransferChars,
       limitName: "maxTransferChars",
+      maxErrorChars: this.limits.maxErrorChars,
       ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
     }).then((outcome) => {
       run.toolsInFlight--;

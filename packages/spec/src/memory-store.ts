@@ -90,22 +90,70 @@ export function inScope(scope: MemoryScope | undefined, filter: MemoryScope | un
 
 /**
  * Milliseconds since the epoch of an ISO 8601 time, or a `ValidationError` naming `field` (e.g.
- * "timeRange.from"). Only ISO forms are accepted, not whatever `Date.parse` guesses at.
+ * "timeRange.from"). Only ISO forms are accepted, not whatever `Date.parse` guesses at, and
+ * only real dates and times: `Date.parse` reads "2024-02-30" as March 1.
  */
 export function parseIsoTime(value: string, field: string): number {
-  const ms = ISO_8601.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
+  const problem = isoTimeProblem(value);
+  if (problem !== undefined) {
     throw new ValidationError("memory", [
-      {
-        path: field.split("."),
-        message: `${JSON.stringify(value)} is not an ISO 8601 time; write e.g. 2024-05-01 or 2024-05-01T09:30:00Z`,
-      },
+      { path: field.split("."), message: `${problem}; write e.g. 2024-05-01 or 2024-05-01T09:30:00Z` },
     ]);
   }
-  return ms;
+  return Date.parse(value);
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/**
+ * Why `value` is not an ISO 8601 time ("\"2024-02-30\" is not a real date: February 2024 has
+ * 29 days"), or undefined when it is one. Every field is checked against the calendar and the
+ * clock, since `Date.parse` rolls an impossible day over into the next month.
+ */
+export function isoTimeProblem(value: string): string | undefined {
+  const match = ISO_8601.exec(value);
+  const shown = JSON.stringify(value);
+  if (!match) return `${shown} is not an ISO 8601 time`;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)));
+  if ((month as number) < 1 || (month as number) > 12) {
+    return `${shown} is not a real date: month ${match[2]} does not exist (months run 01 to 12)`;
+  }
+  const days = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate();
+  if ((day as number) < 1 || (day as number) > days) {
+    return `${shown} is not a real date: ${MONTHS[(month as number) - 1]} ${match[1]} has ${days} days, not ${match[3]}`;
+  }
+  const clock: [number | undefined, number, string][] = [
+    [hour, 23, "hour"],
+    [minute, 59, "minute"],
+    [second, 59, "second"],
+    [offsetHours, 23, "offset hour"],
+    [offsetMinutes, 59, "offset minute"],
+  ];
+  for (const [part, max, name] of clock) {
+    if (part !== undefined && part > max) {
+      return `${shown} is not a real time: ${name} ${String(part).padStart(2, "0")} does not exist (0 to ${max})`;
+    }
+  }
+  return Number.isNaN(Date.parse(value)) ? `${shown} is not an ISO 8601 time` : undefined;
+}
 
 /** Checks a time range: each bound an ISO 8601 time, `from` not after `to`. Returns it in ms. */
 export function checkTimeRange(range: TimeRange | undefined): { from: number; to: number } {

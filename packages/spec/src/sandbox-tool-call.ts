@@ -1,3 +1,4 @@
+import { capText } from "./cap-text.js";
 import { describeThrown } from "./describe-thrown.js";
 import { isFatalError, ValidationError } from "./errors.js";
 import type { ImagePart } from "./messages.js";
@@ -21,6 +22,9 @@ export type ToolCallEvent =
       durationMs: number;
     };
 
+/** The longest tool error message that enters a sandbox when the executor names no limit. */
+export const DEFAULT_SANDBOX_ERROR_CHARS = 20_000;
+
 /** What sandboxed code gets back from a host tool: its value as JSON, or an error to raise. */
 export type SandboxToolOutcome =
   | { ok: true; json: string | undefined }
@@ -39,6 +43,11 @@ export interface SandboxToolCall {
   maxJsonChars: number;
   /** The executor's limit behind `maxJsonChars`, named in that failure so it can be raised. */
   limitName: string;
+  /**
+   * The longest error message that enters the sandbox (the executor's `maxErrorChars`); a
+   * longer one is cut with a note saying how much. Default `DEFAULT_SANDBOX_ERROR_CHARS`.
+   */
+  maxErrorChars?: number;
   onToolCall?: (event: ToolCallEvent) => void;
 }
 
@@ -89,10 +98,20 @@ export async function runSandboxToolCall(
   } catch (error) {
     const kind = failureKind(error);
     if (kind === "fatal") return { fatal: error };
+    // Capped here, on the host, for every executor: a tool's error text can be of any length.
+    const maxErrorChars = call.maxErrorChars ?? DEFAULT_SANDBOX_ERROR_CHARS;
     const failure: SandboxToolOutcome =
       kind === "validation"
-        ? { ok: false, name: "ValidationError", message: (error as ValidationError).message }
-        : { ok: false, name: "ToolError", message: `Tool "${name}" failed: ${describeThrown(error)}` };
+        ? {
+            ok: false,
+            name: "ValidationError",
+            message: capText((error as ValidationError).message, maxErrorChars),
+          }
+        : {
+            ok: false,
+            name: "ToolError",
+            message: capText(`Tool "${name}" failed: ${describeThrown(error)}`, maxErrorChars),
+          };
     // Here nothing may throw (it would escape as a rejection): an observer's fatal error is returned.
     const fatal = notify(call, {
       type: "tool-result",

@@ -1,6 +1,7 @@
-import { AbortError, type AtriumError, errorMessage, isAtriumError, ToolError } from "@atrium/spec";
+import { AbortError, type AtriumError, capText, errorMessage, isAtriumError, ToolError } from "@atrium/spec";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { McpServerError } from "../errors.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 
 export interface CallSite {
   server: string;
@@ -33,7 +34,8 @@ export function callFailure(error: unknown, site: CallSite, toolName?: string): 
     // Later calls to a server that died: the SDK only says "Not connected".
     message = `is no longer running, so ${site.what} cannot run (${site.exitReason()})`;
   } else {
-    message = `${site.what} failed: ${errorMessage(error)}`;
+    // A JSON-RPC error's text comes from the server: bounded before it reaches a model.
+    message = `${site.what} failed: ${capText(errorMessage(error), DEFAULT_MCP_LIMITS.maxErrorChars)}`;
   }
   const text = `MCP server "${site.server}" ${message}`;
   return toolName

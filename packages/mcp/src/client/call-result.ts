@@ -1,4 +1,10 @@
-import { type ImagePart, type RichToolResult, richToolResult, ToolError } from "@atrium/spec";
+import {
+  capText as capErrorText,
+  type ImagePart,
+  type RichToolResult,
+  richToolResult,
+  ToolError,
+} from "@atrium/spec";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
 
@@ -41,8 +47,12 @@ export function toToolResult(toolName: string, result: CallToolResult): unknown 
         break;
     }
   }
+  if (result.isError) {
+    // An error's text is bounded like every error crossing MCP (maxErrorChars), not like a result.
+    const message = capErrorText(texts.join("\n"), DEFAULT_MCP_LIMITS.maxErrorChars);
+    throw new ToolError(toolName, message || `tool "${toolName}" failed without a message`);
+  }
   const text = capText(texts.join("\n"));
-  if (result.isError) throw new ToolError(toolName, text || `tool "${toolName}" failed without a message`);
   const value = boundedValue(result.structuredContent, text);
   return images.length ? richToolResult(value, images) : value;
 }

@@ -1,4 +1,5 @@
 import {
+  capText,
   errorMessage,
   formatIssues,
   type ImagePart,
@@ -9,6 +10,7 @@ import {
 } from "@atrium/spec";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { compileInputSchema, type InputValidator } from "../json-schema-validator.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 
 /**
  * Validates input (the tool's own `validate`, then its advertised JSON Schema through ajv), runs
@@ -39,8 +41,12 @@ export function toolRunner(tool: Tool) {
   };
 }
 
+/** A failed call; its text capped (`maxErrorChars`): a tool can throw a message of any length. */
 function errorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+  return {
+    content: [{ type: "text", text: capText(text, DEFAULT_MCP_LIMITS.maxErrorChars) }],
+    isError: true,
+  };
 }
 
 /** Strings stay text; other values become JSON text, plus `structuredContent` for objects. */

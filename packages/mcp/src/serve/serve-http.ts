@@ -243,22 +243,59 @@ function hostName(header: string | undefined): string {
 const INVALID = Symbol("invalid body");
 
 async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > DEFAULT_MCP_LIMITS.maxHttpBodyBytes) {
-      jsonRpcError(res, 413, `Request body over ${DEFAULT_MCP_LIMITS.maxHttpBodyBytes} bytes`);
-      return INVALID;
-    }
-    chunks.push(chunk);
-  }
+  // Read with events, not an async iterator: leaving a `for await` destroys the request, and
+  // with it the socket, which is what reset connections after a 413.
+  const body = await new Promise<Buffer | typeof INVALID>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= DEFAULT_MCP_LIMITS.maxHttpBodyBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off("data", onData).off("end", onEnd).off("error", reject);
+      refuseTooLarge(req, res);
+      resolve(INVALID);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on("data", onData).once("end", onEnd).once("error", reject);
+  });
+  if (body === INVALID) return INVALID;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(body.toString("utf8"));
   } catch (error) {
     jsonRpcError(res, 400, `Parse error: ${(error as Error).message}`, -32700);
     return INVALID;
   }
+}
+
+/** How long, and how many more bytes, a refused body is read and dropped before the socket is cut. */
+const DRAIN_AFTER_413_MS = 5_000;
+const DRAIN_AFTER_413_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Answers 413 and ends the connection cleanly. The rest of the body is still on its way: the
+ * server says `connection: close` (not keep-alive, since the bytes left would be read as the
+ * next request), then reads and drops what the client still sends (a lingering close) so it
+ * gets the 413 and a normal end instead of a reset, which closing with unread data causes.
+ * A client that keeps sending past the bounds is cut off.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  res.shouldKeepAlive = false;
+  res.setHeader("connection", "close");
+  jsonRpcError(res, 413, `Request body over ${DEFAULT_MCP_LIMITS.maxHttpBodyBytes} bytes`);
+  let dropped = 0;
+  const cut = setTimeout(() => req.socket.destroy(), DRAIN_AFTER_413_MS);
+  cut.unref();
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_AFTER_413_BYTES) req.socket.destroy();
+  });
+  req.once("end", () => clearTimeout(cut));
+  req.once("close", () => clearTimeout(cut));
+  req.on("error", () => {}); // a client that gives up mid-body: nothing left to answer
+  req.resume();
 }
 
 function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000): void {

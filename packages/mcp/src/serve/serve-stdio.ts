@@ -1,12 +1,16 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { createMcpServer } from "./create-server.js";
 import type { ServeMcpOptions } from "./serve-options.js";
 import { openSessionTools } from "./session-tools.js";
+import { limitStdioLines } from "./stdio-line-limit.js";
 
 export interface StdioStreams {
   stdin?: Readable;
   stdout?: Writable;
+  /** One request line at most (default `maxStdioLineBytes`, 10 MB). */
+  maxLineBytes?: number;
 }
 
 /** `await using served = await serveMcp(...)` closes it at the end of the block. */
@@ -25,7 +29,13 @@ export async function serveMcp(options: ServeMcpOptions, streams: StdioStreams =
   const session = await openSessionTools(options, undefined);
   const server = createMcpServer(session.options);
   const stdin = streams.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, streams.stdout ?? process.stdout);
+  const stdout = streams.stdout ?? process.stdout;
+  const maxLineBytes = streams.maxLineBytes ?? DEFAULT_MCP_LIMITS.maxStdioLineBytes;
+  // Lines reach the SDK one whole line at a time, none over the limit: its own buffer limit
+  // (which closes the transport) is set just past it so it never trips.
+  const transport = new StdioServerTransport(limitStdioLines(stdin, stdout, maxLineBytes), stdout, {
+    maxBufferSize: maxLineBytes + 1,
+  });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () =>
       void session

@@ -104,9 +104,20 @@ function projectWing(dir: string): string {
   return basename(dir.replace(/[/\\]+$/, "")) || "claude-code";
 }
 
+/** Characters of the hook's JSON read from stdin; Claude Code sends a few hundred. */
+const MAX_HOOK_INPUT_CHARS = 1_000_000;
+
 async function readAll(stream: CliIo["stdin"]): Promise<string> {
   let text = "";
   stream.setEncoding("utf8");
-  for await (const chunk of stream) text += chunk as string;
+  for await (const chunk of stream) {
+    text += chunk as string;
+    // Bounded: stdin may be anything (a device, a runaway producer), not only the hook's JSON.
+    if (text.length > MAX_HOOK_INPUT_CHARS) {
+      throw new UsageError(
+        `stdin holds more than ${MAX_HOOK_INPUT_CHARS} characters; the hook's JSON is a small object with transcript_path and hook_event_name`,
+      );
+    }
+  }
   return text;
 }

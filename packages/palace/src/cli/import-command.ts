@@ -1,3 +1,4 @@
+import { openExportFile } from "../export/import-lines.js";
 import { importPalace } from "../export/import-palace.js";
 import { type CliCommand, parseCommandArgs, printHelp } from "./cli-command.js";
 import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
@@ -21,6 +22,8 @@ export const importCommand: CliCommand = {
     const args = parseCommandArgs(argv, PALACE_OPTION, { min: 1, max: 1, names: "the file to read" });
     if (!args) return printHelp(io, USAGE);
     const file = args.positionals[0] as string;
+    // Before the palace is opened (and created when missing): a wrong path creates nothing.
+    await (await openExportFile(file)).close();
     const report = await withPalace(args.values, io.env, { create: true }, (palace) =>
       importPalace(palace, file),
     );

@@ -1,13 +1,15 @@
 import type { Database, Statement } from "better-sqlite3";
 import { contentHash } from "../drawers/drawer-id.js";
+import { checkExportLine } from "../drawers/export-line.js";
 import type { CheckedDraft } from "../drawers/validate-draft.js";
+import { DEFAULT_PALACE_LIMITS, type PalaceLimits } from "../limits.js";
 import {
   LEXICAL_COLUMNS,
   LEXICAL_CONTEXT_RADIUS,
   type LexicalNeighbours,
   lexicalRow,
 } from "../search/lexical-index.js";
-import { DRAWER_COLUMNS, type DrawerRow, rowToDraft } from "./drawer-row.js";
+import { DRAWER_COLUMNS, type DrawerRow, rowToDraft, rowToDrawer } from "./drawer-row.js";
 import { LEXICAL_TABLE } from "./schema.js";
 
 export type WriteOp = "upsert" | "delete";
@@ -62,7 +64,11 @@ export class DrawerRegistry {
     markDirect: Statement<[number]>;
   };
 
-  constructor(readonly db: Database) {
+  /** `limits.maxImportLineBytes` bounds what an update may grow a drawer to (see `checkExportLine`). */
+  constructor(
+    readonly db: Database,
+    readonly limits: Pick<PalaceLimits, "maxImportLineBytes"> = DEFAULT_PALACE_LIMITS,
+  ) {
     const placeholders = LEXICAL_COLUMNS.map(() => "?").join(", ");
     this.statements = {
       byId: db.prepare(`SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.id = ?`),
@@ -250,6 +256,21 @@ export class DrawerRegistry {
       set("metadata", changes.metadata === null ? null : JSON.stringify(changes.metadata));
     if (changes.pinned !== undefined) set("pinned", changes.pinned ? 1 : 0);
     if (assignments.length === 0) return;
+    // Every write path passes here: the changed drawer must still fit an import's line.
+    const before = rowToDrawer(row);
+    checkExportLine(
+      {
+        ...before,
+        ...(changes.room === undefined ? {} : { room: changes.room }),
+        ...(changes.hall === undefined ? {} : { hall: changes.hall }),
+        ...(changes.source === undefined ? {} : { source: changes.source ?? undefined }),
+        ...(changes.speaker === undefined ? {} : { speaker: changes.speaker ?? undefined }),
+        ...(changes.sessionId === undefined ? {} : { sessionId: changes.sessionId ?? undefined }),
+        ...(changes.metadata === undefined ? {} : { metadata: changes.metadata ?? undefined }),
+      },
+      `drawer ${row.id}`,
+      this.limits,
+    );
     this.db.prepare(`UPDATE drawers SET ${assignments.join(", ")} WHERE rowid = @rowid`).run(values);
     this.followSource(row, changes);
     const indexed = Object.keys(changes).some((key) => key !== "pinned" && key !== "metadata");

@@ -1,5 +1,7 @@
+import { closeSync, constants, openSync } from "node:fs";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { PalaceError } from "../errors.js";
+import { PRIVATE_FILE_MODE } from "../palace-dir.js";
 
 /**
  * Opens palace.sqlite in WAL mode (readers never wait for the writer) with a busy timeout, so a
@@ -8,6 +10,9 @@ import { PalaceError } from "../errors.js";
 export function openDatabase(file: string, busyTimeoutMs: number): Database {
   let db: Database;
   try {
+    // Created here, owner-only, before SQLite would create it with the umask's 0644; SQLite gives
+    // the -wal and -shm files the database file's mode.
+    closeSync(openSync(file, constants.O_RDONLY | constants.O_CREAT, PRIVATE_FILE_MODE));
     db = new BetterSqlite3(file, { timeout: busyTimeoutMs });
   } catch (error) {
     throw new PalaceError("palace/format", `Cannot open ${file}: ${(error as Error).message}`, {

@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { PalaceError } from "../errors.js";
 import { lexicalTableSql } from "../search/lexical-index.js";
 import { DRAWER_SOURCES_MIGRATION } from "./drawer-sources-schema.js";
+import { SOURCE_KINDS_MIGRATION } from "./source-kinds-schema.js";
 
 /** The FTS5 table's name; its columns come from `lexical-index.ts`. */
 export const LEXICAL_TABLE = "drawers_fts";
@@ -72,6 +73,7 @@ const MIGRATIONS: readonly string[] = [
     BEGIN DELETE FROM ${VECTOR_TABLE} WHERE drawer_rowid = old.rowid; END;
   `,
   DRAWER_SOURCES_MIGRATION,
+  SOURCE_KINDS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

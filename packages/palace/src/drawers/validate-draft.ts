@@ -1,7 +1,9 @@
-import { parseIsoTime } from "@atrium/spec";
+import { isoTimeProblem, parseIsoTime } from "@atrium/spec";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
 import type { DrawerDraft, DrawerMetadata } from "./drawer.js";
+import { checkExportLine } from "./export-line.js";
+import { nameProblem, textProblem } from "./text-checks.js";
 
 /** A draft checked and completed: hall and timestamp filled in, the time in milliseconds. */
 export interface CheckedDraft extends DrawerDraft {
@@ -35,6 +37,8 @@ export function checkDraft(
       `has ${content.length} characters, more than maxDrawerChars (${limits.maxDrawerChars}); split it into smaller drawers`,
     );
   }
+  const contentProblem = textProblem(content);
+  if (contentProblem !== undefined) throw invalidInput(`${field}.content`, contentProblem);
   checkName(draft.wing, `${field}.wing`, limits, true);
   checkName(draft.room, `${field}.room`, limits, true);
   for (const key of ["hall", "source", "speaker", "turnId", "sessionId"] as const) {
@@ -51,14 +55,16 @@ export function checkDraft(
   } catch {
     throw invalidInput(
       `${field}.timestamp`,
-      `${JSON.stringify(timestamp)} is not an ISO 8601 time; write e.g. 2024-05-01T09:30:00Z`,
+      `${isoTimeProblem(timestamp) ?? `${JSON.stringify(timestamp)} is not an ISO 8601 time`}; write e.g. 2024-05-01T09:30:00Z`,
     );
   }
   if (draft.metadata !== undefined) checkMetadata(draft.metadata, `${field}.metadata`, limits);
+  checkExportLine(draft, field, limits);
   return { ...draft, hall: draft.hall ?? DEFAULT_HALL, timestamp, timestampMs };
 }
 
-function checkName(value: unknown, field: string, limits: PalaceLimits, required: boolean): void {
+/** A wing, room, hall, source, speaker, turn or session id: non-empty, bounded, no control characters. */
+export function checkName(value: unknown, field: string, limits: PalaceLimits, required: boolean): void {
   if (value === undefined && !required) return;
   if (typeof value !== "string" || value.trim() === "") throw invalidInput(field, "must be non-empty text");
   if (value.length > limits.maxNameChars) {
@@ -67,6 +73,8 @@ function checkName(value: unknown, field: string, limits: PalaceLimits, required
       `has ${value.length} characters, more than maxNameChars (${limits.maxNameChars})`,
     );
   }
+  const problem = nameProblem(value);
+  if (problem !== undefined) throw invalidInput(field, problem);
 }
 
 export function checkMetadata(metadata: unknown, field: string, limits: PalaceLimits): DrawerMetadata {
@@ -81,6 +89,10 @@ export function checkMetadata(metadata: unknown, field: string, limits: PalaceLi
     );
   }
   for (const [key, value] of entries) {
+    const keyProblem = textProblem(key);
+    if (keyProblem !== undefined) throw invalidInput(`${field} key ${JSON.stringify(key)}`, keyProblem);
+    const valueProblem = typeof value === "string" ? textProblem(value) : undefined;
+    if (valueProblem !== undefined) throw invalidInput(`${field}.${key}`, valueProblem);
     const ok =
       typeof value === "string" ||
       typeof value === "boolean" ||

@@ -3,7 +3,7 @@ import { createWriteStream } from "node:fs";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
-import { readPalaceConfig } from "../palace-dir.js";
+import { PRIVATE_FILE_MODE, readPalaceConfig } from "../palace-dir.js";
 import { type DrawerHolding, EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export-rows.js";
 
 const PAGE = 1_000;
@@ -36,13 +36,20 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
     ...(config.identity === undefined ? {} : { identity: config.identity }),
     exportedAt: new Date().toISOString(),
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    sourceKinds: true,
   };
   const page = db.prepare(
     `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`,
   );
   for (let after = 0; ; ) {
     const rows = page.all(after, PAGE) as DrawerRow[];
-    for (const row of rows) yield { kind: "drawer", ...rowToDrawer(row), ...holding(palace, row) };
+    for (const row of rows) {
+      const { alsoHeldBy, ...held } = holding(palace, row);
+      const inline = alsoHeldBy !== undefined && JSON.stringify(alsoHeldBy).length <= INLINE_HOLDERS_CHARS;
+      yield { kind: "drawer", ...rowToDrawer(row), ...(inline ? { alsoHeldBy } : {}), ...held };
+      if (alsoHeldBy !== undefined && !inline)
+        yield* holderRows(row.id, alsoHeldBy, palace.limits.maxImportLineBytes);
+    }
     if (rows.length < PAGE) break;
     after = (rows[rows.length - 1] as DrawerRow).rowid;
   }
@@ -69,6 +76,35 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
   yield* palace.tunnels.export();
 }
 
+/**
+ * A drawer's other holders go on its own line while short (within the room the line limit keeps
+ * beside a drawer's text, see `EXPORT_LINE_OVERHEAD_BYTES`). A drawer many sources hold (one
+ * license header in thousands of files) would make that line longer than an import reads, so its
+ * holders follow in `holders` rows, each well within `maxImportLineBytes`.
+ */
+const INLINE_HOLDERS_CHARS = 400;
+
+function* holderRows(
+  id: string,
+  holders: NonNullable<DrawerHolding["alsoHeldBy"]>,
+  maxLineBytes: number,
+): Generator<{ kind: "holders"; id: string; alsoHeldBy: NonNullable<DrawerHolding["alsoHeldBy"]> }> {
+  const budget = Math.max(4_096, Math.floor(maxLineBytes / 2));
+  let chunk: NonNullable<DrawerHolding["alsoHeldBy"]> = [];
+  let bytes = 0;
+  for (const holder of holders) {
+    const size = Buffer.byteLength(JSON.stringify(holder)) + 1;
+    if (chunk.length > 0 && bytes + size > budget) {
+      yield { kind: "holders", id, alsoHeldBy: chunk };
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(holder);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield { kind: "holders", id, alsoHeldBy: chunk };
+}
+
 /** The drawer's holders other than its own source, so an import keeps shared drawers shared. */
 function holding(palace: Palace, row: DrawerRow): DrawerHolding {
   const { registry } = palace.internals();
@@ -81,7 +117,7 @@ function holding(palace: Palace, row: DrawerRow): DrawerHolding {
 
 /** Writes `exportRows` to `file` as JSONL (one JSON object per line). */
 export async function exportPalace(palace: Palace, file: string): Promise<ExportReport> {
-  const out = createWriteStream(file, { encoding: "utf8" });
+  const out = createWriteStream(file, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
   const report: ExportReport = { drawers: 0, sources: 0, knowledgeGraphRows: 0, tunnels: 0 };
   try {
     for await (const row of exportRows(palace)) {

@@ -29,8 +29,15 @@ export type PalaceExportRow =
       exportedAt: string;
       /** palace.json keys other modules keep there (a rooms config, ...). */
       settings?: Record<string, unknown>;
+      /**
+       * True when mined source keys carry their kind (`project:`, `convo:`; schema v4). An
+       * export without it is older: its keys are given their kind on import.
+       */
+      sourceKinds?: true;
     }
   | ({ kind: "drawer" } & Drawer & DrawerHolding)
+  /** More holders of the drawer on the line before (one held by too many sources for one line). */
+  | { kind: "holders"; id: string; alsoHeldBy: NonNullable<DrawerHolding["alsoHeldBy"]> }
   | {
       kind: "source";
       key: string;

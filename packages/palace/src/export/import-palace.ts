@@ -1,14 +1,14 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { DrawerRow } from "../db/drawer-row.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { contentHash, drawerId } from "../drawers/drawer-id.js";
 import { checkDraft } from "../drawers/validate-draft.js";
-import { invalidInput, PalaceError } from "../errors.js";
+import { invalidInput } from "../errors.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
 import { readPalaceConfig, writePalaceConfig } from "../palace-dir.js";
-import { type DrawerHolding, EXPORT_FORMAT_VERSION } from "./export-rows.js";
+import { type ExportHeader, parseExportHeader } from "./export-header.js";
+import type { DrawerHolding } from "./export-rows.js";
+import { importLines } from "./import-lines.js";
 
 export interface ImportReport {
   /** Drawers filed; `skipped` were already in the palace (same id). */
@@ -38,48 +38,51 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
   }[] = [];
   const graph: unknown[] = [];
   const tunnels: { row: unknown; where: string }[] = [];
-  let header: { identity?: string; settings?: Record<string, unknown> } | undefined;
-  let line = 0;
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
-  for await (const text of lines) {
-    line++;
+  let header: ExportHeader | undefined;
+  const readIds = new Set<string>();
+  for await (const { line, text } of importLines(file, palace.limits.maxImportLineBytes)) {
     if (text.trim() === "") continue;
     const where = `${file}:${line}`;
-    if (text.length > palace.limits.maxImportLineBytes) {
-      throw invalidInput(where, `is longer than maxImportLineBytes (${palace.limits.maxImportLineBytes})`);
-    }
     let row: { kind?: unknown } & Record<string, unknown>;
     try {
       row = JSON.parse(text);
     } catch (error) {
       throw invalidInput(where, `is not JSON (${(error as Error).message}); is this a palace export?`);
     }
-    if (line === 1 || header === undefined) {
-      if (row.kind !== "palace")
-        throw invalidInput(
-          where,
-          'must be the export header ({"kind":"palace",...}); is this a palace export?',
-        );
-      if (typeof row.format !== "number" || row.format > EXPORT_FORMAT_VERSION) {
-        throw new PalaceError(
-          "palace/format",
-          `${where}: export format ${String(row.format)} is newer than this @atrium/palace reads (${EXPORT_FORMAT_VERSION}); upgrade @atrium/palace`,
-        );
-      }
-      header = row as typeof header;
+    if (header === undefined) {
+      header = parseExportHeader(row, where);
       continue;
+    }
+    if (typeof row !== "object" || row === null || Array.isArray(row)) {
+      throw invalidInput(where, "must be a JSON object with a kind; is this a palace export?");
     }
     if (row.kind === "drawer") {
       const { alsoHeldBy, filedDirectly, ...drawer } = row;
       drawers.push(checkDrawer(drawer, where, palace));
+      readIds.add(drawer.id as string);
       const holding = checkHolding(alsoHeldBy, filedDirectly, where);
       if (holding) holdings.set(drawer.id as string, holding);
+    } else if (row.kind === "holders") {
+      // More holders of a drawer read above (see `holderRows` in export-palace.ts).
+      const { id, alsoHeldBy } = row;
+      const more = checkHolding(alsoHeldBy, undefined, where);
+      const holding =
+        typeof id === "string" ? (holdings.get(id) ?? (readIds.has(id) ? {} : undefined)) : undefined;
+      if (holding === undefined || more?.alsoHeldBy === undefined) {
+        throw invalidInput(
+          where,
+          "a holders row needs the id of a drawer on an earlier line and its alsoHeldBy list",
+        );
+      }
+      holding.alsoHeldBy = [...(holding.alsoHeldBy ?? []), ...more.alsoHeldBy];
+      holdings.set(id as string, holding);
     } else if (row.kind === "source") sources.push(checkSource(row, where));
     else if (typeof row.kind === "string" && row.kind.startsWith("kg-")) graph.push(row);
     else if (row.kind === "tunnel") tunnels.push({ row, where });
     else throw invalidInput(where, `has an unknown kind ${JSON.stringify(row.kind)}`);
   }
   if (!header) throw invalidInput(file, "is empty; expected a palace export");
+  if (header.sourceKinds !== true) giveSourceKeysKinds(drawers, holdings, sources);
 
   const report: ImportReport = {
     drawers: 0,
@@ -131,8 +134,11 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
         (index) => tunnels[index]?.where ?? `tunnels[${index}]`,
       );
     }).immediate();
+    // The palace's own settings win; the export's fill only what the palace does not have yet.
     const config = await readPalaceConfig(palace.dir);
-    const merged = { ...(header?.settings ?? {}), ...config };
+    const merged = { ...config };
+    if (config.rooms === undefined && header?.settings?.rooms !== undefined)
+      merged.rooms = header.settings.rooms;
     if (config.identity === undefined && header?.identity !== undefined) merged.identity = header.identity;
     if (JSON.stringify(merged) !== JSON.stringify(config)) await writePalaceConfig(palace.dir, merged);
     await palace.reloadConfig();
@@ -204,4 +210,37 @@ function checkSource(row: Record<string, unknown>, where: string) {
     minedAt,
     ...(origin === undefined ? {} : { origin }),
   };
+}
+
+/**
+ * An export from before source keys carried their kind (`<wing>/<id>`): each mined source gets
+ * the kind the v4 schema migration gives it (its origin says, else a conversation when its
+ * drawers are in the "conversations" hall), renamed wherever the export stores it.
+ */
+function giveSourceKeysKinds(
+  drawers: Drawer[],
+  holdings: Map<string, DrawerHolding>,
+  sources: { key: string; origin?: string }[],
+): void {
+  const conversations = new Set(
+    drawers.filter((drawer) => drawer.hall === "conversations").map((drawer) => drawer.source),
+  );
+  const renamed = new Map<string, string>();
+  for (const source of sources) {
+    const kind = source.origin?.startsWith("project:")
+      ? "project"
+      : source.origin?.startsWith("convos:") || conversations.has(source.key)
+        ? "convo"
+        : "project";
+    renamed.set(source.key, `${kind}:${source.key}`);
+    source.key = `${kind}:${source.key}`;
+  }
+  for (const drawer of drawers) {
+    const key = drawer.source === undefined ? undefined : renamed.get(drawer.source);
+    if (key !== undefined) drawer.source = key;
+  }
+  for (const holding of holdings.values()) {
+    for (const holder of holding.alsoHeldBy ?? [])
+      holder.source = renamed.get(holder.source) ?? holder.source;
+  }
 }

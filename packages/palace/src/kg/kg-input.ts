@@ -16,16 +16,22 @@ function absentAsUndefined<Schema extends z.ZodType>(schema: Schema) {
 }
 
 function nameSchema(what: string, maxChars: number) {
-  return z
-    .string({ error: `${what} must be a string` })
-    .transform(cleanName)
-    .refine((value) => value.length > 0, { error: `${what} is empty; give a name` })
-    .refine((value) => value.length <= maxChars, {
-      error: `${what} is longer than ${maxChars} characters; shorten it`,
-    })
-    .refine((value) => !CONTROL_CHARACTERS.test(value), {
-      error: `${what} contains control characters; remove them`,
-    });
+  return (
+    z
+      .string({ error: `${what} must be a string` })
+      .transform(cleanName)
+      .refine((value) => value.length > 0, { error: `${what} is empty; give a name` })
+      .refine((value) => value.length <= maxChars, {
+        error: `${what} is longer than ${maxChars} characters; shorten it`,
+      })
+      .refine((value) => !CONTROL_CHARACTERS.test(value), {
+        error: `${what} contains control characters; remove them`,
+      })
+      // UTF-8 (SQLite, exports) cannot hold a lone surrogate: stored, it would turn into U+FFFD.
+      .refine((value) => !/[\uD800-\uDFFF]/u.test(value), {
+        error: `${what} holds a lone surrogate, which UTF-8 cannot store; send well-formed Unicode`,
+      })
+  );
 }
 
 function predicateSchema(maxChars: number) {

@@ -1,4 +1,4 @@
-import { parseIsoTime, ValidationError } from "@atrium/spec";
+import { isoTimeProblem, parseIsoTime, ValidationError } from "@atrium/spec";
 
 /**
  * Facts are often known only to the month or year ("moved to Boston in 2023-05"), so besides the
@@ -23,7 +23,8 @@ export function parseFactTime(value: string, field: string): number {
       [
         {
           path: field.split("."),
-          message: `${JSON.stringify(value)} is not an ISO 8601 time; write e.g. 2023, 2023-05, 2023-05-01 or 2023-05-01T09:30:00Z`,
+          // The calendar's word when the form is right but the date is not ("2024-02-30").
+          message: `${isoTimeProblem(value) ?? `${JSON.stringify(value)} is not an ISO 8601 time`}; write e.g. 2023, 2023-05, 2023-05-01 or 2023-05-01T09:30:00Z`,
         },
       ],
       { cause: error },

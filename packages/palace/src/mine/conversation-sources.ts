@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { errorMessage, rethrowIfFatal } from "@atrium/spec";
 import type { DrawerDraft, DrawerMetadata } from "../drawers/drawer.js";
@@ -15,6 +15,7 @@ import { parsePlainTranscript, plainTextShape } from "../miners/formats/plain-te
 import { parseSlackDay, SLACK_METADATA_FILES, type SlackUsers, slackUsers } from "../miners/formats/slack.js";
 import { parseJsonText } from "../miners/json-syntax.js";
 import { looksBinary, type ProjectFile, walkProject } from "../miners/project-walker.js";
+import { readRegularFile } from "../miners/read-regular-file.js";
 import type { RoomClassifier } from "../miners/rooms.js";
 import type { MineLimits } from "./mine-limits.js";
 import { type SourceItem, type SourceJob, sourceHash, sourceKey } from "./source-job.js";
@@ -65,8 +66,11 @@ export async function* conversationSources(
     yield* fileSources(file, context, (directory) => {
       let users = slackUserCache.get(directory);
       if (users === undefined) {
-        users = readFile(join(directory, "users.json"), "utf8")
-          .then((text) => slackUsers(JSON.parse(text)))
+        users = readRegularFile(join(directory, "users.json"), context.limits.exportFileMaxBytes)
+          .then((read) => {
+            if (!("bytes" in read)) throw new Error("users.json is too large");
+            return slackUsers(JSON.parse(read.bytes.toString("utf8")));
+          })
           .catch(() => new Map<string, string>());
         slackUserCache.set(directory, users);
       }
@@ -84,7 +88,12 @@ async function* fileSources(
   let parsed: ParsedExport | undefined;
   let format: ConversationFormat | undefined;
   try {
-    const bytes = await readFile(file.absolutePath);
+    const read = await readRegularFile(file.absolutePath, context.limits.exportFileMaxBytes);
+    if (!("bytes" in read)) {
+      yield { type: "excluded", file: file.path, reason: "too-large" };
+      return;
+    }
+    const { bytes } = read;
     if (looksBinary(bytes)) {
       yield { type: "excluded", file: file.path, reason: "binary" };
       return;
@@ -188,7 +197,7 @@ function conversationJob(
 ): SourceJob {
   const { wing, chunking, limits } = context;
   const room = context.classifier.conversationRoom(conversation, file);
-  const key = sourceKey(wing, conversation.id);
+  const key = sourceKey("convo", wing, conversation.id);
   const hall = "conversations";
   const recipe = { mode: "convos", wing, room, hall, format, chunking, chunkMaxChars: limits.chunkMaxChars };
   return {

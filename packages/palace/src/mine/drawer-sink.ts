@@ -51,6 +51,11 @@ export interface ReplaceSourceOptions {
 }
 
 export interface DrawerSink {
+  /**
+   * The most drafts one `replaceSource` call accepts; a mining run files a longer source in
+   * parts (see `partKey`). Omitted: no limit. The palace's `limits` carries it.
+   */
+  readonly limits?: { readonly maxBatchDrafts: number };
   /** The record of a mined source (a file path relative to the mined root, or a conversation id), if any. */
   getSource(key: string): SourceRecord | undefined;
   /** Every mined source whose key starts with `prefix`, by key. */

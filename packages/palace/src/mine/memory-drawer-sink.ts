@@ -26,6 +26,12 @@ export class MemoryDrawerSink implements DrawerSink {
   /** Drafts filed with `deferVectors` since the last flush, and each flush's count, in order. */
   #deferred = 0;
   readonly #flushes: number[] = [];
+  readonly limits?: { readonly maxBatchDrafts: number };
+
+  /** `maxBatchDrafts`: refuse larger `replaceSource` calls, as a palace does. */
+  constructor(options: { maxBatchDrafts?: number } = {}) {
+    if (options.maxBatchDrafts !== undefined) this.limits = { maxBatchDrafts: options.maxBatchDrafts };
+  }
 
   getSource(key: string): SourceRecord | undefined {
     const record = this.#sources.get(key);
@@ -48,6 +54,10 @@ export class MemoryDrawerSink implements DrawerSink {
   ): Promise<ReplaceSourceResult> {
     if (key === "" || contentHash === "")
       throw new TypeError("replaceSource needs a source key and a content hash");
+    if (this.limits !== undefined && drafts.length > this.limits.maxBatchDrafts)
+      throw new RangeError(
+        `${drafts.length} drafts, more than maxBatchDrafts (${this.limits.maxBatchDrafts})`,
+      );
     drafts.forEach((draft, index) => {
       if (draft.source !== undefined && draft.source !== key) {
         throw new TypeError(

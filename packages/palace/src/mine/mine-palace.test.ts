@@ -49,7 +49,7 @@ describe("mine into a real palace", () => {
     expect(hit).toMatchObject({
       turnId: "n-2",
       room: "fitness",
-      source: "me/6632a1b0-1111-4000-8000-000000000001",
+      source: "convo:me/6632a1b0-1111-4000-8000-000000000001",
     });
   });
 

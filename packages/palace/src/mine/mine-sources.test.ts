@@ -158,19 +158,23 @@ describe("a palace from before drawer links", () => {
     const shared = (await registry(palace)).filter(
       (row) => row.id === drawerId({ content: LICENSE, wing: "shop" }),
     );
-    expect(shared).toEqual([{ id: expect.any(String), source: "shop/a.txt", position: expect.any(Number) }]);
+    expect(shared).toEqual([
+      { id: expect.any(String), source: "project:shop/a.txt", position: expect.any(Number) },
+    ]);
     await palace.close();
-    // What the previous schema version had: no link table, no origins, no direct flag.
+    // What schema version 2 had: no link table, no origins, no direct flag, keys without a kind.
     const db = new Database(join(dir, "palace.sqlite"));
-    const version = db.pragma("user_version", { simple: true }) as number;
     db.exec(`DROP TRIGGER drawer_sources_removed; DROP TABLE drawer_sources; ALTER TABLE drawers DROP COLUMN filed_directly;
-      ALTER TABLE sources DROP COLUMN origin; PRAGMA user_version = ${version - 1};`);
+      ALTER TABLE sources DROP COLUMN origin; UPDATE sources SET key = substr(key, 9);
+      UPDATE drawers SET source = substr(source, 9) WHERE source IS NOT NULL; PRAGMA user_version = 2;`);
     db.close();
 
     palace = await palaces.open({}, dir);
-    expect(palace.listSources("shop/").map((source) => [source.key, source.contentHash === ""])).toEqual([
-      ["shop/a.txt", false],
-      ["shop/b.txt", true],
+    expect(
+      palace.listSources("project:shop/").map((source) => [source.key, source.contentHash === ""]),
+    ).toEqual([
+      ["project:shop/a.txt", false],
+      ["project:shop/b.txt", true],
     ]);
     expect(palace.internals().db.prepare("SELECT COUNT(*) AS n FROM drawer_sources").get()).toEqual({
       n: (await registry(palace)).length,
@@ -179,7 +183,7 @@ describe("a palace from before drawer links", () => {
     await put(project, "a.txt", "alpha notes only\n");
     await mine(palace, project, { mode: "project", wing: "shop", limits: { chunkMaxChars: 70 } });
     expect(await palace.get(drawerId({ content: LICENSE, wing: "shop" }))).toMatchObject({
-      source: "shop/b.txt",
+      source: "project:shop/b.txt",
     });
   });
 });
@@ -197,7 +201,7 @@ describe("mining removes sources gone from where they were mined", () => {
     expect(await mine(palace, project, options)).toMatchObject({ sources: 3, added: 4, sourcesRemoved: 0 });
     await mine(palace, other, options);
     await mine(palace, join(EXPORTS, "claude-ai"), { mode: "convos", wing: "shop" });
-    const before = palace.listSources("shop/").length;
+    const before = palace.listSources("project:shop/").length;
 
     await rm(join(project, "a.txt"));
     await rm(join(project, "c.txt"));
@@ -214,12 +218,28 @@ describe("mining removes sources gone from where they were mined", () => {
       errors: [],
     });
     expect(events.filter((event) => event.type === "source" && event.status === "removed")).toEqual([
-      { type: "source", key: "shop/a.txt", file: "a.txt", status: "removed", added: 0, kept: 1, removed: 1 },
-      { type: "source", key: "shop/c.txt", file: "c.txt", status: "removed", added: 0, kept: 0, removed: 1 },
+      {
+        type: "source",
+        key: "project:shop/a.txt",
+        file: "a.txt",
+        status: "removed",
+        added: 0,
+        kept: 1,
+        removed: 1,
+      },
+      {
+        type: "source",
+        key: "project:shop/c.txt",
+        file: "c.txt",
+        status: "removed",
+        added: 0,
+        kept: 0,
+        removed: 1,
+      },
     ]);
-    expect(palace.listSources("shop/")).toHaveLength(before - 2);
+    expect(palace.listSources("project:shop/")).toHaveLength(before - 2);
     expect(await palace.get(drawerId({ content: LICENSE, wing: "shop" }))).toMatchObject({
-      source: "shop/b.txt",
+      source: "project:shop/b.txt",
     });
     expect(
       (await palace.search("gamma", { wing: "shop", k: 20, recordAccess: false })).map((hit) => hit.content),
@@ -248,8 +268,8 @@ describe("mining removes sources gone from where they were mined", () => {
     const options = { mode: "convos" as const, wing: "me", chunking: "turn" as const };
     expect(await mine(palace, file, options)).toMatchObject({ sources: 2, errors: [] });
     await mine(palace, join(EXPORTS, "chatgpt"), options);
-    const keys = palace.listSources("me/").map((source) => source.key);
-    const goneKey = `me/${String(second.uuid)}`;
+    const keys = palace.listSources("convo:me/").map((source) => source.key);
+    const goneKey = `convo:me/${String(second.uuid)}`;
     const dropped = await palace.list({ source: goneKey });
     expect(dropped.drawers).toHaveLength(3);
 
@@ -269,7 +289,7 @@ describe("mining removes sources gone from where they were mined", () => {
     expect(events.filter((event) => event.type === "source" && event.status === "removed")).toEqual([
       { type: "source", key: goneKey, file: "claude.json", status: "removed", added: 0, kept: 0, removed: 3 },
     ]);
-    expect(palace.listSources("me/").map((source) => source.key)).toEqual(
+    expect(palace.listSources("convo:me/").map((source) => source.key)).toEqual(
       keys.filter((key) => key !== goneKey),
     );
     expect(await palace.list({ source: goneKey })).toEqual({ drawers: [] });
@@ -280,6 +300,6 @@ describe("mining removes sources gone from where they were mined", () => {
     // A file that no longer reads whole (here: its one entry is no conversation) removes nothing.
     await writeFile(file, JSON.stringify([{ uuid: "x" }]));
     expect(await mine(palace, file, options)).toMatchObject({ sources: 0, sourcesRemoved: 0, removed: 0 });
-    expect(palace.listSources("me/")).toHaveLength(keys.length - 1);
+    expect(palace.listSources("convo:me/")).toHaveLength(keys.length - 1);
   }, 60_000);
 });

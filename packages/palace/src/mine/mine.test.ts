@@ -81,7 +81,7 @@ describe("mine (conversations)", () => {
   it("files drafts with the turn ids, speakers, times and metadata of the export", async () => {
     const sink = new MemoryDrawerSink();
     await mine(sink, join(EXPORTS, "chatgpt/conversations.json"), TURNS);
-    const key = "me/6632a1b0-1111-4000-8000-000000000001";
+    const key = "convo:me/6632a1b0-1111-4000-8000-000000000001";
     expect(sink.drawers().filter((drawer) => drawer.source === key)).toEqual([
       {
         id: expect.stringMatching(/^d_[0-9a-f]{24}$/),
@@ -146,7 +146,7 @@ describe("mine (conversations)", () => {
     expect(events.filter((event) => event.type === "source" && event.status !== "unchanged")).toEqual([
       {
         type: "source",
-        key: "me/plain-text/book-club.txt",
+        key: "convo:me/plain-text/book-club.txt",
         file: "plain-text/book-club.txt",
         status: "changed",
         added: 1,
@@ -189,12 +189,12 @@ describe("mine (conversations)", () => {
   });
 
   it("goes on past a source the sink refuses, reporting it", async () => {
-    const sink = new RefusingSink(new MemoryDrawerSink(), "me/book-club.txt");
+    const sink = new RefusingSink(new MemoryDrawerSink(), "convo:me/book-club.txt");
     const result = await mine(sink, join(EXPORTS, "plain-text"), TURNS);
     expect(result.sources).toBe(2);
     expect(result.added).toBe(4);
     expect(result.errors).toEqual([
-      { file: "book-club.txt", message: "could not be filed (me/book-club.txt): disk full" },
+      { file: "book-club.txt", message: "could not be filed (convo:me/book-club.txt): disk full" },
     ]);
   });
 

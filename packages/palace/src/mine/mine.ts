@@ -1,16 +1,25 @@
 import { stat } from "node:fs/promises";
-import { errorMessage, rethrowIfFatal } from "@atrium/spec";
+import { errorMessage, isFatalError, rethrowIfFatal } from "@atrium/spec";
 import type { DrawerDraft } from "../drawers/drawer.js";
-import { invalidInput, PalaceError } from "../errors.js";
+import { nameProblem } from "../drawers/text-checks.js";
+import { invalidInput, isPalaceError, PalaceError } from "../errors.js";
 import { throwIfAborted } from "../miners/abort.js";
 import { CONVERSATION_FORMATS } from "../miners/conversation.js";
+import { notRegularFile } from "../miners/read-regular-file.js";
 import { parseRoomRules, RoomClassifier } from "../miners/rooms.js";
 import { conversationSources } from "./conversation-sources.js";
-import type { DrawerSink } from "./drawer-sink.js";
+import type { DrawerSink, ReplaceSourceResult } from "./drawer-sink.js";
 import { resolveMineLimits } from "./mine-limits.js";
 import type { MineEvent, MineOptions, MineResult } from "./mine-types.js";
 import { projectSources } from "./project-sources.js";
-import { type SourceItem, type SourceSweep, sourceKey } from "./source-job.js";
+import {
+  partKey,
+  partOwner,
+  SOURCE_KEY_KINDS,
+  type SourceItem,
+  type SourceJob,
+  type SourceSweep,
+} from "./source-job.js";
 
 /**
  * Mines a folder or export file into a palace (any `DrawerSink`). Incremental: a source whose
@@ -37,6 +46,8 @@ export async function* mineEvents(
   const checked = checkOptions(options);
   const limits = resolveMineLimits(options.limits);
   const classifier = new RoomClassifier(checked.rooms);
+  // A palace takes at most `maxBatchDrafts` drafts per call; a longer source is filed in parts.
+  const batchDrafts = sink.limits?.maxBatchDrafts ?? Number.POSITIVE_INFINITY;
   const info = await stat(path).catch(() => undefined);
   if (info === undefined) {
     throw new PalaceError(
@@ -44,6 +55,8 @@ export async function* mineEvents(
       `${path} does not exist; give the folder or export file to mine`,
     );
   }
+  // A device or FIFO reports size 0 to `stat`: read, it never ends (or never starts).
+  if (!info.isDirectory() && !info.isFile()) throw notRegularFile(path, info);
   if (options.mode === "project" && !info.isDirectory()) {
     throw invalidInput(
       "path",
@@ -120,9 +133,8 @@ export async function* mineEvents(
           }
           try {
             const drafts = uniqueDrafts(job.drafts());
-            const filed = await sink.replaceSource(job.key, job.hash, drafts, job.origin, {
-              deferVectors: true,
-            });
+            const filed = await fileSource(sink, job, drafts, previous !== undefined, batchDrafts);
+            for (let part = 2; part <= filed.parts; part++) seen.add(partKey(job.key, part));
             unflushed += drafts.length;
             if (unflushed >= limits.vectorFlushDrafts) {
               unflushed = 0;
@@ -136,10 +148,12 @@ export async function* mineEvents(
               key: job.key,
               file: job.file,
               status: previous ? "changed" : "added",
-              ...filed,
+              added: filed.added,
+              kept: filed.kept,
+              removed: filed.removed,
             };
           } catch (error) {
-            rethrowIfFatal(error);
+            if (endsRun(error)) throw error;
             const failure = {
               file: job.file,
               message: `could not be filed (${job.key}): ${errorMessage(error)}`,
@@ -180,33 +194,90 @@ async function* sweepGone(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<MineEvent> {
   if (sweeps.size === 0) return;
-  const prefix = sourceKey(wing, "");
-  for (const record of sink.listSources(prefix)) {
-    const sweep = record.origin === undefined ? undefined : sweeps.get(record.origin);
-    if (sweep === undefined || sweep.keys.has(record.key) || seen.has(record.key)) continue;
-    throwIfAborted(signal);
-    const file = sweep.file ?? record.key.slice(prefix.length);
-    try {
-      const gone = await sink.removeSource(record.key);
-      if (!gone.found) continue;
-      result.sourcesRemoved++;
-      result.removed += gone.removed;
-      yield {
-        type: "source",
-        key: record.key,
-        file,
-        status: "removed",
-        added: 0,
-        kept: gone.kept,
-        removed: gone.removed,
-      };
-    } catch (error) {
-      rethrowIfFatal(error);
-      const failure = { file, message: `could not be removed (${record.key}): ${errorMessage(error)}` };
-      result.errors.push(failure);
-      yield { type: "error", error: failure };
+  for (const kind of SOURCE_KEY_KINDS) {
+    const prefix = `${kind}:${wing}/`;
+    for (const record of sink.listSources(prefix)) {
+      const sweep = record.origin === undefined ? undefined : sweeps.get(record.origin);
+      if (sweep === undefined) continue;
+      // A part of a long conversation stays while its conversation does (a shorter one drops
+      // its extra parts when filed).
+      const key = partOwner(record.key) ?? record.key;
+      if (sweep.keys.has(key) || seen.has(key) || seen.has(record.key)) continue;
+      throwIfAborted(signal);
+      const file = sweep.file ?? record.key.slice(prefix.length);
+      try {
+        const gone = await sink.removeSource(record.key);
+        if (!gone.found) continue;
+        result.sourcesRemoved++;
+        result.removed += gone.removed;
+        yield {
+          type: "source",
+          key: record.key,
+          file,
+          status: "removed",
+          added: 0,
+          kept: gone.kept,
+          removed: gone.removed,
+        };
+      } catch (error) {
+        if (endsRun(error)) throw error;
+        const failure = { file, message: `could not be removed (${record.key}): ${errorMessage(error)}` };
+        result.errors.push(failure);
+        yield { type: "error", error: failure };
+      }
     }
   }
+}
+
+/**
+ * Files one source's drafts. Up to `batchDrafts` go in one atomic `replaceSource`; a longer
+ * source (a conversation of 20,000+ messages, a long Claude Code session) is filed in parts of
+ * that size under `partKey`s, the last part first and the source's own key last: its hash,
+ * which a later run compares to skip the source, is recorded only once every part is filed, so
+ * a run cut short files the rest next time. Parts a shorter version no longer has are removed.
+ */
+async function fileSource(
+  sink: DrawerSink,
+  job: SourceJob,
+  drafts: DrawerDraft[],
+  filedBefore: boolean,
+  batchDrafts: number,
+): Promise<ReplaceSourceResult & { parts: number }> {
+  const parts = Math.max(1, Math.ceil(drafts.length / batchDrafts));
+  const total: ReplaceSourceResult = { added: 0, kept: 0, removed: 0 };
+  for (let part = parts; part >= 1; part--) {
+    const key = partKey(job.key, part);
+    const batch =
+      parts === 1
+        ? drafts
+        : drafts
+            .slice((part - 1) * batchDrafts, part * batchDrafts)
+            .map((draft) => ({ ...draft, source: key }));
+    const filed = await sink.replaceSource(key, job.hash, batch, job.origin, { deferVectors: true });
+    total.added += filed.added;
+    total.kept += filed.kept;
+    total.removed += filed.removed;
+  }
+  if (filedBefore) {
+    const prefix = `${partKey(job.key, 2).replace(/#2$/, "")}#`;
+    for (const record of sink.listSources(prefix)) {
+      const part = record.key.slice(prefix.length);
+      if (!/^[0-9]+$/.test(part) || Number(part) <= parts) continue;
+      const gone = await sink.removeSource(record.key);
+      total.removed += gone.removed;
+    }
+  }
+  return { ...total, parts };
+}
+
+/**
+ * Whether an error ends the whole run instead of failing one source: an abort, a closed or
+ * misconfigured palace. A limit one source ran into (a palace's `palace/limit`) is that source's
+ * failure; the run reports it and goes on with the next file.
+ */
+function endsRun(error: unknown): boolean {
+  if (isPalaceError(error, "palace/limit")) return false;
+  return isFatalError(error);
 }
 
 /**
@@ -233,6 +304,8 @@ function checkOptions(options: MineOptions): { rooms: ReturnType<typeof parseRoo
   if (typeof options.wing !== "string" || options.wing.trim() === "") {
     throw invalidInput("wing", "must be non-empty text: the person or project the drawers belong to");
   }
+  const wingProblem = nameProblem(options.wing);
+  if (wingProblem !== undefined) throw invalidInput("wing", wingProblem);
   if (options.format !== undefined) {
     if (!(CONVERSATION_FORMATS as readonly string[]).includes(options.format)) {
       throw invalidInput(

@@ -1,10 +1,10 @@
-import { readFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { throwIfAborted } from "../miners/abort.js";
 import { chunkProjectFile, isMarkdownPath, markdownHeadings } from "../miners/chunk-project-file.js";
 import { planFolderRooms } from "../miners/folder-rooms.js";
 import { looksBinary, type ProjectFile, walkProject } from "../miners/project-walker.js";
+import { readRegularFile } from "../miners/read-regular-file.js";
 import type { RoomClassifier } from "../miners/rooms.js";
 import type { MineLimits } from "./mine-limits.js";
 import { type SourceItem, sourceHash, sourceKey } from "./source-job.js";
@@ -33,7 +33,7 @@ export async function* projectSources(
   yield { type: "files", files: files.length };
   const origin = `project:${resolve(root)}`;
   // A file the walk found is still part of the project, even if reading it failed this time.
-  const present = new Set(files.map((file) => sourceKey(wing, file.path)));
+  const present = new Set(files.map((file) => sourceKey("project", wing, file.path)));
   const folderRooms = planFolderRooms(
     files.map((file) => ({
       path: file.path,
@@ -44,7 +44,15 @@ export async function* projectSources(
     throwIfAborted(context.signal);
     let bytes: Buffer;
     try {
-      bytes = await readFile(file.absolutePath);
+      const read = await readRegularFile(file.absolutePath, limits.projectFileMaxBytes);
+      if (!("bytes" in read)) {
+        // It grew past the limit after the walk measured it: left out, as the walk would have.
+        present.delete(sourceKey("project", wing, file.path));
+        yield { type: "excluded", file: file.path, reason: "too-large" };
+        yield { type: "file-done", file: file.path };
+        continue;
+      }
+      bytes = read.bytes;
     } catch (error) {
       yield {
         type: "error",
@@ -54,7 +62,7 @@ export async function* projectSources(
       continue;
     }
     if (looksBinary(bytes)) {
-      present.delete(sourceKey(wing, file.path));
+      present.delete(sourceKey("project", wing, file.path));
       yield { type: "excluded", file: file.path, reason: "binary" };
       yield { type: "file-done", file: file.path };
       continue;
@@ -69,7 +77,7 @@ export async function* projectSources(
     });
     const hall = hallOf(file.path);
     const timestamp = new Date(file.mtimeMs).toISOString();
-    const key = sourceKey(wing, file.path);
+    const key = sourceKey("project", wing, file.path);
     yield {
       type: "job",
       job: {

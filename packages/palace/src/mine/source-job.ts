@@ -9,7 +9,7 @@ import type { MineError, MineExclusionReason } from "./mine-types.js";
  */
 
 export interface SourceJob {
-  /** The sink's source key: `<wing>/<relative path>` or `<wing>/<conversation id>`. */
+  /** The sink's source key: `project:<wing>/<relative path>` or `convo:<wing>/<conversation id>`. */
   key: string;
   /** The file it came from, relative to the mined path. */
   file: string;
@@ -59,7 +59,34 @@ export function sourceHash(recipe: Record<string, unknown>, body: string): strin
     .digest("hex");
 }
 
-/** The sink key of a source: the wing first, so two projects' `README.md` stay apart. */
-export function sourceKey(wing: string, id: string): string {
-  return `${wing}/${id}`;
+/** What kind of thing a mined source is; the first part of its key. */
+export type SourceKind = "project" | "convo";
+
+/** The kinds a run sweeps: its own sources, and the further parts of long conversations. */
+export const SOURCE_KEY_KINDS = ["project", "convo", "convo-part"] as const;
+
+/**
+ * The sink key of a source: its kind, then the wing, so two projects' `README.md` stay apart and
+ * a conversation whose id is a project file's path (`convo:me/notes.md`) never replaces that
+ * file's drawers (`project:me/notes.md`).
+ */
+export function sourceKey(kind: SourceKind, wing: string, id: string): string {
+  return `${kind}:${wing}/${id}`;
+}
+
+/**
+ * The key of part `part` (2, 3, ...) of a source too large for one `replaceSource` call
+ * (`maxBatchDrafts`): `convo-part:<wing>/<id>#<part>`. Part 1 keeps the source's own key. Its own
+ * kind, so no conversation id can name it; the number after the last `#` makes it unambiguous.
+ */
+export function partKey(key: string, part: number): string {
+  if (part === 1) return key;
+  const colon = key.indexOf(":");
+  return `${key.slice(0, colon)}-part${key.slice(colon)}#${part}`;
+}
+
+/** The source key a part key belongs to (`convo-part:me/x#3` → `convo:me/x`), or undefined for other keys. */
+export function partOwner(key: string): string | undefined {
+  const match = /^([a-z]+)-part(:.*)#[0-9]+$/s.exec(key);
+  return match ? `${match[1]}${match[2]}` : undefined;
 }

@@ -367,6 +367,7 @@ export class QuickJsExecutor implements CodeExecutor {
       images: run.images,
       maxJsonChars: this.limits.maxTransferChars,
       limitName: "maxTransferChars",
+      maxErrorChars: this.limits.maxErrorChars,
       ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
     }).then((outcome) => {
       run.toolsRunning--;
