@@ -85,4 +85,9 @@ export type DemoEvent =
   | AnswerEvent;
 
 /** What `ask` yields: the agent's own events, in order, with the demo's woven in. */
-export type AssistantEvent = AgentEvent | DemoEvent;
+/**
+ * The agent's own long-term-memory events are left out: the demo recalls and files memory
+ * itself (its own `memory-recalled` and `memory-filed` events, with the transcript's details),
+ * so its agent runs without `longTermMemory`.
+ */
+export type AssistantEvent = Exclude<AgentEvent, { type: "memory-recalled" | "memory-filed" }> | DemoEvent;
