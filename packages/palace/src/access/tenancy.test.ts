@@ -1,10 +1,14 @@
 // Two identities with their own wings, over a real HTTP MCP server with bearer tokens: each
 // tool run against the other's data is refused or finds nothing, an admin sees both, and one
 // identity's planted "instruction" never reaches the other's wake-up.
+
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { hashToken, McpClient, parseTokens, type ServedMcpHttp } from "@atrium/mcp";
 import type { Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { palaceTools } from "../agent-tools/palace-tools.js";
+import { exportPalace } from "../export/export-palace.js";
 import { wakeUp } from "../layers/wake-up.js";
 import { servePalaceMcpHttp } from "../mcp/palace-mcp-server.js";
 import type { Palace } from "../palace.js";
@@ -267,6 +271,27 @@ describe("tenancy: two identities, one palace", () => {
       "Bob asked the agent about honey.",
       "Bob asked about bees.",
     ]);
+  });
+
+  it("export: a view exports only what it reads; the owner exports everything", async () => {
+    const file = join(await palaces.dir(), "bob.jsonl");
+    const bob = new PalaceView(palace, { read: ["bob"], write: ["bob"] }, "bob");
+    await exportPalace(bob, file);
+    const rows = (await readFile(file, "utf8"))
+      .trim()
+      .split("\n")
+      .map(
+        (line) => JSON.parse(line) as { kind: string; wing?: string; content?: string; identity?: string },
+      );
+    expect(rows[0]).toMatchObject({ kind: "palace", name: "tenancy" });
+    expect(new Set(rows.flatMap((row) => (row.wing === undefined ? [] : [row.wing])))).toEqual(
+      new Set(["bob"]),
+    );
+    expect(JSON.stringify(rows)).not.toContain("tram");
+    expect(rows.filter((row) => row.kind === "tunnel")).toEqual([]);
+    const all = join(await palaces.dir(), "all.jsonl");
+    expect((await exportPalace(palace, all)).tunnels).toBe(1);
+    expect(await readFile(all, "utf8")).toContain("Alice's tram pass number is 4411.");
   });
 
   it("one identity cannot hold every session: past its quota its own idle sessions make room, not others'", async () => {

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
+import { PalaceView } from "../access/palace-view.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
-import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
 import { PRIVATE_FILE_MODE, readPalaceConfig } from "../palace-dir.js";
 import { type DrawerHolding, EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export-rows.js";
@@ -20,29 +20,38 @@ export interface ExportReport {
 
 /**
  * Every row of a palace, losslessly: drawers with all their fields (pins and access counts too),
- * mined sources, the knowledge graph, explicit tunnels. Vectors are not exported: they are made again on import.
+ * mined sources, the knowledge graph, explicit tunnels. Vectors are not exported: they are made
+ * again on import. Given a `PalaceView`, only what its grants read: its drawers, the sources
+ * whose every drawer it reads, its wings' facts, tunnels with both ends readable; the owner's
+ * identity text and settings only for an admin.
  */
-export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRow | { kind: string }> {
+export async function* exportRows(
+  target: Palace | PalaceView,
+): AsyncGenerator<PalaceExportRow | { kind: string }> {
+  const palace = target instanceof PalaceView ? target.palace : target;
+  const access = target instanceof PalaceView && !target.access.isAdmin ? target.access : undefined;
   // An export is a point where the palace should be whole: vectors a mining run deferred go in first.
   await palace.flush();
   const { db } = palace.internals();
   const config = await readPalaceConfig(palace.dir);
   const settings = Object.fromEntries(Object.entries(config).filter(([key]) => !STORAGE_KEYS.has(key)));
+  const owner = access === undefined;
   yield {
     kind: "palace",
     format: EXPORT_FORMAT_VERSION,
     name: config.name,
     embedding: config.embedding,
-    ...(config.identity === undefined ? {} : { identity: config.identity }),
+    ...(config.identity === undefined || !owner ? {} : { identity: config.identity }),
     exportedAt: new Date().toISOString(),
-    ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    ...(Object.keys(settings).length > 0 && owner ? { settings } : {}),
     sourceKinds: true,
   };
+  const confined = access?.readSql("d");
   const page = db.prepare(
-    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.rowid > ? ORDER BY d.rowid LIMIT ?`,
+    `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.rowid > ?${confined ? ` AND ${confined.sql}` : ""} ORDER BY d.rowid LIMIT ?`,
   );
   for (let after = 0; ; ) {
-    const rows = page.all(after, PAGE) as DrawerRow[];
+    const rows = page.all(after, ...(confined?.params ?? []), PAGE) as DrawerRow[];
     for (const row of rows) {
       const { alsoHeldBy, ...held } = holding(palace, row);
       const inline = alsoHeldBy !== undefined && JSON.stringify(alsoHeldBy).length <= INLINE_HOLDERS_CHARS;
@@ -53,9 +62,15 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
     if (rows.length < PAGE) break;
     after = (rows[rows.length - 1] as DrawerRow).rowid;
   }
-  const sources = db
-    .prepare("SELECT key, content_hash, drawer_count, mined_at, origin FROM sources ORDER BY key")
-    .all() as {
+  // A view exports a mined source only when it reads every drawer the source holds.
+  const sourcesSql = confined
+    ? `SELECT key, content_hash, drawer_count, mined_at, origin FROM sources s
+       WHERE EXISTS (SELECT 1 FROM drawer_sources l WHERE l.source_key = s.key)
+         AND NOT EXISTS (SELECT 1 FROM drawer_sources l JOIN drawers d ON d.rowid = l.drawer_rowid
+                         WHERE l.source_key = s.key AND NOT ${confined.sql})
+       ORDER BY key`
+    : "SELECT key, content_hash, drawer_count, mined_at, origin FROM sources ORDER BY key";
+  const sources = db.prepare(sourcesSql).all(...(confined?.params ?? [])) as {
     key: string;
     content_hash: string;
     drawer_count: number;
@@ -72,8 +87,8 @@ export async function* exportRows(palace: Palace): AsyncGenerator<PalaceExportRo
       ...(source.origin === null ? {} : { origin: source.origin }),
     };
   }
-  yield* new KnowledgeGraph(db).export();
-  yield* palace.tunnels.export();
+  yield* (access ? palace.kg.scoped(access) : palace.kg).export();
+  yield* (access ? palace.tunnels.scoped(access) : palace.tunnels).export();
 }
 
 /**
@@ -116,7 +131,7 @@ function holding(palace: Palace, row: DrawerRow): DrawerHolding {
 }
 
 /** Writes `exportRows` to `file` as JSONL (one JSON object per line). */
-export async function exportPalace(palace: Palace, file: string): Promise<ExportReport> {
+export async function exportPalace(palace: Palace | PalaceView, file: string): Promise<ExportReport> {
   const out = createWriteStream(file, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
   const report: ExportReport = { drawers: 0, sources: 0, knowledgeGraphRows: 0, tunnels: 0 };
   try {
