@@ -71,9 +71,9 @@ describe("demo assistant × ChromaFs: citations follow the page", () => {
     expect(ran.slice(1, 5).sort()).toEqual(
       [
         `search '${QUESTION}'`,
-        "grep -rciE -- '\\bcustom' / | grep -v ':0$'",
-        "grep -rciE -- '\\bdomain' / | grep -v ':0$'",
-        "grep -rciE -- '\\bhost' / | grep -v ':0$'",
+        "grep -rciE -- '(^|[^[:alnum:]])custom' / | grep -v ':0$'",
+        "grep -rciE -- '(^|[^[:alnum:]])domain' / | grep -v ':0$'",
+        "grep -rciE -- '(^|[^[:alnum:]])host' / | grep -v ':0$'",
       ].sort(),
     );
     // The second pass looks again at the pages the first found: their sizes, titles, descriptions.

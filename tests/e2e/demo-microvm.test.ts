@@ -96,9 +96,9 @@ describe.skipIf(!VM_READY)("demo × Python in a micro-VM", () => {
     expect(commands(inVm)).toEqual([
       "find / -type f | wc -l",
       `search '${QUESTION}'`,
-      "grep -rciE -- '\\bcustom' / | grep -v ':0$'",
-      "grep -rciE -- '\\bdomain' / | grep -v ':0$'",
-      "grep -rciE -- '\\bhost' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])custom' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])domain' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])host' / | grep -v ':0$'",
       `wc -c ${POOL}`,
       `grep -H -m2 -E '^(title|description):' ${POOL}`,
       "cat '/customize/custom-domain.mdx'",

@@ -86,9 +86,9 @@ describe("demo assistant × Python in Pyodide: the same docs question, answered 
     expect(commands(inPython)).toEqual([
       "find / -type f | wc -l",
       `search '${QUESTION}'`,
-      "grep -rciE -- '\\bcustom' / | grep -v ':0$'",
-      "grep -rciE -- '\\bdomain' / | grep -v ':0$'",
-      "grep -rciE -- '\\bhost' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])custom' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])domain' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])host' / | grep -v ':0$'",
       `wc -c ${POOL}`,
       `grep -H -m2 -E '^(title|description):' ${POOL}`,
       "cat '/customize/custom-domain.mdx'",
@@ -133,7 +133,7 @@ describe("demo assistant × Python in Pyodide: the same docs question, answered 
     expect(code(deploy).map((s) => s.language)).toEqual(["python", "python", "python", "python"]);
     expect(observations(deploy)[0]).toContain('\nrecalled "My project is hosted on GitLab."\n');
     expect(observations(deploy)[0]).toContain('\nknown "alice — project_is_hosted_on → GitLab"');
-    expect(commands(deploy)).toContain("grep -rciE -- '\\bgitlab' / | grep -v ':0$'");
+    expect(commands(deploy)).toContain("grep -rciE -- '(^|[^[:alnum:]])gitlab' / | grep -v ':0$'");
     const answer = answerOf(deploy);
     expect(answer.answer).toBe(
       'You told me: "My project is hosted on GitLab." Connect your GitLab repository to Mintlify for automated documentation deployments, merge request previews, and continuous synchronization. GitLab uses webhooks to notify Mintlify when you make changes, which enables preview deployments for merge requests.',

@@ -74,7 +74,8 @@ export interface RankCommands {
   search: string;
   /**
    * One per term: `path:count` for every page with lines holding a word that starts with it
-   * (case-insensitive), so "port" counts "port" and "ports" but not "support" or "import".
+   * (case-insensitive), so "port" counts "port" and "ports" but not "support" or "import". (Not
+   * `\bport`: ChromaFs's grep index narrows `(^|[^[:alnum:]])port` by its literal, not `\b`.)
    */
   counts: { term: string; command: string }[];
   /** Before the pages' quoted paths: each page's size in bytes (`wc -c`). */
@@ -89,7 +90,7 @@ export function rankCommands(query: string, terms: readonly string[]): RankComma
     search: `search ${shellQuote(query)}`,
     counts: terms.map((term) => ({
       term,
-      command: `grep -rciE -- ${shellQuote(`\\b${regexQuote(term)}`)} / | grep -v ':0$'`,
+      command: `grep -rciE -- ${shellQuote(`(^|[^[:alnum:]])${regexQuote(term)}`)} / | grep -v ':0$'`,
     })),
     sizes: "wc -c",
     fields: "grep -H -m2 -E '^(title|description):'",
