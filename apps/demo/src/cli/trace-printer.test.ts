@@ -93,10 +93,9 @@ describe("tracePrinter", () => {
     ];
     const lines = print(long).split("\n");
     expect(lines.length - 1).toBe(QUESTION_LINES);
-    expect(lines.slice(-5)).toEqual([
+    expect(lines.slice(-4)).toEqual([
       "  Answer: Set DNS.",
-      "    source: /a.mdx ✓",
-      "    … 2 more sources",
+      "    sources: /a.mdx ✓, /b.mdx ✓, /c.mdx ✓",
       "  success, 3 steps, 1.50 s (docs 40 ms, memory 0 ms, sandbox 5 ms, model 1 ms)",
       "",
     ]);
@@ -106,6 +105,44 @@ describe("tracePrinter", () => {
     expect(verbose.split("\n").length).toBeGreaterThan(200);
     expect(verbose).toContain("  │ const a = 1;");
     expect(verbose.match(/━━ Step/g)).toHaveLength(24);
+  });
+
+  it("shows a memory tool by its memory line, an MCP tool by its call, and no line for nothing recalled", () => {
+    const events: AssistantEvent[] = [
+      { type: "question", question: "What do I prefer?", user: "alice", model: "scripted-docs" },
+      { type: "memory-recalled", via: "question", memories: [], durationMs: 3 },
+      { type: "step-start", step: 1 },
+      { type: "model-output", step: 1, text: "Thought: I will recall.", usage },
+      { type: "tool-call", step: 1, id: "1", name: "recall", input: { query: "prefer" } },
+      {
+        type: "memory-recalled",
+        via: "tool",
+        memories: [{ id: "d1", content: "I prefer dark mode." }],
+        durationMs: 2,
+      },
+      { type: "tool-call", step: 1, id: "2", name: "echo", input: { text: "hi" } },
+      { type: "tool-result", step: 1, id: "2", name: "echo", output: "hi" },
+      {
+        type: "answer",
+        state: "success",
+        answer: 'You told me: "I prefer dark mode."',
+        citations: [],
+        steps: 1,
+        timing: { retrievalMs: 0, memoryMs: 5, executionMs: 2, modelMs: 1, totalMs: 20 },
+      },
+    ];
+    expect(print(events)).toBe(
+      [
+        "",
+        "❓ What do I prefer?  (user alice, model scripted-docs)",
+        "  ━━ Step 1 ━━ I will recall.",
+        '  memory: the agent recalled: 1 ("I prefer dark mode.")',
+        '  → echo({"text":"hi"})',
+        '  Answer: You told me: "I prefer dark mode."',
+        "  success, 1 steps, 0.02 s (docs 0 ms, memory 5 ms, sandbox 2 ms, model 1 ms)",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("prints the old full trace with verbose", () => {

@@ -35,8 +35,6 @@ export const QUESTION_LINES = 20;
 const COMMANDS_SHOWN = 2;
 /** Compact trace: lines of an observation shown (the last one says how many more there are). */
 const OBSERVATION_LINES = 2;
-/** Compact trace: cited pages listed before "… N more sources". */
-const SOURCES_SHOWN = 2;
 /** Longest line shown (a longer one is cut with "…"); the answer's text is never cut. */
 const LINE_CHARS = 160;
 
@@ -86,7 +84,7 @@ function questionLine(
 
 /**
  * The compact trace. Each question has a budget of `QUESTION_LINES`; the answer's lines (its text,
- * at most `SOURCES_SHOWN` + 1 source lines and the timing) are kept back from it, and once the
+ * one line of cited pages and the timing) are kept back from it, and once the
  * steps would eat into them the rest of the steps is one "… --verbose" line.
  */
 function compactPrinter(
@@ -94,7 +92,7 @@ function compactPrinter(
   options: TraceOptions,
 ): (event: AssistantEvent) => void {
   const paint = painter(options.color);
-  const answerReserve = 1 + SOURCES_SHOWN + 1;
+  const answerReserve = 3;
   let used = 0;
   let elided = false;
   let step = 0;
@@ -129,6 +127,8 @@ function compactPrinter(
         write(questionLine(paint, event));
         break;
       case "memory-recalled": {
+        // Nothing recalled shows nothing here (--verbose says "0").
+        if (event.memories.length === 0) break;
         const how = event.via === "tool" ? "the agent recalled" : "recalled for the question";
         const first = event.memories[0]?.content.split("\n")[0];
         emit([
@@ -180,7 +180,8 @@ function compactPrinter(
         break;
       }
       case "tool-call":
-        if (!DOCS_TOOLS.has(event.name))
+        // Docs commands have their own line, memory tools their "memory:" line; MCP tools show here.
+        if (!QUIET_RESULTS.has(event.name))
           emit([paint("yellow", cut(`  → ${event.name}(${JSON.stringify(event.input)})`))]);
         break;
       case "tool-result":
@@ -205,16 +206,17 @@ function compactPrinter(
         emit([paint(["bold", "red"], cut(`  ✗ ${event.error.name}: ${event.error.message}`))]);
         break;
       case "answer": {
-        const { text, sources, timing } = answerLines(paint, event);
-        const listed =
-          sources.length > SOURCES_SHOWN
-            ? [
-                ...sources.slice(0, SOURCES_SHOWN - 1),
-                `    … ${sources.length - SOURCES_SHOWN + 1} more sources`,
-              ]
-            : sources;
+        const { text, timing } = answerLines(paint, event);
         write(`${paint(["bold", "green"], "  Answer:")} ${text}\n`);
-        for (const line of listed) write(`${line}\n`);
+        // The cited pages on one line, so the answer's lines are known before it comes.
+        const cited = event.citations.map(
+          (c) =>
+            `${c.path} ${c.verified ? paint("green", "✓") : paint("red", "✗ not seen in any tool output")}`,
+        );
+        if (cited.length > 0)
+          write(
+            `    ${paint("bold", cited.length === 1 ? "source:" : "sources:")} ${cut(cited.join(", "))}\n`,
+          );
         write(`${timing}\n`);
         break;
       }
