@@ -1,7 +1,8 @@
 // The scripted docs model's retrieval, measured on the whole Mintlify corpus (a real Chroma server,
 // real QuickJS): the first page it cites must be the question's page on at least as many
 // questions as when its ranking last changed. Before the two-pass ranking (BM25 against page
-// size, title and description, the search's rank) and the answer led by the best-ranked page, it
+// size, title and description, the search's rank, pages in another language than the question)
+// and the answer led by the best-ranked page, it
 // cited the right page first on 28 of the 38 held-out questions and 31 of the 36 of
 // docs-questions.json; the figures below are what it does now.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,7 +17,7 @@ import { DEFAULT_EVAL_FILE, loadEvalQuestions, USER_EVAL_FILE } from "./eval-que
 import { runEval } from "./run-eval.js";
 
 /** Top-1 citations on eval/user-questions.json (38 questions) with the scripted model. */
-const USER_TOP1 = 30;
+const USER_TOP1 = 31;
 /** Top-1 citations on eval/docs-questions.json (36 questions) with the scripted model. */
 const DOCS_TOP1 = 32;
 

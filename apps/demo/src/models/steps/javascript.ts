@@ -6,7 +6,10 @@ import {
   BM25_K1,
   catCommand,
   DESCRIPTION_WEIGHT,
+  FUNCTION_WORDS,
   FUSION_K,
+  functionWordsOf,
+  OTHER_LANGUAGE_FACTOR,
   PATH_BOOST,
   PATH_WEIGHT,
   RANKED_SHOWN,
@@ -83,6 +86,8 @@ const sizes = pool.map((path) => size[path] ?? 0).sort((a, b) => a - b);
 const median = sizes.length === 0 ? 1 : (sizes[(sizes.length - 1) >> 1] + sizes[sizes.length >> 1]) / 2 || 1;
 const allWeight = terms.reduce((sum, term) => sum + weights[term], 0);
 const filler = new Set(${json(TITLE_FILLER)});
+const functionWords = new Set(${json(FUNCTION_WORDS)});
+const askedIn = ${json(functionWordsOf(query))};
 const score = (path) => {
   const title = field[path]?.title ?? "";
   const description = field[path]?.description ?? "";
@@ -100,6 +105,8 @@ const score = (path) => {
   if (words.length > 0) sum += ${TITLE_WEIGHT} * inTitle * (words.filter((w) => terms.some((t) => w.includes(t))).length / words.length);
   const at = bySearch.indexOf(path);
   if (at >= 0) sum += (${SEARCH_WEIGHT} * allWeight) / (1 + at);
+  // A description without one function word of the question's language: a translation.
+  if (askedIn.length > 0 && description !== "" && !(description.match(/[a-z]+/g) ?? []).some((w) => functionWords.has(w))) sum *= ${OTHER_LANGUAGE_FACTOR};
   return sum;
 };
 const ranked = pool.map((path) => [path, score(path)]).sort((a, b) => b[1] - a[1] || a[0].length - b[0].length);

@@ -6,7 +6,10 @@ import {
   BM25_K1,
   catCommand,
   DESCRIPTION_WEIGHT,
+  FUNCTION_WORDS,
   FUSION_K,
+  functionWordsOf,
+  OTHER_LANGUAGE_FACTOR,
   PATH_BOOST,
   PATH_WEIGHT,
   RANKED_SHOWN,
@@ -101,6 +104,8 @@ all_weight = 0
 for term in terms:
     all_weight += weights[term]
 filler = set(${literal(TITLE_FILLER)})
+function_words = set(${literal(FUNCTION_WORDS)})
+asked_in = ${literal(functionWordsOf(query))}
 
 
 def score(path):
@@ -124,6 +129,9 @@ def score(path):
         total += ${TITLE_WEIGHT} * in_title * (len([w for w in words if any(t in w for t in terms)]) / len(words))
     if path in by_search:
         total += (${SEARCH_WEIGHT} * all_weight) / (1 + by_search.index(path))
+    # A description without one function word of the question's language: a translation.
+    if asked_in and description != "" and not any(w in function_words for w in re.findall(r"[a-z]+", description)):
+        total *= ${OTHER_LANGUAGE_FACTOR}
     return total
 
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRanking, parseWeights, rankCommands, regexQuote } from "./ranking.js";
+import { functionWordsOf, parseRanking, parseWeights, rankCommands, regexQuote } from "./ranking.js";
 
 describe("rankCommands", () => {
   it("greps each term at the start of a word, quoted for the shell and as a regular expression", () => {
@@ -27,5 +27,12 @@ describe("reading the ranking step's output", () => {
       ["domain", 1.577],
     ]);
     expect(parseRanking(printed)).toEqual(["/customize/custom-domain.mdx", "/a b.mdx"]);
+  });
+});
+
+describe("functionWordsOf", () => {
+  it("finds the question's function words, the evidence of its language", () => {
+    expect(functionWordsOf("How do I add a custom domain? How?")).toEqual(["how", "do", "i", "a"]);
+    expect(functionWordsOf("Preview locally")).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@
  *   question names (TITLE_WEIGHT), so "Preview locally" is the page for "preview locally" and
  *   "Preview deployments" only half of it;
  * - the description (DESCRIPTION_WEIGHT) and the path (PATH_WEIGHT), per term found there;
- * - the search's rank r, as SEARCH_WEIGHT × (all terms' weight) / (1 + r).
+ * - the search's rank r, as SEARCH_WEIGHT × (all terms' weight) / (1 + r);
+ * - times OTHER_LANGUAGE_FACTOR for a page in another language than the question.
  *
  * The constants are round numbers, not fitted to a question: the eval files
  * (eval/user-questions.json) measure them.
@@ -40,6 +41,23 @@ export const TITLE_WEIGHT = 3;
 export const DESCRIPTION_WEIGHT = 1;
 export const PATH_WEIGHT = 0.5;
 export const SEARCH_WEIGHT = 1;
+/**
+ * A page whose description has none of the question language's function words is in another
+ * language (a translation of the page the question is about): its score counts this much. Only
+ * when the question has some (English, as the key terms' stopwords are); "Preview locally" says
+ * nothing of its language.
+ */
+export const OTHER_LANGUAGE_FACTOR = 0.5;
+export const FUNCTION_WORDS: readonly string[] = (
+  "a an the and or but not of to in on at by for with from into about as is are was were be been it its " +
+  "this that these those there here what which who when where why how can does did do i my you your we our they their"
+).split(" ");
+
+/** The question's function words (lowercased): the evidence of the language it is asked in. */
+export function functionWordsOf(question: string): string[] {
+  const known = new Set(FUNCTION_WORDS);
+  return [...new Set(question.toLowerCase().match(/[a-z]+/g) ?? [])].filter((word) => known.has(word));
+}
 /** Words of a title that say nothing of its subject (they do not count as its words). */
 export const TITLE_FILLER: readonly string[] = [
   "the",
