@@ -25,7 +25,7 @@ describe("the docs evaluation questions", () => {
   });
 });
 
-describe("the held-out user questions", () => {
+describe("the user questions (eval/user-questions.json)", () => {
   it("has at least 30 questions, none of the demo's own, over many sections", async () => {
     const { DEMO_QUESTIONS, MEMORY_DEMO_QUESTIONS } = await import("../cli/demo-questions.js");
     const held = loadEvalQuestions(USER_EVAL_FILE);

@@ -16,7 +16,7 @@ export interface EvalQuestion {
 export const DEFAULT_EVAL_FILE = fileURLToPath(new URL("../../eval/docs-questions.json", import.meta.url));
 
 /**
- * Held-out questions, phrased as users ask, written before the scripted model's ranking was last
+ * Questions phrased as users ask them, written before the scripted model's ranking was last
  * changed: its top-1 citation on them is the figure `scripted-top1.test.ts` pins.
  */
 export const USER_EVAL_FILE = fileURLToPath(new URL("../../eval/user-questions.json", import.meta.url));

@@ -2,9 +2,9 @@
 // real QuickJS): the first page it cites must be the question's page on at least as many
 // questions as when its ranking last changed. Before the two-pass ranking (BM25 against page
 // size, title and description, the search's rank, pages in another language than the question)
-// and the answer led by the best-ranked page, it
-// cited the right page first on 28 of the 38 held-out questions and 31 of the 36 of
-// docs-questions.json; the figures below are what it does now.
+// and the answer led by the best-ranked page, it cited the right page first on 28 of the 38
+// questions of user-questions.json and 31 of the 36 of docs-questions.json; the figures below are
+// what it does now.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,7 +40,7 @@ describe("the scripted docs model's first citation, on the whole corpus", () => 
     }
   });
 
-  it(`cites the question's page first on at least ${USER_TOP1} of the held-out user questions`, async () => {
+  it(`cites the question's page first on at least ${USER_TOP1} of eval/user-questions.json`, async () => {
     const report = await runEval(assistant, loadEvalQuestions(USER_EVAL_FILE));
     expect(report.questions).toBe(38);
     expect(report.citationTop1).toBeGreaterThanOrEqual(USER_TOP1);
