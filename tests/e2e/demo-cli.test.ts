@@ -103,6 +103,28 @@ describe("npm run demo (the CLI)", () => {
     expect(out).toContain("That was the scripted model.");
   }, 120_000);
 
+  it("prints at most 20 lines a question by default (the demo's own five, with memory), all of it with --verbose", async () => {
+    const data = dataDir();
+    const compact = start(["--corpus", docsDir, "--data", data]);
+    expect(await compact.exited).toEqual({ code: 0, signal: null });
+    const verbose = start(["--corpus", docsDir, "--data", data, "--verbose"]);
+    expect(await verbose.exited).toEqual({ code: 0, signal: null });
+    const short = linesPerQuestion(compact.stdout());
+    const long = linesPerQuestion(verbose.stdout());
+    expect(short).toHaveLength(5);
+    expect(long).toHaveLength(5);
+    for (const lines of short) expect(lines).toBeLessThanOrEqual(20);
+    // Each question still shows its steps and its answer, and --verbose shows more of every one.
+    for (const [i, lines] of short.entries()) {
+      expect(lines).toBeGreaterThanOrEqual(5);
+      expect(long[i]!).toBeGreaterThan(lines);
+    }
+    expect(compact.stdout().match(/^ {2}Answer: /gm)).toHaveLength(5);
+    expect(verbose.stdout().match(/^ {2}━━ Answer ━━$/gm)).toHaveLength(5);
+    expect(verbose.stdout()).toContain("  │ const terms = [");
+    expect(compact.stdout()).not.toContain("  │ const terms = [");
+  }, 240_000);
+
   it("Ctrl-C during a question stops it and leaves no process behind", async () => {
     const data = dataDir();
     const run = start([
@@ -129,3 +151,15 @@ describe("npm run demo (the CLI)", () => {
     await until(() => !alive(-run.child.pid!), 10_000, "every process of the demo's group to exit");
   }, 120_000);
 });
+
+/**
+ * The lines each question takes in the demo's output: from the blank line before its "❓" line to
+ * the line before the next question's blank line (the last one: before "That was the scripted
+ * model.").
+ */
+function linesPerQuestion(stdout: string): number[] {
+  const lines = stdout.split("\n");
+  const starts = lines.flatMap((line, i) => (line.startsWith("❓ ") ? [i] : []));
+  const end = lines.findIndex((line) => line.startsWith("That was the scripted model."));
+  return starts.map((start, k) => (starts[k + 1] ?? end) - start);
+}

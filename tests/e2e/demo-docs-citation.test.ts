@@ -71,12 +71,19 @@ describe("demo assistant × ChromaFs: citations follow the page", () => {
     expect(ran.slice(1, 5).sort()).toEqual(
       [
         `search '${QUESTION}'`,
-        "grep -rciF -- 'custom' / | grep -v ':0$'",
-        "grep -rciF -- 'domain' / | grep -v ':0$'",
-        "grep -rciF -- 'host' / | grep -v ':0$'",
+        "grep -rciE -- '(^|[^[:alnum:]])custom' / | grep -v ':0$'",
+        "grep -rciE -- '(^|[^[:alnum:]])domain' / | grep -v ':0$'",
+        "grep -rciE -- '(^|[^[:alnum:]])host' / | grep -v ':0$'",
       ].sort(),
     );
-    expect(ran.slice(5)).toEqual(["cat '/customize/custom-domain.mdx'", "cat '/quickstart.mdx'"]);
+    // The second pass looks again at the pages the first found: their sizes, titles, descriptions.
+    const pool =
+      "'/customize/custom-domain.mdx' '/quickstart.mdx' '/customize/fonts.mdx' '/create/redirects.mdx' '/cli/preview.mdx' '/cli/install.mdx' '/deploy/ci.mdx' '/organize/hidden-pages.mdx' '/index.mdx'";
+    expect(ran.slice(5, 7).sort()).toEqual([
+      `grep -H -m2 -E '^(title|description):' ${pool}`,
+      `wc -c ${pool}`,
+    ]);
+    expect(ran.slice(7)).toEqual(["cat '/customize/custom-domain.mdx'", "cat '/customize/fonts.mdx'"]);
     const first = answerOf(before);
     expect(first.state).toBe("success");
     expect(first.citations).toEqual([{ path: "/customize/custom-domain.mdx", verified: true }]);

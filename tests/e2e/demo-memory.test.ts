@@ -121,7 +121,7 @@ describe("demo assistant × palace: memory across sessions", () => {
     expect(deploy!.recalled).toContain(PROJECT);
     expect(deploy!.answer.answer.startsWith(`You told me: "${PROJECT}" `)).toBe(true);
     const commands = deploy!.events.flatMap((e) => (e.type === "docs-command" ? [e.command] : []));
-    expect(commands).toContain("grep -rciF -- 'gitlab' / | grep -v ':0$'");
+    expect(commands).toContain("grep -rciE -- '(^|[^[:alnum:]])gitlab' / | grep -v ':0$'");
     expect(deploy!.answer.citations).toEqual([{ path: "/deploy/gitlab.mdx", verified: true }]);
 
     // Another user's wing holds nothing of alice's.

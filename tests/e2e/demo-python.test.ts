@@ -74,20 +74,25 @@ describe("demo assistant × Python in Pyodide: the same docs question, answered 
       "\nsearched = bash(command=\"search 'How do I host my documentation on a custom domain?'\")\n",
     );
     expect(steps[1]!.code).toBe(
-      `for path, command in [["/customize/custom-domain.mdx","cat '/customize/custom-domain.mdx'"],["/quickstart.mdx","cat '/quickstart.mdx'"]]:\n    page = bash(command=command)\n    print("==> " + path + " <==\\n" + page["stdout"])`,
+      `for path, command in [["/customize/custom-domain.mdx","cat '/customize/custom-domain.mdx'"],["/customize/fonts.mdx","cat '/customize/fonts.mdx'"]]:\n    page = bash(command=command)\n    print("==> " + path + " <==\\n" + page["stdout"])`,
     );
     expect(steps[2]!.code).toMatch(/^final_answer\(\{\n {4}"answer": "/);
     expect(code(inJavaScript).map((s) => s.language)).toEqual(["javascript", "javascript", "javascript"]);
 
-    // Python calls its tools one after another, in the order the code names them.
+    // Python calls its tools one after another, in the order the code names them; the second
+    // ranking pass looks again at the pages the first found.
+    const POOL =
+      "'/customize/custom-domain.mdx' '/customize/fonts.mdx' '/quickstart.mdx' '/deploy/gitlab.mdx' '/create/redirects.mdx' '/cli/preview.mdx' '/cli/install.mdx' '/deploy/deployments.mdx' '/deploy/ci.mdx' '/organize/hidden-pages.mdx'";
     expect(commands(inPython)).toEqual([
       "find / -type f | wc -l",
       `search '${QUESTION}'`,
-      "grep -rciF -- 'custom' / | grep -v ':0$'",
-      "grep -rciF -- 'domain' / | grep -v ':0$'",
-      "grep -rciF -- 'host' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])custom' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])domain' / | grep -v ':0$'",
+      "grep -rciE -- '(^|[^[:alnum:]])host' / | grep -v ':0$'",
+      `wc -c ${POOL}`,
+      `grep -H -m2 -E '^(title|description):' ${POOL}`,
       "cat '/customize/custom-domain.mdx'",
-      "cat '/quickstart.mdx'",
+      "cat '/customize/fonts.mdx'",
     ]);
     expect([...commands(inJavaScript)].sort()).toEqual([...commands(inPython)].sort());
     // The ranking printed by Python's code is the one JavaScript's printed, to the digit.
@@ -128,7 +133,7 @@ describe("demo assistant × Python in Pyodide: the same docs question, answered 
     expect(code(deploy).map((s) => s.language)).toEqual(["python", "python", "python", "python"]);
     expect(observations(deploy)[0]).toContain('\nrecalled "My project is hosted on GitLab."\n');
     expect(observations(deploy)[0]).toContain('\nknown "alice — project_is_hosted_on → GitLab"');
-    expect(commands(deploy)).toContain("grep -rciF -- 'gitlab' / | grep -v ':0$'");
+    expect(commands(deploy)).toContain("grep -rciE -- '(^|[^[:alnum:]])gitlab' / | grep -v ':0$'");
     const answer = answerOf(deploy);
     expect(answer.answer).toBe(
       'You told me: "My project is hosted on GitLab." Connect your GitLab repository to Mintlify for automated documentation deployments, merge request previews, and continuous synchronization. GitLab uses webhooks to notify Mintlify when you make changes, which enables preview deployments for merge requests.',

@@ -19,7 +19,9 @@ describe("parseDemoArgs", () => {
       corpus: undefined,
       data: undefined,
       web: false,
+      verbose: false,
     });
+    expect(parseDemoArgs(["--verbose"]).verbose).toBe(true);
   });
 
   it("reads --user (the palace wing) and --no-memory", () => {

@@ -20,6 +20,8 @@ export interface DemoArgs {
   executor?: string;
   port?: number;
   host?: string;
+  /** The whole step trace (every command, the code, each observation) instead of ≤ 20 lines a question. */
+  verbose: boolean;
 }
 
 export const USAGE = `Usage: npm run demo -- [options]
@@ -29,6 +31,8 @@ export const USAGE = `Usage: npm run demo -- [options]
   --eval                 run the docs evaluation (eval/docs-questions.json): answer and citation accuracy
   --eval-file PATH       evaluate with another questions file (same format)
   --json                 with --eval: print the report as JSON
+  --verbose              the whole step trace (code, every docs command and its output, each
+                         observation); without it at most 20 lines a question
   --user NAME            who asks (default: demo); their memories live in the palace wing of that name
   --no-memory            run without memory (the palace in apps/demo/.atrium/palace is not opened)
   --groups a,b           the user's access groups: pages restricted to other groups stay hidden
@@ -102,6 +106,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     executor: values.executor?.trim(),
     port,
     host: values.host?.trim(),
+    verbose: values.verbose ?? false,
   };
 }
 
@@ -137,6 +142,7 @@ function parse(argv: readonly string[]) {
       executor: { type: "string" },
       port: { type: "string" },
       host: { type: "string" },
+      verbose: { type: "boolean" },
     },
   });
 }

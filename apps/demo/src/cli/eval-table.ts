@@ -10,6 +10,7 @@ export function formatEvalReport(report: EvalReport, scripted: boolean): string 
     `Questions: ${report.questions}`,
     `Answer accuracy:   ${percent(report.answerAccuracy)}  (answers containing the page's fact)`,
     `Citation accuracy: ${percent(report.citationAccuracy)}  (answers citing the page that holds it)`,
+    `Top-1 citation:    ${report.citationTop1} / ${report.questions}  (answers citing that page first)`,
     `Median time per question: ${report.medianSeconds.toFixed(2)} s`,
     "",
   ];

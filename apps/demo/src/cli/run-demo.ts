@@ -128,7 +128,7 @@ async function runDemoUntilDone(argv: readonly string[], io: DemoIo): Promise<nu
     for (const error of assistant.mcpErrors) io.err.write(`demo: ${error.message}\n`);
     if (mcp) say(`Tools: ${assistant.toolNames.join(", ")}\n`);
     const user = { id: args.user, groups: args.groups };
-    const print = tracePrinter(say, { color });
+    const print = tracePrinter(say, { color, verbose: args.verbose });
     if (args.web) {
       // Ctrl-C is how the web UI ends: a clean stop, exit 0.
       await serveWebUntilStopped({

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ValidationError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CORPUS_DIR } from "../docs/default-locations.js";
-import { loadEvalQuestions } from "./eval-questions.js";
+import { loadEvalQuestions, USER_EVAL_FILE } from "./eval-questions.js";
 import { grade, looseText } from "./grade.js";
 
 describe("the docs evaluation questions", () => {
@@ -16,12 +16,23 @@ describe("the docs evaluation questions", () => {
     expect(sections.size).toBeGreaterThanOrEqual(12);
   });
 
-  it("names a page that exists and holds the fact, for every question", () => {
-    const missing = questions.filter((q) => {
+  it("names a page that exists and holds the fact, for every question of both files", () => {
+    const missing = [...questions, ...loadEvalQuestions(USER_EVAL_FILE)].filter((q) => {
       const page = readFileSync(join(DEFAULT_CORPUS_DIR, q.page), "utf8");
       return !looseText(page).includes(looseText(q.fact));
     });
     expect(missing.map((q) => q.id)).toEqual([]);
+  });
+});
+
+describe("the user questions (eval/user-questions.json)", () => {
+  it("has at least 30 questions, none of the demo's own, over many sections", async () => {
+    const { DEMO_QUESTIONS, MEMORY_DEMO_QUESTIONS } = await import("../cli/demo-questions.js");
+    const held = loadEvalQuestions(USER_EVAL_FILE);
+    expect(held.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(held.map((q) => q.page.split("/")[1])).size).toBeGreaterThanOrEqual(12);
+    const demo = new Set([...DEMO_QUESTIONS, ...Object.values(MEMORY_DEMO_QUESTIONS)]);
+    expect(held.filter((q) => demo.has(q.question))).toEqual([]);
   });
 });
 
@@ -63,10 +74,19 @@ describe("grade", () => {
     ).toEqual({
       answerCorrect: true,
       citationCorrect: true,
+      citationTop1: true,
     });
+    // The right page cited second: a citation, but not the top-1.
+    expect(
+      grade(question, "Run mint dev.", [
+        { path: "/cli/index.mdx", verified: true },
+        { path: "/cli/preview.mdx", verified: true },
+      ]),
+    ).toEqual({ answerCorrect: true, citationCorrect: true, citationTop1: false });
     expect(grade(question, "Run mint.", [{ path: "/cli/index.mdx", verified: true }])).toEqual({
       answerCorrect: false,
       citationCorrect: false,
+      citationTop1: false,
     });
   });
 });

@@ -15,6 +15,12 @@ export interface EvalQuestion {
 
 export const DEFAULT_EVAL_FILE = fileURLToPath(new URL("../../eval/docs-questions.json", import.meta.url));
 
+/**
+ * Questions phrased as users ask them, written before the scripted model's ranking was last
+ * changed: its top-1 citation on them is the figure `scripted-top1.test.ts` pins.
+ */
+export const USER_EVAL_FILE = fileURLToPath(new URL("../../eval/user-questions.json", import.meta.url));
+
 /** Reads and checks a questions file (`{ "questions": [...] }`); every problem is named with its place. */
 export function loadEvalQuestions(file: string = DEFAULT_EVAL_FILE): EvalQuestion[] {
   let data: unknown;

@@ -23,6 +23,8 @@ export interface EvalReport {
   answerAccuracy: number;
   /** Share of answers citing the page that holds the fact, 0–1. */
   citationAccuracy: number;
+  /** Answers whose first cited page is the one that holds the fact (a count: tests pin it). */
+  citationTop1: number;
   medianSeconds: number;
   results: EvalResult[];
 }
@@ -70,6 +72,7 @@ export async function runEval(
     questions: results.length,
     answerAccuracy: share((r) => r.answerCorrect),
     citationAccuracy: share((r) => r.citationCorrect),
+    citationTop1: results.filter((r) => r.citationTop1).length,
     medianSeconds: median(results.map((r) => r.seconds)),
     results,
   };

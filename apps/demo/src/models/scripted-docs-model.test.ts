@@ -25,11 +25,11 @@ describe("the scripted docs model's language", () => {
       /^Thought: I will grep the docs for the key terms "custom", "domain", search.*\n```py\nimport json\n/,
     );
     expect(python).toContain(
-      `\nsearched = bash(command="search 'Where do I set a custom domain?'")\nfound = [bash(command=command) for command in ["grep -rciF -- 'custom' / | grep -v ':0$'","grep -rciF -- 'domain' / | grep -v ':0$'"]]\n`,
+      `\nsearched = bash(command="search 'Where do I set a custom domain?'")\nfound = [bash(command=command) for command in ["grep -rciE -- '(^|[^[:alnum:]])custom' / | grep -v ':0$'","grep -rciE -- '(^|[^[:alnum:]])domain' / | grep -v ':0$'"]]\n`,
     );
     expect(javascript).toMatch(/\n```js\nconst terms = \["custom","domain"\];\n/);
     expect(javascript).toContain(
-      `bash({ command: "search 'Where do I set a custom domain?'" }),\n  ...["grep -rciF -- 'custom' / | grep -v ':0$'","grep -rciF -- 'domain' / | grep -v ':0$'"].map((command) => bash({ command })),`,
+      `bash({ command: "search 'Where do I set a custom domain?'" }),\n  ...["grep -rciE -- '(^|[^[:alnum:]])custom' / | grep -v ':0$'","grep -rciE -- '(^|[^[:alnum:]])domain' / | grep -v ':0$'"].map((command) => bash({ command })),`,
     );
   });
 

@@ -213,7 +213,10 @@ function answerStep(writer: StepWriter, text: string, sources: string[]): string
 
 /**
  * The answer: the sentences (a page's description counts as one) with the highest sum of term
- * weights, best page first on ties, at most `count`; then cut to the pages they came from.
+ * weights, best page first on ties, at most `count`; then cut to the pages they came from. The
+ * first is the best sentence of the best-ranked page that has one: the ranking saw the whole page
+ * (its title, its size, every count, the search), a sentence only its own words, so a sentence of
+ * the second page that shares more words with the question does not make that page the answer.
  */
 function answerFromPages(
   pages: readonly { path: string; text: string }[],
@@ -234,12 +237,20 @@ function answerFromPages(
       candidates.push({ path, sentence, score, order: order++ });
     }
   }
-  const chosen = candidates
-    .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, count);
+  const scored = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.order - b.order);
+  // Pages come in ranked order: the first scored sentence's page is the best page with one.
+  const firstPage = scored.reduce<string | undefined>(
+    (best, c) => (best === undefined || pageRank(pages, c.path) < pageRank(pages, best) ? c.path : best),
+    undefined,
+  );
+  const lead = scored.find((c) => c.path === firstPage);
+  const chosen = lead ? [lead, ...scored.filter((c) => c !== lead)].slice(0, count) : [];
   if (chosen.length === 0) return { text: "The pages I read do not say; try other words.", sources: [] };
   chosen.sort((a, b) => a.order - b.order);
   const sources = [...new Set(chosen.map((c) => c.path))];
   return { text: chosen.map((c) => c.sentence).join(" "), sources };
+}
+
+function pageRank(pages: readonly { path: string }[], path: string): number {
+  return pages.findIndex((page) => page.path === path);
 }
