@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { PalaceAccess } from "../access/palace-access.js";
 import { KnowledgeGraphConflictError } from "./kg-errors.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
 import { openTestDatabase } from "./test-database.js";
@@ -118,4 +119,21 @@ it("names the row and field of a bad row", () => {
     'knowledge graph: rows.0.kind: kind must be "kg-entity", "kg-predicate" or "kg-triple"',
   );
   expect(copy.predicates()).toEqual([]);
+});
+
+it('takes rows of an export from before facts had wings into wing "facts"; a view imports only into its wings', () => {
+  const old = exportedLines(kg).map((row) => {
+    const { wing: _wing, ...rest } = row as { wing?: string };
+    return rest;
+  });
+  const copy = new KnowledgeGraph(target.db, { now: clock });
+  expect(copy.import(old)).toEqual({ entities: 4, predicates: 2, triples: 3, skipped: 0 });
+  expect(new Set(copy.query({}).map((fact) => fact.wing))).toEqual(new Set(["facts"]));
+  const scoped = copy.scoped(PalaceAccess.of({ read: ["mine"], write: ["mine"] }, "me"));
+  const mine = old
+    .filter((row) => (row as { kind: string }).kind !== "kg-predicate")
+    .map((row) => ({ ...(row as object), wing: "theirs" }));
+  expect(() => scoped.import(mine)).toThrow(
+    'rows.0.wing: me may not write wing "theirs"; its grants let it write "mine"',
+  );
 });
