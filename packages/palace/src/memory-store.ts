@@ -31,6 +31,14 @@ export interface PalaceMemoryStoreOptions {
   room?: string;
   /** The `source` of remembered drafts when the item names none (default "agent"). */
   source?: string;
+  /** The knowledge-graph entity that is the user, for the wake-up's facts (default "user"). */
+  user?: string;
+  /**
+   * How `recall` searches: a room to keep to when the caller names none, and the mode.
+   * `"bm25"` returns only memories that share a word with the query (a hybrid search always
+   * returns its k nearest vectors, however far).
+   */
+  recall?: { room?: string; mode?: "hybrid" | "bm25" | "vector" };
 }
 
 /**
@@ -90,8 +98,11 @@ export class PalaceMemoryStore implements MemoryStore {
     const hits = await this.translate(() =>
       this.view.search(query, {
         k: options.limit ?? 10,
+        ...(this.options.recall?.mode === undefined ? {} : { mode: this.options.recall.mode }),
         ...(options.scope?.wing === undefined ? {} : { wing: options.scope.wing }),
-        ...(options.scope?.room === undefined ? {} : { room: options.scope.room }),
+        ...((options.scope?.room ?? this.options.recall?.room) === undefined
+          ? {}
+          : { room: options.scope?.room ?? this.options.recall?.room }),
         ...(options.timeRange === undefined ? {} : { timeRange: options.timeRange }),
       }),
     );
@@ -124,6 +135,7 @@ export class PalaceMemoryStore implements MemoryStore {
       budgetTokens: budget,
       access: this.view.access,
       ...(wing === undefined ? {} : { wing }),
+      ...(this.options.user === undefined ? {} : { user: this.options.user }),
     });
   }
 

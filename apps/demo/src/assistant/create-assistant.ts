@@ -106,15 +106,11 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     yield { type: "question", question: trimmed, user: user.id, model: chosenModel.id };
 
     const askedAt = new Date().toISOString();
-    let instructions = DOCS_INSTRUCTIONS;
-    if (options.memory) {
-      const began = performance.now();
-      const recalled = await options.memory.recall(trimmed, user, signal);
-      const durationMs = performance.now() - began;
-      timing.memoryMs += durationMs;
-      yield { type: "memory-recalled", via: "question", memories: recalled.memories, durationMs };
-      if (recalled.context.trim()) instructions += `\n\n${memoryInstructions(recalled.context)}`;
-    }
+    // The memory's guide goes in the instructions; what it holds comes through the agent's
+    // long-term memory, which reads it before the first step and quotes it as data.
+    const instructions = options.memory
+      ? `${DOCS_INSTRUCTIONS}\n\n${memoryInstructions(options.memory.guide(user))}`
+      : DOCS_INSTRUCTIONS;
 
     const session = await options.docs.openSession(user);
     const tools = [
@@ -128,6 +124,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
       tools,
       executor: askOptions.executor ?? executor,
       instructions,
+      ...(options.memory ? { longTermMemory: options.memory.longTermMemory(user) } : {}),
       maxSteps: limits.maxSteps,
       stepTimeoutMs: limits.stepTimeoutMs,
     });
@@ -148,6 +145,18 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     let steps = 0;
     try {
       for await (const event of agent.stream(trimmed, { signal, images: askOptions.images })) {
+        if (event.type === "memory-recalled") {
+          // The agent's recall before the question, in the demo's own event (its trace shows it).
+          timing.memoryMs += event.durationMs;
+          yield {
+            type: "memory-recalled",
+            via: "question",
+            memories: event.memories,
+            durationMs: event.durationMs,
+          };
+          continue;
+        }
+        if (event.type === "memory-filed") continue; // runs are not filed (fileRuns: false)
         yield event;
         const now = performance.now();
         switch (event.type) {

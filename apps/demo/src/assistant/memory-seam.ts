@@ -1,3 +1,4 @@
+import type { LongTermMemoryOptions } from "@atrium/agent";
 import type { Tool } from "@atrium/spec";
 import type { DocsUser } from "../docs/docs-library.js";
 import type { MemoryFiledEvent, MemoryRecalledEvent } from "./assistant-events.js";
@@ -71,22 +72,18 @@ export interface ForgetResult {
 
 /**
  * Long-term memory as the assistant uses it, implemented by the palace (`src/memory/`). The
- * assistant recalls before each question, gives the agent the memory's tools, turns their
- * results into trace events, and files each session's transcript after the answer. The rest is
- * the read API of the web UI's memory panel.
+ * assistant gives the agent the user's `MemoryStore` (the agent recalls from it before the
+ * question and reads its wake-up), the memory's tools and how to use them, turns their results
+ * into trace events, and files each session's transcript after the answer. The rest is the read
+ * API of the web UI's memory panel.
  */
 export interface AssistantMemory {
   /** Names of the tools `tools(user)` returns (the same for every user). */
   readonly toolNames: readonly string[];
-  /**
-   * Before the agent runs: the wake-up context (`context`, added to the agent's instructions) and
-   * what was remembered that bears on the question (`memories`, shown in the trace).
-   */
-  recall(
-    question: string,
-    user: DocsUser,
-    signal: AbortSignal,
-  ): Promise<{ context: string; memories: RecalledMemory[] }>;
+  /** The user's memory as the agent's long-term memory: recalled before the question, quoted as data. */
+  longTermMemory(user: DocsUser): LongTermMemoryOptions;
+  /** How to use the memory tools, for the agent's instructions. */
+  guide(user: DocsUser): string;
   /** The agent's memory tools for this user (recall, remember, kg_query, kg_add …, confined to the user's wing). */
   tools(user: DocsUser): readonly Tool[];
   /** A memory tool's call and result as a trace event, or undefined when it recalled or filed nothing. */

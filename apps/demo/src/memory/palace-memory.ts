@@ -1,12 +1,13 @@
 import { join } from "node:path";
+import type { LongTermMemoryOptions } from "@atrium/agent";
 import {
   type Drawer,
   type FactView,
   openPalace,
   type Palace,
+  PalaceMemoryStore,
   PalaceView,
   palaceTools,
-  wakeUp,
 } from "@atrium/palace";
 import { AbortError, type Tool } from "@atrium/spec";
 import type { MemoryFiledEvent, MemoryRecalledEvent } from "../assistant/assistant-events.js";
@@ -16,7 +17,6 @@ import type {
   MemoryDrawerView,
   MemoryFactView,
   MemoryOverview,
-  RecalledMemory,
   SessionTranscript,
 } from "../assistant/memory-seam.js";
 import { DEFAULT_DATA_DIR } from "../docs/default-locations.js";
@@ -80,32 +80,30 @@ export class PalaceMemory implements AssistantMemory {
     return new PalaceView(this.palace, { read: [user.id], write: [user.id] }, user.id);
   }
 
-  async recall(
-    question: string,
-    user: DocsUser,
-    signal: AbortSignal,
-  ): Promise<{ context: string; memories: RecalledMemory[] }> {
-    checkSignal(signal);
-    const wing = user.id;
-    const view = this.viewFor(user);
-    const wakeUpText = await wakeUp(this.palace, {
-      wing,
-      user: user.id,
-      access: view.access,
-      budgetTokens: this.limits.memoryWakeUpTokens,
-    });
-    checkSignal(signal);
-    const hits = await view.search(question, {
-      wing,
+  /**
+   * The user's palace as the agent's long-term memory: the wake-up of their wing (facts about
+   * them as the user entity) and, for the question, what they asked to keep (room "memories")
+   * that shares a word with it. The demo files transcripts itself, so runs are not filed again.
+   */
+  longTermMemory(user: DocsUser): LongTermMemoryOptions {
+    const store = new PalaceMemoryStore(this.viewFor(user), {
+      closePalace: false,
+      wing: user.id,
       room: MEMORIES_ROOM,
-      k: this.limits.memoryRecallK,
+      user: user.id,
+      source: DEMO_SOURCE,
+      recall: { room: MEMORIES_ROOM, mode: "bm25" },
     });
-    // Hybrid search always returns its k nearest vectors; only memories sharing a word with the
-    // question (found by the BM25 leg) bear on it.
-    const memories = hits
-      .filter((hit) => hit.ranks.bm25 !== undefined)
-      .map((hit) => ({ id: hit.id, content: hit.content }));
-    return { context: memoryGuide(user.id, wakeUpText, memories), memories };
+    return {
+      store,
+      recallLimit: this.limits.memoryRecallK,
+      wakeUpTokens: this.limits.memoryWakeUpTokens,
+      fileRuns: false,
+    };
+  }
+
+  guide(user: DocsUser): string {
+    return memoryGuide(user.id);
   }
 
   tools(user: DocsUser): readonly Tool[] {

@@ -15,7 +15,7 @@ const SIGNATURES = ["recall", "remember", "kg_query", "kg_add"]
 
 describe("the scripted model's memory reading", () => {
   it("reads the user and the room from the memory guide the assistant writes", () => {
-    const guide = memoryGuide('al"ice', "- alice — prefers → tea", [{ id: "d1", content: "I prefer tea." }]);
+    const guide = memoryGuide('al"ice');
     expect(memoryShown(`${SIGNATURES}\n${guide}`)).toEqual({
       user: 'al"ice',
       room: "memories",
