@@ -228,9 +228,14 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
   return served;
 }
 
+/**
+ * Whether a request may use a session: the identity that opened it, with the same groups and
+ * grants (two tokens sharing a name but not their rights must not share sessions).
+ */
 function sameIdentity(a: McpIdentity | undefined, b: McpIdentity | undefined): boolean {
   if (a === b) return true;
   if (!a || !b || a.name !== b.name || a.groups.length !== b.groups.length) return false;
+  if (JSON.stringify(a.grants ?? null) !== JSON.stringify(b.grants ?? null)) return false;
   return a.groups.every((group) => b.groups.includes(group));
 }
 

@@ -1,4 +1,5 @@
 import type { Drawer, DrawerDraft } from "../drawers/drawer.js";
+import { drawerId } from "../drawers/drawer-id.js";
 import { invalidInput, PalaceError } from "../errors.js";
 import type { KnowledgeGraph } from "../kg/knowledge-graph.js";
 import type { PalaceLimits } from "../limits.js";
@@ -81,11 +82,21 @@ export class PalaceView {
 
   async file(drafts: readonly DrawerDraft[]): Promise<FileResult[]> {
     if (!Array.isArray(drafts)) throw invalidInput("drafts", "must be an array of drafts");
-    drafts.forEach((draft, index) => {
-      if (typeof draft?.wing === "string" && typeof draft.room === "string") {
-        this.access.assertWrite(draft.wing, draft.room, `drafts[${index}].wing`);
+    for (const [index, draft] of drafts.entries()) {
+      if (typeof draft?.wing !== "string" || typeof draft.room !== "string") continue;
+      this.access.assertWrite(draft.wing, draft.room, `drafts[${index}].wing`);
+      // A drawer's id leaves the room out: with rooms of a wing only, the same text filed in a
+      // room this identity may not write would make it a holder of that drawer. Refused.
+      if (!this.access.canWrite(draft.wing) && typeof draft.content === "string") {
+        const existing = await this.palace.get(drawerId(draft));
+        if (existing && !this.access.canWrite(existing.wing, existing.room)) {
+          throw new PalaceError(
+            "palace/forbidden",
+            `drafts[${index}]: this text is already filed in a room of wing ${JSON.stringify(draft.wing)} that ${this.access.who} may not write; change the text or file it elsewhere`,
+          );
+        }
       }
-    });
+    }
     return this.palace.file(drafts);
   }
 

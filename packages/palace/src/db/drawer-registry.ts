@@ -344,9 +344,16 @@ export class DrawerRegistry {
       }
       for (const row of affected.values()) {
         const position = row.position as number;
+        const sameWing = (other: DrawerRow) => other.wing === row.wing;
         this.rewriteLexical(row, {
-          before: this.statements.before.all(source, position, LEXICAL_CONTEXT_RADIUS).map(rowToDraft),
-          after: this.statements.after.all(source, position, LEXICAL_CONTEXT_RADIUS).map(rowToDraft),
+          before: this.statements.before
+            .all(source, position, LEXICAL_CONTEXT_RADIUS)
+            .filter(sameWing)
+            .map(rowToDraft),
+          after: this.statements.after
+            .all(source, position, LEXICAL_CONTEXT_RADIUS)
+            .filter(sameWing)
+            .map(rowToDraft),
         });
         written++;
       }
@@ -420,9 +427,14 @@ export class DrawerRegistry {
     const drafts = ordered.map(rowToDraft);
     ordered.forEach((row, at) => {
       if (!wanted(row)) return;
+      // A source name may be used in more than one wing: a drawer's context is its own wing's.
+      const sameWing = (draft: { wing: string }) => draft.wing === row.wing;
       write(row, {
-        before: drafts.slice(Math.max(0, at - LEXICAL_CONTEXT_RADIUS), at).reverse(),
-        after: drafts.slice(at + 1, at + 1 + LEXICAL_CONTEXT_RADIUS),
+        before: drafts
+          .slice(Math.max(0, at - LEXICAL_CONTEXT_RADIUS), at)
+          .reverse()
+          .filter(sameWing),
+        after: drafts.slice(at + 1, at + 1 + LEXICAL_CONTEXT_RADIUS).filter(sameWing),
       });
     });
   }

@@ -18,6 +18,8 @@ export function diaryWing(agent: string): string {
 export interface DiaryEntry {
   id: string;
   agent: string;
+  /** The wing it is filed in: in a wing others write too, who wrote it. */
+  wing: string;
   entry: string;
   /** The topic given when it was written, if any. */
   topic?: string;
@@ -148,6 +150,7 @@ export async function diaryRead(
     return {
       id: drawer.id,
       agent,
+      wing: drawer.wing,
       entry: drawer.content,
       ...(typeof topic === "string" ? { topic } : {}),
       room: drawer.room,

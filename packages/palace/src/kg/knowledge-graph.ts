@@ -447,6 +447,11 @@ export class KnowledgeGraph {
    * (an unknown name gives none). Without one: facts about the most connected entities first.
    */
   factsFor(entity: string | undefined, limit: number): string[] {
+    return this.factEntries(entity, limit).map((fact) => fact.text);
+  }
+
+  /** `factsFor`, each line with the wing its fact belongs to (the wake-up labels facts with it). */
+  factEntries(entity: string | undefined, limit: number): { wing: string; text: string }[] {
     const max = Math.min(
       parseInput(this.#schemas.limit, limit, SUBJECT, ["limit"]),
       this.limits.factsMaxLines,
@@ -463,7 +468,7 @@ export class KnowledgeGraph {
       const entities = JSON.stringify(found.map((row) => row.id));
       rows = this.#statements.entityFacts.all({ entities, at, limit: max, wings }) as TripleRow[];
     }
-    return rows.map((row) => renderFact(tripleFromRow(row)));
+    return rows.map((row) => ({ wing: row.wing, text: renderFact(tripleFromRow(row)) }));
   }
 
   // ---- export / import --------------------------------------------------------------------

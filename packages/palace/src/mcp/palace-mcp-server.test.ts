@@ -410,6 +410,7 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
       entries: [
         {
           id: (second as { id: string }).id,
+          wing: "diary:claude",
           entry: "Learned that Bob likes databases.",
           topic: "people",
           room: "people",
@@ -417,6 +418,7 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
         },
         {
           id: (first as { id: string }).id,
+          wing: "diary:claude",
           entry: "Helped Alice plan the Lisbon move.",
           room: "2023-03-01",
           timestamp: "2023-03-01T09:00:00.000Z",

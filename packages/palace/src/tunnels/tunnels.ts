@@ -66,8 +66,9 @@ export class Tunnels {
       params.push(room);
     }
     if (wing !== undefined) {
-      conditions.push("room IN (SELECT room FROM drawers WHERE wing = ?)");
-      params.push(wing);
+      const inScope = this.access.readSql("w");
+      conditions.push(`room IN (SELECT room FROM drawers w WHERE w.wing = ?${inScope ? ` AND ${inScope.sql}` : ""})`);
+      params.push(wing, ...(inScope?.params ?? []));
     }
     const rows = this.db
       .prepare(
@@ -353,6 +354,11 @@ export class Tunnels {
 
   private checkScope(scope: TunnelScope): TunnelScope {
     if (typeof scope !== "object" || scope === null) throw invalidInput("scope", "must be an object");
+    // A wing the caller cannot read is refused, as every other wing filter is: an empty answer
+    // would tell which room names it holds.
+    if (typeof scope.wing === "string" && !this.access.seesWing(scope.wing)) {
+      throw this.access.refusal("read", scope.wing, undefined, "wing");
+    }
     return {
       ...(scope.wing === undefined ? {} : { wing: this.checkName(scope.wing, "wing") }),
       ...(scope.room === undefined ? {} : { room: this.checkName(scope.room, "room") }),
