@@ -94,7 +94,9 @@ if (pending.length === 0) {
   releasing = new Set(
     pending.flatMap((file) => {
       const front = readFileSync(join(changesetDir, file), "utf8").split(/^---$/m)[1] ?? "";
-      return [...front.matchAll(/^\s*["']?(@?[^"':\s]+)["']?\s*:\s*(major|minor|patch)\s*$/gm)].map((match) => match[1]);
+      return [...front.matchAll(/^\s*["']?(@?[^"':\s]+)["']?\s*:\s*(major|minor|patch)\s*$/gm)].map(
+        (match) => match[1],
+      );
     }),
   );
   log(`${pending.length} pending changeset(s), releasing ${[...releasing].sort().join(", ")}`);

@@ -67,7 +67,9 @@ export class Tunnels {
     }
     if (wing !== undefined) {
       const inScope = this.access.readSql("w");
-      conditions.push(`room IN (SELECT room FROM drawers w WHERE w.wing = ?${inScope ? ` AND ${inScope.sql}` : ""})`);
+      conditions.push(
+        `room IN (SELECT room FROM drawers w WHERE w.wing = ?${inScope ? ` AND ${inScope.sql}` : ""})`,
+      );
       params.push(wing, ...(inScope?.params ?? []));
     }
     const rows = this.db
