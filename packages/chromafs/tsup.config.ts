@@ -12,7 +12,10 @@ export default defineConfig({
   // `AsyncDisposable` below an ESNext lib, which @types/node declares): this line makes a user's
   // tsc load @types/node for them even when their tsconfig lists no `types` (TypeScript 6's and
   // 7's default, so `tsc --init`'s), instead of TS2503 "Cannot find namespace 'NodeJS'".
-  dts: { entry: { index: "src/index.ts", "cli/main": "src/cli/main.ts" }, banner: '/// <reference types="node" />' },
+  dts: {
+    entry: { index: "src/index.ts", "cli/main": "src/cli/main.ts" },
+    banner: '/// <reference types="node" />',
+  },
   clean: true,
   sourcemap: true,
   target: "node20",

@@ -12,6 +12,7 @@ import {
   MAX_EXAMPLE_LINES,
   offlineExample,
   packagesWithOfflineExample,
+  TSC_CHECK,
 } from "./readme-offline-example.ts";
 
 const testsDir = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -76,6 +77,15 @@ describe("README offline examples", () => {
     },
     // The child is killed at KILL_MS; the test waits that long (a first Pyodide boot takes seconds).
     KILL_MS + 10_000,
+  );
+
+  it.each(offline.map(({ dir }) => dir))(
+    "@atrium/%s: the offline section gives the tsc command tests/install checks it with",
+    (pkg) => {
+      const readme = readFileSync(join(packagesDir, pkg, "README.md"), "utf8");
+      const section = readme.split(/^## Try it offline$/m)[1]?.split(/^## /m)[0] ?? "";
+      expect(section).toContain(TSC_CHECK);
+    },
   );
 
   it("type-check under strict", async () => {
