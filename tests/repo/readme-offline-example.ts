@@ -34,6 +34,7 @@ const EXPECTED_OUTPUT: Record<string, string> = {
   palace: "The Lisbon marathon is in October. (caroline/sports)\ntrue\n",
   python: "Paris, by 6 °C\n",
   microvm: "0 hello from Linux\n<Buffer 01 02 03>\n",
+  kit: "[ 'PWD' ] /atrium\n",
 };
 
 export interface OfflinePackage {
