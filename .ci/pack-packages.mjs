@@ -7,7 +7,7 @@
 //
 //   node .ci/pack-packages.mjs [folder]     packs into folder (default dist-packages/)
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildPackages, packPackage, publicPackages, repoRoot, toolEnv } from "./packed-tarballs.mjs";
 
