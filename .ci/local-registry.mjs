@@ -253,9 +253,9 @@ function integrityOf(file) {
 }
 
 /**
- * Checks that each @atrium package installed in `project` came from the registry at `url` and is
- * byte for byte the tarball of `set` that was published (npm's cache could otherwise serve an older
- * one). Returns the problems, one line each; [] when all is well.
+ * Checks that each @atrium package installed in `project` is byte for byte the tarball of `set`
+ * that was published to the registry at `url` (npm's cache could otherwise serve an older one of
+ * the same version). Returns the problems, one line each; [] when all is well.
  */
 export function installedFromRegistry(project, set, url) {
   const lock = JSON.parse(readFileSync(join(project, "node_modules", ".package-lock.json"), "utf8"));
@@ -265,8 +265,10 @@ export function installedFromRegistry(project, set, url) {
     const name = path.split("node_modules/").at(-1);
     if (!name?.startsWith(`${SCOPE}/`)) continue;
     const pkg = set.packages.find((candidate) => candidate.name === name);
+    // npm 11 leaves `resolved` out of its lockfiles for registry packages; when it is there, it
+    // must be this registry. The integrity is always there, and says which bytes were installed.
     if (!pkg) problems.push(`${name} (${path}) is not a package of the published set`);
-    else if (!entry.resolved?.startsWith(prefix))
+    else if (entry.resolved !== undefined && !entry.resolved.startsWith(prefix))
       problems.push(`${name} came from ${entry.resolved}, not the local registry ${url}`);
     else if (entry.integrity !== integrityOf(pkg.tarball))
       problems.push(`${name}'s installed tarball is not the one published (integrity ${entry.integrity})`);

@@ -92,10 +92,11 @@ beforeAll(async () => {
     );
   }
 }, PACK_TIMEOUT_MS);
+// Eight projects of node_modules take a while to remove on a busy disk.
 afterAll(async () => {
   await ownRegistry?.stop();
   rmSync(temp, { recursive: true, force: true });
-});
+}, 300_000);
 
 /** The README as published: the one inside the tarball. */
 function readmeOf(name: string): string {
