@@ -152,7 +152,20 @@ export async function startLocalRegistry(root, log = () => {}) {
   // Output to a file, not a pipe: the suite waits in spawnSync while it runs, and a full pipe
   // would stall it.
   const out = openSync(logFile, "a");
-  const child = spawn(process.execPath, [bin, "--config", join(dir, "config.yaml")], {
+  // A watchdog inside Verdaccio's process ends it, and removes its folder, once this process is
+  // gone, however that happened (SIGKILL, a crash): no registry outlives the suite that started it.
+  const watchdog = join(dir, "watchdog.cjs");
+  writeFileSync(
+    watchdog,
+    // Its parent's exit reparents it at once (a killed parent not yet reaped still answers kill 0).
+    `setInterval(() => {
+  if (process.ppid === ${process.pid}) return;
+  require("node:fs").rmSync(${JSON.stringify(dir)}, { recursive: true, force: true });
+  process.exit(0);
+}, 500).unref();
+`,
+  );
+  const child = spawn(process.execPath, ["--require", watchdog, bin, "--config", join(dir, "config.yaml")], {
     cwd: dir,
     stdio: ["ignore", out, out],
     env: { ...process.env, VERDACCIO_APPDIR: dir },

@@ -2,7 +2,7 @@
 // loopback that a package is published to with npm and installed from by name, that serves
 // nothing outside @atrium/*, that tells a tarball it did not publish, and that is gone, by its
 // PID, once stopped.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -95,5 +95,31 @@ describe("the local registry", () => {
     await second.stop();
     expect(isRunning(second.pid)).toBe(false);
     expect(() => execFileSync("test", ["-e", second.dir])).toThrow();
+  }, 120_000);
+
+  it("ends when the process that started it is killed (SIGKILL, no clean-up)", async () => {
+    const module = join(root, ".ci", "local-registry.mjs");
+    const script = `const { startLocalRegistry } = await import(${JSON.stringify(module)});
+const registry = await startLocalRegistry(${JSON.stringify(root)});
+console.log(registry.pid, registry.dir);
+setInterval(() => {}, 1000);`;
+    const starter = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const [pid, folder] = await new Promise<[number, string]>((resolve, reject) => {
+      starter.stdout.setEncoding("utf8").once("data", (line: string) => {
+        const [id, path] = line.trim().split(" ");
+        resolve([Number(id), path as string]);
+      });
+      starter.once("exit", (code) =>
+        reject(new Error(`the starter exited (${code}) before the registry ran`)),
+      );
+    });
+    expect(isRunning(pid)).toBe(true);
+    starter.kill("SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while (isRunning(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(isRunning(pid)).toBe(false);
+    expect(() => execFileSync("test", ["-e", folder])).toThrow();
   }, 120_000);
 });
