@@ -9,14 +9,17 @@
 // Under CI=true a skipped test fails the run unless .ci/allowed-skips.txt lists it, the release
 // dry run (.ci/release-dry-run.mjs) runs first, and the built pass runs after the sources: what
 // ships, tested once. It checks that every file the built code reads at run time is in its
-// tarball (.ci/runtime-files.mjs), installs HEAD's packed tarballs with npm into one project
-// (.ci/installed-packages.mjs), and runs each workspace's `test:built` script (its CLI,
+// tarball (.ci/runtime-files.mjs), publishes HEAD's packed tarballs to a local registry
+// (.ci/local-registry.mjs: Verdaccio on loopback, started and stopped here), installs them from it
+// by name with npm into one project (.ci/installed-packages.mjs), and runs each workspace's
+// `test:built` script (its CLI,
 // worker, MCP-server and end-to-end files) with ATRIUM_TEST_TARGET=dist, so those tests start the
 // installed bins and import the installed packages' dist (tests/test-target.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, delimiter, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startWithHeadPublished } from "./local-registry.mjs";
 import { readAllowedSkips, readReport } from "./test-report.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -122,27 +125,55 @@ if (runBuilt) {
   console.log("\n── built: runtime files in the tarballs ──");
   const check = runStep(process.execPath, [join(root, ".ci", "runtime-files.mjs")], root);
   rows.push({ name: "runtime files", seconds: check.seconds, ok: check.status === 0, counts: undefined });
-  if (built.length > 0) {
-    console.log("\n── built: HEAD's tarballs installed with npm ──");
-    const start = performance.now();
+  if (built.length > 0) await runBuiltPass(built);
+}
+
+/**
+ * HEAD's packages published to a local registry (.ci/local-registry.mjs), installed from it by
+ * name (.ci/installed-packages.mjs), then each `test:built` script, with the registry's URL in
+ * ATRIUM_REGISTRY_URL for the suites that install more (tests/install). The registry is stopped
+ * by its PID when the pass ends, however it ends.
+ */
+async function runBuiltPass(built) {
+  console.log("\n── built: HEAD's packages published to a local registry ──");
+  let start = performance.now();
+  let registry;
+  try {
+    registry = await startWithHeadPublished(root, (message) => console.log(`local-registry: ${message}`));
+  } catch (error) {
+    console.error(error.message);
+  }
+  rows.push({
+    name: "publish to local registry",
+    seconds: (performance.now() - start) / 1000,
+    ok: registry !== undefined,
+    counts: undefined,
+  });
+  if (!registry) return;
+  try {
+    console.log("\n── built: installed by name from the local registry ──");
+    start = performance.now();
+    const registryEnv = { ...env, ATRIUM_REGISTRY_URL: registry.url };
     const install = spawnSync(process.execPath, [join(root, ".ci", "installed-packages.mjs")], {
       cwd: root,
-      env,
+      env: registryEnv,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
     const project = install.status === 0 ? install.stdout.trim() : undefined;
     rows.push({
-      name: "install tarballs",
+      name: "install by name",
       seconds: (performance.now() - start) / 1000,
       ok: project !== undefined,
       counts: undefined,
     });
     if (project) {
-      const builtEnv = { ...env, ATRIUM_TEST_TARGET: "dist", ATRIUM_INSTALLED_PACKAGES: project };
+      const builtEnv = { ...registryEnv, ATRIUM_TEST_TARGET: "dist", ATRIUM_INSTALLED_PACKAGES: project };
       for (const workspace of built)
         runWorkspaceTests(workspace, "test:built", `${workspace.manifest.name} (built)`, builtEnv);
     }
+  } finally {
+    await registry.stop();
   }
 }
 

@@ -1,6 +1,6 @@
 // Which code a test run exercises: the TypeScript sources (the default, no build needed) or what
-// ships (ATRIUM_TEST_TARGET=dist): HEAD's packed tarballs installed with npm into one project
-// (.ci/installed-packages.mjs). The built pass of `npm test` (.ci/run-tests.mjs) runs each
+// ships (ATRIUM_TEST_TARGET=dist): HEAD's packages published to a local registry and installed
+// from it by name with npm into one project (.ci/installed-packages.mjs). The built pass of `npm test` (.ci/run-tests.mjs) runs each
 // package's `test:built` files that way, so a runtime file a tarball lacks (a worker entry, a
 // `.cjs` helper, an asset read at run time) fails a test instead of a user's first run.
 import { execFileSync } from "node:child_process";

@@ -1,10 +1,13 @@
-// The first ten minutes, as a user lives them: each package README's "Try it offline" section,
-// followed from the packed tarballs. In an empty project outside the workspace, npm installs
-// what the section's `npm i` line names (the packages from their tarballs, the rest from the
-// registry) plus a TypeScript user's toolchain; the example must type-check with
-// `tsc --strict --skipLibCheck false` and print, under plain node with no model key, exactly
-// what the workspace-source run (repo/readme-examples) expects. Packages are found by their
-// README, so a new one joins by itself.
+// The first ten minutes, as a user will live them once the packages are on the public registry:
+// HEAD's packages are published to a real npm registry on loopback (.ci/local-registry.mjs; the
+// built pass of .ci/run-tests.mjs starts it and passes ATRIUM_REGISTRY_URL, a run by hand starts
+// its own), then each package README's "Try it offline" section is followed in an empty project.
+// npm installs what the section's `npm i` line names, by name, with only @atrium/* from the local
+// registry (a scoped .npmrc line) and the rest from the public registry, plus TypeScript 7.0.2
+// (today's `npm i -D typescript`), the workspace's pinned 5.9.3 and @types/node; the example must
+// type-check under both with the command each README gives, and print, under plain node with no
+// model key, exactly what the workspace-source run (repo/readme-examples) expects. Packages are
+// found by their README, so a new one joins by itself.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,14 +16,21 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  installedFromRegistry,
+  type LocalRegistry,
+  type PackedSet,
+  startWithHeadPublished,
+} from "../../.ci/local-registry.mjs";
+import {
   expectedOutput,
   installedPackages,
   offlineExample,
   packageJsonAdditions,
   packagesWithOfflineExample,
+  TSC_CHECK,
 } from "../repo/readme-offline-example.ts";
 import { limitConcurrency } from "./limit-concurrency.ts";
-import { PACK_TIMEOUT_MS, type PackedSet, packedHead, tarballsFor } from "./packed-set.ts";
+import { PACK_TIMEOUT_MS, packedHead } from "./packed-set.ts";
 import { runProcess } from "./run-process.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -29,16 +39,26 @@ const offline = packagesWithOfflineExample(packagesDir);
 const STEP_MS = 240_000;
 const twoAtATime = limitConcurrency(2);
 
-/** The workspace's own TypeScript and Node types, so npm finds them in its cache. */
+/** The workspace's version of a dev tool, so npm finds it in its cache. */
 function workspaceVersion(name: string): string {
   const manifest = createRequire(join(root, "package.json")).resolve(`${name}/package.json`);
-  return `${name}@${(JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version}`;
+  return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
 }
-const TOOLCHAIN = [workspaceVersion("typescript"), workspaceVersion("@types/node")];
+/** Today's TypeScript (what `npm i -D typescript` gives), and the workspace's pin beside it. */
+const TYPESCRIPT_TODAY = "7.0.2";
+const TYPESCRIPT_PINNED = workspaceVersion("typescript");
+/** What `npm i -D typescript @types/node` adds, with the pinned TypeScript beside today's. */
+const TOOLCHAIN = {
+  typescript: TYPESCRIPT_TODAY,
+  "typescript-pinned": `npm:typescript@${TYPESCRIPT_PINNED}`,
+  "@types/node": workspaceVersion("@types/node"),
+};
+/** The check every README names (TSC_CHECK's arguments), run by path under each TypeScript. */
+const tscArguments = TSC_CHECK.split(" ").slice(2);
 
 const npmEnv: NodeJS.ProcessEnv = { ...process.env };
 // A native addon (better-sqlite3) builds against local headers when they exist: node-gyp would
-// otherwise try to download them.
+// otherwise try to download them (the palace README says so).
 if (existsSync("/usr/include/node/node.h")) npmEnv.npm_config_nodedir = "/usr";
 /** What the example runs with: no model key, no Atrium settings from the environment. */
 const offlineEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -47,44 +67,56 @@ if (process.env.TMPDIR) offlineEnv.TMPDIR = process.env.TMPDIR;
 const temp = mkdtempSync(join(tmpdir(), "atrium-install-"));
 /** Project folder of each package installed so far, by package folder name. */
 const projects = new Map<string, string>();
-let packed: PackedSet;
+let published: PackedSet;
+let registryUrl: string;
+/** The registry this file started, when the built pass did not hand it one. */
+let ownRegistry: LocalRegistry | undefined;
 
 beforeAll(async () => {
-  packed = await packedHead(root);
+  const given = process.env.ATRIUM_REGISTRY_URL;
+  if (given) {
+    registryUrl = given.replace(/\/$/, "");
+    published = await packedHead(root); // the set the built pass published: HEAD's, saved
+  } else {
+    const registry = await startWithHeadPublished(root);
+    ownRegistry = registry;
+    registryUrl = registry.url;
+    published = registry.set;
+  }
   const uncommitted = execFileSync("git", ["status", "--porcelain", "--", "packages"], {
     cwd: root,
     encoding: "utf8",
   });
   if (uncommitted !== "") {
     console.warn(
-      `tests/install checks the tarballs of HEAD (${packed.commit.slice(0, 7)}): uncommitted changes are not in them\n${uncommitted}`,
+      `tests/install checks the packages of HEAD (${published.commit.slice(0, 7)}): uncommitted changes are not in them\n${uncommitted}`,
     );
   }
 }, PACK_TIMEOUT_MS);
-afterAll(() => rmSync(temp, { recursive: true, force: true }));
+// Eight projects of node_modules take a while to remove on a busy disk.
+afterAll(async () => {
+  await ownRegistry?.stop();
+  rmSync(temp, { recursive: true, force: true });
+}, 300_000);
 
 /** The README as published: the one inside the tarball. */
-function readmeOf(tarball: string): string {
-  return execFileSync("tar", ["-xzOf", tarball, "package/README.md"], { encoding: "utf8" });
+function readmeOf(name: string): string {
+  const pkg = published.packages.find((candidate) => candidate.name === name);
+  if (!pkg) throw new Error(`${name} was not published: it is not a public package that builds at HEAD`);
+  return execFileSync("tar", ["-xzOf", pkg.tarball, "package/README.md"], { encoding: "utf8" });
 }
 
-describe("packed tarballs installed with npm into an empty project", () => {
+describe("published to a local registry, installed by name into an empty project", () => {
   it.concurrent.for(offline)(
-    "$name: the README's install line, then its quickstart type-checks (strict, skipLibCheck false) and prints what it says, offline",
+    `$name: the README's install line, then its quickstart type-checks (TypeScript ${TYPESCRIPT_TODAY} and ${TYPESCRIPT_PINNED}) and prints what it says, offline`,
     // Queued behind the others at most twice over.
     { timeout: 3 * 3 * STEP_MS },
     ({ dir, name }, { expect }) =>
       twoAtATime(async () => {
         const expected = expectedOutput(dir);
-        const [own] = tarballsFor(packed, [name]); // says why when the package was not packed
-        const readme = readmeOf(own as string);
+        const readme = readmeOf(name);
         const named = installedPackages(readme);
         expect(named, "the install line names the package itself").toContain(name);
-        const tarballs = tarballsFor(
-          packed,
-          named.filter((word) => word.startsWith("@atrium/")),
-        );
-        const fromRegistry = named.filter((word) => !word.startsWith("@atrium/"));
 
         const project = join(temp, dir);
         mkdirSync(project);
@@ -92,44 +124,38 @@ describe("packed tarballs installed with npm into an empty project", () => {
           name: `quickstart-${dir}`,
           private: true,
           type: "module",
+          // In the manifest, so the one `npm install` below (the README's line) brings them too.
+          devDependencies: TOOLCHAIN,
           ...packageJsonAdditions(readme),
         };
         writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-        const install = await runProcess(
-          "npm",
-          [
-            "install",
-            "--prefer-offline",
-            "--no-audit",
-            "--no-fund",
-            "--loglevel=error",
-            ...tarballs,
-            ...fromRegistry,
-            ...TOOLCHAIN,
-          ],
-          { cwd: project, env: npmEnv, timeoutMs: STEP_MS },
+        // Only the scope comes from the local registry, as a user's .npmrc would say until the
+        // packages are on the public one.
+        writeFileSync(join(project, ".npmrc"), `@atrium:registry=${registryUrl}/\n`);
+        const options = { cwd: project, env: npmEnv, timeoutMs: STEP_MS };
+        const flags = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=warn"];
+        const install = await runProcess("npm", ["install", ...flags, ...named], options);
+        expect(install.code, `npm install ${named.join(" ")} failed:\n${install.stderr}`).toBe(0);
+        // npm 11 names every install script the project's `allowScripts` does not cover; the
+        // README's package.json block must cover those its packages need.
+        expect(install.stderr, "the README's package.json block leaves an install script out").not.toContain(
+          "not yet covered by allowScripts",
         );
-        expect(install.code, `npm install failed:\n${install.stderr}`).toBe(0);
+        expect(installedFromRegistry(project, published, registryUrl)).toEqual([]);
         projects.set(dir, project);
 
         writeFileSync(join(project, "quickstart.mts"), offlineExample(readme));
-        const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
-        const typeCheck = [
-          "--strict",
-          "--skipLibCheck",
-          "false",
-          "--target",
-          "es2022",
-          "--module",
-          "nodenext",
-        ];
-        expect(
-          await runProcess(process.execPath, [tsc, ...typeCheck, "quickstart.mts"], {
-            cwd: project,
-            env: offlineEnv,
-            timeoutMs: STEP_MS,
-          }),
-        ).toEqual({ code: 0, stdout: "", stderr: "" });
+        for (const typescript of ["typescript", "typescript-pinned"]) {
+          const tsc = join(project, "node_modules", typescript, "bin", "tsc");
+          expect(
+            await runProcess(process.execPath, [tsc, ...tscArguments], {
+              cwd: project,
+              env: offlineEnv,
+              timeoutMs: STEP_MS,
+            }),
+            `${typescript}: ${TSC_CHECK}`,
+          ).toEqual({ code: 0, stdout: "", stderr: "" });
+        }
 
         expect(
           await runProcess(process.execPath, ["quickstart.mjs"], {

@@ -1,7 +1,7 @@
 // Each package README opens with a "Try it offline" example; this runs it as a user would
 // (node + tsx, imports by package name) and checks what it prints, so the example never rots.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -12,6 +12,7 @@ import {
   MAX_EXAMPLE_LINES,
   offlineExample,
   packagesWithOfflineExample,
+  TSC_CHECK,
 } from "./readme-offline-example.ts";
 
 const testsDir = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -52,11 +53,24 @@ function run(
 }
 
 describe("README offline examples", () => {
-  it("finds the packages with an offline example", () => {
-    expect(offline.map(({ dir }) => dir)).toEqual(
-      expect.arrayContaining(["agent", "chroma", "chromafs", "mcp", "spec"]),
-    );
+  it("finds an offline example in every package's README", () => {
+    const packages = readdirSync(packagesDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(offline.map(({ dir }) => dir)).toEqual(packages);
   });
+
+  it.each(offline.map(({ dir }) => dir))(
+    "@atrium/%s: the offline section opens with its install line",
+    (pkg) => {
+      const readme = readFileSync(join(packagesDir, pkg, "README.md"), "utf8");
+      const section = readme.split(/^## Try it offline$/m)[1]?.split(/^## /m)[0] ?? "";
+      const first = /^```(\w*)\n([^\n]*)/m.exec(section);
+      expect(first?.[1]).toBe("sh");
+      expect(first?.[2]).toMatch(new RegExp(`^npm i @atrium/${pkg}( |$)`));
+    },
+  );
 
   it.each(offline.map(({ dir }) => dir))(
     "@atrium/%s: runs offline, under 20 lines, and prints what it says",
@@ -76,6 +90,15 @@ describe("README offline examples", () => {
     },
     // The child is killed at KILL_MS; the test waits that long (a first Pyodide boot takes seconds).
     KILL_MS + 10_000,
+  );
+
+  it.each(offline.map(({ dir }) => dir))(
+    "@atrium/%s: the offline section gives the tsc command tests/install checks it with",
+    (pkg) => {
+      const readme = readFileSync(join(packagesDir, pkg, "README.md"), "utf8");
+      const section = readme.split(/^## Try it offline$/m)[1]?.split(/^## /m)[0] ?? "";
+      expect(section).toContain(TSC_CHECK);
+    },
   );
 
   it("type-check under strict", async () => {

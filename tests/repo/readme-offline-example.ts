@@ -5,6 +5,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const OFFLINE_HEADING = "## Try it offline";
+/**
+ * How each README says its example was type-checked (under TypeScript 7.0.2 and 5.9.3, by
+ * tests/install): no tsconfig, so TypeScript's defaults (`types: []` since 6) apply, and every
+ * declaration read, skipLibCheck off. The command line must appear in the section verbatim.
+ */
+export const TSC_CHECK =
+  "npx tsc --strict --skipLibCheck false --target es2022 --module nodenext quickstart.mts";
+
 /** The issue's bar for a first example. */
 export const MAX_EXAMPLE_LINES = 20;
 
@@ -25,6 +33,8 @@ const EXPECTED_OUTPUT: Record<string, string> = {
   chromafs: "/guides/install.md:3:Run `npm i @atrium/chromafs`.\ninstall.md\n\n",
   palace: "The Lisbon marathon is in October. (caroline/sports)\ntrue\n",
   python: "Paris, by 6 °C\n",
+  microvm: "0 hello from Linux\n<Buffer 01 02 03>\n",
+  kit: "[ 'PWD' ] /atrium\n",
 };
 
 export interface OfflinePackage {
