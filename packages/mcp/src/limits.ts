@@ -81,7 +81,9 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   maxHttpBodyBytes: 4 * 1024 * 1024,
   maxStdioLineBytes: 10 * 1024 * 1024,
   maxHttpSessions: 100,
-  maxHttpSessionsPerIdentity: 16,
+  // As many as the server holds: a server whose clients share one token (a docs deployment)
+  // keeps its old behaviour; one whose identities compete (the palace) sets its own.
+  maxHttpSessionsPerIdentity: 100,
   sessionIdleMs: 5 * 60_000,
   shutdownGraceMs: 10_000,
   maxTokensFileBytes: 1024 * 1024,

@@ -36,7 +36,7 @@ export type ServeMcpHttpOptions = ServeMcpOptions & {
   sessionIdleMs?: number;
   /** Concurrent sessions; default `maxHttpSessions`. */
   maxSessions?: number;
-  /** With `auth`: sessions one identity may hold at once (default 16); its idle ones make room first. */
+  /** With `auth`: sessions one identity may hold at once (default: all of them); its idle ones make room first. */
   maxSessionsPerIdentity?: number;
   /** How long `close()` lets calls in flight finish before answering them with an error; default `shutdownGraceMs`. */
   shutdownGraceMs?: number;

@@ -113,11 +113,19 @@ export function spawnQemu(
     );
     argv = ["/bin/sh", "-c", `${join.join("; ")}; exec "$@"`, "sh", ...argv];
   }
-  const child = spawn(argv[0] as string, argv.slice(1), { stdio: [...stdio], env });
+  // With setpriv, QEMU dies with its parent (pdeathsig), so it can live in a process group of its
+  // own: a terminal's Ctrl-C then reaches only the host program, which decides what it means
+  // (the demo stops the question, then the machine), instead of killing QEMU under a running
+  // command and racing the host's own handler with "the guest agent channel closed".
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    stdio: [...stdio],
+    env,
+    detached: setpriv !== undefined,
+  });
   live.add(child);
   child.on("exit", () => live.delete(child));
-  // A QEMU killed mid-run (Ctrl-C reaches the whole process group) may reset its stdio pipes; its
-  // end is reported by "exit", and an unheard stream error would crash the host.
+  // A QEMU killed mid-run may reset its stdio pipes; its end is reported by "exit", and an
+  // unheard stream error would crash the host.
   for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on("error", () => {});
   if (!exitHookInstalled) {
     exitHookInstalled = true;

@@ -49,6 +49,9 @@ export interface PalaceMcpHttpOptions extends PalaceMcpOptions {
 
 const VERSION = "0.1.0";
 
+/** HTTP sessions one identity may hold: its own memories' worth, never every slot of the server. */
+export const PALACE_SESSIONS_PER_IDENTITY = 16;
+
 const INSTRUCTIONS =
   "A memory palace: verbatim memories (drawers) filed in wings (people, projects) and rooms (topics), " +
   "a temporal knowledge graph of facts, tunnels between rooms, and agents' diaries. Call wake_up first; " +
@@ -125,9 +128,7 @@ export function servePalaceMcpHttp(options: PalaceMcpHttpOptions): Promise<Serve
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.health === undefined ? {} : { health: options.health }),
-    ...(options.maxSessionsPerIdentity === undefined
-      ? {}
-      : { maxSessionsPerIdentity: options.maxSessionsPerIdentity }),
+    maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? PALACE_SESSIONS_PER_IDENTITY,
   };
   if (auth === undefined) return serveMcpHttp({ ...shared, tools: palaceMcpTools(ownerView(options)) });
   if (options.access !== undefined) {
