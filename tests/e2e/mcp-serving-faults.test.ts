@@ -1,7 +1,7 @@
 // `atrium-docs mcp --http --tokens-file` as a real child process under the faults of issue 11:
 // clients without a valid token, two identities in one server, concurrent sessions against one
-// session's answers, 200 clients that vanish mid-call, and SIGTERM with calls in flight. Loopback
-// only, bounded in count and time, correctness only (no timing thresholds).
+// session's answers, 200 clients of ten identities that vanish mid-call, and SIGTERM with calls
+// in flight. Loopback only, bounded in count and time, correctness only (no timing thresholds).
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +21,8 @@ const PAGES: Record<string, string> = {
 
 const STAFF_TOKEN = "staff-e2e-token-0123456789abcdef";
 const GUEST_TOKEN = "guest-e2e-token-0123456789abcdef";
+/** Ten identities whose clients vanish: each under its quota of 16 sessions, together past the server's 100. */
+const VISITOR_TOKENS = Array.from({ length: 10 }, (_, i) => `visitor-${i}-e2e-token-0123456789abcdef`);
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -51,6 +53,9 @@ describe("atrium-docs mcp --http under faults", () => {
       tokens: {
         [sha256(STAFF_TOKEN)]: { identity: "sam", groups: ["staff"] },
         [sha256(GUEST_TOKEN)]: { identity: "guest", groups: [] },
+        ...Object.fromEntries(
+          VISITOR_TOKENS.map((token, i) => [sha256(token), { identity: `visitor-${i}`, groups: [] }]),
+        ),
       },
     };
     writeFileSync(join(base, "tokens.json"), JSON.stringify(tokens));
@@ -163,10 +168,14 @@ describe("atrium-docs mcp --http under faults", () => {
   });
 
   it("after 200 clients vanish mid-call without ending their sessions, a new client still connects", async () => {
-    const vanish = async () => {
+    // Twenty at a time, two per identity: one identity holding 16 sessions, each with a request
+    // open, gets 429 for a 17th (maxHttpSessionsPerIdentity), so a batch stays well under that.
+    // From the sixth batch on the server's 100 sessions are full: every new session takes the
+    // place of an older vanished one.
+    const vanish = async (token: string) => {
       const init = await fetch(server.url, {
         method: "POST",
-        headers: { ...HEADERS, authorization: `Bearer ${GUEST_TOKEN}` },
+        headers: { ...HEADERS, authorization: `Bearer ${token}` },
         body: JSON.stringify(INITIALIZE),
       });
       expect(init.status).toBe(200);
@@ -175,7 +184,7 @@ describe("atrium-docs mcp --http under faults", () => {
       const controller = new AbortController();
       const call = fetch(server.url, {
         method: "POST",
-        headers: { ...HEADERS, authorization: `Bearer ${GUEST_TOKEN}`, "mcp-session-id": session },
+        headers: { ...HEADERS, authorization: `Bearer ${token}`, "mcp-session-id": session },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,
@@ -188,18 +197,23 @@ describe("atrium-docs mcp --http under faults", () => {
       controller.abort(); // gone: no DELETE, no cancellation sent
       await call.catch(() => {});
     };
-    for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 20 }, vanish));
-    const newcomer = await connect(STAFF_TOKEN);
-    try {
-      expect(
-        (await newcomer.callTool("bash", { command: "head -1 /guides/deploy.md" })).structuredContent,
-      ).toEqual({
-        stdout: "# Deploy\n",
-        stderr: "",
-        exitCode: 0,
-      });
-    } finally {
-      await newcomer.close();
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => vanish(VISITOR_TOKENS[i % 10] as string)));
+    }
+    // Another identity, and one of those whose clients vanished.
+    for (const token of [STAFF_TOKEN, VISITOR_TOKENS[0] as string]) {
+      const newcomer = await connect(token);
+      try {
+        expect(
+          (await newcomer.callTool("bash", { command: "head -1 /guides/deploy.md" })).structuredContent,
+        ).toEqual({
+          stdout: "# Deploy\n",
+          stderr: "",
+          exitCode: 0,
+        });
+      } finally {
+        await newcomer.close();
+      }
     }
   }, 120_000);
 

@@ -26,6 +26,14 @@ import { SKIP_VM_SUITES } from "./vm-available.js";
 const asRoot = process.getuid?.() === 0;
 /** The user a root host runs QEMU as (qemu-user.ts); otherwise QEMU runs as this process's user. */
 const QEMU_UID = asRoot ? 65534 : (process.getuid?.() as number);
+/**
+ * Why a check of the root host's confinement skips for another user: only a root host process
+ * drops QEMU to 65534 inside namespaces of its own, a read-only host and a cgroup (qemu-process.ts,
+ * cgroup-limits.ts); any other user's QEMU runs as that user, with none of them to check. CI runs
+ * as root, so these run there.
+ */
+const ROOT_ONLY = (what: string) =>
+  `only a root host process ${what}; run the suite as root (as CI does) to check it`;
 
 function statusLine(pid: number, key: string): string {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -84,7 +92,8 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       expect(statusLine(pid, "Seccomp")).toBe("Seccomp: 2");
     });
 
-    it.skipIf(!asRoot)("runs in its own mount, PID, IPC, UTS and (network off) network namespaces", () => {
+    it("runs in its own mount, PID, IPC, UTS and (network off) network namespaces", (context) => {
+      if (!asRoot) return context.skip(ROOT_ONLY("gives QEMU namespaces of its own (unshare)"));
       const pid = machine.info.qemuPid;
       for (const ns of ["mnt", "pid", "ipc", "uts", "net"]) {
         expect(readlinkSync(`/proc/${pid}/ns/${ns}`), ns).not.toBe(readlinkSync(`/proc/self/ns/${ns}`));
@@ -97,7 +106,8 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       expect(readFileSync("/proc/1/comm", "utf8")).not.toBe("qemu-system-x86\n");
     });
 
-    it.skipIf(!asRoot)("sees the host read-only but for its run directory and read-write volumes", () => {
+    it("sees the host read-only but for its run directory and read-write volumes", (context) => {
+      if (!asRoot) return context.skip(ROOT_ONLY("mounts the host read-only for QEMU"));
       // What QEMU's user can write from inside QEMU's mount namespace.
       const touch = (path: string) =>
         spawnSync("nsenter", [
@@ -123,25 +133,24 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       expect(touch(join(rw, "atrium-probe")).stdout.toString()).toBe("writable\n");
     });
 
-    it.skipIf(!asRoot)(
-      "keeps its run directory (the agent socket) where other machines' QEMUs cannot list it",
-      async () => {
-        const parent = join(tmpdir(), "atrium-vm-run");
-        const info = await stat(parent);
-        expect([info.uid, info.mode & 0o777]).toEqual([0, 0o711]);
-        const listing = spawnSync("setpriv", [
-          "--reuid",
-          "65534",
-          "--regid",
-          "65534",
-          "--clear-groups",
-          "ls",
-          parent,
-        ]);
-        expect(listing.stderr.toString()).toBe(`ls: cannot open directory '${parent}': Permission denied\n`);
-      },
-    );
-    it.skipIf(!asRoot)("runs in a cgroup of its own capping memory, tasks and CPU time", async () => {
+    it("keeps its run directory (the agent socket) where other machines' QEMUs cannot list it", async (context) => {
+      if (!asRoot) return context.skip(ROOT_ONLY("puts QEMU's run directory under a root-owned 0711 parent"));
+      const parent = join(tmpdir(), "atrium-vm-run");
+      const info = await stat(parent);
+      expect([info.uid, info.mode & 0o777]).toEqual([0, 0o711]);
+      const listing = spawnSync("setpriv", [
+        "--reuid",
+        "65534",
+        "--regid",
+        "65534",
+        "--clear-groups",
+        "ls",
+        parent,
+      ]);
+      expect(listing.stderr.toString()).toBe(`ls: cannot open directory '${parent}': Permission denied\n`);
+    });
+    it("runs in a cgroup of its own capping memory, tasks and CPU time", async (context) => {
+      if (!asRoot) return context.skip(ROOT_ONLY("makes QEMU a cgroup capping memory, tasks and CPU time"));
       const dirs = machine.info.cgroup;
       // This host lets root make cgroups (v1 here); where it does not, info.cgroup is [] and the
       // machine runs uncapped (README, "Security").
@@ -262,7 +271,8 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
       expect(plan.volumes).toEqual([{ tag: "vol0", hostPath: "/etc", guestPath: "/e", readonly: true }]);
     });
 
-    it.skipIf(!asRoot)("refuses a volume QEMU's unprivileged user cannot write, naming the fix", async () => {
+    it("refuses a volume QEMU's unprivileged user cannot write, naming the fix", async (context) => {
+      if (!asRoot) return context.skip(ROOT_ONLY("runs QEMU as 65534, another user than the volume's owner"));
       const mine = await mkdtemp(join(tmpdir(), "atrium-vm-private-"));
       try {
         await expect(
