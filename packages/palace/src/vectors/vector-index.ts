@@ -136,30 +136,32 @@ export class VectorIndex {
    * registry is intact and how to catch the vectors up.
    */
   private async call<T>(what: string, run: (collection: Collection) => Promise<T>): Promise<T> {
-    try {
-      return await run(await this.collection());
-    } catch (error) {
-      rethrowIfFatal(error);
-      if (error instanceof PalaceError) throw error;
+    let failure: unknown;
+    // Several processes hand the shared server on as each closes: a request may find it gone
+    // again just after a recovery, so each recovery earns one more try, up to a few.
+    for (let attempt = 0; attempt <= MAX_RECOVERIES; attempt++) {
+      try {
+        return await run(await this.collection());
+      } catch (error) {
+        rethrowIfFatal(error);
+        if (error instanceof PalaceError) throw error;
+        failure = error;
+      }
       let recovered = false;
       try {
         recovered = await this.connection.recover();
       } catch (recoverError) {
         rethrowIfFatal(recoverError);
       }
-      if (recovered) {
-        this.collectionPromise = undefined;
-        try {
-          return await run(await this.collection());
-        } catch (retryError) {
-          rethrowIfFatal(retryError);
-          throw unavailable(what, retryError);
-        }
-      }
-      throw unavailable(what, error);
+      if (!recovered) break;
+      this.collectionPromise = undefined;
     }
+    throw unavailable(what, failure);
   }
 }
+
+/** Times one request may find the server gone and recovered before it is reported unavailable. */
+const MAX_RECOVERIES = 3;
 
 function unavailable(what: string, error: unknown): PalaceError {
   return new PalaceError(
