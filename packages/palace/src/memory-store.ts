@@ -9,8 +9,7 @@ import {
   type WakeUpOptions,
 } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
-import { PalaceAccess } from "./access/palace-access.js";
-import { PalaceView } from "./access/palace-view.js";
+import { asView, type PalaceView } from "./access/palace-view.js";
 import { isPalaceError } from "./errors.js";
 import { wakeUp } from "./layers/wake-up.js";
 import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
@@ -56,7 +55,7 @@ export class PalaceMemoryStore implements MemoryStore {
     target: Palace | PalaceView,
     private readonly options: PalaceMemoryStoreOptions = {},
   ) {
-    this.view = target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
+    this.view = asView(target);
   }
 
   get palace(): Palace {
