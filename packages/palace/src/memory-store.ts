@@ -9,7 +9,8 @@ import {
   type WakeUpOptions,
 } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
-import { asView, type PalaceView } from "./access/palace-view.js";
+import { PalaceAccess } from "./access/palace-access.js";
+import { PalaceView } from "./access/palace-view.js";
 import { isPalaceError } from "./errors.js";
 import { wakeUp } from "./layers/wake-up.js";
 import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
@@ -55,7 +56,7 @@ export class PalaceMemoryStore implements MemoryStore {
     target: Palace | PalaceView,
     private readonly options: PalaceMemoryStoreOptions = {},
   ) {
-    this.view = asView(target);
+    this.view = target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
   }
 
   get palace(): Palace {

@@ -188,8 +188,3 @@ export class PalaceView {
     else if (!this.access.seesWing(filter.wing)) this.access.assertRead(filter.wing, undefined, "wing");
   }
 }
-
-/** A palace as its owner sees it (every wing), or a view as it is. */
-export function asView(target: Palace | PalaceView): PalaceView {
-  return target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
-}

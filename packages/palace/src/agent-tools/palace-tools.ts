@@ -1,5 +1,6 @@
 import type { Tool } from "@atrium/spec";
-import { asView, type PalaceView } from "../access/palace-view.js";
+import { PalaceAccess } from "../access/palace-access.js";
+import { PalaceView } from "../access/palace-view.js";
 import { invalidInput } from "../errors.js";
 import type { Palace } from "../palace.js";
 import { diaryTools } from "./diary-tools.js";
@@ -19,7 +20,7 @@ export function palaceTools(target: Palace | PalaceView, options: PalaceToolsOpt
       throw invalidInput(`options.${key}`, "must be non-empty text when given");
     }
   }
-  const base = asView(target);
+  const base = target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
   // Confined to a wing, every tool (facts and diary too) works in that wing alone.
   const palace = options.wing === undefined ? base : base.narrowedTo(options.wing);
   return [...memoryTools(palace, options), ...knowledgeGraphTools(palace), ...diaryTools(palace, options)];

@@ -11,7 +11,7 @@ import {
 import { ConfigError, errorMessage, type Tool } from "@atrium/spec";
 import { PalaceAccess } from "../access/palace-access.js";
 import type { PalaceGrants } from "../access/palace-grants.js";
-import { asView, PalaceView } from "../access/palace-view.js";
+import { PalaceView } from "../access/palace-view.js";
 import type { Palace } from "../palace.js";
 import { diaryTools } from "./diary-tools.js";
 import { drawerTools } from "./drawer-tools.js";
@@ -62,7 +62,7 @@ const INSTRUCTIONS =
  * `Palace` is served whole, as its owner sees it).
  */
 export function palaceMcpTools(target: Palace | PalaceView): Tool[] {
-  const view = asView(target);
+  const view = target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
   return [
     ...taxonomyTools(view),
     ...searchTools(view),
