@@ -9,7 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type BenchRow, compared, median, writeBenchResults } from "@atrium/spec/bench";
 import { writeCpio } from "../src/boot/cpio.js";
-import { kernelCommandLine } from "../src/boot/qemu-args.js";
+import { kernelCommandLine, machineArgs } from "../src/boot/qemu-args.js";
 import { buildOnce, defaultCacheDir, sha256Hex } from "../src/cache-dir.js";
 import { chooseAccelerator, hostTscKhz } from "../src/engine/accelerator.js";
 import { prepareKernel } from "../src/engine/kernel.js";
@@ -64,16 +64,7 @@ async function bareBusyboxBootMs(): Promise<number> {
     tscKhz,
   });
   const args = [
-    "-M",
-    "microvm,x-option-roms=off,rtc=on",
-    "-accel",
-    accelerator,
-    "-cpu",
-    accelerator === "kvm" ? "host" : "max",
-    "-smp",
-    "1",
-    "-m",
-    "256M",
+    ...machineArgs(accelerator, 1, 256),
     "-nodefaults",
     "-no-user-config",
     "-nographic",

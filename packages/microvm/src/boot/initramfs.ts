@@ -19,6 +19,9 @@ export const NETWORK_MODULES = ["virtio_net"] as const;
 /** Loaded only when the machine has volumes (host directories over virtio-9p). */
 export const VOLUME_MODULES = ["9pnet_virtio", "9p"] as const;
 
+/** Part of the cache key: raised when what goes into an initramfs changes (2: modules unsigned). */
+const INITRAMFS_LAYOUT = 2;
+
 /** QEMU user networking's fixed addresses: the guest, its netmask, the gateway (the host), DNS. */
 export const USER_NET = {
   address: "10.0.2.15",
@@ -77,10 +80,9 @@ export async function buildInitramfs(options: InitramfsOptions): Promise<string>
     "",
   ].join("\n");
   const imageDigest = options.root?.kind === "memory" ? options.root.imageDigest : "";
-  const key = sha256Hex(`${options.kernel.digest}\n${sha256Hex(agent)}\n${conf}\n${imageDigest}`).slice(
-    0,
-    32,
-  );
+  const key = sha256Hex(
+    `${INITRAMFS_LAYOUT}\n${options.kernel.digest}\n${sha256Hex(agent)}\n${conf}\n${imageDigest}`,
+  ).slice(0, 32);
   return buildOnce(join(options.cacheDir, "initramfs", `${key}.cpio`), async (tmp) => {
     const entries: CpioEntry[] = [
       { kind: "dir", path: "dev" },

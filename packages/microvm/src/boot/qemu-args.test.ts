@@ -16,9 +16,11 @@ const base: QemuLaunch = {
 describe("qemuArgs", () => {
   it("boots microvm with nothing QEMU adds by default and no network device when the network is off", () => {
     const args = qemuArgs(base);
-    expect(args.slice(0, 18)).toEqual([
+    expect(args.slice(0, 20)).toEqual([
+      "-object",
+      "memory-backend-memfd,id=ram,size=256M",
       "-M",
-      "microvm,x-option-roms=off,rtc=on",
+      "microvm,x-option-roms=off,rtc=on,memory-backend=ram",
       "-accel",
       "tcg",
       "-cpu",
@@ -44,6 +46,15 @@ describe("qemuArgs", () => {
     const append = args[args.indexOf("-append") + 1];
     expect(append).toContain("panic=-1");
     expect(append).toContain("tsc_early_khz=2300000");
+  });
+
+  it("keeps QEMU's default guest RAM (transparent huge pages) under KVM; a memfd only under TCG", () => {
+    expect(qemuArgs({ ...base, accelerator: "kvm" }).slice(0, 4)).toEqual([
+      "-M",
+      "microvm,x-option-roms=off,rtc=on",
+      "-accel",
+      "kvm",
+    ]);
   });
 
   it("adds a user-mode NIC with loopback-only forwards when the network is on", () => {

@@ -3,7 +3,7 @@ import { constants } from "node:fs";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeCpio } from "../boot/cpio.js";
-import { type Accelerator, kernelCommandLine } from "../boot/qemu-args.js";
+import { type Accelerator, kernelCommandLine, machineArgs } from "../boot/qemu-args.js";
 import { buildOnce, sha256Hex } from "../cache-dir.js";
 import { openBootFiles } from "../machine/boot-files.js";
 import { spawnQemu } from "../machine/qemu-process.js";
@@ -97,14 +97,7 @@ export async function probeBoot(options: {
     tscKhz,
   });
   const args = [
-    "-M",
-    "microvm,x-option-roms=off,rtc=on",
-    "-accel",
-    options.accelerator,
-    "-cpu",
-    options.accelerator === "kvm" ? "host" : "max",
-    "-m",
-    "128M",
+    ...machineArgs(options.accelerator, 1, 128),
     "-nodefaults",
     "-no-user-config",
     "-nographic",

@@ -54,6 +54,29 @@ function moduleName(path: string): string {
 
 /** A module file's bytes, decompressed when the distribution compresses them (.ko.xz, .ko.zst). */
 export async function readModule(modulesDir: string, relativePath: string): Promise<Uint8Array> {
+  return withoutSignature(await readModuleFile(modulesDir, relativePath));
+}
+
+const SIGNATURE_MAGIC = Buffer.from("~Module signature appended~\n");
+
+/**
+ * The module without the signature Debian appends. The guest kernel does not require one
+ * (CONFIG_MODULE_SIG_FORCE is off, and a guest has no secure boot), and checking it costs a
+ * SHA-256 over the module and an RSA verify per module, tens of milliseconds of every boot under
+ * TCG. Nothing is lost: the modules come from the host's own kernel package, and the guest is
+ * already inside the boundary (its root could load an unsigned module anyway).
+ */
+export function withoutSignature(module: Uint8Array): Uint8Array {
+  const bytes = Buffer.from(module.buffer, module.byteOffset, module.byteLength);
+  const magicAt = bytes.length - SIGNATURE_MAGIC.length;
+  // struct module_signature: 12 bytes before the magic, its last four the signature's length.
+  if (magicAt < 12 || !bytes.subarray(magicAt).equals(SIGNATURE_MAGIC)) return module;
+  const signatureLength = bytes.readUInt32BE(magicAt - 4);
+  const end = magicAt - 12 - signatureLength;
+  return end > 0 ? bytes.subarray(0, end) : module;
+}
+
+async function readModuleFile(modulesDir: string, relativePath: string): Promise<Uint8Array> {
   const path = join(modulesDir, relativePath);
   if (relativePath.endsWith(".ko")) return readFile(path);
   const tool = relativePath.endsWith(".xz") ? "xz" : relativePath.endsWith(".zst") ? "zstd" : "gzip";
