@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/testing/index.ts", "src/ranking/index.ts", "src/bench/index.ts"],
+  entry: ["src/index.ts", "src/testing/index.ts"],
   format: "esm",
   dts: true,
   clean: true,

@@ -1,4 +1,4 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
 
 /**
  * Every limit of the demo app in the shape of the other packages' `limits.ts`: one interface,

@@ -3,8 +3,9 @@
  * (bench/models-bench.ts), and the agent loop's own cost per step with a scripted model, model
  * time excluded, against the same code run on the bare executor.
  */
+
+import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/bench";
 import type { CodeExecutor, GenerateOptions, Message, Model, ModelResponse } from "@atrium/spec";
-import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
 import { CodeAgent } from "../src/agents/index.js";
 import { QuickJsExecutor } from "../src/executors/index.js";
 import { ScriptedModel } from "../src/models/index.js";

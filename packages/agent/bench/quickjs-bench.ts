@@ -5,8 +5,8 @@
  */
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
+import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/bench";
 import type { Tool } from "@atrium/spec";
-import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
 import { QuickJsExecutor } from "../src/executors/index.js";
 
 const addTool: Tool<{ a: number; b: number }, number> = {

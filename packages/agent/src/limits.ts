@@ -1,4 +1,4 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
 
 /**
  * Every limit of @atrium/agent, one interface per area (the QuickJS sandbox, the agent loop, the

@@ -6,7 +6,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compared, median, sampleMs, writeBenchResults } from "@atrium/spec/bench";
+import { compared, median, sampleMs, writeBenchResults } from "@atrium/bench";
 import { hashingEmbedding, isChromaAlive, startChromaServer } from "../src/index.js";
 
 const CORPUS = join(import.meta.dirname, "..", "..", "..", "fixtures", "corpora", "mintlify-docs");

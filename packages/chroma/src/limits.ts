@@ -1,4 +1,4 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
 
 /**
  * Every limit @atrium/chroma enforces, in one place; poll intervals and the hashing embedding's

@@ -1,10 +1,5 @@
-import {
-  type Embedding,
-  type ProviderSpecSyntax,
-  parseProviderSpec,
-  providerApiKey,
-  providerBaseUrl,
-} from "@atrium/spec";
+import { type ProviderSpecSyntax, parseProviderSpec, providerApiKey, providerBaseUrl } from "@atrium/kit";
+import type { Embedding } from "@atrium/spec";
 import { loadedAiSdkEmbedding } from "./ai-sdk-embedding.js";
 import { hashingEmbedding } from "./hashing-embedding.js";
 import { HASHING_DEFAULT_DIMENSIONS } from "./tuning.js";

@@ -4,9 +4,10 @@
  * of a fixed request mix at several session counts, and the p99 of light commands in one session
  * while another runs a heavy command over and over, beside the same light commands alone.
  */
+
+import type { BenchRow } from "@atrium/bench";
+import { compared } from "@atrium/bench";
 import { McpClient } from "@atrium/mcp";
-import type { BenchRow } from "@atrium/spec/bench";
-import { compared } from "@atrium/spec/bench";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import type { SessionPoolLimits } from "../src/session-pool/session-worker-pool.js";
 import type { DocStore } from "../src/store/doc-store.js";

@@ -8,7 +8,7 @@
  * from the fields.
  */
 import { readFileSync } from "node:fs";
-import type { BenchRow } from "@atrium/spec/bench";
+import type { BenchRow } from "@atrium/bench";
 import type { SearchRanking } from "../src/search/search-ranking.js";
 import type { DocStore } from "../src/store/doc-store.js";
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
 
 /**
  * Every limit of @atrium/chromafs in one place. Untrusted input reaches this package from two

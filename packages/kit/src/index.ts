@@ -1,3 +1,4 @@
+export { type LimitKind, type LimitKinds, resolveLimitValues } from "./limits/resolve-limit-values.js";
 export {
   launchOsSandbox,
   OS_SANDBOX_INSTALL_HINT,
@@ -22,6 +23,15 @@ export { type OsSandboxReport, probeOsSandbox } from "./os-sandbox/probe-os-sand
 export { type SandboxCallOptions, SandboxConnection } from "./os-sandbox/sandbox-connection.js";
 export { type SandboxProgramFiles, sandboxProgramDir } from "./os-sandbox/sandbox-program-dir.js";
 export { DENIED_SYSCALLS, seccompProgram } from "./os-sandbox/seccomp-program.js";
+export {
+  OPENAI_COMPATIBLE_PROVIDER,
+  type ProviderSpec,
+  type ProviderSpecSyntax,
+  parseProviderSpec,
+  providerApiKey,
+  providerBaseUrl,
+} from "./provider/provider-spec.js";
+export * from "./ranking/index.js";
 export {
   encodeBytesFrame,
   encodeJsonFrame,
@@ -50,3 +60,19 @@ export {
   type ServeRemoteOptions,
   serveRemote,
 } from "./remote/serve-remote.js";
+export {
+  DEFAULT_SANDBOX_ERROR_CHARS,
+  runSandboxToolCall,
+  type SandboxToolCall,
+  type SandboxToolOutcome,
+  type ToolCallEvent,
+} from "./tool-call/sandbox-tool-call.js";
+export {
+  type SchemaToolDefinition,
+  schemaTool,
+  schemaToolInput,
+  validateWithSchema,
+} from "./tool-call/schema-tool.js";
+export { capText } from "./values/cap-text.js";
+export { describeThrown } from "./values/describe-thrown.js";
+export { toJsonText } from "./values/sandbox-json.js";

@@ -5,7 +5,7 @@
  * measured too, as a server this package did not write.
  */
 import { spawn } from "node:child_process";
-import { compared, sampleMs, writeBenchResults } from "@atrium/spec/bench";
+import { compared, sampleMs, writeBenchResults } from "@atrium/bench";
 import { connectMcpServers, type McpServerConfig } from "../src/index.js";
 import { echo } from "../test/fixtures/sample-tools.js";
 import { bundledFixture, everythingStdio, removeBundles } from "../test/servers.js";

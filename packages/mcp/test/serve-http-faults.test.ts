@@ -1,7 +1,9 @@
 // serveMcpHttp under the faults of real clients: sessions that are abandoned, calls whose client
 // cancels or disconnects, shutdown with calls in flight, and malformed tools/call requests. Real
 // SDK clients and raw HTTP requests over loopback against a real server.
-import { schemaToolInput, type Tool } from "@atrium/spec";
+
+import { schemaToolInput } from "@atrium/kit";
+import type { Tool } from "@atrium/spec";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";

@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type BenchRow, compared, median, writeBenchResults } from "@atrium/spec/bench";
+import { type BenchRow, compared, median, writeBenchResults } from "@atrium/bench";
 import { writeCpio } from "../src/boot/cpio.js";
 import { kernelCommandLine, machineArgs } from "../src/boot/qemu-args.js";
 import { buildOnce, defaultCacheDir, sha256Hex } from "../src/cache-dir.js";

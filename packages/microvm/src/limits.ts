@@ -1,4 +1,4 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
 
 /**
  * Every limit of @atrium/microvm in one place. Guest output is untrusted (a command can print

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BenchRow, compared } from "@atrium/spec/bench";
+import { type BenchRow, compared } from "@atrium/bench";
 import type { LocomoConversation } from "../src/locomo/locomo-format.js";
 import { mine } from "../src/mine/mine.js";
 import { openPalace } from "../src/open-palace.js";

@@ -1,4 +1,4 @@
-import { type BenchRow, compared } from "@atrium/spec/bench";
+import { type BenchRow, compared } from "@atrium/bench";
 import type { Palace } from "../src/palace.js";
 import type { SearchMode } from "../src/search/hybrid-search.js";
 import { syntheticQueries } from "./synthetic-conversations.js";

@@ -1,4 +1,4 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
 
 /**
  * Every limit @atrium/palace enforces, in one place (heuristics that only trade speed or ranking

@@ -11,8 +11,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { type BenchRow, compared, median, repoRoot, sampleMs, writeBenchResults } from "@atrium/bench";
 import type { Tool } from "@atrium/spec";
-import { type BenchRow, compared, median, repoRoot, sampleMs, writeBenchResults } from "@atrium/spec/bench";
 import { loadPyodide } from "pyodide";
 import {
   drainPythonWorkers,

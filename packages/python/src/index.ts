@@ -1,5 +1,5 @@
+export type { ToolCallEvent } from "@atrium/kit";
 export { type OsSandboxReport, probeOsSandbox } from "@atrium/kit";
-export type { ToolCallEvent } from "@atrium/spec";
 export { authorizedImports, DEFAULT_AUTHORIZED_IMPORTS } from "./authorized-imports.js";
 export { DEFAULT_PYTHON_LIMITS, type PythonLimits, resolvePythonLimits } from "./limits.js";
 export { PYTHON_CAPABILITIES } from "./python-capabilities.js";

@@ -1,4 +1,4 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
 
 /** Limits of one Python sandbox and of the host's watch over it; each is a `PythonExecutor` option. */
 export interface PythonLimits {

@@ -1,3 +1,4 @@
+import { runSandboxToolCall, type ToolCallEvent } from "@atrium/kit";
 import {
   AbortError,
   AtriumError,
@@ -9,9 +10,7 @@ import {
   type ExecutorCapabilities,
   type ImagePart,
   type RunOptions,
-  runSandboxToolCall,
   type Tool,
-  type ToolCallEvent,
 } from "@atrium/spec";
 import { authorizedImports } from "./authorized-imports.js";
 import { boundLogs } from "./bounded-logs.js";

@@ -2,7 +2,7 @@
  * spec has no hot paths of its own; its one figure is the cost of the error helpers every
  * package calls in catch blocks, against constructing a plain Error.
  */
-import { compared, sampleMs, writeBenchResults } from "../src/bench/index.js";
+import { compared, sampleMs, writeBenchResults } from "@atrium/bench";
 import { rethrowIfFatal, ToolError } from "../src/index.js";
 
 const N = 10_000;

@@ -2,9 +2,6 @@ import type { AgentEvent, RunState } from "./agent-event.js";
 import type { SerializedError } from "./errors.js";
 import type { Usage } from "./model.js";
 
-/** Contract version of `Agent`; bump on a breaking change. */
-export const AGENT_CONTRACT_VERSION = 1;
-
 export interface AgentRunOptions {
   /** Aborting stops the run: `run` rejects with `AbortError`, a stream ends in state "aborted". */
   signal?: AbortSignal;

@@ -2,9 +2,6 @@ import type { Closeable } from "./closeable.js";
 import type { ImagePart } from "./messages.js";
 import type { Tool } from "./tool.js";
 
-/** Contract version of `CodeExecutor`; bump on a breaking change. */
-export const CODE_EXECUTOR_CONTRACT_VERSION = 2;
-
 export type CodeLanguage = "javascript" | "python" | "bash";
 
 /** Every `CodeLanguage`, for validating a value that crossed a boundary. */

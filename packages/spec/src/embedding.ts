@@ -1,8 +1,5 @@
 import { ConfigError } from "./errors.js";
 
-/** Contract version of `Embedding`; bump on a breaking change. */
-export const EMBEDDING_CONTRACT_VERSION = 1;
-
 export interface EmbedOptions {
   /** Aborting stops the call; `embed` then rejects with `AbortError`. */
   signal?: AbortSignal;

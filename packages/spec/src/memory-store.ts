@@ -1,13 +1,6 @@
 import type { Closeable } from "./closeable.js";
 import { ValidationError } from "./errors.js";
 
-/**
- * Contract version of `MemoryStore`; bump on a breaking change.
- * 2: `forget(id)`, `recall(..., { timeRange })`, `wakeUp({ budgetTokens })`, hits always carry a
- * timestamp, and the `Closeable` rule for `close`.
- */
-export const MEMORY_STORE_CONTRACT_VERSION = 2;
-
 /** Where a memory is filed. In the palace: wing (a person or project) and room (a topic). */
 export interface MemoryScope {
   wing?: string;

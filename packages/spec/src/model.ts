@@ -1,9 +1,6 @@
 import type { AssistantMessage, Message, ToolCall } from "./messages.js";
 import type { JsonSchema } from "./tool.js";
 
-/** Contract version of `Model`; bump on a breaking change. */
-export const MODEL_CONTRACT_VERSION = 1;
-
 export interface Usage {
   inputTokens: number;
   outputTokens: number;

@@ -1,9 +1,6 @@
 import type { ValidationIssue } from "./errors.js";
 import type { ImagePart } from "./messages.js";
 
-/** Contract version of `Tool`; bump on a breaking change. */
-export const TOOL_CONTRACT_VERSION = 1;
-
 /** A JSON Schema object (draft 2020-12 or 7), as given to models and MCP clients. */
 export type JsonSchema = { [key: string]: unknown };
 

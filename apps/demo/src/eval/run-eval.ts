@@ -1,4 +1,4 @@
-import { median } from "@atrium/spec/bench";
+import { median } from "@atrium/bench";
 import type { AnswerEvent, AssistantEvent } from "../assistant/assistant-events.js";
 import type { Assistant } from "../assistant/create-assistant.js";
 import type { DocsUser } from "../docs/docs-library.js";

@@ -1,4 +1,4 @@
-export type { ToolCallEvent } from "@atrium/spec";
+export type { ToolCallEvent } from "@atrium/kit";
 export { ExecutorBusyError } from "./executor-errors.js";
 export {
   QUICKJS_CAPABILITIES,

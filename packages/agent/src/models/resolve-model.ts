@@ -1,13 +1,8 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import {
-  type Model,
-  type ProviderSpecSyntax,
-  parseProviderSpec,
-  providerApiKey,
-  providerBaseUrl,
-} from "@atrium/spec";
+import { type ProviderSpecSyntax, parseProviderSpec, providerApiKey, providerBaseUrl } from "@atrium/kit";
+import type { Model } from "@atrium/spec";
 import { type AiSdkModelOptions, fromAiSdk } from "./ai-sdk-model.js";
 import { withRetries } from "./retry.js";
 import { scriptedModelFromFile } from "./scripted-model-file.js";

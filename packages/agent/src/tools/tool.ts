@@ -1,4 +1,5 @@
-import { type SchemaToolDefinition, type StandardSchemaV1, schemaTool, type Tool } from "@atrium/spec";
+import { type SchemaToolDefinition, schemaTool } from "@atrium/kit";
+import type { StandardSchemaV1, Tool } from "@atrium/spec";
 import type { z } from "zod";
 
 /**

@@ -1,4 +1,5 @@
-import { schemaToolInput, type Tool } from "@atrium/spec";
+import { schemaToolInput } from "@atrium/kit";
+import type { Tool } from "@atrium/spec";
 import { z } from "zod";
 import { resolveChromafsLimits } from "../limits.js";
 import type { CommandResult } from "../session/docs-session.js";

@@ -1,4 +1,5 @@
-import { schemaToolInput, type Tool } from "@atrium/spec";
+import { schemaToolInput } from "@atrium/kit";
+import type { Tool } from "@atrium/spec";
 import { z } from "zod";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { formatSearchHits } from "../search/search-command.js";

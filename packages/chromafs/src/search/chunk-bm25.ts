@@ -1,4 +1,4 @@
-import { bm25TermScore } from "@atrium/spec/ranking";
+import { bm25TermScore } from "@atrium/kit";
 import { type TermForm, termCounts } from "./keyword-terms.js";
 
 /**

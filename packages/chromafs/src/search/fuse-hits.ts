@@ -1,4 +1,4 @@
-import { scoreFusion } from "@atrium/spec/ranking";
+import { scoreFusion } from "@atrium/kit";
 import type { SearchHit } from "../store/doc-store.js";
 import { SEARCH_SNIPPET_MAX_CHARS } from "../tuning.js";
 import { bestSnippet, termsIn } from "./snippet.js";

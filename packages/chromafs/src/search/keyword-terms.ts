@@ -1,4 +1,4 @@
-import { tokenize } from "@atrium/spec/ranking";
+import { tokenize } from "@atrium/kit";
 import { stemEnglish, stemNeedle } from "./english-stem.js";
 import { queryWords } from "./query-words.js";
 

@@ -1,4 +1,4 @@
-import { bm25TermScore } from "@atrium/spec/ranking";
+import { bm25TermScore } from "@atrium/kit";
 import { describe, expect, it } from "vitest";
 import { outlineScores, pageOutline } from "./page-outline.js";
 

@@ -1,4 +1,4 @@
-import { bm25TermScore, tokenize } from "@atrium/spec/ranking";
+import { bm25TermScore, tokenize } from "@atrium/kit";
 import { type TermForm, termCounts } from "./keyword-terms.js";
 
 /** Front-matter keys that summarise a page (the rest, `icon:`, `openapi:`, `groups:`, say nothing). */

@@ -1,8 +1,8 @@
-import { queryTerms } from "@atrium/spec/ranking";
+import { queryTerms } from "@atrium/kit";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 
 /**
- * Distinct lowercased words of a query (`queryTerms` of @atrium/spec/ranking: Chinese and Japanese
+ * Distinct lowercased words of a query (`queryTerms` of @atrium/kit: Chinese and Japanese
  * runs as overlapping bigrams, common English function words dropped when others remain). Both
  * stores rank with these, and `search` centres its snippets on them.
  */

@@ -1,4 +1,4 @@
-import { bm25Idf } from "@atrium/spec/ranking";
+import { bm25Idf } from "@atrium/kit";
 import type { SearchHit } from "../store/doc-store.js";
 import { SEARCH_CANDIDATES, SEARCH_KEYWORD_WEIGHT, SEARCH_OUTLINE_WEIGHT } from "../tuning.js";
 import { chunkBm25 } from "./chunk-bm25.js";

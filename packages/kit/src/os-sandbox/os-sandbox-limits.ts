@@ -1,4 +1,4 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/spec";
+import { type LimitKinds, resolveLimitValues } from "../limits/resolve-limit-values.js";
 
 /** Resource limits of one OS-sandboxed process, set with `prlimit` before it starts. */
 export interface OsSandboxLimits {

@@ -1,4 +1,5 @@
-import { AbortError, type AtriumError, capText, errorMessage, isAtriumError, ToolError } from "@atrium/spec";
+import { capText } from "@atrium/kit";
+import { AbortError, type AtriumError, errorMessage, isAtriumError, ToolError } from "@atrium/spec";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { McpServerError } from "../errors.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";

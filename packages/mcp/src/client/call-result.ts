@@ -1,10 +1,5 @@
-import {
-  capText as capErrorText,
-  type ImagePart,
-  type RichToolResult,
-  richToolResult,
-  ToolError,
-} from "@atrium/spec";
+import { capText as capErrorText } from "@atrium/kit";
+import { type ImagePart, type RichToolResult, richToolResult, ToolError } from "@atrium/spec";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
 

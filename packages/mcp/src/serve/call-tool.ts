@@ -1,5 +1,5 @@
+import { capText } from "@atrium/kit";
 import {
-  capText,
   errorMessage,
   formatIssues,
   type ImagePart,

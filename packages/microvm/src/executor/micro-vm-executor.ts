@@ -1,8 +1,8 @@
+import { describeThrown, runSandboxToolCall } from "@atrium/kit";
 import {
   AbortError,
   ClosedError,
   type CodeExecutor,
-  describeThrown,
   type ExecutionError,
   type ExecutionErrorKind,
   type ExecutionResult,
@@ -10,7 +10,6 @@ import {
   type ImagePart,
   type RunOptions,
   rethrowIfFatal,
-  runSandboxToolCall,
   type Tool,
 } from "@atrium/spec";
 import { defaultCacheDir } from "../cache-dir.js";

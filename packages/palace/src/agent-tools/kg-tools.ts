@@ -1,4 +1,5 @@
-import { schemaTool, type Tool } from "@atrium/spec";
+import { schemaTool } from "@atrium/kit";
+import type { Tool } from "@atrium/spec";
 import { z } from "zod";
 import type { PalaceView } from "../access/palace-view.js";
 import { renderFact } from "../kg/kg-fact-lines.js";

@@ -1,4 +1,4 @@
-import { formatBenchTable } from "@atrium/spec/bench";
+import { formatBenchTable } from "@atrium/bench";
 import { type PalaceLocomoProgress, runPalaceLocomo } from "../locomo/locomo-palace.js";
 import {
   type CliCommand,

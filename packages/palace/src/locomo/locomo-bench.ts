@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { type BenchRow, compared } from "@atrium/spec/bench";
+import { type BenchRow, compared } from "@atrium/bench";
 import { type LocomoConversation, loadLocomo } from "./locomo-format.js";
 import {
   isScoredQuestion,

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { BenchRow } from "@atrium/bench";
 import { type ChromaServer, hashingEmbedding, startChromaServer } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
-import type { BenchRow } from "@atrium/spec/bench";
 import { openPalace } from "../open-palace.js";
 import type { Palace } from "../palace.js";
 import type { SearchMode } from "../search/hybrid-search.js";

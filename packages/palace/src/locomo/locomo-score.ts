@@ -1,4 +1,4 @@
-import { median } from "@atrium/spec/bench";
+import { median } from "@atrium/bench";
 import { countTokens } from "gpt-tokenizer";
 import type { LocomoConversation, LocomoQuestion } from "./locomo-format.js";
 

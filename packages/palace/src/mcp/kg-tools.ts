@@ -1,4 +1,5 @@
-import { schemaTool, type Tool, ValidationError } from "@atrium/spec";
+import { schemaTool } from "@atrium/kit";
+import { type Tool, ValidationError } from "@atrium/spec";
 import { z } from "zod";
 import type { KnowledgeGraph } from "../kg/index.js";
 import { defined, isoTime, optional, text, wholeNumber } from "./tool-fields.js";

@@ -1,6 +1,6 @@
 import type { Where } from "@atrium/chroma";
+import { reciprocalRankFusion } from "@atrium/kit";
 import { checkTimeRange, type Embedding, type TimeRange, ValidationError } from "@atrium/spec";
-import { reciprocalRankFusion } from "@atrium/spec/ranking";
 import type { Database } from "better-sqlite3";
 import type { PalaceAccess } from "../access/palace-access.js";
 import type { DrawerRegistry } from "../db/drawer-registry.js";

@@ -1,19 +1,16 @@
+import { describeThrown, runSandboxToolCall, type ToolCallEvent, toJsonText } from "@atrium/kit";
 import {
   AbortError,
   ClosedError,
   type CodeExecutor,
   ConfigError,
-  describeThrown,
   type ExecutionError,
   type ExecutionResult,
   type ExecutorCapabilities,
   type ImagePart,
   type RunOptions,
-  runSandboxToolCall,
   TOOL_NAME_PATTERN,
   type Tool,
-  type ToolCallEvent,
-  toJsonText,
 } from "@atrium/spec";
 import { DEFAULT_QUICKJS_LIMITS, type QuickJsLimits, resolveQuickJsLimits } from "../../limits.js";
 import { ExecutorBusyError } from "../executor-errors.js";

@@ -1,4 +1,5 @@
-import { describeThrown, type ExecutionError } from "@atrium/spec";
+import { describeThrown } from "@atrium/kit";
+import type { ExecutionError } from "@atrium/spec";
 import type { QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten";
 import type { QuickJsLimits } from "../../limits.js";
 import { type DescribedError, describedToExecutionError, executionError } from "./execution-errors.js";

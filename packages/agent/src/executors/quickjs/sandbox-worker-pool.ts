@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { ConfigError, describeThrown } from "@atrium/spec";
+import { describeThrown } from "@atrium/kit";
+import { ConfigError } from "@atrium/spec";
 import {
   ChannelSlot,
   channelControl,

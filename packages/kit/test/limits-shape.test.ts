@@ -1,6 +1,6 @@
+import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../src/errors.js";
-import { type LimitKinds, resolveLimitValues } from "../src/limits-shape.js";
+import { type LimitKinds, resolveLimitValues } from "../src/limits/resolve-limit-values.js";
 
 interface ToyLimits {
   maxItems: number;

@@ -1,14 +1,19 @@
-import { ConfigError, errorMessage, formatIssues, ToolError, type ValidationIssue } from "./errors.js";
-import type { StandardSchemaV1, StandardSchemaWithJson } from "./standard-schema.js";
 import {
+  ConfigError,
+  errorMessage,
+  formatIssues,
   isRichToolResult,
   type JsonSchema,
   type RichToolResult,
+  type StandardSchemaV1,
+  type StandardSchemaWithJson,
   TOOL_NAME_PATTERN,
   type Tool,
   type ToolContext,
+  ToolError,
+  type ValidationIssue,
   type ValidationResult,
-} from "./tool.js";
+} from "@atrium/spec";
 
 /**
  * The one bridge from a schema library to a `Tool`: the JSON Schema the model sees and the

@@ -1,9 +1,14 @@
-import { capText } from "./cap-text.js";
-import { describeThrown } from "./describe-thrown.js";
-import { isFatalError, ValidationError } from "./errors.js";
-import type { ImagePart } from "./messages.js";
-import { toJsonText } from "./sandbox-json.js";
-import { isRichToolResult, type Tool, type ToolProgress } from "./tool.js";
+import {
+  type ImagePart,
+  isFatalError,
+  isRichToolResult,
+  type Tool,
+  type ToolProgress,
+  ValidationError,
+} from "@atrium/spec";
+import { capText } from "../values/cap-text.js";
+import { describeThrown } from "../values/describe-thrown.js";
+import { toJsonText } from "../values/sandbox-json.js";
 
 /**
  * What an executor reports about the tool calls its code makes, shaped like the matching

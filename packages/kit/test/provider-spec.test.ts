@@ -1,11 +1,11 @@
+import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../src/errors.js";
 import {
   type ProviderSpecSyntax,
   parseProviderSpec,
   providerApiKey,
   providerBaseUrl,
-} from "../src/provider-spec.js";
+} from "../src/provider/provider-spec.js";
 
 const SYNTAX: ProviderSpecSyntax = {
   subject: "model string",

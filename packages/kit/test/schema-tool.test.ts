@@ -1,8 +1,7 @@
+import type { StandardSchemaV1, StandardSchemaWithJson } from "@atrium/spec";
+import { ConfigError, richToolResult, ToolError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import { ConfigError, ToolError } from "../src/errors.js";
-import { schemaTool, schemaToolInput, validateWithSchema } from "../src/schema-tool.js";
-import type { StandardSchemaV1, StandardSchemaWithJson } from "../src/standard-schema.js";
-import { richToolResult } from "../src/tool.js";
+import { schemaTool, schemaToolInput, validateWithSchema } from "../src/tool-call/schema-tool.js";
 
 /**
  * A hand-written schema implementing Standard Schema + Standard JSON Schema, so these tests show

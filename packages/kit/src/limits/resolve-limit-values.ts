@@ -1,4 +1,4 @@
-import { ConfigError } from "./errors.js";
+import { ConfigError } from "@atrium/spec";
 
 /**
  * The one shape every package's `limits.ts` takes (after just-bash's `src/limits.ts`): an

@@ -1,4 +1,4 @@
-import { ConfigError } from "./errors.js";
+import { ConfigError } from "@atrium/spec";
 
 /**
  * Provider strings ("openai:gpt-4o-mini", "ollama:nomic-embed-text",

@@ -1,10 +1,13 @@
+import type { ImagePart } from "@atrium/spec";
+import { AbortError, richToolResult, type Tool } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import { describeThrown } from "../src/describe-thrown.js";
-import { AbortError } from "../src/errors.js";
-import type { ImagePart } from "../src/messages.js";
-import { toJsonText } from "../src/sandbox-json.js";
-import { runSandboxToolCall, type SandboxToolCall, type ToolCallEvent } from "../src/sandbox-tool-call.js";
-import { richToolResult, type Tool } from "../src/tool.js";
+import {
+  runSandboxToolCall,
+  type SandboxToolCall,
+  type ToolCallEvent,
+} from "../src/tool-call/sandbox-tool-call.js";
+import { describeThrown } from "../src/values/describe-thrown.js";
+import { toJsonText } from "../src/values/sandbox-json.js";
 
 const IMAGE: ImagePart = { type: "image", image: "aGk=", mediaType: "image/png" };
 

@@ -1,7 +1,7 @@
+import type { Tool } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import { capText } from "../src/cap-text.js";
-import { runSandboxToolCall } from "../src/sandbox-tool-call.js";
-import type { Tool } from "../src/tool.js";
+import { runSandboxToolCall } from "../src/tool-call/sandbox-tool-call.js";
+import { capText } from "../src/values/cap-text.js";
 
 describe("capText", () => {
   it("keeps short text, cuts long text to exactly maxChars with a note, and is idempotent", () => {
