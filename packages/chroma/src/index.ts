@@ -1,9 +1,9 @@
 export type { Collection, Metadata, Where, WhereDocument } from "chromadb";
 // The chromadb client types callers need, so packages on top use one pinned chromadb through us.
 export { ChromaClient } from "chromadb";
-export { type AiSdkEmbeddingOptions, aiSdkEmbedding, loadedAiSdkEmbedding } from "./ai-sdk-embedding.js";
-export { chromaEmbeddingFunction } from "./chroma-embedding-function.js";
-export { type ChromaServer, type StartChromaServerOptions, startChromaServer } from "./chroma-server.js";
+export { type AiSdkEmbeddingOptions, aiSdkEmbedding, loadedAiSdkEmbedding } from "./embedding/ai-sdk-embedding.js";
+export { chromaEmbeddingFunction } from "./embedding/chroma-embedding-function.js";
+export { type ChromaServer, type StartChromaServerOptions, startChromaServer } from "./server/chroma-server.js";
 export { connectChroma } from "./connect-chroma.js";
 export {
   asFilterRejected,
@@ -11,7 +11,7 @@ export {
   ChromaStartError,
   ChromaUnreachableError,
 } from "./errors.js";
-export { embedText, type HashingEmbeddingOptions, hashingEmbedding } from "./hashing-embedding.js";
+export { embedText, type HashingEmbeddingOptions, hashingEmbedding } from "./embedding/hashing-embedding.js";
 export { isChromaAlive } from "./heartbeat.js";
 export * as chromaLimits from "./limits.js";
 export {
@@ -20,7 +20,7 @@ export {
   EMBEDDING_SPEC_FORMS,
   type EmbeddingEnv,
   resolveEmbedding,
-} from "./resolve-embedding.js";
-export type { ChromaServerEvent, ChromaServerHealth, ChromaServerState } from "./server-supervisor.js";
-export { classifyStartFailure, describeStartFailure, type StartFailureKind } from "./start-failure.js";
+} from "./embedding/resolve-embedding.js";
+export type { ChromaServerEvent, ChromaServerHealth, ChromaServerState } from "./server/server-supervisor.js";
+export { classifyStartFailure, describeStartFailure, type StartFailureKind } from "./server/start-failure.js";
 export * as chromaTuning from "./tuning.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
-import { startChromaServer } from "./chroma-server.js";
+import { startChromaServer } from "./server/chroma-server.js";
 import { DEFAULT_CHROMA_LIMITS, resolveChromaLimits } from "./limits.js";
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-chroma-limits-"));

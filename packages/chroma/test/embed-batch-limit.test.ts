@@ -1,9 +1,9 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { ConfigError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aiSdkEmbedding } from "../src/ai-sdk-embedding.js";
+import { aiSdkEmbedding } from "../src/embedding/ai-sdk-embedding.js";
 import { DEFAULT_CHROMA_LIMITS } from "../src/limits.js";
-import { resolveEmbedding } from "../src/resolve-embedding.js";
+import { resolveEmbedding } from "../src/embedding/resolve-embedding.js";
 import { type EmbeddingsServer, startEmbeddingsServer } from "./embeddings-server.js";
 
 let server: EmbeddingsServer;

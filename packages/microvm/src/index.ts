@@ -7,7 +7,7 @@ export {
   type VmConfigInput,
   vmConfigSchema,
 } from "./config/vm-config.js";
-export { type DoctorReport, doctor } from "./engine/doctor.js";
+export { type DoctorReport, doctor } from "./machine/doctor.js";
 export {
   bootPythonMachine,
   MicroVmExecutor,
@@ -56,7 +56,7 @@ export {
   readNamedMachine,
   removeNamedMachine,
 } from "./named-machine/machine-store.js";
-export { defaultStateDir } from "./named-machine/state-dir.js";
+export { defaultStateDir } from "./config/state-dir.js";
 export { PackFormatError } from "./pack/pack-errors.js";
 export { PACK_FORMAT_VERSION, type PackManifest, type PackSection } from "./pack/pack-format.js";
 export {

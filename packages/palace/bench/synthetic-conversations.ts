@@ -1,3 +1,4 @@
+import { seededRandom } from "@atrium/bench";
 import type { DrawerDraft } from "../src/drawers/drawer.js";
 
 /**
@@ -10,17 +11,6 @@ import type { DrawerDraft } from "../src/drawers/drawer.js";
  */
 export const SYNTHETIC_VERSION = 1;
 
-/** A small, fast, seeded PRNG (mulberry32): the same seed yields the same sequence everywhere. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const words = (text: string) => text.trim().split(/\s+/);
 

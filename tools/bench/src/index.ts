@@ -101,3 +101,18 @@ export function writeBenchResults(
   console.log(`\n${name}\n${formatBenchTable(rows)}\n→ ${path}`);
   return path;
 }
+
+/**
+ * A small, fast, seeded PRNG (mulberry32): the same seed yields the same sequence on every
+ * machine, so generated corpora and benchmark data are the same everywhere.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { seededRandom } from "@atrium/bench";
 
 /**
  * A second oracle corpus of another shape than Mintlify's docs, generated deterministically (a
@@ -14,17 +15,8 @@ export interface GeneratedCorpus {
   remove(): void;
 }
 
-/** mulberry32: small, fast and the same on every machine. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, seeded: the same corpus on every machine. */
+const prng = seededRandom;
 
 const WORDS = [
   "alpha",

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { defaultCacheDir } from "../cache-dir.js";
-import { defaultStateDir } from "../named-machine/state-dir.js";
+import { defaultStateDir } from "./state-dir.js";
 
 /** The per-volume key that lets a volume share a path these rules refuse. */
 export const UNSAFE_HOST_PATH_KEY = "unsafe_allow_host_path";

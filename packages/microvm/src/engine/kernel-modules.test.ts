@@ -4,7 +4,7 @@ import { withoutSignature } from "./kernel-modules.js";
 const MAGIC = "~Module signature appended~\n";
 
 /** A module body, a signature of `length` bytes and the 12-byte `struct module_signature`. */
-function signed(body: string, length: number): Uint8Array {
+function signed(body: string, length: number): Buffer {
   const info = Buffer.alloc(12);
   info.writeUInt32BE(length, 8);
   return Buffer.concat([Buffer.from(body), Buffer.alloc(length, 0xab), info, Buffer.from(MAGIC)]);

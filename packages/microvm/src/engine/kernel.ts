@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { buildOnce, exists, memoByFile, sha256Hex } from "../cache-dir.js";
 import { which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
-import { APT_PACKAGE_OF, aptCommand } from "./apt-hint.js";
+import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
 import { xzDecompressFile } from "./xz-stream.js";
 
 export interface GuestKernel {

@@ -1,8 +1,8 @@
 import { lstat, mkdir, open, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type CpioEntry, writeCpio } from "../boot/cpio.js";
+import { type CpioEntry, writeCpio } from "./cpio.js";
 import { buildOnce } from "../cache-dir.js";
-import { APT_PACKAGE_OF, aptCommand } from "../engine/apt-hint.js";
+import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
 import { runCommand, which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 import { applyLayer } from "./apply-layer.js";

@@ -5,7 +5,7 @@ import { buildInitramfs } from "../boot/initramfs.js";
 import { defaultCacheDir } from "../cache-dir.js";
 import { escapesBase, refusedHostPath, refuseHostPath } from "../config/host-path-policy.js";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
-import { type AcceleratorChoice, chooseAccelerator, hostTscKhz } from "../engine/accelerator.js";
+import { type AcceleratorChoice, chooseAccelerator, hostTscKhz } from "./accelerator.js";
 import { type GuestKernel, prepareKernel } from "../engine/kernel.js";
 import { findQemu, type QemuBinary } from "../engine/qemu.js";
 import { buildGuestAgent } from "../guest-agent/build-agent.js";

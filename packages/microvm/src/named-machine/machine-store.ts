@@ -5,8 +5,8 @@ import { ConfigError } from "@atrium/spec";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
 import type { ImageRuntimeConfig } from "../image/oci-image.js";
 import { type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
-import { copySparse } from "../pack/sparse-blocks.js";
-import { defaultStateDir } from "./state-dir.js";
+import { copySparse } from "../image/sparse-blocks.js";
+import { defaultStateDir } from "../config/state-dir.js";
 
 const NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 

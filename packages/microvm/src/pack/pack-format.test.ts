@@ -6,7 +6,7 @@ import { PackFormatError } from "./pack-errors.js";
 import { PACK_HEADER_BYTES, PACK_MAGIC } from "./pack-format.js";
 import { packMachine } from "./pack-machine.js";
 import { extractPack, readPackManifest } from "./read-pack.js";
-import { SPARSE_BLOCK_BYTES } from "./sparse-blocks.js";
+import { SPARSE_BLOCK_BYTES } from "../image/sparse-blocks.js";
 import { writePack } from "./write-pack.js";
 
 // The format on small real files (no guest): what goes in comes out, and each kind of damage

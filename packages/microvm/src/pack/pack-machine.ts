@@ -14,7 +14,7 @@ import {
 } from "../named-machine/machine-store.js";
 import type { PackManifest } from "./pack-format.js";
 import { applyPackPolicy, type PackRunPolicy } from "./pack-policy.js";
-import { planFromFiles } from "./plan-from-files.js";
+import { planFromFiles } from "../machine/plan-from-files.js";
 import { extractPack } from "./read-pack.js";
 import { writePack } from "./write-pack.js";
 

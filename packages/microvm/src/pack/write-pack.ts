@@ -10,7 +10,7 @@ import {
   type PackSection,
   type PackSectionName,
 } from "./pack-format.js";
-import { dataBlocks } from "./sparse-blocks.js";
+import { dataBlocks } from "../image/sparse-blocks.js";
 
 /** A section's content: a file on the host, or bytes (the config). */
 export type SectionSource = { path: string } | { bytes: Uint8Array };

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { defaultStateDir } from "../../named-machine/state-dir.js";
+import { defaultStateDir } from "../../config/state-dir.js";
 import { type CliCommand, parseCommandArgs, UsageError } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
 

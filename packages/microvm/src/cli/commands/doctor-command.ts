@@ -1,5 +1,5 @@
 import { defaultCacheDir } from "../../cache-dir.js";
-import { doctor } from "../../engine/doctor.js";
+import { doctor } from "../../machine/doctor.js";
 import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 
 const USAGE = `Usage: atrium-vm doctor

@@ -1,5 +1,5 @@
 import type { Socket } from "node:net";
-import { defaultStateDir } from "../../named-machine/state-dir.js";
+import { defaultStateDir } from "../../config/state-dir.js";
 import { type CliCommand, parseCommandArgs, parseMs } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
 import { brokenStreamMessage, OutputSink } from "../output-sink.js";

@@ -1,5 +1,5 @@
 import { listNamedMachines } from "../../named-machine/machine-store.js";
-import { defaultStateDir } from "../../named-machine/state-dir.js";
+import { defaultStateDir } from "../../config/state-dir.js";
 import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 
 const USAGE = `Usage: atrium-vm ls

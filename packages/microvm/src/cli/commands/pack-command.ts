@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { defaultCacheDir } from "../../cache-dir.js";
-import { defaultStateDir } from "../../named-machine/state-dir.js";
+import { defaultStateDir } from "../../config/state-dir.js";
 import { bootPack, importPack, packMachine } from "../../pack/pack-machine.js";
 import type { PackRunPolicy } from "../../pack/pack-policy.js";
 import { type CliCommand, type CliIo, parseCommandArgs, parseMs, UsageError } from "../cli-command.js";

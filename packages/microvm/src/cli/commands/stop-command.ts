@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { servingPid } from "../../named-machine/machine-store.js";
-import { defaultStateDir } from "../../named-machine/state-dir.js";
+import { defaultStateDir } from "../../config/state-dir.js";
 import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
 

@@ -1,6 +1,6 @@
 import { ConfigError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmbeddingsServer, startEmbeddingsServer } from "../test/embeddings-server.js";
+import { type EmbeddingsServer, startEmbeddingsServer } from "../../test/embeddings-server.js";
 import { EMBEDDING_SPEC_FORMS, resolveEmbedding } from "./resolve-embedding.js";
 
 describe("resolveEmbedding", () => {

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS } from "../limits.js";
 
 /**
  * What a data dir's running server left behind for the next starter: `atrium-chroma.json` names

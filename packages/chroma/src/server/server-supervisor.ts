@@ -1,8 +1,8 @@
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage } from "@atrium/spec";
-import { isChromaAlive } from "./heartbeat.js";
-import type { ChromaLimits } from "./limits.js";
+import { isChromaAlive } from "../heartbeat.js";
+import type { ChromaLimits } from "../limits.js";
 import type { ChildExit, ServerChild } from "./server-child.js";
 import { PortTakenError } from "./server-child.js";
 import {

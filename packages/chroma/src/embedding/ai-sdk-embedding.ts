@@ -1,6 +1,6 @@
 import { AbortError, ConfigError, type Embedding, type EmbedOptions, errorMessage } from "@atrium/spec";
 import type { EmbeddingModel } from "ai";
-import { resolveChromaLimits } from "./limits.js";
+import { resolveChromaLimits } from "../limits.js";
 
 export interface AiSdkEmbeddingOptions {
   /** Stable id stored with the collection; default derived from the model's provider and id. */

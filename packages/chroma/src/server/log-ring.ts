@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS } from "../limits.js";
 
 /**
  * The last lines a child process printed, bounded in count and width so a chatty or hostile

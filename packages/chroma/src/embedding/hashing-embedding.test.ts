@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { embedText, hashingEmbedding } from "./hashing-embedding.js";
-import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
+import { DEFAULT_CHROMA_LIMITS } from "../limits.js";
 
 const norm = (vector: number[]) => Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
 const cosine = (a: number[], b: number[]) =>

@@ -1,6 +1,6 @@
 import { AbortError, ConfigError, type Embedding, type EmbedOptions } from "@atrium/spec";
-import { DEFAULT_CHROMA_LIMITS } from "./limits.js";
-import { HASHING_DEFAULT_DIMENSIONS } from "./tuning.js";
+import { DEFAULT_CHROMA_LIMITS } from "../limits.js";
+import { HASHING_DEFAULT_DIMENSIONS } from "../tuning.js";
 
 export interface HashingEmbeddingOptions {
   /** Vector size; default 384. */

@@ -1,4 +1,4 @@
-import { PARENT_WATCH_INTERVAL_MS } from "./tuning.js";
+import { PARENT_WATCH_INTERVAL_MS } from "../tuning.js";
 
 /**
  * The program the server child runs (`node -e LAUNCHER cli parentPid -- run --path ...`).

@@ -1,11 +1,11 @@
 import { parseVmConfig, type VmConfig } from "../config/vm-config.js";
-import { chooseAccelerator, hostTscKhz } from "../engine/accelerator.js";
+import { chooseAccelerator, hostTscKhz } from "./accelerator.js";
 import type { GuestKernel } from "../engine/kernel.js";
 import { findQemu } from "../engine/qemu.js";
 import type { ImageRuntimeConfig } from "../image/oci-image.js";
 import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
-import { checkHostCapacity } from "../machine/host-capacity.js";
-import type { BootPlan } from "../machine/prepare-boot.js";
+import { checkHostCapacity } from "./host-capacity.js";
+import type { BootPlan } from "./prepare-boot.js";
 import { allowListForwards } from "../network/allow-list.js";
 
 export interface BootFiles {

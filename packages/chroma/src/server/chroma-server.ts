@@ -1,10 +1,10 @@
 import { mkdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { errorMessage } from "@atrium/spec";
-import { ChromaStartError } from "./errors.js";
+import { ChromaStartError } from "../errors.js";
 import { findFreePort } from "./free-port.js";
-import { isChromaAlive } from "./heartbeat.js";
-import { type ChromaLimits, resolveChromaLimits } from "./limits.js";
+import { isChromaAlive } from "../heartbeat.js";
+import { type ChromaLimits, resolveChromaLimits } from "../limits.js";
 import { LogRing } from "./log-ring.js";
 import { type DataDirSnapshot, isWritableDirectory, snapshotDataDir } from "./read-only-snapshot.js";
 import { launchServerChild, PortTakenError, type ServerChild } from "./server-child.js";
