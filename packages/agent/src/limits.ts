@@ -114,7 +114,7 @@ export interface AgentLoopLimits {
   /** Native tool calls one model reply may ask for; more is answered with an error observation. */
   maxToolCallsPerStep: number;
   /** How much of each extra variable's value the task text previews for the model. */
-  variablePreviewChars: number;
+  maxVariablePreviewChars: number;
 }
 
 export const DEFAULT_AGENT_LOOP_LIMITS: Readonly<AgentLoopLimits> = Object.freeze({
@@ -126,7 +126,7 @@ export const DEFAULT_AGENT_LOOP_LIMITS: Readonly<AgentLoopLimits> = Object.freez
   maxImageBytes: 20 * 1024 * 1024,
   maxTaskImages: 16,
   maxToolCallsPerStep: 16,
-  variablePreviewChars: 200,
+  maxVariablePreviewChars: 200,
 });
 
 const AGENT_LOOP_LIMIT_KINDS: LimitKinds<AgentLoopLimits> = {
@@ -138,7 +138,7 @@ const AGENT_LOOP_LIMIT_KINDS: LimitKinds<AgentLoopLimits> = {
   maxImageBytes: "count",
   maxTaskImages: "count",
   maxToolCallsPerStep: "count",
-  variablePreviewChars: "count",
+  maxVariablePreviewChars: "count",
 };
 
 /** The agent loop's defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */
@@ -156,19 +156,19 @@ export interface ModelLimits {
   /** The longest silence between two chunks of a streamed answer (one attempt). */
   streamChunkTimeoutMs: number;
   /** A `scripted:<path>` reply file larger than this is refused. */
-  scriptedFileMaxBytes: number;
+  maxScriptedFileBytes: number;
 }
 
 export const DEFAULT_MODEL_LIMITS: Readonly<ModelLimits> = Object.freeze({
   requestTimeoutMs: 300_000,
   streamChunkTimeoutMs: 60_000,
-  scriptedFileMaxBytes: 10 * 1024 * 1024,
+  maxScriptedFileBytes: 10 * 1024 * 1024,
 });
 
 const MODEL_LIMIT_KINDS: LimitKinds<ModelLimits> = {
   requestTimeoutMs: "duration",
   streamChunkTimeoutMs: "duration",
-  scriptedFileMaxBytes: "count",
+  maxScriptedFileBytes: "count",
 };
 
 /** The model layer's defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

@@ -2,8 +2,8 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { ConfigError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiSdkEmbedding } from "../src/embedding/ai-sdk-embedding.js";
-import { DEFAULT_CHROMA_LIMITS } from "../src/limits.js";
 import { resolveEmbedding } from "../src/embedding/resolve-embedding.js";
+import { DEFAULT_CHROMA_LIMITS } from "../src/limits.js";
 import { type EmbeddingsServer, startEmbeddingsServer } from "./embeddings-server.js";
 
 let server: EmbeddingsServer;
@@ -14,9 +14,9 @@ afterAll(() => server.close());
 
 const texts = (count: number) => Array.from({ length: count }, (_, i) => `text ${i}`);
 
-describe("the AI SDK embedding sends at most embedBatchMaxTexts texts per request", () => {
+describe("the AI SDK embedding sends at most maxEmbedBatchTexts texts per request", () => {
   it("splits 200 texts into requests of 96, 96 and 8 by default, answers in order", async () => {
-    expect(DEFAULT_CHROMA_LIMITS.embedBatchMaxTexts).toBe(96);
+    expect(DEFAULT_CHROMA_LIMITS.maxEmbedBatchTexts).toBe(96);
     server.seen.length = 0;
     const embedding = resolveEmbedding(`openai-compatible:${server.base}#bge`, {});
     const vectors = await embedding.embed(texts(200));
@@ -40,7 +40,7 @@ describe("the AI SDK embedding sends at most embedBatchMaxTexts texts per reques
   it("refuses a batch size that is not a positive integer", () => {
     const model = createOpenAICompatible({ name: "local", baseURL: server.base }).embeddingModel("bge");
     expect(() => aiSdkEmbedding(model, { maxBatchSize: 0 })).toThrow(
-      new ConfigError("@atrium/chroma limit embedBatchMaxTexts must be a positive integer, got 0"),
+      new ConfigError("@atrium/chroma limit maxEmbedBatchTexts must be a positive integer, got 0"),
     );
   });
 });

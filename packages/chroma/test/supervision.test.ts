@@ -82,7 +82,7 @@ describe("a supervised Chroma server", () => {
   }, 60_000);
 
   it("moves to a free port when its own was taken meanwhile, and a reuser finds it through the record", async () => {
-    server = await startChromaServer({ path: dataDir, restartLimits: { serverRestartBackoffMinMs: 500 } });
+    server = await startChromaServer({ path: dataDir, restartLimits: { minRestartBackoffMs: 500 } });
     const reuser = await startChromaServer({ path: dataDir });
     expect(reuser.owned).toBe(false);
     const { url, port, pid } = server;
@@ -118,7 +118,7 @@ describe("a supervised Chroma server", () => {
   it("gives up after too many quick failures, with an error saying so", async () => {
     server = await startChromaServer({
       path: dataDir,
-      restartLimits: { serverRestartMaxAttempts: 1, serverRestartBackoffMinMs: 50 },
+      restartLimits: { maxServerRestarts: 1, minRestartBackoffMs: 50 },
     });
     const down = new Promise<ChromaServerEvent>((resolve) =>
       server?.onEvent((event) => event.type === "down" && resolve(event)),

@@ -42,7 +42,7 @@ describe("a pooled docs session while its Chroma server is killed", () => {
   it("fails commands naming the store, then follows the server to its new port", async () => {
     server = await startChromaServer({
       path: join(root, "chroma"),
-      restartLimits: { serverRestartBackoffMinMs: 2_000 },
+      restartLimits: { minRestartBackoffMs: 2_000 },
     });
     await ingestDocs({ dir: docs.root, collection: "docs", url: server.url });
     const store = await ChromaDocStore.open({

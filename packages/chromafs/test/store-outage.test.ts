@@ -52,7 +52,7 @@ describe("a docs session while its Chroma server is killed", () => {
   async function open(backoffMs: number) {
     server = await startChromaServer({
       path: join(root, "chroma"),
-      restartLimits: { serverRestartBackoffMinMs: backoffMs },
+      restartLimits: { minRestartBackoffMs: backoffMs },
     });
     await ingestDocs({ dir: docs.root, collection: "docs", url: server.url });
     const store = await ChromaDocStore.open({

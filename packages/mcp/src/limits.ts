@@ -12,7 +12,7 @@ export interface McpLimits {
   /** One tools/call, resources/read or prompts/get without progress; progress resets it. */
   callTimeoutMs: number;
   /** A call that keeps reporting progress still ends here. */
-  callMaxTotalTimeoutMs: number;
+  callTotalTimeoutMs: number;
   /** close() of an HTTP client waits this long for the server to end the session. */
   sessionEndTimeoutMs: number;
   /** After stdin closes, how long a stdio server gets to exit before SIGTERM. */
@@ -66,7 +66,7 @@ export interface McpLimits {
 export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   connectTimeoutMs: 30_000,
   callTimeoutMs: 60_000,
-  callMaxTotalTimeoutMs: 10 * 60_000,
+  callTotalTimeoutMs: 10 * 60_000,
   sessionEndTimeoutMs: 2_000,
   stdioExitGraceMs: 500,
   stdioTermGraceMs: 1_000,
@@ -92,7 +92,7 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
 const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
   connectTimeoutMs: "duration",
   callTimeoutMs: "duration",
-  callMaxTotalTimeoutMs: "duration",
+  callTotalTimeoutMs: "duration",
   sessionEndTimeoutMs: "duration",
   stdioExitGraceMs: "duration",
   stdioTermGraceMs: "duration",

@@ -1,4 +1,5 @@
 export { defaultCacheDir } from "./cache-dir.js";
+export { defaultStateDir } from "./config/state-dir.js";
 export {
   CONFIG_FILE_NAME,
   loadVmConfig,
@@ -7,7 +8,6 @@ export {
   type VmConfigInput,
   vmConfigSchema,
 } from "./config/vm-config.js";
-export { type DoctorReport, doctor } from "./machine/doctor.js";
 export {
   bootPythonMachine,
   MicroVmExecutor,
@@ -31,6 +31,7 @@ export {
   resolveExecutorLimits,
   resolveMicrovmLimits,
 } from "./limits.js";
+export { type DoctorReport, doctor } from "./machine/doctor.js";
 export {
   type ExecControl,
   type ExecOptions,
@@ -56,7 +57,6 @@ export {
   readNamedMachine,
   removeNamedMachine,
 } from "./named-machine/machine-store.js";
-export { defaultStateDir } from "./config/state-dir.js";
 export { PackFormatError } from "./pack/pack-errors.js";
 export { PACK_FORMAT_VERSION, type PackManifest, type PackSection } from "./pack/pack-format.js";
 export {

@@ -9,20 +9,20 @@ export interface MicrovmLimits {
   /** From QEMU's start to the guest agent's ready frame (TCG on a loaded machine is slow). */
   bootTimeoutMs: number;
   /** Bytes of stdout and of stderr one `exec` result keeps; streamed callbacks see everything. */
-  execOutputMaxBytes: number;
+  maxExecOutputBytes: number;
   /** How long past its own timeout the host waits for the guest's answer before it gives up on the machine. */
   execGraceMs: number;
   /** Bytes of the guest console kept for error messages. */
-  consoleRingBytes: number;
+  maxConsoleBytes: number;
   /** Largest file `readFile` accepts (the guest agent stops sending there). */
-  readFileMaxBytes: number;
+  maxReadFileBytes: number;
   /** How long one `readFile` or `writeFile` may take before the host gives up on it. */
   fileTransferTimeoutMs: number;
   /**
    * Longest line `atrium-vm start` reads on its control socket, and its clients in a reply (a
-   * `cp` carries the whole file, base64, in one line: room for a `readFileMaxBytes` file).
+   * `cp` carries the whole file, base64, in one line: room for a `maxReadFileBytes` file).
    */
-  controlLineMaxBytes: number;
+  maxControlLineBytes: number;
   /** How long `stop` waits for the guest to power off before it kills QEMU. */
   stopTimeoutMs: number;
   /** How long the KVM probe boot may take before the engine falls back to TCG. */
@@ -30,64 +30,64 @@ export interface MicrovmLimits {
   /** Free space added to an image's root filesystem on top of its files. */
   rootfsHeadroomBytes: number;
   /** Largest image layer (decompressed) the importer accepts. */
-  layerMaxBytes: number;
+  maxLayerBytes: number;
   /** Largest image (its files) that may boot with its root in guest memory (see MachineOptions.root). */
-  memoryRootMaxBytes: number;
+  maxMemoryRootBytes: number;
   /** Machines (QEMU processes) one host process runs at once; a boot past it is refused. */
-  runningMachinesMax: number;
+  maxRunningMachines: number;
   /**
    * Machines on the whole host: QEMU processes running as QEMU's user (every atrium-vm process
    * on a root host shares it), so separate `atrium-vm run`s cannot pile up without end.
    */
-  hostMachinesMax: number;
+  maxHostMachines: number;
   /** Largest guest memory one machine may have (also never more than the host's own memory). */
-  machineMemoryMaxBytes: number;
+  maxMachineMemoryBytes: number;
   /**
    * Bytes a read-write volume may hold. 9p has no quota: the host checks the volume's usage every
    * `volumeCheckIntervalMs` and kills the machine that went past it (see README, "Volumes").
    */
-  volumeMaxBytes: number;
-  /** How often a running machine's read-write volumes are measured against volumeMaxBytes. */
+  maxVolumeBytes: number;
+  /** How often a running machine's read-write volumes are measured against maxVolumeBytes. */
   volumeCheckIntervalMs: number;
 }
 
 export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
   bootTimeoutMs: 120_000,
-  execOutputMaxBytes: 16 * 1024 * 1024,
+  maxExecOutputBytes: 16 * 1024 * 1024,
   execGraceMs: 30_000,
-  consoleRingBytes: 64 * 1024,
-  readFileMaxBytes: 256 * 1024 * 1024,
+  maxConsoleBytes: 64 * 1024,
+  maxReadFileBytes: 256 * 1024 * 1024,
   fileTransferTimeoutMs: 120_000,
-  controlLineMaxBytes: 384 * 1024 * 1024,
+  maxControlLineBytes: 384 * 1024 * 1024,
   stopTimeoutMs: 5_000,
   kvmProbeTimeoutMs: 8_000,
   rootfsHeadroomBytes: 256 * 1024 * 1024,
-  layerMaxBytes: 4 * 1024 * 1024 * 1024,
-  memoryRootMaxBytes: 64 * 1024 * 1024,
-  runningMachinesMax: 8,
-  hostMachinesMax: 16,
-  machineMemoryMaxBytes: 8 * 1024 * 1024 * 1024,
-  volumeMaxBytes: 1024 * 1024 * 1024,
+  maxLayerBytes: 4 * 1024 * 1024 * 1024,
+  maxMemoryRootBytes: 64 * 1024 * 1024,
+  maxRunningMachines: 8,
+  maxHostMachines: 16,
+  maxMachineMemoryBytes: 8 * 1024 * 1024 * 1024,
+  maxVolumeBytes: 1024 * 1024 * 1024,
   volumeCheckIntervalMs: 1_000,
 });
 
 const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
   bootTimeoutMs: "duration",
-  execOutputMaxBytes: "count",
+  maxExecOutputBytes: "count",
   execGraceMs: "duration",
-  consoleRingBytes: "count",
-  readFileMaxBytes: "count",
+  maxConsoleBytes: "count",
+  maxReadFileBytes: "count",
   fileTransferTimeoutMs: "duration",
-  controlLineMaxBytes: "count",
+  maxControlLineBytes: "count",
   stopTimeoutMs: "duration",
   kvmProbeTimeoutMs: "duration",
   rootfsHeadroomBytes: "count",
-  layerMaxBytes: "count",
-  memoryRootMaxBytes: "count",
-  runningMachinesMax: "count",
-  hostMachinesMax: "count",
-  machineMemoryMaxBytes: "count",
-  volumeMaxBytes: "count",
+  maxLayerBytes: "count",
+  maxMemoryRootBytes: "count",
+  maxRunningMachines: "count",
+  maxHostMachines: "count",
+  maxMachineMemoryBytes: "count",
+  maxVolumeBytes: "count",
   volumeCheckIntervalMs: "duration",
 };
 

@@ -29,7 +29,7 @@ describe.skipIf(SKIP_VM_SUITES)("network.allow_hosts", () => {
     other = await listen("other server\n");
     machine = await Machine.create({
       image: "busybox",
-      network: { enabled: true, allow_hosts: [`127.0.0.1:${allowed.port}`] },
+      network: { enabled: true, allowHosts: [`127.0.0.1:${allowed.port}`] },
     });
   }, 180_000);
 
@@ -64,9 +64,9 @@ describe.skipIf(SKIP_VM_SUITES)("network.allow_hosts", () => {
 
   it("refuses an entry without a port, naming it", async () => {
     await expect(
-      Machine.create({ image: "busybox", network: { enabled: true, allow_hosts: ["example.com"] } }),
+      Machine.create({ image: "busybox", network: { enabled: true, allowHosts: ["example.com"] } }),
     ).rejects.toThrow(
-      'network.allow_hosts.0: "example.com" needs a port (host:port); every allowed destination is one host and port',
+      'network.allowHosts.0: "example.com" needs a port (host:port); every allowed destination is one host and port',
     );
   });
 });
@@ -94,7 +94,7 @@ describe.skipIf(SKIP_VM_SUITES)("network.allow_hosts from the built package (dis
     const dist = (await import(join(packageDir, "dist/index.js"))) as typeof import("../src/index.js");
     const machine = await dist.Machine.create({
       image: "busybox",
-      network: { enabled: true, allow_hosts: [`127.0.0.1:${allowed.port}`] },
+      network: { enabled: true, allowHosts: [`127.0.0.1:${allowed.port}`] },
     });
     try {
       expect(await machine.exec(`nc -w 5 10.0.2.100 ${allowed.port} </dev/null`)).toMatchObject({

@@ -127,14 +127,14 @@ describe("atrium-vm without a guest", () => {
       await writeFile(local, 'image = "busybox"\nvolumes = [{ host = "/", guest = "/host" }]\n');
       expect(await atriumVm(["run", "--", "true"], project)).toEqual({
         stdout: "",
-        stderr: `atrium-vm: using ./atrium-vm.toml from the current directory (${local}); pass --config or --image to choose\natrium-vm run: volumes.0.host: / is the host's root directory; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway\n`,
+        stderr: `atrium-vm: using ./atrium-vm.toml from the current directory (${local}); pass --config or --image to choose\natrium-vm run: volumes.0.host: / is the host's root directory; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume (unsafeAllowHostPath in the TypeScript API) to share it anyway\n`,
         exitCode: 1,
       });
       const other = join(project, "other.toml");
       await writeFile(other, 'image = "busybox"\nvolumes = [{ host = "../../../etc", guest = "/e" }]\n');
       expect(await atriumVm(["run", "--config", "other.toml", "--", "true"], project)).toEqual({
         stdout: "",
-        stderr: `atrium-vm: using config ${other}\natrium-vm run: volumes.0.host: "../../../etc" climbs out of the config file's directory (${project}) to /etc; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway\n`,
+        stderr: `atrium-vm: using config ${other}\natrium-vm run: volumes.0.host: "../../../etc" climbs out of the config file's directory (${project}) to /etc; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume (unsafeAllowHostPath in the TypeScript API) to share it anyway\n`,
         exitCode: 1,
       });
     } finally {

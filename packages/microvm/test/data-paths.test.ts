@@ -53,11 +53,11 @@ describe.skipIf(SKIP_VM_SUITES)("data paths of a busybox machine under attack", 
     await healthy();
   }, 60_000);
 
-  it("a file over readFileMaxBytes is refused by the agent, and the next exec works", async () => {
+  it("a file over maxReadFileBytes is refused by the agent, and the next exec works", async () => {
     // Sparse: 300 MiB of size, no memory.
     await machine.exec("dd if=/dev/zero of=/tmp/big bs=1 count=0 seek=300M 2>/dev/null");
     await expect(machine.readFile("/tmp/big")).rejects.toThrow(
-      "readFile /tmp/big: larger than the host's limit of 268435456 bytes (readFileMaxBytes)",
+      "readFile /tmp/big: larger than the host's limit of 268435456 bytes (maxReadFileBytes)",
     );
     await healthy();
   }, 60_000);

@@ -233,7 +233,7 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
 
   describe("config refusals", () => {
     const refusal = (reason: string) =>
-      `volumes.0.host: ${reason}; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway`;
+      `volumes.0.host: ${reason}; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume (unsafeAllowHostPath in the TypeScript API) to share it anyway`;
 
     it("refuses the host's root and system directories, also through a symlink", async () => {
       await expect(
@@ -266,7 +266,7 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
     it("shares a refused path only with unsafe_allow_host_path = true", async () => {
       const plan = await prepareBoot({
         image: "busybox",
-        volumes: [{ host: "/etc", guest: "/e", readonly: true, unsafe_allow_host_path: true }],
+        volumes: [{ host: "/etc", guest: "/e", readonly: true, unsafeAllowHostPath: true }],
       });
       expect(plan.volumes).toEqual([{ tag: "vol0", hostPath: "/etc", guestPath: "/e", readonly: true }]);
     });
@@ -291,44 +291,44 @@ describe.skipIf(SKIP_VM_SUITES)("the host boundary", () => {
         `cpus: 64 is more than this host's ${cores} CPU${cores === 1 ? "" : "s"}; give at most ${cores}`,
       );
       await expect(Machine.create({ image: "busybox", memory: "16G" })).rejects.toThrow(
-        "memory: 16384 MiB is more than machineMemoryMaxBytes (8192 MiB); give less, or raise the limit",
+        "memory: 16384 MiB is more than maxMachineMemoryBytes (8192 MiB); give less, or raise the limit",
       );
     });
 
-    it("refuses a machine past hostMachinesMax, counting every QEMU of its user on the host", async () => {
-      const refused = Machine.create({ image: "busybox" }, { limits: { hostMachinesMax: 1 } });
+    it("refuses a machine past maxHostMachines, counting every QEMU of its user on the host", async () => {
+      const refused = Machine.create({ image: "busybox" }, { limits: { maxHostMachines: 1 } });
       await expect(refused).rejects.toBeInstanceOf(LimitError);
       // At least this file's machine; other processes' machines count too.
       await expect(refused).rejects.toThrow(
         new RegExp(
-          `^this host already runs \\d+ machines? as uid ${QEMU_UID}, as many as hostMachinesMax \\(1\\) allows; stop one first, or raise the limit$`,
+          `^this host already runs \\d+ machines? as uid ${QEMU_UID}, as many as maxHostMachines \\(1\\) allows; stop one first, or raise the limit$`,
         ),
       );
     });
 
-    it("refuses a machine past runningMachinesMax", async () => {
-      const refused = Machine.create({ image: "busybox" }, { limits: { runningMachinesMax: 1 } });
+    it("refuses a machine past maxRunningMachines", async () => {
+      const refused = Machine.create({ image: "busybox" }, { limits: { maxRunningMachines: 1 } });
       await expect(refused).rejects.toBeInstanceOf(LimitError);
       await expect(refused).rejects.toThrow(
-        "this process already runs 1 machine, as many as runningMachinesMax (1) allows; stop one first, or raise the limit",
+        "this process already runs 1 machine, as many as maxRunningMachines (1) allows; stop one first, or raise the limit",
       );
     });
   });
 
-  it("kills a machine whose read-write volume grows past volumeMaxBytes", async () => {
+  it("kills a machine whose read-write volume grows past maxVolumeBytes", async () => {
     const big = join(work, "big");
     await mkdir(big);
     if (asRoot) await chown(big, 65534, 65534);
     const filler = await Machine.create(
       { image: "busybox", volumes: [{ host: big, guest: "/big" }] },
-      { limits: { volumeMaxBytes: 2 * 1024 * 1024, volumeCheckIntervalMs: 100 } },
+      { limits: { maxVolumeBytes: 2 * 1024 * 1024, volumeCheckIntervalMs: 100 } },
     );
     const pid = filler.info.qemuPid;
     const pending = filler.exec("dd if=/dev/zero of=/big/fill bs=1M count=64 2>/dev/null; sync; sleep 30");
     await expect(pending).rejects.toBeInstanceOf(LimitError);
     await expect(pending).rejects.toThrow(
       new RegExp(
-        `^volume /big \\(${big} on the host\\) holds \\d+ bytes, past volumeMaxBytes \\(2097152\\); the machine was killed$`,
+        `^volume /big \\(${big} on the host\\) holds \\d+ bytes, past maxVolumeBytes \\(2097152\\); the machine was killed$`,
       ),
     );
     expect(isRunning(pid)).toBe(false);

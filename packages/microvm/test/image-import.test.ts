@@ -120,13 +120,13 @@ describe("importImage", () => {
       );
       const layout = join(work, "oci");
       await writeOciLayout(layout, manifest, [config, ...layers]);
-      const rootfs = await importImage(layout, { cacheDir, layerMaxBytes: 1 << 26, headroomBytes: 1 << 20 });
+      const rootfs = await importImage(layout, { cacheDir, maxLayerBytes: 1 << 26, headroomBytes: 1 << 20 });
       expect(rootfs.digest).toBe(sha256Hex(manifest));
       expect(rootfs.config).toEqual({ env: ["A=1"], workdir: "/etc", cmd: ["/bin/tool"] });
       await expectMergedLayers(rootfs.diskPath);
       // Cached by digest: a second import is the same file.
       expect(
-        (await importImage(layout, { cacheDir, layerMaxBytes: 1 << 26, headroomBytes: 1 << 20 })).diskPath,
+        (await importImage(layout, { cacheDir, maxLayerBytes: 1 << 26, headroomBytes: 1 << 20 })).diskPath,
       ).toBe(rootfs.diskPath);
     },
   );
@@ -136,7 +136,7 @@ describe("importImage", () => {
     const config = dockerConfig({ Env: ["B=2"] }, layers);
     const tarPath = join(work, "saved.tar");
     await writeFile(tarPath, dockerSave(config, layers));
-    const rootfs = await importImage(tarPath, { cacheDir, layerMaxBytes: 1 << 26, headroomBytes: 1 << 20 });
+    const rootfs = await importImage(tarPath, { cacheDir, maxLayerBytes: 1 << 26, headroomBytes: 1 << 20 });
     expect(rootfs.digest).toBe(
       sha256Hex([sha256Hex(config), ...layers.map((layer) => sha256Hex(layer))].join("\n")),
     );
@@ -156,19 +156,19 @@ describe("importImage", () => {
       const attacker = join(work, "attacker.tar");
       await writeFile(attacker, dockerSave(config, attackerLayers));
       await expect(
-        importImage(attacker, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 }),
+        importImage(attacker, { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 }),
       ).rejects.toThrow(
         `${attacker}: layer l1/layer.tar is sha256:${sha256Hex(attackerLayers[0] as Uint8Array)} but config.json says sha256:${sha256Hex(realLayers[0] as Uint8Array)}; the image is corrupt or tampered with, refused`,
       );
       const real = join(work, "real.tar");
       await writeFile(real, dockerSave(config, realLayers));
-      const rootfs = await importImage(real, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 });
+      const rootfs = await importImage(real, { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 });
       expect(debugfs(rootfs.diskPath, "cat /who")).toBe("I am the real image\n");
       // A config without diff_ids cannot vouch for its layers.
       const unverifiable = join(work, "unverifiable.tar");
       await writeFile(unverifiable, dockerSave(text("{}"), realLayers));
       await expect(
-        importImage(unverifiable, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 }),
+        importImage(unverifiable, { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 }),
       ).rejects.toThrow(
         `${unverifiable}: config.json must list one sha256 rootfs.diff_ids entry per layer (1); the layers cannot be verified without them`,
       );
@@ -204,7 +204,7 @@ describe("importImage", () => {
     ]);
     const tarPath = join(work, "setuid.tar");
     await writeFile(tarPath, dockerSave(dockerConfig({}, [layer]), [layer]));
-    const rootfs = await importImage(tarPath, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 });
+    const rootfs = await importImage(tarPath, { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 });
     expect(listing(rootfs.diskPath, "/bin").sort()).toEqual(["102755 0 0 wall 5", "104755 0 0 su 3"]);
     expect(listing(rootfs.diskPath, "/").filter((row) => row.endsWith(" shared "))).toEqual([
       "043777 0 0 shared ",
@@ -213,7 +213,7 @@ describe("importImage", () => {
 
   it("refuses a missing image, a corrupt blob and an entry that climbs out of the root", async () => {
     await expect(
-      importImage(join(work, "nope"), { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 }),
+      importImage(join(work, "nope"), { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 }),
     ).rejects.toThrow(
       `image ${join(work, "nope")} does not exist; give an OCI image layout directory or a \`docker save\` tar`,
     );
@@ -229,7 +229,7 @@ describe("importImage", () => {
     await writeOciLayout(layout, manifest, [config, layer]);
     await writeFile(join(layout, "blobs", "sha256", sha256Hex(layer)), text("tampered"));
     await expect(
-      importImage(layout, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 }),
+      importImage(layout, { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 }),
     ).rejects.toThrow(
       `${layout}: blob sha256:${sha256Hex(layer)} does not match its digest; the layout is corrupt`,
     );
@@ -242,7 +242,7 @@ describe("importImage", () => {
     );
     const evilLayout = join(work, "evil");
     await writeOciLayout(evilLayout, evilManifest, [config, evil]);
-    const attempt = importImage(evilLayout, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 });
+    const attempt = importImage(evilLayout, { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 });
     await expect(attempt).rejects.toBeInstanceOf(ImageFormatError);
     await expect(attempt).rejects.toThrow("entry ../escape climbs out of the root");
   });
@@ -260,7 +260,7 @@ describe("importImage", () => {
     );
     const layout = join(work, "symlinked");
     await writeOciLayout(layout, manifest, [config, first, second]);
-    const rootfs = await importImage(layout, { cacheDir, layerMaxBytes: 1 << 20, headroomBytes: 1 << 20 });
+    const rootfs = await importImage(layout, { cacheDir, maxLayerBytes: 1 << 20, headroomBytes: 1 << 20 });
     expect(existsSync(hostDir)).toBe(false);
     expect(debugfs(rootfs.diskPath, `cat ${hostDir}/passwd`)).toBe("owned\n");
   });

@@ -65,7 +65,7 @@ describe.skipIf(SKIP_VM_SUITES)("a packed machine's network", () => {
     await packMachine({
       config: {
         image: "busybox",
-        network: { enabled: true, allow_hosts: [`127.0.0.1:${allowed.port}`] },
+        network: { enabled: true, allowHosts: [`127.0.0.1:${allowed.port}`] },
         ports: [{ host: hostPort, guest: 80 }],
       },
       out: pack,
@@ -109,7 +109,7 @@ describe.skipIf(SKIP_VM_SUITES)("a packed machine's network", () => {
   it("keeps its allow-list through pack import and start", async () => {
     const stateDir = join(work, "state");
     const record = await importPack(pack, "imported", { stateDir, policy: { network: true } });
-    expect(record.config.network).toEqual({ enabled: true, allow_hosts: [`127.0.0.1:${allowed.port}`] });
+    expect(record.config.network).toEqual({ enabled: true, allowHosts: [`127.0.0.1:${allowed.port}`] });
     expect(record.config.ports).toEqual([]);
     const machine = await bootNamedMachine("imported", { stateDir });
     try {
@@ -154,7 +154,7 @@ describe.skipIf(SKIP_VM_SUITES)("a packed machine's network", () => {
     const full = parseVmConfig({ image: "busybox", network: { enabled: true } });
     expect(applyPackPolicy(full, { network: true, allowHosts: ["127.0.0.1:5"] }).network).toEqual({
       enabled: true,
-      allow_hosts: ["127.0.0.1:5"],
+      allowHosts: ["127.0.0.1:5"],
     });
   });
 });

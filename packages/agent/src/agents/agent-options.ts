@@ -52,7 +52,7 @@ export function describeVariables(variables: Record<string, unknown>): string {
     } catch {
       text = String(variables[name]);
     }
-    return truncateMiddle(text, DEFAULT_AGENT_LOOP_LIMITS.variablePreviewChars);
+    return truncateMiddle(text, DEFAULT_AGENT_LOOP_LIMITS.maxVariablePreviewChars);
   });
   return variablesNote(names, previews);
 }

@@ -67,9 +67,9 @@ function readJson(path: string): unknown {
   let text: string;
   try {
     const size = statSync(path).size;
-    if (size > DEFAULT_MODEL_LIMITS.scriptedFileMaxBytes) {
+    if (size > DEFAULT_MODEL_LIMITS.maxScriptedFileBytes) {
       throw new ConfigError(
-        `Scripted replies file ${path} has ${size} bytes, more than the ${DEFAULT_MODEL_LIMITS.scriptedFileMaxBytes} allowed; split the script`,
+        `Scripted replies file ${path} has ${size} bytes, more than the ${DEFAULT_MODEL_LIMITS.maxScriptedFileBytes} allowed; split the script`,
       );
     }
     text = readFileSync(path, "utf8");

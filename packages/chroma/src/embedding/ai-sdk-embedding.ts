@@ -7,7 +7,7 @@ export interface AiSdkEmbeddingOptions {
   id?: string;
   /** Expected vector size; when set, every vector is checked against it. */
   dimensions?: number;
-  /** Texts per request (default `embedBatchMaxTexts` of the limits); larger inputs take several. */
+  /** Texts per request (default `maxEmbedBatchTexts` of the limits); larger inputs take several. */
   maxBatchSize?: number;
 }
 
@@ -40,7 +40,7 @@ export function loadedAiSdkEmbedding(
   options: AiSdkEmbeddingOptions & { id: string },
 ): Embedding {
   const { id } = options;
-  const { embedBatchMaxTexts } = resolveChromaLimits({ embedBatchMaxTexts: options.maxBatchSize });
+  const { maxEmbedBatchTexts } = resolveChromaLimits({ maxEmbedBatchTexts: options.maxBatchSize });
   let dimensions = options.dimensions;
   let loading: Promise<Exclude<EmbeddingModel, string>> | undefined;
   const embed = async (texts: readonly string[], { signal }: EmbedOptions = {}): Promise<number[][]> => {
@@ -52,10 +52,10 @@ export function loadedAiSdkEmbedding(
     // that only uses the offline embedding, such as the docs CLI.
     const { embedMany } = await import("ai");
     const embeddings: number[][] = [];
-    for (let start = 0; start < texts.length; start += embedBatchMaxTexts) {
+    for (let start = 0; start < texts.length; start += maxEmbedBatchTexts) {
       const batch = await embedMany({
         model,
-        values: texts.slice(start, start + embedBatchMaxTexts),
+        values: texts.slice(start, start + maxEmbedBatchTexts),
         ...(signal ? { abortSignal: signal } : {}),
       }).catch((error: unknown) => {
         if (signal?.aborted) throw new AbortError(`Embedding ${id} was aborted`, { cause: error });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { embedText, hashingEmbedding } from "./hashing-embedding.js";
 import { DEFAULT_CHROMA_LIMITS } from "../limits.js";
+import { embedText, hashingEmbedding } from "./hashing-embedding.js";
 
 const norm = (vector: number[]) => Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
 const cosine = (a: number[], b: number[]) =>
@@ -51,8 +51,8 @@ describe("hashingEmbedding", () => {
     expect(unrelated).toBeLessThan(related / 2);
   });
 
-  it("reads at most hashingMaxTextChars of a text", () => {
-    const head = `${"w".repeat(DEFAULT_CHROMA_LIMITS.hashingMaxTextChars - 6)} `; // "zebra" ends exactly at the limit
+  it("reads at most maxHashingTextChars of a text", () => {
+    const head = `${"w".repeat(DEFAULT_CHROMA_LIMITS.maxHashingTextChars - 6)} `; // "zebra" ends exactly at the limit
     expect(embedText(`${head}zebra and more`, 64)).toEqual(embedText(`${head}zebra`, 64));
     expect(embedText(`${head}zebra`, 64)).not.toEqual(embedText(head, 64));
   });

@@ -22,11 +22,11 @@ export function hashingEmbedding(options: HashingEmbeddingOptions = {}): Embeddi
   const dimensions = options.dimensions ?? HASHING_DEFAULT_DIMENSIONS;
   if (
     !Number.isInteger(dimensions) ||
-    dimensions < DEFAULT_CHROMA_LIMITS.hashingMinDimensions ||
-    dimensions > DEFAULT_CHROMA_LIMITS.hashingMaxDimensions
+    dimensions < DEFAULT_CHROMA_LIMITS.minHashingDimensions ||
+    dimensions > DEFAULT_CHROMA_LIMITS.maxHashingDimensions
   ) {
     throw new ConfigError(
-      `hashingEmbedding: dimensions must be an integer from ${DEFAULT_CHROMA_LIMITS.hashingMinDimensions} to ${DEFAULT_CHROMA_LIMITS.hashingMaxDimensions}, got ${dimensions}`,
+      `hashingEmbedding: dimensions must be an integer from ${DEFAULT_CHROMA_LIMITS.minHashingDimensions} to ${DEFAULT_CHROMA_LIMITS.maxHashingDimensions}, got ${dimensions}`,
     );
   }
   return {
@@ -43,7 +43,7 @@ export function hashingEmbedding(options: HashingEmbeddingOptions = {}): Embeddi
 
 export function embedText(text: string, dimensions: number): number[] {
   const vector = new Float64Array(dimensions);
-  const lower = text.slice(0, DEFAULT_CHROMA_LIMITS.hashingMaxTextChars).toLowerCase();
+  const lower = text.slice(0, DEFAULT_CHROMA_LIMITS.maxHashingTextChars).toLowerCase();
   for (const match of lower.matchAll(WORD)) {
     const word = match[0];
     addFeature(vector, hashString(word, 0x9e3779b9), WORD_WEIGHT);

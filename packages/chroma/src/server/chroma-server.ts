@@ -2,9 +2,9 @@ import { mkdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { errorMessage } from "@atrium/spec";
 import { ChromaStartError } from "../errors.js";
-import { findFreePort } from "./free-port.js";
 import { isChromaAlive } from "../heartbeat.js";
 import { type ChromaLimits, resolveChromaLimits } from "../limits.js";
+import { findFreePort } from "./free-port.js";
 import { LogRing } from "./log-ring.js";
 import { type DataDirSnapshot, isWritableDirectory, snapshotDataDir } from "./read-only-snapshot.js";
 import { launchServerChild, PortTakenError, type ServerChild } from "./server-child.js";
@@ -45,10 +45,7 @@ export interface StartChromaServerOptions {
   restartLimits?: Partial<
     Pick<
       ChromaLimits,
-      | "serverRestartMaxAttempts"
-      | "serverRestartWindowMs"
-      | "serverRestartBackoffMinMs"
-      | "serverRestartBackoffMaxMs"
+      "maxServerRestarts" | "serverRestartWindowMs" | "minRestartBackoffMs" | "maxRestartBackoffMs"
     >
   >;
 }
@@ -284,7 +281,7 @@ async function spawnServer(
   });
   const ring = new LogRing();
   const launch = async (wanted: number | undefined): Promise<ServerChild> => {
-    const attempts = wanted === undefined ? limits.portAttempts : 1;
+    const attempts = wanted === undefined ? limits.maxPortAttempts : 1;
     let lastError: ChromaStartError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
       const port = wanted ?? (await findFreePort(host));

@@ -9,14 +9,14 @@ export class LogRing {
   private readonly lines: string[] = [];
   private partial = "";
 
-  constructor(private readonly capacity = DEFAULT_CHROMA_LIMITS.serverLogRingLines) {}
+  constructor(private readonly capacity = DEFAULT_CHROMA_LIMITS.maxServerLogLines) {}
 
   push(chunk: string): void {
     const parts = (this.partial + chunk).split("\n");
     this.partial = parts.pop() ?? "";
     for (const line of parts) this.add(line);
     // After the complete lines before it, so the ring keeps the order the server printed.
-    if (this.partial.length > DEFAULT_CHROMA_LIMITS.serverLogLineMaxChars) {
+    if (this.partial.length > DEFAULT_CHROMA_LIMITS.maxServerLogLineChars) {
       this.add(this.partial);
       this.partial = "";
     }
@@ -38,8 +38,8 @@ export class LogRing {
 
   private clean(line: string): string {
     const plain = stripVTControlCharacters(line).replace(/\r$/, "");
-    return plain.length > DEFAULT_CHROMA_LIMITS.serverLogLineMaxChars
-      ? `${plain.slice(0, DEFAULT_CHROMA_LIMITS.serverLogLineMaxChars)}…`
+    return plain.length > DEFAULT_CHROMA_LIMITS.maxServerLogLineChars
+      ? `${plain.slice(0, DEFAULT_CHROMA_LIMITS.maxServerLogLineChars)}…`
       : plain;
   }
 }

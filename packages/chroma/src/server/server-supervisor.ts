@@ -39,10 +39,7 @@ export interface ChromaServerEvent {
 
 type Limits = Pick<
   ChromaLimits,
-  | "serverRestartMaxAttempts"
-  | "serverRestartWindowMs"
-  | "serverRestartBackoffMinMs"
-  | "serverRestartBackoffMaxMs"
+  "maxServerRestarts" | "serverRestartWindowMs" | "minRestartBackoffMs" | "maxRestartBackoffMs"
 >;
 
 /**
@@ -50,7 +47,7 @@ type Limits = Pick<
  * started again after a back-off that doubles with each quick failure, on the same port (so
  * URLs held by clients stay valid) or, if that port was taken meanwhile, on a free one, and
  * the data dir's record (`atrium-chroma.json`) is rewritten so every process sharing the server
- * finds it. More than `serverRestartMaxAttempts` failures within `serverRestartWindowMs` and
+ * finds it. More than `maxServerRestarts` failures within `serverRestartWindowMs` and
  * it gives up: state `down`, with an error saying so.
  *
  * Restarts take the data dir's start lock, and a live server another process started there in
@@ -141,7 +138,7 @@ export class ServerSupervisor {
     this.failures.push(now);
     while ((this.failures[0] as number) < now - this.limits.serverRestartWindowMs) this.failures.shift();
     const quick = this.failures.length;
-    if (quick > this.limits.serverRestartMaxAttempts) {
+    if (quick > this.limits.maxServerRestarts) {
       this.lastError =
         `the Chroma server for ${this.dataDir} failed ${quick} times within ${this.limits.serverRestartWindowMs} ms ` +
         `(last: ${reason}), so it is not restarted again; see ${join(this.dataDir, SERVER_LOG_FILE)}, fix the cause and restart this process`;
@@ -150,8 +147,8 @@ export class ServerSupervisor {
       return;
     }
     const delay = Math.min(
-      this.limits.serverRestartBackoffMaxMs,
-      this.limits.serverRestartBackoffMinMs * 2 ** (quick - 1),
+      this.limits.maxRestartBackoffMs,
+      this.limits.minRestartBackoffMs * 2 ** (quick - 1),
     );
     this.lastError = reason;
     this.setState("restarting");

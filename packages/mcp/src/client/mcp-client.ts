@@ -297,7 +297,7 @@ export class McpClient {
         signal: call.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(timeoutMs, DEFAULT_MCP_LIMITS.callMaxTotalTimeoutMs),
+        maxTotalTimeout: Math.max(timeoutMs, DEFAULT_MCP_LIMITS.callTotalTimeoutMs),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
     try {

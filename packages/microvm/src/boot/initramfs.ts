@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { buildOnce, sha256Hex } from "../cache-dir.js";
 import type { GuestKernel } from "../engine/kernel.js";
 import { readModule, resolveModules } from "../engine/kernel-modules.js";
-import { MEMORY_ROOT_DIR } from "../image/rootfs.js";
 import { type CpioEntry, writeCpio } from "../image/cpio.js";
+import { MEMORY_ROOT_DIR } from "../image/rootfs.js";
 
 /** The modules every machine loads: the virtio transport and the agent's serial port. */
 export const BASE_MODULES = ["virtio_mmio", "virtio_console"] as const;

@@ -35,7 +35,7 @@ export async function requestMachine(
     // A reply returning a promise (our stdout is full) pauses the socket: the server, and the
     // guest behind it, wait for our reader.
     onLines(socket, (value) => onReply(value as ControlReply), {
-      maxLineBytes: options.maxLineBytes ?? DEFAULT_MICROVM_LIMITS.controlLineMaxBytes,
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MICROVM_LIMITS.maxControlLineBytes,
       onBadLine: (error) => {
         socket.destroy();
         reject(

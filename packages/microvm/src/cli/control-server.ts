@@ -21,7 +21,7 @@ export async function serveMachine(
   onStop: () => void,
   options: { maxLineBytes?: number } = {},
 ): Promise<Server> {
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MICROVM_LIMITS.controlLineMaxBytes;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MICROVM_LIMITS.maxControlLineBytes;
   const server = createServer((socket) => {
     socket.on("error", () => {}); // a client that went away; nothing to answer
     let handled = false;

@@ -68,7 +68,7 @@ export function refusedHostPath(path: string, env: NodeJS.ProcessEnv = process.e
   return undefined;
 }
 
-/** A relative volume path that climbs out of its base (`../../etc`): refused unless unsafe_allow_host_path. */
+/** A relative volume path that climbs out of its base (`../../etc`): refused unless unsafeAllowHostPath. */
 export function escapesBase(hostPath: string, base: string): boolean {
   if (isAbsolute(hostPath)) return false;
   const rel = relative(base, resolve(base, hostPath));
@@ -77,6 +77,6 @@ export function escapesBase(hostPath: string, base: string): boolean {
 
 export function refuseHostPath(index: number, reason: string): never {
   throw new ConfigError(
-    `volumes.${index}.host: ${reason}; share a directory of your own instead, or set ${UNSAFE_HOST_PATH_KEY} = true on this volume to share it anyway`,
+    `volumes.${index}.host: ${reason}; share a directory of your own instead, or set ${UNSAFE_HOST_PATH_KEY} = true on this volume (unsafeAllowHostPath in the TypeScript API) to share it anyway`,
   );
 }

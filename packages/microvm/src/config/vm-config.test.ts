@@ -40,7 +40,7 @@ network = { enabled = true, allow_hosts = ["127.0.0.1:9000"] }
       env: { MODE: "test" },
       volumes: [{ host: join(dir, "data"), guest: "/data", readonly: true }],
       ports: [{ host: 8080, guest: 80 }],
-      network: { enabled: true, allow_hosts: ["127.0.0.1:9000"] },
+      network: { enabled: true, allowHosts: ["127.0.0.1:9000"] },
     });
     expect(await load('image = "busybox"')).toEqual({
       image: "busybox",
@@ -50,7 +50,7 @@ network = { enabled = true, allow_hosts = ["127.0.0.1:9000"] }
       init: [],
       volumes: [],
       ports: [],
-      network: { enabled: false, allow_hosts: [] },
+      network: { enabled: false, allowHosts: [] },
     });
   });
 
@@ -71,6 +71,23 @@ network = { enabled = true, allow_hosts = ["127.0.0.1:9000"] }
     expect(() => parseVmConfig({ cpus: 1 })).toThrow("machine config: image:");
   });
 
+  it("the TypeScript API is camelCase, reads the file's spelling too, and names keys as given", () => {
+    const camel = parseVmConfig({ image: "busybox", network: { enabled: true, allowHosts: ["db:5432"] } });
+    const snake = parseVmConfig({ image: "busybox", network: { enabled: true, allow_hosts: ["db:5432"] } });
+    expect(camel.network).toEqual({ enabled: true, allowHosts: ["db:5432"] });
+    expect(snake).toEqual(camel);
+    expect(() =>
+      parseVmConfig({ image: "busybox", network: { enabled: true, allowHosts: ["bad host!"] } }),
+    ).toThrow('machine config: network.allowHosts.0: a host name or address, optionally with ":port"');
+    expect(() =>
+      parseVmConfig(
+        { image: "busybox", volumes: [{ host: "/d", guest: "/d", unsafe_allow_host_path: 1 }] },
+        "x",
+        "file",
+      ),
+    ).toThrow("x: volumes.0.unsafe_allow_host_path: ");
+  });
+
   it("says when the file is missing or not TOML", async () => {
     await expect(loadVmConfig(join(dir, "none.toml"))).rejects.toThrow(
       `cannot read ${join(dir, "none.toml")}`,
@@ -80,13 +97,13 @@ network = { enabled = true, allow_hosts = ["127.0.0.1:9000"] }
 
   it("refuses a volume path that climbs out of the file's directory, unless unsafe_allow_host_path", async () => {
     await expect(load('image = "busybox"\nvolumes = [{ host = "../x", guest = "/x" }]')).rejects.toThrow(
-      `volumes.0.host: "../x" climbs out of the config file's directory (${dir}) to ${join(dir, "..", "x")}; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume to share it anyway`,
+      `volumes.0.host: "../x" climbs out of the config file's directory (${dir}) to ${join(dir, "..", "x")}; share a directory of your own instead, or set unsafe_allow_host_path = true on this volume (unsafeAllowHostPath in the TypeScript API) to share it anyway`,
     );
     const allowed = await load(
       'image = "busybox"\nvolumes = [{ host = "../x", guest = "/x", unsafe_allow_host_path = true }]',
     );
     expect(allowed.volumes).toEqual([
-      { host: join(dir, "..", "x"), guest: "/x", readonly: false, unsafe_allow_host_path: true },
+      { host: join(dir, "..", "x"), guest: "/x", readonly: false, unsafeAllowHostPath: true },
     ]);
     // Inside the directory, ".." that stays inside is fine.
     expect((await load('image = "busybox"\nvolumes = [{ host = "a/../b", guest = "/b" }]')).volumes).toEqual([

@@ -30,7 +30,7 @@ const volumeSchema = z.strictObject({
   guest: z.string().regex(/^\/[^\s,]*$/, "an absolute path in the guest, without spaces or commas"),
   readonly: z.boolean().default(false),
   /** Share a path the host-path rules refuse (a system directory, one outside the config's directory). */
-  unsafe_allow_host_path: z.boolean().optional(),
+  unsafeAllowHostPath: z.boolean().optional(),
 });
 
 const portSchema = z.strictObject({
@@ -52,11 +52,11 @@ export const vmConfigSchema = z
     network: z
       .strictObject({
         enabled: z.boolean().default(false),
-        allow_hosts: z
+        allowHosts: z
           .array(z.string().regex(hostPattern, 'a host name or address, optionally with ":port"'))
           .default([]),
       })
-      .default({ enabled: false, allow_hosts: [] }),
+      .default({ enabled: false, allowHosts: [] }),
   })
   .superRefine((config, ctx) => {
     if (config.ports.length > 0 && !config.network.enabled) {
@@ -72,14 +72,57 @@ export const vmConfigSchema = z
 export type VmConfig = z.output<typeof vmConfigSchema>;
 export type VmConfigInput = z.input<typeof vmConfigSchema>;
 
-/** Validates a config object; the error names each offending key (`network.allow_hosts.0: ...`). */
-export function parseVmConfig(value: unknown, source = "machine config"): VmConfig {
-  const result = vmConfigSchema.safeParse(value);
+/**
+ * The TOML file's snake_case keys and the TypeScript API's camelCase ones. Both spellings are
+ * read everywhere (a pack or a machine record written before the API was camelCase stores the
+ * file's); messages name a key the way the input being read spells it.
+ */
+const FILE_SPELLING: Readonly<Record<string, string>> = {
+  allow_hosts: "allowHosts",
+  unsafe_allow_host_path: "unsafeAllowHostPath",
+};
+const API_SPELLING = Object.fromEntries(Object.entries(FILE_SPELLING).map(([file, api]) => [api, file]));
+
+/**
+ * Validates a config object; the error names each offending key (`network.allowHosts.0: ...`,
+ * or `network.allow_hosts.0: ...` with `spelling: "file"`).
+ */
+export function parseVmConfig(
+  value: unknown,
+  source = "machine config",
+  spelling: "api" | "file" = "api",
+): VmConfig {
+  const result = vmConfigSchema.safeParse(toApiSpelling(value));
   if (result.success) return result.data;
+  const shown = (key: PropertyKey) =>
+    spelling === "file" ? (API_SPELLING[String(key)] ?? String(key)) : String(key);
   const lines = result.error.issues.map(
-    (issue) => `${issue.path.join(".") || "(top level)"}: ${issueMessage(issue)}`,
+    (issue) => `${issue.path.map(shown).join(".") || "(top level)"}: ${issueMessage(issue)}`,
   );
   throw new ConfigError(`${source}: ${lines.join("; ")}`);
+}
+
+/** `network.allow_hosts` and `volumes[].unsafe_allow_host_path` under their camelCase names. */
+function toApiSpelling(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const config: Record<string, unknown> = { ...value };
+  if (isRecord(config.network)) config.network = renamed(config.network);
+  if (Array.isArray(config.volumes))
+    config.volumes = config.volumes.map((v) => (isRecord(v) ? renamed(v) : v));
+  return config;
+}
+
+function renamed(object: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(object)) {
+    const api = FILE_SPELLING[key];
+    out[api !== undefined && !Object.hasOwn(object, api) ? api : key] = entry;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {
@@ -107,10 +150,10 @@ export async function loadVmConfig(path: string): Promise<VmConfig> {
   } catch (error) {
     throw new ConfigError(`${path} is not valid TOML: ${(error as Error).message}`);
   }
-  const config = parseVmConfig(data, path);
+  const config = parseVmConfig(data, path, "file");
   const base = dirname(resolve(path));
   for (const [index, volume] of config.volumes.entries()) {
-    if (escapesBase(volume.host, base) && !volume.unsafe_allow_host_path) {
+    if (escapesBase(volume.host, base) && !volume.unsafeAllowHostPath) {
       refuseHostPath(
         index,
         `${JSON.stringify(volume.host)} climbs out of the config file's directory (${base}) to ${resolve(base, volume.host)}`,

@@ -52,14 +52,14 @@ export async function bootPythonMachine(
 
 /** What a micro-VM executor declares for a network setting of its machine. */
 export function microVmCapabilities(
-  network: { enabled?: boolean; allow_hosts?: readonly string[] } = {},
+  network: { enabled?: boolean; allowHosts?: readonly string[] } = {},
 ): ExecutorCapabilities {
   return Object.freeze({
     language: "python",
     persistentState: true,
     tools: true,
     isolation: "vm",
-    network: !network.enabled ? "none" : network.allow_hosts?.length ? "allow-list" : "full",
+    network: !network.enabled ? "none" : network.allowHosts?.length ? "allow-list" : "full",
   });
 }
 

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
+import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
 import { runCommand, which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 

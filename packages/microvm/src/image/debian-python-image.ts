@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
 import { aptCommand } from "../apt-hint.js";
+import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
 import { runCommand } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 import { baseSystemFiles, IMAGE_PATH_ENV, writeSingleLayerImage } from "./oci-layout-writer.js";

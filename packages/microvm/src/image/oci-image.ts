@@ -35,17 +35,17 @@ interface Descriptor {
  * tar (`manifest.json` naming the config and the layer tars). The first manifest for linux/amd64
  * (or the only one) is used.
  */
-export async function loadImage(source: string, layerMaxBytes: number): Promise<LoadedImage> {
+export async function loadImage(source: string, maxLayerBytes: number): Promise<LoadedImage> {
   const info = await stat(source).catch(() => undefined);
   if (!info)
     throw new ImageFormatError(
       `image ${source} does not exist; give an OCI image layout directory or a \`docker save\` tar`,
     );
-  if (info.isDirectory()) return loadOciLayout(source, layerMaxBytes);
-  return loadDockerSave(source, layerMaxBytes);
+  if (info.isDirectory()) return loadOciLayout(source, maxLayerBytes);
+  return loadDockerSave(source, maxLayerBytes);
 }
 
-async function loadOciLayout(dir: string, layerMaxBytes: number): Promise<LoadedImage> {
+async function loadOciLayout(dir: string, maxLayerBytes: number): Promise<LoadedImage> {
   const readBlob = async (descriptor: Descriptor): Promise<Buffer> => {
     const [algorithm, hex] = descriptor.digest.split(":");
     if (algorithm !== "sha256" || !hex || !/^[0-9a-f]{64}$/.test(hex)) {
@@ -84,7 +84,7 @@ async function loadOciLayout(dir: string, layerMaxBytes: number): Promise<Loaded
             await readBlob(layer),
             layer.mediaType ?? "",
             `${dir} layer ${index}`,
-            layerMaxBytes,
+            maxLayerBytes,
           ),
         };
       }
@@ -105,7 +105,7 @@ function pickManifest(
   );
 }
 
-async function loadDockerSave(tarPath: string, layerMaxBytes: number): Promise<LoadedImage> {
+async function loadDockerSave(tarPath: string, maxLayerBytes: number): Promise<LoadedImage> {
   const archive = await readFile(tarPath);
   const entries = new Map<string, TarEntry>();
   for (const entry of readTar(archive, tarPath)) entries.set(entry.path.replace(/^\.\//, ""), entry);
@@ -157,7 +157,7 @@ async function loadDockerSave(tarPath: string, layerMaxBytes: number): Promise<L
     config: runtimeConfig(config),
     layers: async function* () {
       for (const [index, name] of first.Layers.entries()) {
-        const tar = decompressLayer(member(name), "", `${tarPath} layer ${name}`, layerMaxBytes);
+        const tar = decompressLayer(member(name), "", `${tarPath} layer ${name}`, maxLayerBytes);
         const actual = `sha256:${sha256Hex(tar)}`;
         if (actual !== diffIds[index])
           throw new ImageFormatError(

@@ -1,11 +1,11 @@
 import { lstat, mkdir, open, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type CpioEntry, writeCpio } from "./cpio.js";
-import { buildOnce } from "../cache-dir.js";
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
+import { buildOnce } from "../cache-dir.js";
 import { runCommand, which } from "../run-command.js";
 import { MissingDependencyError } from "../vm-errors.js";
 import { applyLayer } from "./apply-layer.js";
+import { type CpioEntry, writeCpio } from "./cpio.js";
 import { type ImageRuntimeConfig, loadImage } from "./oci-image.js";
 import { readTar } from "./tar.js";
 
@@ -14,7 +14,7 @@ export interface RootFilesystem {
   diskPath: string;
   /**
    * The same tree as a cpio archive under `atrium/root/`, appended to the boot initramfs for a
-   * root in guest memory; absent for images larger than `memoryRootMaxBytes`.
+   * root in guest memory; absent for images larger than `maxMemoryRootBytes`.
    */
   archivePath?: string;
   /** Bytes the image's files take (rounded to blocks). */
@@ -39,9 +39,9 @@ interface RootfsRecord {
  */
 export async function importImage(
   source: string,
-  options: { cacheDir: string; layerMaxBytes: number; headroomBytes: number; memoryRootMaxBytes?: number },
+  options: { cacheDir: string; maxLayerBytes: number; headroomBytes: number; maxMemoryRootBytes?: number },
 ): Promise<RootFilesystem> {
-  const image = await loadImage(source, options.layerMaxBytes);
+  const image = await loadImage(source, options.maxLayerBytes);
   const dir = join(options.cacheDir, "rootfs", `v2-${image.digest.slice(0, 32)}`);
   await buildOnce(dir, async (tmpDir) => {
     const mke2fs = await which("mke2fs");
@@ -87,7 +87,7 @@ export async function importImage(
         throw new MissingDependencyError(
           `mke2fs could not build the root filesystem of ${source}: ${result.stderr.trim()}`,
         );
-      const archive = bytes <= (options.memoryRootMaxBytes ?? 0);
+      const archive = bytes <= (options.maxMemoryRootBytes ?? 0);
       if (archive)
         await writeFile(join(tmpDir, "root.cpio"), writeCpio(await treeEntries(staging, MEMORY_ROOT_DIR)));
       const record: RootfsRecord = { config: image.config, treeBytes: bytes, archive };

@@ -2,14 +2,14 @@ import type { ChildProcess } from "node:child_process";
 import { constants } from "node:fs";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeCpio } from "../image/cpio.js";
 import { type Accelerator, kernelCommandLine, machineArgs } from "../boot/qemu-args.js";
 import { buildOnce, sha256Hex } from "../cache-dir.js";
+import type { GuestKernel } from "../engine/kernel.js";
+import type { QemuBinary } from "../engine/qemu.js";
+import { writeCpio } from "../image/cpio.js";
 import { openBootFiles } from "./boot-files.js";
 import { spawnQemu } from "./qemu-process.js";
 import { qemuUser } from "./qemu-user.js";
-import type { GuestKernel } from "../engine/kernel.js";
-import type { QemuBinary } from "../engine/qemu.js";
 
 export interface AcceleratorChoice {
   accelerator: Accelerator;

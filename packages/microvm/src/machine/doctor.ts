@@ -1,13 +1,13 @@
 import { rethrowIfFatal } from "@atrium/spec";
-import { defaultCacheDir, exists } from "../cache-dir.js";
-import { buildGuestAgent } from "../guest-agent/build-agent.js";
-import { resolveMicrovmLimits } from "../limits.js";
-import { qemuUser } from "./qemu-user.js";
-import { which } from "../run-command.js";
-import { chooseAccelerator } from "./accelerator.js";
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
+import { defaultCacheDir, exists } from "../cache-dir.js";
 import { prepareKernel } from "../engine/kernel.js";
 import { findQemu } from "../engine/qemu.js";
+import { buildGuestAgent } from "../guest-agent/build-agent.js";
+import { resolveMicrovmLimits } from "../limits.js";
+import { which } from "../run-command.js";
+import { chooseAccelerator } from "./accelerator.js";
+import { qemuUser } from "./qemu-user.js";
 
 export interface DoctorReport {
   ok: boolean;

@@ -6,7 +6,7 @@ import type { MicrovmLimits } from "../limits.js";
 /**
  * Refuses a machine this host cannot give what it asks for: more vCPUs than the host has CPUs
  * (each is a host thread; under TCG a busy one takes a whole core, so 64 on 2 cores starves the
- * host), or more memory than `machineMemoryMaxBytes` or than the host has. Checked at every boot,
+ * host), or more memory than `maxMachineMemoryBytes` or than the host has. Checked at every boot,
  * a pack's too: its config was written on another host.
  */
 export function checkHostCapacity(config: VmConfig, limits: Readonly<MicrovmLimits>): void {
@@ -18,10 +18,10 @@ export function checkHostCapacity(config: VmConfig, limits: Readonly<MicrovmLimi
   }
   const memoryBytes = config.memory * 1024 * 1024;
   const hostBytes = totalmem();
-  if (memoryBytes > limits.machineMemoryMaxBytes) {
+  if (memoryBytes > limits.maxMachineMemoryBytes) {
     throw new LimitError(
-      "machineMemoryMaxBytes",
-      `memory: ${config.memory} MiB is more than machineMemoryMaxBytes (${limits.machineMemoryMaxBytes / 1024 / 1024} MiB); give less, or raise the limit`,
+      "maxMachineMemoryBytes",
+      `memory: ${config.memory} MiB is more than maxMachineMemoryBytes (${limits.maxMachineMemoryBytes / 1024 / 1024} MiB); give less, or raise the limit`,
     );
   }
   if (memoryBytes > hostBytes) {

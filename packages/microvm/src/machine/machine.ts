@@ -80,7 +80,7 @@ export interface ExecResult {
   timedOut: boolean;
   /** The signal that ended the command, if one did (exitCode is then 128 + signal). */
   signal?: number;
-  /** Output past `execOutputMaxBytes` was left out of stdout/stderr (callbacks saw it all). */
+  /** Output past `maxExecOutputBytes` was left out of stdout/stderr (callbacks saw it all). */
   truncated: boolean;
 }
 
@@ -106,7 +106,7 @@ const encoder = new TextEncoder();
 const QEMU_OVERHEAD_MIB = 1024;
 /** QEMU's threads (vCPUs, I/O workers) and an allow-list's relay processes (node, ~10 threads each). */
 const QEMU_MAX_TASKS = 512;
-/** QEMUs this process started for machines and that have not exited (see runningMachinesMax). */
+/** QEMUs this process started for machines and that have not exited (see maxRunningMachines). */
 let runningMachines = 0;
 
 /**
@@ -163,19 +163,19 @@ export class Machine implements AsyncDisposable {
     const rootKind = plan.root;
     const progress = options.onProgress ?? (() => {});
     progress("boot");
-    if (runningMachines >= limits.runningMachinesMax) {
+    if (runningMachines >= limits.maxRunningMachines) {
       throw new LimitError(
-        "runningMachinesMax",
-        `this process already runs ${runningMachines} machine${runningMachines === 1 ? "" : "s"}, as many as runningMachinesMax (${limits.runningMachinesMax}) allows; stop one first, or raise the limit`,
+        "maxRunningMachines",
+        `this process already runs ${runningMachines} machine${runningMachines === 1 ? "" : "s"}, as many as maxRunningMachines (${limits.maxRunningMachines}) allows; stop one first, or raise the limit`,
       );
     }
     const user = qemuUser();
     const qemuUid = user?.uid ?? (process.getuid?.() as number);
     const onHost = countQemuProcesses(qemuUid);
-    if (onHost >= limits.hostMachinesMax) {
+    if (onHost >= limits.maxHostMachines) {
       throw new LimitError(
-        "hostMachinesMax",
-        `this host already runs ${onHost} machine${onHost === 1 ? "" : "s"} as uid ${qemuUid}, as many as hostMachinesMax (${limits.hostMachinesMax}) allows; stop one first, or raise the limit`,
+        "maxHostMachines",
+        `this host already runs ${onHost} machine${onHost === 1 ? "" : "s"} as uid ${qemuUid}, as many as maxHostMachines (${limits.maxHostMachines}) allows; stop one first, or raise the limit`,
       );
     }
     // Counted from here, so boots started together cannot all pass the check; released when
@@ -261,7 +261,7 @@ export class Machine implements AsyncDisposable {
     };
     qemu.once("exit", ended);
     qemu.once("error", ended); // could not start: no "exit" follows
-    const consoleRing = new ConsoleRing(limits.consoleRingBytes);
+    const consoleRing = new ConsoleRing(limits.maxConsoleBytes);
     qemu.stdout?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
     qemu.stderr?.on("data", (chunk: Buffer) => consoleRing.push(chunk));
     const alive = () => qemu.exitCode === null && qemu.signalCode === null;
@@ -333,7 +333,7 @@ export class Machine implements AsyncDisposable {
   }
 
   /**
-   * Holds read-write volumes to volumeMaxBytes: 9p has no quota, so the host measures each one
+   * Holds read-write volumes to maxVolumeBytes: 9p has no quota, so the host measures each one
    * every volumeCheckIntervalMs and kills the machine that went past it. What the guest can
    * write between two checks is the overrun bound (README, "Volumes").
    */
@@ -346,10 +346,10 @@ export class Machine implements AsyncDisposable {
       try {
         for (const volume of volumes) {
           const bytes = await directoryBytes(volume.hostPath);
-          if (bytes > this.limits.volumeMaxBytes && !this.closed && !this.failure) {
+          if (bytes > this.limits.maxVolumeBytes && !this.closed && !this.failure) {
             this.failure = new LimitError(
-              "volumeMaxBytes",
-              `volume ${volume.guestPath} (${volume.hostPath} on the host) holds ${bytes} bytes, past volumeMaxBytes (${this.limits.volumeMaxBytes}); the machine was killed`,
+              "maxVolumeBytes",
+              `volume ${volume.guestPath} (${volume.hostPath} on the host) holds ${bytes} bytes, past maxVolumeBytes (${this.limits.maxVolumeBytes}); the machine was killed`,
             );
             this.killQemu();
             return;
@@ -415,7 +415,7 @@ export class Machine implements AsyncDisposable {
     }
 
     return new Promise<ExecResult>((resolve, reject) => {
-      const kept = options.keepOutput === false ? 0 : this.limits.execOutputMaxBytes;
+      const kept = options.keepOutput === false ? 0 : this.limits.maxExecOutputBytes;
       const out = new OutputBuffer(kept);
       const err = new OutputBuffer(kept);
       let graceTimer: NodeJS.Timeout | undefined;
@@ -567,7 +567,7 @@ export class Machine implements AsyncDisposable {
   }
 
   /**
-   * Reads a whole regular file from the guest (at most `readFileMaxBytes`: the agent refuses a
+   * Reads a whole regular file from the guest (at most `maxReadFileBytes`: the agent refuses a
    * larger one). A FIFO, device or socket is refused (GuestFileError), and the host gives up
    * after `timeoutMs`; either way the machine takes the next request.
    */
@@ -575,7 +575,7 @@ export class Machine implements AsyncDisposable {
     const unusable = this.unusable();
     if (unusable) return Promise.reject(unusable);
     const id = this.channel.allocateId();
-    const request = { type: "read" as const, id, path, maxBytes: this.limits.readFileMaxBytes };
+    const request = { type: "read" as const, id, path, maxBytes: this.limits.maxReadFileBytes };
     const tooLarge = this.pathTooLarge("readFile", request);
     if (tooLarge) return Promise.reject(tooLarge);
     return new Promise<Uint8Array>((resolve, reject) => {
@@ -594,11 +594,11 @@ export class Machine implements AsyncDisposable {
       this.channel.listen(id, (frame) => {
         if (frame.type === "file-data") {
           size += frame.data.byteLength;
-          if (size > this.limits.readFileMaxBytes) {
+          if (size > this.limits.maxReadFileBytes) {
             done(() =>
               reject(
                 new GuestFileError(
-                  `readFile ${path}: larger than readFileMaxBytes (${this.limits.readFileMaxBytes})`,
+                  `readFile ${path}: larger than maxReadFileBytes (${this.limits.maxReadFileBytes})`,
                   27,
                 ),
               ),

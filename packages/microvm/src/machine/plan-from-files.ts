@@ -1,12 +1,12 @@
 import { parseVmConfig, type VmConfig } from "../config/vm-config.js";
-import { chooseAccelerator, hostTscKhz } from "./accelerator.js";
 import type { GuestKernel } from "../engine/kernel.js";
 import { findQemu } from "../engine/qemu.js";
 import type { ImageRuntimeConfig } from "../image/oci-image.js";
 import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
+import { allowListForwards } from "../network/allow-list.js";
+import { chooseAccelerator, hostTscKhz } from "./accelerator.js";
 import { checkHostCapacity } from "./host-capacity.js";
 import type { BootPlan } from "./prepare-boot.js";
-import { allowListForwards } from "../network/allow-list.js";
 
 export interface BootFiles {
   config: VmConfig;
@@ -57,8 +57,8 @@ export async function planFromFiles(
   // The pack's allow-list stays an allow-list: restrict=on plus one relay rule per entry (the
   // packed initramfs already names 10.0.2.100 host.atrium.internal; other names resolve by IP).
   const guestForwards =
-    config.network.enabled && config.network.allow_hosts.length > 0
-      ? allowListForwards(config.network.allow_hosts, files.packedAllowHosts)
+    config.network.enabled && config.network.allowHosts.length > 0
+      ? allowListForwards(config.network.allowHosts, files.packedAllowHosts)
       : undefined;
   return {
     config,

@@ -5,7 +5,6 @@ import { buildInitramfs } from "../boot/initramfs.js";
 import { defaultCacheDir } from "../cache-dir.js";
 import { escapesBase, refusedHostPath, refuseHostPath } from "../config/host-path-policy.js";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
-import { type AcceleratorChoice, chooseAccelerator, hostTscKhz } from "./accelerator.js";
 import { type GuestKernel, prepareKernel } from "../engine/kernel.js";
 import { findQemu, type QemuBinary } from "../engine/qemu.js";
 import { buildGuestAgent } from "../guest-agent/build-agent.js";
@@ -13,6 +12,7 @@ import { buildBusyboxImage } from "../image/busybox-image.js";
 import { importImage, type RootFilesystem } from "../image/rootfs.js";
 import { type MicrovmLimits, resolveMicrovmLimits } from "../limits.js";
 import { allowListForwards, type GuestForward } from "../network/allow-list.js";
+import { type AcceleratorChoice, chooseAccelerator, hostTscKhz } from "./accelerator.js";
 import { checkHostCapacity } from "./host-capacity.js";
 import { qemuUser, userCanUse } from "./qemu-user.js";
 
@@ -28,7 +28,7 @@ export interface PrepareOptions {
    * Where the root filesystem lives. "memory": the image's tree is unpacked by the kernel from
    * the initramfs (no disk driver, no ext4 module: the fastest boot); "disk": the image's ext4
    * on virtio-blk behind a throwaway overlay. Default: memory for images up to
-   * `memoryRootMaxBytes` that take at most a quarter of the machine's memory, disk otherwise.
+   * `maxMemoryRootBytes` that take at most a quarter of the machine's memory, disk otherwise.
    */
   root?: "memory" | "disk";
 }
@@ -56,7 +56,7 @@ export interface BootPlan {
   root: "memory" | "disk";
   initramfsPath: string;
   volumes: GuestVolumeMount[];
-  /** With `network.allow_hosts`: the relay rules (the network is otherwise restricted). */
+  /** With `network.allowHosts`: the relay rules (the network is otherwise restricted). */
   guestForwards?: GuestForward[];
   /** The host's TSC rate for a TCG guest (see kernelCommandLine). */
   tscKhz?: number;
@@ -77,12 +77,12 @@ export async function prepareBoot(
   checkHostCapacity(vm, limits);
   const volumes = await checkVolumes(vm);
   const guestForwards =
-    vm.network.enabled && vm.network.allow_hosts.length > 0
-      ? allowListForwards(vm.network.allow_hosts)
+    vm.network.enabled && vm.network.allowHosts.length > 0
+      ? allowListForwards(vm.network.allowHosts)
       : undefined;
-  if (!vm.network.enabled && vm.network.allow_hosts.length > 0) {
+  if (!vm.network.enabled && vm.network.allowHosts.length > 0) {
     throw new ConfigError(
-      "network.allow_hosts: an allow-list needs the network on: set network.enabled = true",
+      "network.allowHosts (allow_hosts in atrium-vm.toml): an allow-list needs the network on: set network.enabled = true",
     );
   }
   const cacheDir = options.cacheDir ?? defaultCacheDir();
@@ -104,9 +104,9 @@ export async function prepareBoot(
   const imageSource = vm.image === "busybox" ? await buildBusyboxImage(cacheDir) : vm.image;
   const rootfs = await importImage(imageSource, {
     cacheDir,
-    layerMaxBytes: limits.layerMaxBytes,
+    maxLayerBytes: limits.maxLayerBytes,
     headroomBytes: limits.rootfsHeadroomBytes,
-    memoryRootMaxBytes: limits.memoryRootMaxBytes,
+    maxMemoryRootBytes: limits.maxMemoryRootBytes,
   });
   const rootKind = chooseRoot(options.root, rootfs, vm.memory, limits);
   const initramfsPath = await buildInitramfs({
@@ -152,7 +152,7 @@ async function checkVolumes(vm: VmConfig): Promise<GuestVolumeMount[]> {
   const user = qemuUser();
   const volumes: GuestVolumeMount[] = [];
   for (const [index, volume] of vm.volumes.entries()) {
-    const unsafe = volume.unsafe_allow_host_path === true;
+    const unsafe = volume.unsafeAllowHostPath === true;
     if (!unsafe && escapesBase(volume.host, process.cwd())) {
       refuseHostPath(
         index,
@@ -187,7 +187,7 @@ function chooseRoot(
   const fitsMemory = rootfs.archivePath !== undefined && rootfs.treeBytes * 4 <= memoryMiB * 1024 * 1024;
   if (asked === "memory" && !fitsMemory) {
     throw new ConfigError(
-      `root: "memory" needs an image of at most memoryRootMaxBytes (${limits.memoryRootMaxBytes}) and a quarter of the machine's memory; this one takes ${rootfs.treeBytes} bytes: use root "disk" or more memory`,
+      `root: "memory" needs an image of at most maxMemoryRootBytes (${limits.maxMemoryRootBytes}) and a quarter of the machine's memory; this one takes ${rootfs.treeBytes} bytes: use root "disk" or more memory`,
     );
   }
   return asked ?? (fitsMemory ? "memory" : "disk");

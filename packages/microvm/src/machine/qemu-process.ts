@@ -188,7 +188,7 @@ async function innerPid(wrapper: ChildProcess): Promise<number> {
 
 /**
  * QEMU processes on this host running as `uid`, from /proc: on a root host every machine's QEMU
- * runs as QEMU's user, whichever atrium-vm process started it (see hostMachinesMax).
+ * runs as QEMU's user, whichever atrium-vm process started it (see maxHostMachines).
  */
 export function countQemuProcesses(uid: number): number {
   let count = 0;

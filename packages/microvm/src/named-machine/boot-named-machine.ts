@@ -1,7 +1,7 @@
 import { defaultCacheDir } from "../cache-dir.js";
 import { Machine } from "../machine/machine.js";
-import { type BootPlan, type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
 import { planFromFiles } from "../machine/plan-from-files.js";
+import { type BootPlan, type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
 import { machinePaths, readNamedMachine, type StoreOptions } from "./machine-store.js";
 
 /**

@@ -2,11 +2,11 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { connect } from "node:net";
 import { join } from "node:path";
 import { ConfigError } from "@atrium/spec";
+import { defaultStateDir } from "../config/state-dir.js";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
 import type { ImageRuntimeConfig } from "../image/oci-image.js";
-import { type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
 import { copySparse } from "../image/sparse-blocks.js";
-import { defaultStateDir } from "../config/state-dir.js";
+import { type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
 
 const NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 

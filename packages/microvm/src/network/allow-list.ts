@@ -18,7 +18,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost)$/;
 export const HOST_LOOPBACK_IN_GUEST = { address: "10.0.2.100", name: "host.atrium.internal" } as const;
 
 /**
- * `network.allow_hosts` as QEMU user-network rules. With an allow-list the network runs with
+ * `network.allowHosts` as QEMU user-network rules. With an allow-list the network runs with
  * `restrict=on` (no packet leaves for anywhere) and each entry is one `guestfwd` rule: the
  * guest's connections to it are relayed by a small Node process to the real host, and nothing
  * else is reachable. A loopback entry (the host's own 127.0.0.1:PORT) appears in the guest as
@@ -37,7 +37,7 @@ export function allowListForwards(
     const match = /^(.+):(\d{1,5})$/.exec(entry);
     if (!match) {
       throw new ConfigError(
-        `network.allow_hosts.${index}: ${JSON.stringify(entry)} needs a port (host:port); every allowed destination is one host and port`,
+        `network.allowHosts.${index}: ${JSON.stringify(entry)} needs a port (host:port); every allowed destination is one host and port`,
       );
     }
     const host = match[1] as string;

@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SPARSE_BLOCK_BYTES } from "../image/sparse-blocks.js";
 import { PackFormatError } from "./pack-errors.js";
 import { PACK_HEADER_BYTES, PACK_MAGIC } from "./pack-format.js";
 import { packMachine } from "./pack-machine.js";
 import { extractPack, readPackManifest } from "./read-pack.js";
-import { SPARSE_BLOCK_BYTES } from "../image/sparse-blocks.js";
 import { writePack } from "./write-pack.js";
 
 // The format on small real files (no guest): what goes in comes out, and each kind of damage

@@ -4,6 +4,7 @@ import { ConfigError } from "@atrium/spec";
 import { defaultCacheDir } from "../cache-dir.js";
 import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-config.js";
 import { Machine } from "../machine/machine.js";
+import { planFromFiles } from "../machine/plan-from-files.js";
 import { type BootPlan, type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
 import { planNamedMachine } from "../named-machine/boot-named-machine.js";
 import {
@@ -14,7 +15,6 @@ import {
 } from "../named-machine/machine-store.js";
 import type { PackManifest } from "./pack-format.js";
 import { applyPackPolicy, type PackRunPolicy } from "./pack-policy.js";
-import { planFromFiles } from "../machine/plan-from-files.js";
 import { extractPack } from "./read-pack.js";
 import { writePack } from "./write-pack.js";
 
@@ -95,7 +95,7 @@ export async function bootPack(path: string, options: BootPackOptions): Promise<
   const plan = await planFromFiles(
     {
       config,
-      packedAllowHosts: packed.network.allow_hosts,
+      packedAllowHosts: packed.network.allowHosts,
       kernel: files.kernel,
       initramfs: files.initramfs,
       agent: files.agent,
@@ -136,7 +136,7 @@ export async function importPack(
     const record: NamedMachineRecord = {
       name,
       config,
-      packedAllowHosts: packed.network.allow_hosts,
+      packedAllowHosts: packed.network.allowHosts,
       createdAt: new Date().toISOString(),
       image: manifest.image,
       boot: "pack",

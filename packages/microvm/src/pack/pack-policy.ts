@@ -11,7 +11,7 @@ export interface PackRunPolicy {
   network?: boolean;
   /**
    * Narrow the network to these `host:port` entries: each must be in the pack's own
-   * `allow_hosts` when it has one; a pack with the full user network is restricted to them.
+   * `allowHosts` when it has one; a pack with the full user network is restricted to them.
    */
   allowHosts?: readonly string[];
   /** Bind the host ports the pack declares (default: none); needs `network`. */
@@ -26,14 +26,14 @@ export function applyPackPolicy(config: VmConfig, policy: PackRunPolicy = {}): V
       "volumes: this pack's config names host directories, which a pack cannot carry (it was edited after `atrium-vm pack create`); remove them from the pack",
     );
   }
-  const packAllows = config.network.allow_hosts;
+  const packAllows = config.network.allowHosts;
   if (!policy.network) {
     if (policy.allowHosts?.length || policy.ports) {
       throw new ConfigError(
         "the pack's network stays off unless asked for: add --network (network: true) to allow hosts or bind ports",
       );
     }
-    return { ...config, network: { enabled: false, allow_hosts: [] }, ports: [] };
+    return { ...config, network: { enabled: false, allowHosts: [] }, ports: [] };
   }
   if (!config.network.enabled) {
     throw new ConfigError(
@@ -53,7 +53,7 @@ export function applyPackPolicy(config: VmConfig, policy: PackRunPolicy = {}): V
   }
   return {
     ...config,
-    network: { enabled: true, allow_hosts: allowHosts },
+    network: { enabled: true, allowHosts },
     ports: policy.ports ? config.ports : [],
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { open, rename, rm, stat } from "node:fs/promises";
+import { dataBlocks } from "../image/sparse-blocks.js";
 import {
   BLOCK_RECORD_HEADER_BYTES,
   encodeBlockRecordHeader,
@@ -10,7 +11,6 @@ import {
   type PackSection,
   type PackSectionName,
 } from "./pack-format.js";
-import { dataBlocks } from "../image/sparse-blocks.js";
 
 /** A section's content: a file on the host, or bytes (the config). */
 export type SectionSource = { path: string } | { bytes: Uint8Array };

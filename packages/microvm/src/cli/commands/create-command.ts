@@ -1,6 +1,6 @@
 import { defaultCacheDir } from "../../cache-dir.js";
-import { createNamedMachine } from "../../named-machine/machine-store.js";
 import { defaultStateDir } from "../../config/state-dir.js";
+import { createNamedMachine } from "../../named-machine/machine-store.js";
 import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 import { MACHINE_SOURCE_OPTIONS, MACHINE_SOURCE_USAGE, machineConfig } from "../machine-source.js";
 import { progressTo } from "../progress.js";

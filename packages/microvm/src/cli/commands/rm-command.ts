@@ -1,5 +1,5 @@
-import { removeNamedMachine } from "../../named-machine/machine-store.js";
 import { defaultStateDir } from "../../config/state-dir.js";
+import { removeNamedMachine } from "../../named-machine/machine-store.js";
 import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 
 const USAGE = `Usage: atrium-vm rm NAME...

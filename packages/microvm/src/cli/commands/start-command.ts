@@ -1,9 +1,9 @@
 import { rm, writeFile } from "node:fs/promises";
 import { ConfigError } from "@atrium/spec";
 import { defaultCacheDir } from "../../cache-dir.js";
+import { defaultStateDir } from "../../config/state-dir.js";
 import { bootNamedMachine } from "../../named-machine/boot-named-machine.js";
 import { machinePaths, readNamedMachine, servingPid } from "../../named-machine/machine-store.js";
-import { defaultStateDir } from "../../config/state-dir.js";
 import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 import { serveMachine } from "../control-server.js";
 import { progressTo } from "../progress.js";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { servingPid } from "../../named-machine/machine-store.js";
 import { defaultStateDir } from "../../config/state-dir.js";
+import { servingPid } from "../../named-machine/machine-store.js";
 import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
 
