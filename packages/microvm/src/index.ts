@@ -9,6 +9,14 @@ export {
   vmConfigSchema,
 } from "./config/vm-config.js";
 export {
+  GuestFailureError,
+  GuestFileError,
+  ImageFormatError,
+  MissingDependencyError,
+  PackFormatError,
+  RequestTooLargeError,
+} from "./errors.js";
+export {
   bootPythonMachine,
   MicroVmExecutor,
   type MicroVmExecutorOptions,
@@ -57,7 +65,6 @@ export {
   readNamedMachine,
   removeNamedMachine,
 } from "./named-machine/machine-store.js";
-export { PackFormatError } from "./pack/pack-errors.js";
 export { PACK_FORMAT_VERSION, type PackManifest, type PackSection } from "./pack/pack-format.js";
 export {
   type BootPackOptions,
@@ -69,10 +76,3 @@ export {
 export { applyPackPolicy, type PackRunPolicy } from "./pack/pack-policy.js";
 export { extractPack, readPackManifest } from "./pack/read-pack.js";
 export { WarmPool, type WarmPoolOptions } from "./pool/warm-pool.js";
-export {
-  GuestFailureError,
-  GuestFileError,
-  ImageFormatError,
-  MissingDependencyError,
-  RequestTooLargeError,
-} from "./vm-errors.js";

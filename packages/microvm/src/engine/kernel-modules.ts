@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MissingDependencyError } from "../vm-errors.js";
+import { MissingDependencyError } from "../errors.js";
 
 /**
  * Modules the guest needs, in load order (dependencies first), resolved from the kernel's own

@@ -2,8 +2,8 @@ import { open, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
 import { buildOnce, exists, memoByFile, sha256Hex } from "../cache-dir.js";
+import { MissingDependencyError } from "../errors.js";
 import { which } from "../run-command.js";
-import { MissingDependencyError } from "../vm-errors.js";
 import { xzDecompressFile } from "./xz-stream.js";
 
 export interface GuestKernel {

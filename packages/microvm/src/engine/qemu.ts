@@ -1,7 +1,7 @@
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
 import { exists, memoByFile } from "../cache-dir.js";
+import { MissingDependencyError } from "../errors.js";
 import { runCommand, which } from "../run-command.js";
-import { MissingDependencyError } from "../vm-errors.js";
 
 export interface QemuBinary {
   path: string;

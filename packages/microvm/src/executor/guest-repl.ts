@@ -1,7 +1,7 @@
 import { ConfigError } from "@atrium/spec";
+import { GuestFileError } from "../errors.js";
 import { DEFAULT_EXECUTOR_LIMITS } from "../limits.js";
 import type { ExecControl, Machine } from "../machine/machine.js";
-import { GuestFileError } from "../vm-errors.js";
 import { HARNESS_SOURCE } from "./harness-source.js";
 
 /** A JSON line from the harness (see harness-source.ts). */

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
 import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
+import { MissingDependencyError } from "../errors.js";
 import { runCommand, which } from "../run-command.js";
-import { MissingDependencyError } from "../vm-errors.js";
 
 const CFLAGS = ["-static", "-Os", "-s", "-Wall", "-Wno-format-truncation"];
 

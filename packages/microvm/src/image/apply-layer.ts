@@ -11,7 +11,7 @@ import {
   writeFile,
 } from "node:fs/promises";
 import { join, normalize, posix } from "node:path";
-import { ImageFormatError } from "../vm-errors.js";
+import { ImageFormatError } from "../errors.js";
 import type { TarEntry } from "./tar.js";
 
 const WHITEOUT = ".wh.";

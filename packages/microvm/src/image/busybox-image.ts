@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
 import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
+import { MissingDependencyError } from "../errors.js";
 import { runCommand } from "../run-command.js";
-import { MissingDependencyError } from "../vm-errors.js";
 import { baseSystemFiles, IMAGE_PATH_ENV, writeSingleLayerImage } from "./oci-layout-writer.js";
 import type { TarInput } from "./tar.js";
 

@@ -2,8 +2,8 @@ import { lstat, readdir, readFile, realpath, stat, writeFile } from "node:fs/pro
 import { dirname, join, relative } from "node:path";
 import { aptCommand } from "../apt-hint.js";
 import { buildOnce, exists, sha256Hex } from "../cache-dir.js";
+import { MissingDependencyError } from "../errors.js";
 import { runCommand } from "../run-command.js";
-import { MissingDependencyError } from "../vm-errors.js";
 import { baseSystemFiles, IMAGE_PATH_ENV, writeSingleLayerImage } from "./oci-layout-writer.js";
 import type { TarInput } from "./tar.js";
 

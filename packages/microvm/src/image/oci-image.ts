@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { sha256Hex } from "../cache-dir.js";
-import { ImageFormatError } from "../vm-errors.js";
+import { ImageFormatError } from "../errors.js";
 import { readTar, type TarEntry } from "./tar.js";
 
 /** What a machine takes from an image's config: the defaults of every exec. */

@@ -2,8 +2,8 @@ import { lstat, mkdir, open, readdir, readFile, readlink, rm, writeFile } from "
 import { join } from "node:path";
 import { APT_PACKAGE_OF, aptCommand } from "../apt-hint.js";
 import { buildOnce } from "../cache-dir.js";
+import { MissingDependencyError } from "../errors.js";
 import { runCommand, which } from "../run-command.js";
-import { MissingDependencyError } from "../vm-errors.js";
 import { applyLayer } from "./apply-layer.js";
 import { type CpioEntry, writeCpio } from "./cpio.js";
 import { type ImageRuntimeConfig, loadImage } from "./oci-image.js";

@@ -1,4 +1,4 @@
-import { ImageFormatError } from "../vm-errors.js";
+import { ImageFormatError } from "../errors.js";
 
 /** One entry of a tar archive, after pax and GNU long-name headers are applied. */
 export interface TarEntry {

@@ -5,6 +5,7 @@ import { AbortError, ClosedError, ConfigError, LimitError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
 import { type Accelerator, qemuArgs } from "../boot/qemu-args.js";
 import type { VmConfig, VmConfigInput } from "../config/vm-config.js";
+import { GuestFailureError, GuestFileError, RequestTooLargeError } from "../errors.js";
 import {
   DATA_CHUNK_BYTES,
   encodeCheckedHostFrame,
@@ -13,7 +14,6 @@ import {
 } from "../guest-agent/protocol.js";
 import type { RootFilesystem } from "../image/rootfs.js";
 import type { MicrovmLimits } from "../limits.js";
-import { GuestFailureError, GuestFileError, RequestTooLargeError } from "../vm-errors.js";
 import { AgentChannel } from "./agent-channel.js";
 import { openBootFiles } from "./boot-files.js";
 import { createMachineCgroup } from "./cgroup-limits.js";

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { MissingDependencyError } from "../vm-errors.js";
+import { MissingDependencyError } from "../errors.js";
 import type { QemuUser } from "./qemu-user.js";
 
 const live = new Set<ChildProcess>();

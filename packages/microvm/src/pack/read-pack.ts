@@ -1,7 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { type FileHandle, mkdir, open, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { PackFormatError } from "./pack-errors.js";
+import { PackFormatError } from "../errors.js";
 import {
   BLOCK_RECORD_HEADER_BYTES,
   DIGEST_BYTES,

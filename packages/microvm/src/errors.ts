@@ -54,3 +54,13 @@ export class RequestTooLargeError extends AtriumError {
     super("VALIDATION", message);
   }
 }
+
+/**
+ * A pack file that cannot be booted: not a pack at all, a newer format, cut short, or damaged.
+ * The message names the file, what is wrong, and what to do (copy it again, upgrade).
+ */
+export class PackFormatError extends AtriumError {
+  constructor(message: string) {
+    super("VALIDATION", message);
+  }
+}
