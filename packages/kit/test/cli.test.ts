@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import {
@@ -124,8 +125,10 @@ describe("runCli", () => {
   });
 
   it("--version prints the package's version", async () => {
-    expect(await run(["--version"])).toEqual(ok("0.1.0\n"));
-    expect(await run(["-v"])).toEqual(ok("0.1.0\n"));
+    const manifest = new URL("../package.json", import.meta.url);
+    const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+    expect(await run(["--version"])).toEqual(ok(`${version}\n`));
+    expect(await run(["-v"])).toEqual(ok(`${version}\n`));
   });
 
   it("runs a command with its options and positionals; its result is the exit code", async () => {

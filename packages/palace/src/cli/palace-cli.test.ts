@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { runCli } from "@atrium/kit/cli";
 import { describe, expect, it } from "vitest";
@@ -41,7 +42,9 @@ describe("atrium-palace's command line", () => {
   });
 
   it("--version prints the package's version", async () => {
-    expect(await inProcess(["--version"])).toEqual({ stdout: "0.1.0\n", stderr: "", exitCode: 0 });
+    const manifest = new URL("../../package.json", import.meta.url);
+    const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+    expect(await inProcess(["--version"])).toEqual({ stdout: `${version}\n`, stderr: "", exitCode: 0 });
   });
 
   it("a usage error names the problem and the command's --help; exit 2", async () => {
