@@ -31,7 +31,10 @@ export async function runCli(
   io: Partial<CliIo> = {},
 ): Promise<number> {
   const full: CliIo = {
-    stdin: io.stdin ?? process.stdin,
+    // Taken only by a command that reads it: opening process.stdin is not free (a TTY's handle).
+    get stdin() {
+      return io.stdin ?? process.stdin;
+    },
     stdout: io.stdout ?? process.stdout,
     stderr: io.stderr ?? process.stderr,
     env: io.env ?? process.env,
