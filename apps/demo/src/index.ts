@@ -23,7 +23,6 @@ export {
   type IngestReport,
   openDocsLibrary,
 } from "./docs/docs-library.js";
-export { ingestProgressBar } from "./docs/ingest-progress-bar.js";
 export { DEFAULT_DEMO_LIMITS, type DemoLimits, resolveDemoLimits } from "./limits.js";
 export { MEMORIES_ROOM, SESSIONS_ROOM } from "./memory/memory-rooms.js";
 export {

@@ -204,9 +204,11 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     ]);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toBe(
-      "atrium-agent: no model; pass --model (e.g. --model openai:gpt-4o-mini) or set ATRIUM_MODEL\n",
+      "atrium-agent run: no model; pass --model (e.g. --model openai:gpt-4o-mini) or set ATRIUM_MODEL (see atrium-agent run --help)\n",
     );
-    expect(badFlag.stderr).toBe('atrium-agent: --max-steps must be a positive whole number, got "zero"\n');
+    expect(badFlag.stderr).toBe(
+      'atrium-agent run: --max-steps must be a positive whole number, got "zero" (see atrium-agent run --help)\n',
+    );
     expect(badFlag.code).toBe(2);
   });
 
@@ -223,7 +225,7 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       code: 2,
       stdout: "",
       stderr: [
-        "atrium-agent: an MCP server could not start:",
+        "atrium-agent run: an MCP server could not start:",
         '  MCP server "prog": command not found: "/nonexistent/mcp-prog" (is it installed and on PATH?)',
         'Fix the command or URL, or mark the server optional (--mcp-optional, or "optional": true in --mcp-config).',
         "",
@@ -238,7 +240,7 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(unclosed).toEqual({
       code: 2,
       stdout: "",
-      stderr: `atrium-agent: command "node "server.js" has an unclosed " quote; close it or escape it with a backslash\n`,
+      stderr: `atrium-agent run: command "node "server.js" has an unclosed " quote; close it or escape it with a backslash\n`,
     });
   });
 
@@ -252,7 +254,7 @@ describe("atrium-agent CLI", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toMatch(
-      /^atrium-agent: Scripted replies file \S+image\.json is a binary file \(it starts "\\ufffdPNG\\r\\n\\u001a\\n\\u0000\\u001b\[2J"\), not JSON; expected a JSON array/,
+      /^atrium-agent run: Scripted replies file \S+image\.json is a binary file \(it starts "\\ufffdPNG\\r\\n\\u001a\\n\\u0000\\u001b\[2J"\), not JSON; expected a JSON array/,
     );
     expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });

@@ -126,13 +126,13 @@ describe("atrium-docs sh", () => {
       "-c",
       "ls",
     ]);
-    expect(unreachable.exitCode).toBe(2);
+    expect(unreachable.exitCode).toBe(1);
     expect(unreachable.stdout).toBe("");
     expect(unreachable.stderr).toContain("No Chroma server answers at http://127.0.0.1:9");
     expect(atriumDocs(["sh", "--collection", "docs", "-c", "ls"])).toEqual({
       stdout: "",
       stderr:
-        "atrium-docs sh: say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH)\n",
+        "atrium-docs sh: say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH) (see atrium-docs sh --help)\n",
       exitCode: 2,
     });
   });
@@ -140,32 +140,32 @@ describe("atrium-docs sh", () => {
 
 describe("atrium-docs usage errors exit 2", () => {
   it("no command, an unknown option, a bad --port, a missing ingest <dir>", () => {
-    const none = atriumDocs([]);
-    expect([none.stdout, none.stderr.split("\n").slice(0, 3), none.exitCode]).toEqual([
-      "",
-      ["atrium-docs: missing command", "", "Usage: atrium-docs <command> [options]"],
-      2,
-    ]);
+    expect(atriumDocs([])).toEqual({
+      stdout: "",
+      stderr: "atrium-docs: missing command: use ingest, sh, mcp or hash-token (see atrium-docs --help)\n",
+      exitCode: 2,
+    });
     const unknown = atriumDocs(["sh", "--bogus"]);
     expect([unknown.stdout, unknown.stderr.split("\n")[0], unknown.exitCode]).toEqual([
       "",
-      "atrium-docs sh: Unknown option '--bogus'",
+      "atrium-docs sh: Unknown option '--bogus' (see atrium-docs sh --help)",
       2,
     ]);
     expect(atriumDocs(["mcp", "--dir", "/nonexistent", "--port", "http"])).toEqual({
       stdout: "",
-      stderr: "atrium-docs mcp: --port must be a number from 0 to 65535, got http\n",
+      stderr:
+        'atrium-docs mcp: --port must be a whole number from 0 to 65535, got "http" (see atrium-docs mcp --help)\n',
       exitCode: 2,
     });
     const ingest = atriumDocs(["ingest", "--collection", "docs"]);
     expect([ingest.stdout, ingest.stderr.split("\n")[0], ingest.exitCode]).toEqual([
       "",
-      "atrium-docs ingest: missing <dir>",
+      "atrium-docs ingest: missing <dir> (see atrium-docs ingest --help)",
       2,
     ]);
   });
 
-  it("a missing docs directory or groups file is refused before any server starts or data dir is made", () => {
+  it("a missing docs directory or groups file fails (exit 1) before any server starts or data dir is made", () => {
     const base = mkdtempSync(join(tmpdir(), "chromafs-cli-"));
     try {
       const data = join(base, "data");
@@ -173,7 +173,7 @@ describe("atrium-docs usage errors exit 2", () => {
       expect([missingDocs.stdout, missingDocs.stderr.split("\n")[0], missingDocs.exitCode]).toEqual([
         "",
         `atrium-docs ingest: the docs directory ${join(base, "docs")} does not exist; give the folder that holds the .md/.mdx pages`,
-        2,
+        1,
       ]);
       const missingGroups = atriumDocs([
         "ingest",
@@ -187,7 +187,7 @@ describe("atrium-docs usage errors exit 2", () => {
       ]);
       expect([missingGroups.stderr.split("\n")[0], missingGroups.exitCode]).toEqual([
         `atrium-docs ingest: --groups-file ${join(base, "groups.json")} does not exist`,
-        2,
+        1,
       ]);
       expect(readdirSync(base)).toEqual([]);
     } finally {
@@ -213,22 +213,26 @@ describe("atrium-docs mcp --http: who may connect is said explicitly", () => {
         ["--tokens-file", "t.json", "--groups", "staff"],
         "--groups does not apply with --tokens-file: each token's groups decide what its client sees",
       ],
-      [
-        ["--tokens-file", "/nonexistent/tokens.json"],
-        "tokens file /nonexistent/tokens.json: ENOENT: no such file or directory, stat '/nonexistent/tokens.json'",
-      ],
     ];
     for (const [flags, message] of cases) {
       expect(atriumDocs([...base, ...flags])).toEqual({
         stdout: "",
-        stderr: `atrium-docs mcp: ${message}\n`,
+        stderr: `atrium-docs mcp: ${message} (see atrium-docs mcp --help)\n`,
         exitCode: 2,
       });
     }
     expect(atriumDocs(["mcp", "--dir", "/nonexistent", "--no-auth"])).toEqual({
       stdout: "",
-      stderr: "atrium-docs mcp: --tokens-file and --no-auth apply only with --http\n",
+      stderr:
+        "atrium-docs mcp: --tokens-file and --no-auth apply only with --http (see atrium-docs mcp --help)\n",
       exitCode: 2,
+    });
+    // A tokens file that is not there is a failure (exit 1), found before any store opens.
+    expect(atriumDocs([...base, "--tokens-file", "/nonexistent/tokens.json"])).toEqual({
+      stdout: "",
+      stderr:
+        "atrium-docs mcp: tokens file /nonexistent/tokens.json: ENOENT: no such file or directory, stat '/nonexistent/tokens.json'\n",
+      exitCode: 1,
     });
   });
 });
@@ -243,12 +247,12 @@ describe("atrium-docs hash-token", () => {
     expect(atriumDocs(["hash-token"], "short\n")).toEqual({
       stdout: "",
       stderr:
-        "atrium-docs hash-token: a token needs at least 16 characters, got 5; make one with `openssl rand -hex 32`\n",
+        "atrium-docs hash-token: a token needs at least 16 characters, got 5; make one with `openssl rand -hex 32` (see atrium-docs hash-token --help)\n",
       exitCode: 2,
     });
     const withArgument = atriumDocs(["hash-token", "secret-on-the-command-line"]);
     expect([withArgument.stderr.split("\n")[0], withArgument.exitCode]).toEqual([
-      "atrium-docs hash-token: takes no arguments (the token is read from stdin)",
+      "atrium-docs hash-token: takes no arguments (the token is read from stdin) (see atrium-docs hash-token --help)",
       2,
     ]);
   });

@@ -84,16 +84,17 @@ describe("atrium-vm without a guest", () => {
     }
   }, 120_000);
 
-  it("exits 1 with one line naming the mistake", async () => {
+  it("exits 2 with one line naming the mistake and the --help to read, 1 with one line on a failure", async () => {
     expect(await atriumVm(["frobnicate"])).toEqual({
       stdout: "",
-      stderr: 'atrium-vm: unknown command "frobnicate"; see atrium-vm --help\n',
-      exitCode: 1,
+      stderr:
+        'atrium-vm: unknown command "frobnicate": use run, create, start, exec, cp, stop, ls, rm, pack or doctor (see atrium-vm --help)\n',
+      exitCode: 2,
     });
     expect(await atriumVm(["run", "--image", "busybox"])).toEqual({
       stdout: "",
-      stderr: "atrium-vm run: missing the command to run after --; see atrium-vm run --help\n",
-      exitCode: 1,
+      stderr: "atrium-vm run: missing the command to run after -- (see atrium-vm run --help)\n",
+      exitCode: 2,
     });
     expect(await atriumVm(["exec", "ghost", "--", "true"])).toEqual({
       stdout: "",
@@ -109,13 +110,13 @@ describe("atrium-vm without a guest", () => {
     expect(await atriumVm(["cp", "a", "b"])).toEqual({
       stdout: "",
       stderr:
-        "atrium-vm cp: one side must be NAME:/path in a machine and the other a host path; see atrium-vm cp --help\n",
-      exitCode: 1,
+        "atrium-vm cp: one side must be NAME:/path in a machine and the other a host path (see atrium-vm cp --help)\n",
+      exitCode: 2,
     });
     expect(await atriumVm(["pack", "run", "/etc/hostname", "--", "true"])).toEqual({
       stdout: "",
       stderr:
-        'atrium-vm pack: /etc/hostname is not an atrium-vm pack (it does not start with the pack magic "ATRIUM-VM-PACK"); packs are written by `atrium-vm pack create`\n',
+        'atrium-vm pack run: /etc/hostname is not an atrium-vm pack (it does not start with the pack magic "ATRIUM-VM-PACK"); packs are written by `atrium-vm pack create`\n',
       exitCode: 1,
     });
   }, 120_000);
@@ -148,7 +149,7 @@ describe("atrium-vm without a guest", () => {
     try {
       const result = await atriumVm(["pack", "run", "/etc/hostname", "--", "true"]);
       expect(result.stderr).toBe(
-        'atrium-vm: verifying the pack\natrium-vm pack: /etc/hostname is not an atrium-vm pack (it does not start with the pack magic "ATRIUM-VM-PACK"); packs are written by `atrium-vm pack create`\n',
+        'atrium-vm: verifying the pack\natrium-vm pack run: /etc/hostname is not an atrium-vm pack (it does not start with the pack magic "ATRIUM-VM-PACK"); packs are written by `atrium-vm pack create`\n',
       );
     } finally {
       env = saved;
@@ -255,13 +256,13 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
     expect(await atriumVm(["pack", "run", "--allow-hosts", "127.0.0.1:9", copy, "--", "true"])).toEqual({
       stdout: "",
       stderr:
-        "atrium-vm pack: the pack's network stays off unless asked for: add --network (network: true) to allow hosts or bind ports\n",
+        "atrium-vm pack run: the pack's network stays off unless asked for: add --network (network: true) to allow hosts or bind ports\n",
       exitCode: 1,
     });
     expect(await atriumVm(["pack", "run", "--network", copy, "--", "true"])).toEqual({
       stdout: "",
       stderr:
-        "atrium-vm pack: the pack's network is off (network.enabled = false in its config); a runner can narrow a pack's network, never turn it on\n",
+        "atrium-vm pack run: the pack's network is off (network.enabled = false in its config); a runner can narrow a pack's network, never turn it on\n",
       exitCode: 1,
     });
 

@@ -1,11 +1,11 @@
 import { relative } from "node:path";
+import { ingestProgressBar } from "@atrium/chromafs";
 import { defaultServerName, type McpServerConfig, parseMcpCommandLine } from "@atrium/mcp";
 import { AbortError, ConfigError, isFatalError } from "@atrium/spec";
 import type { AssistantEvent } from "../assistant/assistant-events.js";
 import { createAssistant } from "../assistant/create-assistant.js";
 import { DEFAULT_DATA_DIR } from "../docs/default-locations.js";
 import { type DocsLibrary, openDocsLibrary } from "../docs/docs-library.js";
-import { ingestProgressBar } from "../docs/ingest-progress-bar.js";
 import { loadEvalQuestions } from "../eval/eval-questions.js";
 import { runEval } from "../eval/run-eval.js";
 import { openPalaceMemory, type PalaceMemory, palaceDirIn } from "../memory/palace-memory.js";
@@ -79,7 +79,8 @@ async function runDemoUntilDone(argv: readonly string[], io: DemoIo): Promise<nu
   let docs: DocsLibrary | undefined;
   let memory: PalaceMemory | undefined;
   try {
-    const bar = ingestProgressBar(io.err);
+    // A bar on a terminal, nothing in a log or with --json.
+    const bar = ingestProgressBar({ stream: io.err, quiet: args.json });
     const began = performance.now();
     say("Starting the embedded Chroma server and checking the docs corpus…\n");
     // The first sandbox of a process boots a worker (about a second from sources): meanwhile.
@@ -90,7 +91,7 @@ async function runDemoUntilDone(argv: readonly string[], io: DemoIo): Promise<nu
       corpusDir: args.corpus,
       dataDir: args.data,
       onIngestProgress: bar.onProgress,
-      onNotice: (message) => io.err.write(`  ${message}\n`),
+      onNotice: (message) => bar.print(`  ${message}`),
     });
     bar.done();
     const ingest = docs.lastIngest;

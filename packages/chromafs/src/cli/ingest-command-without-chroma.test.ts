@@ -1,9 +1,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandHelp, runCli } from "@atrium/kit/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Chroma, explainMissing } from "../store/load-chroma.js";
-import { INGEST_USAGE, runIngestCommand } from "./ingest-command.js";
+import { docsCli } from "./docs-cli.js";
+import { ingestCommand } from "./ingest-command.js";
 
 // The workspace always has @atrium/chroma, so its absence is what Node's loader reports for a
 // package that is not installed, turned into the CLI's error by the same code loadChroma uses.
@@ -23,14 +25,10 @@ async function chromaNotInstalled(who: string): Promise<Chroma> {
 async function run(argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const code = await runIngestCommand(
-    argv,
-    {
-      stdout: { write: (chunk: string) => (stdout += chunk) },
-      stderr: { write: (chunk: string) => (stderr += chunk) },
-    },
-    chromaNotInstalled,
-  );
+  const code = await runCli(docsCli([ingestCommand(chromaNotInstalled)]), ["ingest", ...argv], {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+  });
   return { code, stdout, stderr };
 }
 
@@ -44,7 +42,11 @@ describe("atrium-docs ingest without @atrium/chroma", () => {
 
   it("prints the usage for --help without loading it", async () => {
     loads.length = 0;
-    expect(await run(["--help"])).toEqual({ code: 0, stdout: INGEST_USAGE, stderr: "" });
+    expect(await run(["--help"])).toEqual({
+      code: 0,
+      stdout: commandHelp(["atrium-docs", "ingest"], ingestCommand(chromaNotInstalled)),
+      stderr: "",
+    });
     expect(loads).toEqual([]);
   });
 
@@ -53,7 +55,7 @@ describe("atrium-docs ingest without @atrium/chroma", () => {
     expect(await run([root])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `atrium-docs ingest: missing --collection <name>\n\n${INGEST_USAGE}`,
+      stderr: "atrium-docs ingest: missing --collection <name> (see atrium-docs ingest --help)\n",
     });
     expect(loads).toEqual([]);
   });

@@ -1,62 +1,54 @@
 import { createInterface } from "node:readline";
+import { type CliIo, defineCommand } from "@atrium/kit/cli";
 import { parse } from "just-bash";
 import { boundOutput } from "../agent/bounded-output.js";
 import { isPosixError } from "../fs/posix-error.js";
 import { type ChromafsLimits, resolveChromafsLimits } from "../limits.js";
 import { type DocsSession, openDocsSession } from "../session/docs-session.js";
-import { STORE_USAGE } from "./store-args.js";
-import { prepareStoreCommand, type ShellIo } from "./store-command.js";
-
-export const SH_USAGE = `Usage: atrium-docs sh (--collection <name> [--chroma-url URL | --path DIR] | --dir <folder>) [--groups a,b] [-c '<command>']
-
-A bash shell over the docs (read-only, writable /tmp). With -c, runs one command, prints exactly
-what it prints and exits with its exit code; otherwise reads commands from stdin as bash does
-(a command may span lines; the directory and variables carry over; \`exit [N]\` ends it).
-
-${STORE_USAGE}
-  --groups a,b          the user's groups (pages of other groups do not exist)
-  -c <command>          run one command and exit
-  -h, --help            show this help
-`;
+import { openStoreFromArgs, parseGroups, STORE_OPTIONS, storeArgs } from "./store-args.js";
 
 /**
- * `atrium-docs sh …`; resolves with the process exit code. Each command's stdout and stderr are
- * cut at `shellOutputMaxBytes` with a note (a runaway `cat` must not flood the terminal);
- * `limits` overrides it (tests).
+ * `atrium-docs sh …`: exits with the shell's exit code. Each command's stdout and stderr are cut
+ * at `shellOutputMaxBytes` with a note (a runaway `cat` must not flood the terminal); `limits`
+ * overrides it (tests).
  */
-export async function runShCommand(
-  argv: string[],
-  io: ShellIo,
-  limits: Partial<ChromafsLimits> = {},
-): Promise<number> {
+export function shCommand(limits: Partial<ChromafsLimits> = {}) {
   const { shellOutputMaxBytes } = resolveChromafsLimits(limits);
-  const print = (result: { stdout: string; stderr: string }) => {
-    io.stdout.write(boundOutput(result.stdout, shellOutputMaxBytes));
-    io.stderr.write(boundOutput(result.stderr, shellOutputMaxBytes));
-  };
-  const prepared = await prepareStoreCommand(
-    "sh",
-    argv,
-    SH_USAGE,
-    { command: { type: "string", short: "c" } },
-    io,
-  );
-  if ("exitCode" in prepared) return prepared.exitCode;
-  const { values, groups, opened } = prepared;
-  try {
-    const session = await openDocsSession({ store: opened.store, groups });
-    if (typeof values.command === "string") {
-      const result = await session.exec(values.command);
-      print(result);
-      return result.exitCode;
-    }
-    return await readCommands(session, io, print);
-  } catch (error) {
-    io.stderr.write(`atrium-docs sh: ${(error as Error).message}\n`);
-    return 2;
-  } finally {
-    await opened.close();
-  }
+  return defineCommand({
+    name: "sh",
+    summary: "a bash shell over the docs (ls, cat, grep, find, search)",
+    usage:
+      "(--collection <name> [--chroma-url URL | --path DIR] | --dir <folder>) [--groups a,b] [-c '<command>']",
+    description:
+      "A bash shell over the docs (read-only, writable /tmp). With -c, runs one command, prints exactly\nwhat it prints and exits with its exit code; otherwise reads commands from stdin as bash does\n(a command may span lines; the directory and variables carry over; `exit [N]` ends it).",
+    options: {
+      ...STORE_OPTIONS,
+      groups: {
+        type: "string",
+        value: "a,b",
+        help: "the user's groups (pages of other groups do not exist)",
+      },
+      command: { type: "string", short: "c", value: "<command>", help: "run one command and exit" },
+    },
+    async run({ values }, io) {
+      const print = (result: { stdout: string; stderr: string }) => {
+        io.stdout.write(boundOutput(result.stdout, shellOutputMaxBytes));
+        io.stderr.write(boundOutput(result.stderr, shellOutputMaxBytes));
+      };
+      const opened = await openStoreFromArgs(storeArgs(values), io.env);
+      try {
+        const session = await openDocsSession({ store: opened.store, groups: parseGroups(values.groups) });
+        if (values.command !== undefined) {
+          const result = await session.exec(values.command);
+          print(result);
+          return result.exitCode;
+        }
+        return await readCommands(session, io, print);
+      } finally {
+        await opened.close();
+      }
+    },
+  });
 }
 
 /**
@@ -66,7 +58,7 @@ export async function runShCommand(
  */
 async function readCommands(
   session: DocsSession,
-  io: ShellIo,
+  io: CliIo,
   print: (result: { stdout: string; stderr: string }) => void,
 ): Promise<number> {
   const interactive = io.stdin.isTTY === true;

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { runCli } from "@atrium/kit/cli";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import { runShCommand } from "./sh-command.js";
+import { docsCli } from "./docs-cli.js";
+import { shCommand } from "./sh-command.js";
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-sh-limit-"));
 writeFileSync(join(dir, "page.md"), `# Page\n\n${"0123456789".repeat(10)}\n`);
@@ -18,7 +20,11 @@ async function sh(argv: string[], stdin: string, shellOutputMaxBytes?: number) {
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => (stderr += chunk) },
   };
-  const exitCode = await runShCommand(["--dir", dir, ...argv], io, { shellOutputMaxBytes });
+  const exitCode = await runCli(
+    docsCli([shCommand({ shellOutputMaxBytes })]),
+    ["sh", "--dir", dir, ...argv],
+    io,
+  );
   return { stdout, stderr, exitCode };
 }
 

@@ -1,5 +1,6 @@
 import type { ChromaServer, ChromaServerHealth } from "@atrium/chroma";
-import { ConfigError, type Embedding } from "@atrium/spec";
+import { type CliValues, UsageError } from "@atrium/kit/cli";
+import { ConfigError, type Embedding, errorMessage } from "@atrium/spec";
 import { EMBEDDING_METADATA_KEY } from "../collection-schema/docs-collection.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import type { DocStore } from "../store/doc-store.js";
@@ -17,22 +18,31 @@ export interface StoreArgs {
   embedding?: string;
 }
 
+/** Where the docs are, the options of `sh` and `mcp`: a collection on a Chroma server, or a folder. */
 export const STORE_OPTIONS = {
-  collection: { type: "string" },
-  "chroma-url": { type: "string" },
-  path: { type: "string" },
-  dir: { type: "string" },
-  "groups-file": { type: "string" },
-  embedding: { type: "string" },
+  collection: {
+    type: "string",
+    value: "<name>",
+    help: "the collection, on a running Chroma server (--chroma-url) or an embedded one (--path)",
+  },
+  "chroma-url": { type: "string", value: "<url>", help: "a running Chroma server ($ATRIUM_CHROMA_URL)" },
+  path: {
+    type: "string",
+    value: "<data dir>",
+    help: "start (or reuse) an embedded Chroma server there ($ATRIUM_CHROMA_PATH)",
+  },
+  dir: {
+    type: "string",
+    value: "<folder>",
+    help: "instead of a collection: a plain folder of .md/.mdx pages, no Chroma",
+  },
+  "groups-file": { type: "string", value: "<file>", help: "with --dir: JSON of glob -> groups" },
+  embedding: {
+    type: "string",
+    value: "<spec>",
+    help: "the collection's embedding, as ingest took it ($ATRIUM_EMBEDDING;\ndefault: the one the collection records)",
+  },
 } as const;
-
-export const STORE_USAGE = `Where the docs are (one of):
-  --collection <name> --chroma-url <url>   a collection on a running Chroma server ($ATRIUM_CHROMA_URL)
-  --collection <name> --path <data dir>    start (or reuse) an embedded Chroma server there ($ATRIUM_CHROMA_PATH)
-  --dir <folder>                           a plain folder of .md/.mdx pages, no Chroma
-  --groups-file <file>                     with --dir: JSON of glob -> groups
-  --embedding <spec>                       the collection's embedding, as ingest took it ($ATRIUM_EMBEDDING;
-                                           default: the one the collection records)`;
 
 export interface OpenedStore {
   store: DocStore;
@@ -49,41 +59,43 @@ export type StoreHealth = {
   chroma?: ChromaServerHealth;
 };
 
-export function storeArgs(values: Record<string, string | boolean | undefined>): StoreArgs {
-  const text = (key: string) => (typeof values[key] === "string" ? (values[key] as string) : undefined);
+export function storeArgs(values: CliValues<typeof STORE_OPTIONS>): StoreArgs {
   return {
-    collection: text("collection"),
-    chromaUrl: text("chroma-url"),
-    path: text("path"),
-    dir: text("dir"),
-    groupsFile: text("groups-file"),
-    embedding: text("embedding"),
+    collection: values.collection,
+    chromaUrl: values["chroma-url"],
+    path: values.path,
+    dir: values.dir,
+    groupsFile: values["groups-file"],
+    embedding: values.embedding,
   };
 }
 
-/** Opens the store the arguments name; a server started here is stopped by `close()`. */
+/**
+ * Opens the store the arguments name; a server started here is stopped by `close()`. Options that
+ * do not go together, or say too little, are a `UsageError` before anything starts.
+ */
 export async function openStoreFromArgs(args: StoreArgs, env = process.env): Promise<OpenedStore> {
   if (args.dir) {
     if (args.collection || args.chromaUrl || args.path) {
-      throw new ConfigError("pass either --dir <folder> or --collection with --chroma-url/--path, not both");
+      throw new UsageError("pass either --dir <folder> or --collection with --chroma-url/--path, not both");
     }
-    if (args.embedding) throw new ConfigError("--embedding applies to a Chroma collection, not to --dir");
+    if (args.embedding) throw new UsageError("--embedding applies to a Chroma collection, not to --dir");
     const store = new LocalFolderStore(args.dir, args.groupsFile);
     return { store, health: async () => ({ ok: true, store: store.description }), close: async () => {} };
   }
-  if (!args.collection) throw new ConfigError("missing --collection <name> (or --dir <folder>)");
-  if (args.chromaUrl && args.path) throw new ConfigError("pass either --chroma-url or --path, not both");
+  if (!args.collection) throw new UsageError("missing --collection <name> (or --dir <folder>)");
+  if (args.chromaUrl && args.path) throw new UsageError("pass either --chroma-url or --path, not both");
   const url = args.chromaUrl ?? (args.path ? undefined : env.ATRIUM_CHROMA_URL);
   const path = args.path ?? (url ? undefined : env.ATRIUM_CHROMA_PATH);
   if (!url && !path) {
-    throw new ConfigError(
+    throw new UsageError(
       "say where Chroma is: --chroma-url <url> or --path <data dir> (or set ATRIUM_CHROMA_URL / ATRIUM_CHROMA_PATH)",
     );
   }
   // A spec given is checked before any server starts; a bad one is a usage error.
   const spec = args.embedding ?? (env.ATRIUM_EMBEDDING?.trim() || undefined);
   const { isChromaAlive, resolveEmbedding, startChromaServer } = await loadChroma("--collection");
-  const chosen = spec === undefined ? undefined : resolveEmbedding(spec, env);
+  const chosen = spec === undefined ? undefined : embeddingOption(() => resolveEmbedding(spec, env));
   let server: ChromaServer | undefined;
   try {
     // sh and mcp only read: a read-only data dir is served from a private copy.
@@ -105,6 +117,15 @@ export async function openStoreFromArgs(args: StoreArgs, env = process.env): Pro
   } catch (error) {
     await server?.stop();
     throw error;
+  }
+}
+
+/** An `--embedding` (or $ATRIUM_EMBEDDING) spec resolved; one it cannot resolve is a `UsageError`. */
+export function embeddingOption(resolve: () => Embedding): Embedding {
+  try {
+    return resolve();
+  } catch (error) {
+    throw new UsageError(errorMessage(error), { cause: error });
   }
 }
 
@@ -134,4 +155,9 @@ export async function recordedEmbedding(
       { cause: error },
     );
   }
+}
+
+/** `--groups ' staff , ops,'` → `["staff", "ops"]`: names trimmed, empty entries ignored. */
+export function parseGroups(list: string | undefined): string[] {
+  return [...new Set((list ?? "").split(",").map((group) => group.trim()))].filter(Boolean);
 }

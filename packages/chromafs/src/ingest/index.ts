@@ -26,4 +26,5 @@ export {
   type IngestSummary,
   ingestDocs,
 } from "./ingest-docs.js";
+export { ingestProgressBar } from "./progress-reporter.js";
 export type { GroupsMappingSource, GroupsSummary } from "./stored-groups.js";

@@ -1,52 +1,28 @@
+import { type ProgressBarOptions, progressBar } from "@atrium/kit/cli";
 import type { IngestPhase, IngestProgress, IngestSummary } from "./ingest-docs.js";
 import { describeGroups } from "./stored-groups.js";
-
-export interface ProgressStream {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  columns?: number;
-}
 
 const LABELS: Record<IngestPhase, string> = {
   scan: "reading pages",
   write: "writing chunks",
   cleanup: "removing stale chunks",
 };
-const BAR_WIDTH = 28;
 
 /**
- * Renders ingest progress: a bar redrawn in place on a terminal, and plain lines (each phase's
- * start and every quarter) when stderr is a file or pipe, so CI logs stay readable.
+ * An ingest's progress as a bar on a terminal (`████░░░░  42% writing chunks 120/286`), for
+ * `ingestDocs`'s `onProgress`; quiet off a terminal or with `quiet`. `done()` clears it before
+ * the summary.
  */
-export function progressReporter(stream: ProgressStream): {
-  onProgress: (event: IngestProgress) => void;
-  finish: () => void;
+export function ingestProgressBar(options: ProgressBarOptions = {}): {
+  onProgress: (progress: IngestProgress) => void;
+  print: (line: string) => void;
+  done: () => void;
 } {
-  let lastPhase: IngestPhase | undefined;
-  let lastQuarter = -1;
-  let drawn = false;
+  const bar = progressBar(options);
   return {
-    onProgress(event) {
-      const fraction = event.total === 0 ? 1 : event.done / event.total;
-      if (stream.isTTY) {
-        const filled = Math.round(fraction * BAR_WIDTH);
-        const bar = `${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}`;
-        stream.write(
-          `\r\u001b[2K${bar} ${String(Math.floor(fraction * 100)).padStart(3)}% ${LABELS[event.phase]} ${event.done}/${event.total}`,
-        );
-        drawn = true;
-        return;
-      }
-      const quarter = Math.floor(fraction * 4);
-      if (event.phase !== lastPhase || quarter > lastQuarter) {
-        stream.write(`${LABELS[event.phase]}: ${event.done}/${event.total}\n`);
-        lastPhase = event.phase;
-        lastQuarter = quarter;
-      }
-    },
-    finish() {
-      if (drawn) stream.write("\r\u001b[2K");
-    },
+    onProgress: ({ phase, done, total }) => bar.update(done, total, `${LABELS[phase]} ${done}/${total}`),
+    print: (line) => bar.print(line),
+    done: () => bar.clear(),
   };
 }
 

@@ -1,17 +1,23 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type CliIo, UsageError } from "@atrium/kit/cli";
 import { CONFIG_FILE_NAME, loadVmConfig, parseVmConfig, type VmConfig } from "../config/vm-config.js";
-import { type CliIo, UsageError } from "./cli-command.js";
 
 /** The options every command that makes a machine takes. */
 export const MACHINE_SOURCE_OPTIONS = {
-  config: { type: "string", short: "c" },
-  image: { type: "string", short: "i" },
+  config: {
+    type: "string",
+    short: "c",
+    value: "FILE",
+    help: `an atrium-vm.toml (default: ./${CONFIG_FILE_NAME} when it exists; the\nfile used is always named on stderr)`,
+  },
+  image: {
+    type: "string",
+    short: "i",
+    value: "IMAGE",
+    help: 'an OCI layout directory, a docker-save tar, or "busybox" (instead of a config)',
+  },
 } as const;
-
-export const MACHINE_SOURCE_USAGE = `  -c, --config FILE   an atrium-vm.toml (default: ./${CONFIG_FILE_NAME} when it exists; the
-                      file used is always named on stderr)
-  -i, --image IMAGE   an OCI layout directory, a docker-save tar, or "busybox" (instead of a config)`;
 
 /**
  * The machine's config: --image alone, --config, or ./atrium-vm.toml. The file it loads is named
@@ -21,12 +27,11 @@ export const MACHINE_SOURCE_USAGE = `  -c, --config FILE   an atrium-vm.toml (de
  * where the file is; naming it keeps the habit and makes the choice visible.
  */
 export async function machineConfig(
-  values: Record<string, string | boolean | undefined>,
+  values: { config?: string; image?: string },
   io: Pick<CliIo, "cwd" | "stderr">,
 ): Promise<VmConfig> {
   const cwd = io.cwd;
-  const image = values.image as string | undefined;
-  const config = values.config as string | undefined;
+  const { image, config } = values;
   if (image && config) throw new UsageError("give --config or --image, not both");
   if (image) return parseVmConfig({ image: image === "busybox" ? image : resolve(cwd, image) }, "--image");
   if (config) {

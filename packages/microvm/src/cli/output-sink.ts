@@ -1,6 +1,6 @@
-import type { CliIo } from "./cli-command.js";
+import type { CliOutput } from "@atrium/kit/cli";
 
-type Stream = CliIo["stdout"];
+type Stream = CliOutput;
 interface WritableLike {
   write(data: string | Uint8Array): boolean;
   once(event: string, listener: (...args: unknown[]) => void): unknown;

@@ -1,4 +1,4 @@
-import type { CliIo } from "./cli-command.js";
+import type { CliIo } from "@atrium/kit/cli";
 
 const STAGES: Record<string, string> = {
   engine: "finding QEMU",

@@ -78,27 +78,23 @@ describe("atrium-palace", { timeout: CLI_TEST_MS }, () => {
     );
   });
 
-  it("mine files an export, progress on stderr; a malformed file is named with its position, the rest mined, exit 1", async () => {
+  it("mine files an export, its summary on stderr; a malformed file is named with its position, the rest mined, exit 1", async () => {
     const dirOf = join(EXPORTS, "claude-code");
     expect(await run(["mine", dirOf, "--mode", "convos", "--wing", "shop"])).toEqual({
       stdout: "",
-      stderr: [
-        `mining 1 files from ${dirOf} (convos)`,
-        "[########################] 100%  1/1 files  2 drawers added  0 unchanged",
-        "mined: 1 sources, 2 drawers added, 0 kept, 0 removed, 0 unchanged, 0 files left out",
-        "",
-      ].join("\n"),
+      stderr: "mined: 1 sources, 2 drawers added, 0 kept, 0 removed, 0 unchanged, 0 files left out\n",
       exitCode: 0,
     });
+    // Again, with --json: the result on stdout, nothing on stderr, the source unchanged.
+    const again = await run(["mine", dirOf, "--mode", "convos", "--wing", "shop", "--json"]);
+    expect(again).toMatchObject({ stderr: "", exitCode: 0 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ sources: 1, added: 0, skipped: 1, errors: [] });
     const malformed = join(EXPORTS, "malformed");
     expect(await run(["mine", malformed, "--mode", "convos", "--wing", "junk"])).toEqual({
       stdout: "",
       stderr: [
-        `mining 2 files from ${malformed} (convos)`,
         `error: broken-export.json: line 7, column 44: invalid JSON: unexpected '"'`,
-        "[############------------] 50%  1/2 files  0 drawers added  0 unchanged  1 errors",
         "error: cut-off-session.jsonl: line 3, column 138: invalid JSON; the line was skipped",
-        "[########################] 100%  2/2 files  1 drawers added  0 unchanged  2 errors",
         "mined: 1 sources, 1 drawers added, 0 kept, 0 removed, 0 unchanged, 0 files left out, 2 errors",
         "",
       ].join("\n"),
@@ -169,7 +165,7 @@ describe("atrium-palace", { timeout: CLI_TEST_MS }, () => {
     );
     expect(await run(["kg", "invalidate", triple.id])).toEqual(
       failed(
-        `atrium-palace kg: Fact ${triple.id} (Dana — flies → Cessna 172 (2021-06 – 2024-02)) already ended at 2024-02; nothing to invalidate\n`,
+        `atrium-palace kg invalidate: Fact ${triple.id} (Dana — flies → Cessna 172 (2021-06 – 2024-02)) already ended at 2024-02; nothing to invalidate\n`,
       ),
     );
   });

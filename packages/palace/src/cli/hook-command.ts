@@ -1,19 +1,17 @@
 import { basename } from "node:path";
+import { type CliIo, defineCommand, UsageError } from "@atrium/kit/cli";
 import { formatMineError } from "../mine/mine-types.js";
-import {
-  type CliCommand,
-  type CliIo,
-  parseCommandArgs,
-  printHelp,
-  stringOption,
-  UsageError,
-} from "./cli-command.js";
 import { minePath } from "./mine-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace hook claude-code [--wing W]
+/** The hook events whose transcript is filed. */
+const EVENTS = ["Stop", "PreCompact"];
 
-For Claude Code's Stop and PreCompact hooks: reads the hook's JSON from stdin (transcript_path,
+export const hookCommand = defineCommand({
+  name: "hook",
+  summary: "file a Claude Code session (Stop, PreCompact hooks)",
+  usage: "claude-code [--wing W]",
+  description: `For Claude Code's Stop and PreCompact hooks: reads the hook's JSON from stdin (transcript_path,
 session_id, hook_event_name, cwd) and files that session's transcript into the palace (created if
 missing), in wing W (default: the name of the project directory, from the hook's cwd). Mining is
 incremental, so running it after every turn only files what is new. Prints nothing and exits 0 on
@@ -23,46 +21,28 @@ would block Claude).
 In .claude/settings.json:
   {"hooks": {
     "Stop": [{"hooks": [{"type": "command", "command": "atrium-palace hook claude-code"}]}],
-    "PreCompact": [{"hooks": [{"type": "command", "command": "atrium-palace hook claude-code"}]}]}}
-
-  --wing W              the wing to file into
-${PALACE_OPTION_HELP}
-  -h, --help            show this help
-`;
-
-/** The hook events whose transcript is filed. */
-const EVENTS = ["Stop", "PreCompact"];
-
-export const hookCommand: CliCommand = {
-  name: "hook",
-  synopsis: "hook claude-code [--wing W]",
-  summary: "file a Claude Code session (Stop, PreCompact hooks)",
-  usage: USAGE,
-  async run(argv, io) {
-    const [agent, ...rest] = argv;
-    if (agent === "-h" || agent === "--help") return printHelp(io, USAGE);
+    "PreCompact": [{"hooks": [{"type": "command", "command": "atrium-palace hook claude-code"}]}]}}`,
+  arguments: [["claude-code", "the agent whose hook calls it"]],
+  options: { wing: { type: "string", value: "W", help: "the wing to file into" }, ...PALACE_OPTION },
+  positionals: { max: 1 },
+  // Exit code 2 blocks Claude Code: every failure here, a usage error too, exits 1.
+  usageExitCode: 1,
+  async run({ values, positionals }, io) {
+    const [agent] = positionals;
     if (agent !== "claude-code") {
       throw new UsageError(
         agent === undefined ? "missing agent: claude-code" : `unknown agent '${agent}': use claude-code`,
       );
     }
-    const args = parseCommandArgs(
-      rest,
-      { ...PALACE_OPTION, wing: { type: "string" } },
-      { min: 0, max: 0, names: "" },
-    );
-    if (!args) return printHelp(io, USAGE);
     const input = parseHookInput(await readAll(io.stdin));
-    const wing =
-      stringOption(args.values, "wing") ??
-      projectWing(input.cwd ?? io.env.CLAUDE_PROJECT_DIR ?? process.cwd());
-    const result = await withPalace(args.values, io.env, { create: true }, (palace) =>
+    const wing = values.wing ?? projectWing(input.cwd ?? io.env.CLAUDE_PROJECT_DIR ?? process.cwd());
+    const result = await withPalace(values, io.env, { create: true }, (palace) =>
       minePath(palace, input.transcriptPath, { mode: "convos", format: "claude-code", wing }),
     );
     for (const error of result.errors) io.stderr.write(`atrium-palace hook: ${formatMineError(error)}\n`);
     return result.errors.length > 0 ? 1 : 0;
   },
-};
+});
 
 interface HookInput {
   transcriptPath: string;

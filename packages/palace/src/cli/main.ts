@@ -1,18 +1,5 @@
 #!/usr/bin/env node
-import { errorMessage } from "@atrium/spec";
-import { runCli } from "./run-cli.js";
+import { cliMain } from "@atrium/kit/cli";
+import { PALACE_CLI } from "./palace-cli.js";
 
-runCli(process.argv.slice(2), {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`atrium-palace: ${errorMessage(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+cliMain(PALACE_CLI);

@@ -1,21 +1,20 @@
+import { defineCommand, integerOption, UsageError } from "@atrium/kit/cli";
 import { loadTokensFile, type TokensAuth } from "@atrium/mcp";
 import type { PalaceGrants } from "../access/palace-grants.js";
 import { checkTokenGrants, servePalaceMcp, servePalaceMcpHttp } from "../mcp/palace-mcp-server.js";
-import {
-  type CliCommand,
-  integerOption,
-  parseCommandArgs,
-  printHelp,
-  stringOption,
-  UsageError,
-} from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace mcp [--palace DIR] [--admin | --read WING... --write WING...]
-       atrium-palace mcp --http --tokens-file FILE [--port N] [--host H]
-       atrium-palace mcp --http --no-auth (--admin | --read WING... --write WING...) [--port N]
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
-Serves the palace as an MCP server: status, list_wings, list_rooms, get_taxonomy, search,
+export const mcpCommand = defineCommand({
+  name: "mcp",
+  summary: "serve the palace over MCP (stdio or HTTP)",
+  usage: [
+    "[--palace DIR] [--admin | --read WING... --write WING...]",
+    "--http --tokens-file FILE [--port N] [--host H]",
+    "--http --no-auth (--admin | --read WING... --write WING...) [--port N]",
+  ],
+  description: `Serves the palace as an MCP server: status, list_wings, list_rooms, get_taxonomy, search,
 check_duplicate, add/get/list/update/delete_drawer, kg_query/add/invalidate/timeline/stats,
 traverse, find/create/list/delete/follow_tunnels, diary_write/read, wake_up. Over stdio by default (what MCP hosts launch). --http serves streamable HTTP and prints
 the endpoint URL; each client needs a bearer token from --tokens-file, or with --no-auth anyone
@@ -24,54 +23,41 @@ calls in flight finish (up to 10 s), then exits.
 
 Access: each token in the tokens file carries its grants; a token without grants sees nothing.
 Over stdio the one client is you (every wing, unless --read/--write narrow it); with --no-auth
-say what the client may do: --admin, or --read and --write naming wings.
-
-${PALACE_OPTION_HELP}
-  --http                serve streamable HTTP instead of stdio
-  --tokens-file FILE    bearer tokens allowed over HTTP, stored hashed (atrium-docs hash-token),
-                        each with its grants on wings:
-                        {"tokens": {"<sha256 hex>": {"identity": "alice",
-                          "grants": {"read": ["alice", "team"], "write": ["alice"]}}}}
-                        ({"admin": true} grants every wing)
-  --admin               the client may read and write every wing
-  --read WING           the client may read WING (repeat for more)
-  --write WING          the client may write WING (repeat for more)
-  --no-auth             serve HTTP without authentication (refused unless --host is loopback)
-  --port N              HTTP port (default: a free one)
-  --host H              HTTP interface (default 127.0.0.1)
-  -h, --help            show this help
-`;
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
-
-export const mcpCommand: CliCommand = {
-  name: "mcp",
-  synopsis: "mcp [--http ...]",
-  summary: "serve the palace over MCP (stdio or HTTP)",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(
-      argv,
-      {
-        ...PALACE_OPTION,
-        http: { type: "boolean" },
-        port: { type: "string" },
-        host: { type: "string" },
-        "tokens-file": { type: "string" },
-        "no-auth": { type: "boolean" },
-        admin: { type: "boolean" },
-        read: { type: "string", multiple: true },
-        write: { type: "string", multiple: true },
-      },
-      { min: 0, max: 0, names: "" },
-    );
-    if (!args) return printHelp(io, USAGE);
-    const { values } = args;
+say what the client may do: --admin, or --read and --write naming wings.`,
+  options: {
+    ...PALACE_OPTION,
+    http: { type: "boolean", help: "serve streamable HTTP instead of stdio" },
+    "tokens-file": {
+      type: "string",
+      value: "FILE",
+      help: 'bearer tokens allowed over HTTP, stored hashed (atrium-docs hash-token),\neach with its grants on wings:\n{"tokens": {"<sha256 hex>": {"identity": "alice",\n  "grants": {"read": ["alice", "team"], "write": ["alice"]}}}}\n({"admin": true} grants every wing)',
+    },
+    admin: { type: "boolean", help: "the client may read and write every wing" },
+    read: {
+      type: "string",
+      multiple: true,
+      value: "WING",
+      help: "the client may read WING (repeat for more)",
+    },
+    write: {
+      type: "string",
+      multiple: true,
+      value: "WING",
+      help: "the client may write WING (repeat for more)",
+    },
+    "no-auth": {
+      type: "boolean",
+      help: "serve HTTP without authentication (refused unless --host is loopback)",
+    },
+    port: { type: "string", value: "N", help: "HTTP port (default: a free one)" },
+    host: { type: "string", value: "H", help: "HTTP interface (default 127.0.0.1)" },
+  },
+  async run({ values }, io) {
     const http = values.http === true;
-    const tokensFile = stringOption(values, "tokens-file");
+    const tokensFile = values["tokens-file"];
     const noAuth = values["no-auth"] === true;
-    const host = stringOption(values, "host");
-    const port = integerOption(values, "port", 0, 65_535);
+    const { host } = values;
+    const port = integerOption(values.port, "--port", { min: 0, max: 65_535 });
     if (!http) {
       if (tokensFile !== undefined || noAuth || host !== undefined || port !== undefined) {
         throw new UsageError("--tokens-file, --no-auth, --port and --host apply only with --http");
@@ -123,12 +109,16 @@ export const mcpCommand: CliCommand = {
     });
     return 0;
   },
-};
+});
 
 /** --admin, --read, --write as grants; undefined when none is given. */
-function grantsOption(values: Record<string, unknown>): PalaceGrants | undefined {
-  const read = (values.read as string[] | undefined) ?? [];
-  const write = (values.write as string[] | undefined) ?? [];
+function grantsOption(values: {
+  admin?: boolean;
+  read?: string[];
+  write?: string[];
+}): PalaceGrants | undefined {
+  const read = values.read ?? [];
+  const write = values.write ?? [];
   const admin = values.admin === true;
   if (!admin && read.length === 0 && write.length === 0) return undefined;
   if (admin && read.length + write.length > 0) {

@@ -1,3 +1,4 @@
+import { choiceOption, defineCommand, jsonText, UsageError } from "@atrium/kit/cli";
 import { ValidationError } from "@atrium/spec";
 import { PalaceError } from "../errors.js";
 import { mine } from "../mine/mine.js";
@@ -7,75 +8,64 @@ import { CONVERSATION_FORMATS } from "../miners/conversation.js";
 import { parseRoomRules, type RoomRule } from "../miners/rooms.js";
 import type { Palace } from "../palace.js";
 import { readPalaceConfig } from "../palace-dir.js";
-import {
-  type CliCommand,
-  choiceOption,
-  parseCommandArgs,
-  printHelp,
-  stringOption,
-  UsageError,
-} from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace mine <path> --mode convos|project --wing <wing> [--format F] [--chunking turn|exchange]
-
-Files a folder or an export into the palace (created if missing), one drawer per chunk, each in
+export const mineCommand = defineCommand({
+  name: "mine",
+  summary: "file conversations or a project folder",
+  usage: "<path> --mode convos|project --wing <wing> [--format F] [--chunking turn|exchange] [--json]",
+  description: `Files a folder or an export into the palace (created if missing), one drawer per chunk, each in
 a room chosen by keywords, headings and folder names (a "rooms" list in palace.json comes first:
 [{"name": "billing", "keywords": ["invoice"], "paths": ["src/billing/**"]}]). Incremental: sources
 unchanged since the last run are skipped; a run cut short (even by kill -9) is finished by running
 it again. A file that cannot be read is reported with its position and the rest is still mined;
-the exit code is then 1. Progress goes to stderr.
-
-  <path>                a folder, or an export file (convos)
-  --mode convos         conversation exports: Claude.ai, ChatGPT, Claude Code, Codex, Slack, plain text
-  --mode project        a folder of code and docs (respects .gitignore)
-  --wing <wing>         the wing to file into (a person or project)
-  --format F            read every file as ${CONVERSATION_FORMATS.join(", ")} (default: detected)
-  --chunking C          turn: a drawer per message; exchange: a user message with its replies (default)
-${PALACE_OPTION_HELP}
-  -h, --help            show this help
-`;
-
-export const mineCommand: CliCommand = {
-  name: "mine",
-  synopsis: "mine <path> --mode convos|project --wing W",
-  summary: "file conversations or a project folder",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(
-      argv,
-      {
-        ...PALACE_OPTION,
-        mode: { type: "string" },
-        wing: { type: "string" },
-        format: { type: "string" },
-        chunking: { type: "string" },
-      },
-      { min: 1, max: 1, names: "the path to mine" },
-    );
-    if (!args) return printHelp(io, USAGE);
-    const mode = choiceOption(args.values, "mode", ["convos", "project"] as const);
+the exit code is then 1. Progress goes to stderr on a terminal; errors and the summary always.`,
+  arguments: [["<path>", "a folder, or an export file (convos)"]],
+  options: {
+    mode: {
+      type: "string",
+      label: "--mode convos|project",
+      help: "convos: conversation exports: Claude.ai, ChatGPT, Claude Code, Codex, Slack,\nplain text; project: a folder of code and docs (respects .gitignore)",
+    },
+    wing: { type: "string", value: "<wing>", help: "the wing to file into (a person or project)" },
+    format: {
+      type: "string",
+      value: "F",
+      help: `read every file as ${CONVERSATION_FORMATS.join(", ")} (default: detected)`,
+    },
+    chunking: {
+      type: "string",
+      value: "C",
+      help: "turn: a drawer per message; exchange: a user message with its replies (default)",
+    },
+    json: { type: "boolean", help: "print the result as JSON (counts and errors); no progress" },
+    ...PALACE_OPTION,
+  },
+  positionals: { min: 1, max: 1, names: "the path to mine" },
+  async run({ values, positionals }, io) {
+    const mode = choiceOption(values.mode, "--mode", ["convos", "project"] as const);
     if (mode === undefined) throw new UsageError("--mode is required: convos or project");
-    const wing = stringOption(args.values, "wing");
+    const { wing } = values;
     if (wing === undefined || wing.trim() === "")
       throw new UsageError("--wing is required: the wing to file into");
-    const format = choiceOption(args.values, "format", CONVERSATION_FORMATS);
-    const chunking = choiceOption(args.values, "chunking", ["turn", "exchange"] as const);
+    const format = choiceOption(values.format, "--format", CONVERSATION_FORMATS);
+    const chunking = choiceOption(values.chunking, "--chunking", ["turn", "exchange"] as const);
     if (mode === "project" && (format !== undefined || chunking !== undefined)) {
       throw new UsageError("--format and --chunking apply only with --mode convos");
     }
-    const result = await withPalace(args.values, io.env, { create: true }, (palace) =>
-      minePath(palace, args.positionals[0] as string, {
+    const result = await withPalace(values, io.env, { create: true }, (palace) =>
+      minePath(palace, positionals[0] as string, {
         mode,
         wing,
         ...(format === undefined ? {} : { format }),
         ...(chunking === undefined ? {} : { chunking }),
-        onProgress: progressBar({ stream: io.stderr }),
+        onProgress: progressBar({ stream: io.stderr, quiet: values.json }),
       }),
     );
+    if (values.json) io.stdout.write(jsonText(result));
     return result.errors.length > 0 ? 1 : 0;
   },
-};
+});
 
 /** `mine` with the palace's own `rooms` config (palace.json), if it has one. */
 export async function minePath(

@@ -2,17 +2,22 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { type OpenPalaceOptions, openPalace } from "../open-palace.js";
 import type { Palace } from "../palace.js";
-import { type ParsedArgs, stringOption } from "./cli-command.js";
 
 /** The `--palace` option every command takes, and where the palace is when it is not given. */
-export const PALACE_OPTION = { palace: { type: "string" } } as const;
+export const PALACE_OPTION = {
+  palace: {
+    type: "string",
+    value: "DIR",
+    help: "the palace directory (default: $ATRIUM_PALACE, else ~/.atrium/palace);\n$ATRIUM_CHROMA_URL: a running Chroma server to use instead of DIR/chroma",
+  },
+} as const;
 
-export const PALACE_OPTION_HELP = `  --palace DIR          the palace directory (default: $ATRIUM_PALACE, else ~/.atrium/palace);
-                        $ATRIUM_CHROMA_URL: a running Chroma server to use instead of DIR/chroma`;
+/** `--json`, for every command whose output is data. */
+export const JSON_OPTION = { json: { type: "boolean", help: "print it as JSON" } } as const;
 
 /** `--palace`, else `ATRIUM_PALACE`, else `~/.atrium/palace`. */
-export function palaceDir(values: ParsedArgs["values"], env: Record<string, string | undefined>): string {
-  const given = stringOption(values, "palace") ?? (env.ATRIUM_PALACE?.trim() || undefined);
+export function palaceDir(values: { palace?: string }, env: Record<string, string | undefined>): string {
+  const given = values.palace ?? (env.ATRIUM_PALACE?.trim() || undefined);
   return resolve(given ?? join(homedir(), ".atrium", "palace"));
 }
 
@@ -27,7 +32,7 @@ export function chromaOption(env: Record<string, string | undefined>): { chromaU
  * whatever `body` does.
  */
 export async function withPalace<T>(
-  values: ParsedArgs["values"],
+  values: { palace?: string },
   env: Record<string, string | undefined>,
   options: OpenPalaceOptions,
   body: (palace: Palace) => Promise<T>,

@@ -1,63 +1,44 @@
+import { choiceOption, defineCommand, integerOption, jsonText } from "@atrium/kit/cli";
 import type { SearchHit } from "../search/hybrid-search.js";
-import {
-  type CliCommand,
-  choiceOption,
-  integerOption,
-  jsonLine,
-  parseCommandArgs,
-  printHelp,
-  stringOption,
-} from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace search <query> [--wing W] [--room R] [--hall H] [--from T] [--to T] [-k N] [--mode M] [--json]
-
-Finds drawers by meaning and keywords and prints each hit's verbatim text, best first.
-
-  --wing, --room, --hall  search only there
-  --from T, --to T        only drawers whose time is in [T, T] (ISO 8601, e.g. 2023-05-08)
-  -k N                    hits to print (default 10)
-  --mode M                hybrid (default: BM25 and vectors fused), bm25, or vector
-  --neighbours N          also print N drawers before and after each hit in its source
-  --json                  print the hits as JSON: ids, scores, ranks, text and metadata
-${PALACE_OPTION_HELP}
-  -h, --help              show this help
-`;
-
-export const searchCommand: CliCommand = {
+export const searchCommand = defineCommand({
   name: "search",
-  synopsis: "search <query> [--wing W] [-k N] [--json]",
   summary: "find drawers, verbatim",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(
-      argv,
-      {
-        ...PALACE_OPTION,
-        wing: { type: "string" },
-        room: { type: "string" },
-        hall: { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-        k: { type: "string", short: "k" },
-        mode: { type: "string" },
-        neighbours: { type: "string" },
-        json: { type: "boolean" },
-      },
-      { min: 1, max: 1, names: "the query" },
-    );
-    if (!args) return printHelp(io, USAGE);
-    const { values } = args;
-    const from = stringOption(values, "from");
-    const to = stringOption(values, "to");
-    const k = integerOption(values, "k", 1, Number.MAX_SAFE_INTEGER);
-    const neighbours = integerOption(values, "neighbours", 0, Number.MAX_SAFE_INTEGER);
-    const mode = choiceOption(values, "mode", ["hybrid", "bm25", "vector"] as const);
+  usage: "<query> [--wing W] [--room R] [--hall H] [--from T] [--to T] [-k N] [--mode M] [--json]",
+  description: "Finds drawers by meaning and keywords and prints each hit's verbatim text, best first.",
+  arguments: [["<query>", "what to look for"]],
+  options: {
+    wing: { type: "string", value: "W", help: "search only this wing" },
+    room: { type: "string", value: "R", help: "search only this room" },
+    hall: { type: "string", value: "H", help: "search only this hall" },
+    from: {
+      type: "string",
+      value: "T",
+      help: "only drawers whose time is T or later (ISO 8601, e.g. 2023-05-08)",
+    },
+    to: { type: "string", value: "T", help: "only drawers whose time is T or earlier" },
+    k: { type: "string", short: "k", label: "-k N", help: "hits to print (default 10)" },
+    mode: { type: "string", value: "M", help: "hybrid (default: BM25 and vectors fused), bm25, or vector" },
+    neighbours: {
+      type: "string",
+      value: "N",
+      help: "also print N drawers before and after each hit in its source",
+    },
+    json: { type: "boolean", help: "print the hits as JSON: ids, scores, ranks, text and metadata" },
+    ...PALACE_OPTION,
+  },
+  positionals: { min: 1, max: 1, names: "the query" },
+  async run({ values, positionals }, io) {
+    const { from, to } = values;
+    const k = integerOption(values.k, "-k", { min: 1 });
+    const neighbours = integerOption(values.neighbours, "--neighbours");
+    const mode = choiceOption(values.mode, "--mode", ["hybrid", "bm25", "vector"] as const);
     const hits = await withPalace(values, io.env, {}, (palace) =>
-      palace.search(args.positionals[0] as string, {
+      palace.search(positionals[0] as string, {
         ...Object.fromEntries(
           (["wing", "room", "hall"] as const).flatMap((key) => {
-            const value = stringOption(values, key);
+            const value = values[key];
             return value === undefined ? [] : [[key, value]];
           }),
         ),
@@ -69,10 +50,10 @@ export const searchCommand: CliCommand = {
         ...(neighbours ? { expandNeighbours: neighbours } : {}),
       }),
     );
-    io.stdout.write(values.json ? jsonLine(hits) : formatHits(hits));
+    io.stdout.write(values.json ? jsonText(hits) : formatHits(hits));
     return 0;
   },
-};
+});
 
 /**
  * Each hit as a header line (rank, id, where it is filed, its time, speaker and score) and its

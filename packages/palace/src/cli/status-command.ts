@@ -1,40 +1,26 @@
-import { type CliCommand, jsonLine, parseCommandArgs, printHelp, UsageError } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
+import { defineCommand, jsonText, UsageError } from "@atrium/kit/cli";
+import { JSON_OPTION, PALACE_OPTION, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace status [DIR] [--json]
-
-What the palace holds: drawers, wings, rooms, mined sources, pinned drawers, facts, and whether
-the vector index is in sync with the registry (run repair if it stays behind).
-
-  DIR                   the palace (same as --palace DIR)
-  --json                print it as JSON
-${PALACE_OPTION_HELP}
-  -h, --help            show this help
-`;
-
-export const statusCommand: CliCommand = {
+export const statusCommand = defineCommand({
   name: "status",
-  synopsis: "status [--json]",
   summary: "what the palace holds",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(
-      argv,
-      { ...PALACE_OPTION, json: { type: "boolean" } },
-      { min: 0, max: 1, names: "DIR" },
-    );
-    if (!args) return printHelp(io, USAGE);
-    const [dir] = args.positionals;
-    if (dir !== undefined && args.values.palace !== undefined) {
+  usage: "[DIR] [--json]",
+  description:
+    "What the palace holds: drawers, wings, rooms, mined sources, pinned drawers, facts, and whether\nthe vector index is in sync with the registry (run repair if it stays behind).",
+  arguments: [["DIR", "the palace (same as --palace DIR)"]],
+  options: { ...JSON_OPTION, ...PALACE_OPTION },
+  positionals: { max: 1 },
+  async run({ values, positionals }, io) {
+    const [dir] = positionals;
+    if (dir !== undefined && values.palace !== undefined) {
       throw new UsageError("give the palace as DIR or as --palace DIR, not both");
     }
-    const values = dir === undefined ? args.values : { ...args.values, palace: dir };
-    const { status, kg } = await withPalace(values, io.env, {}, async (palace) => ({
+    const { status, kg } = await withPalace({ palace: dir ?? values.palace }, io.env, {}, async (palace) => ({
       status: await palace.status(),
       kg: palace.kg.stats(),
     }));
-    if (args.values.json) {
-      io.stdout.write(jsonLine({ ...status, knowledgeGraph: kg }));
+    if (values.json) {
+      io.stdout.write(jsonText({ ...status, knowledgeGraph: kg }));
       return 0;
     }
     const lines = [
@@ -48,4 +34,4 @@ export const statusCommand: CliCommand = {
     io.stdout.write(`${lines.join("\n")}\n`);
     return 0;
   },
-};
+});

@@ -1,36 +1,27 @@
+import { defineCommand, integerOption } from "@atrium/kit/cli";
 import { DEFAULT_WAKE_UP_TOKENS, wakeUp } from "../layers/index.js";
-import { type CliCommand, integerOption, parseCommandArgs, printHelp, stringOption } from "./cli-command.js";
-import { PALACE_OPTION, PALACE_OPTION_HELP, withPalace } from "./palace-option.js";
+import { PALACE_OPTION, withPalace } from "./palace-option.js";
 
-const USAGE = `Usage: atrium-palace wake-up [--budget N] [--wing W] [--user NAME]
-
-Prints the wake-up context: who the user is (the identity, the people of the wing, the user's
-facts), then what matters most (pinned drawers, top facts, drawers by access and recency), at
-most N tokens as gpt-tokenizer counts them. Give it to an agent before its first turn.
-
-  --budget N            most tokens (default ${DEFAULT_WAKE_UP_TOKENS})
-  --wing W              only this wing's people and drawers
-  --user NAME           the knowledge-graph entity that is the user (default "user")
-${PALACE_OPTION_HELP}
-  -h, --help            show this help
-`;
-
-export const wakeUpCommand: CliCommand = {
+export const wakeUpCommand = defineCommand({
   name: "wake-up",
-  synopsis: `wake-up [--budget ${DEFAULT_WAKE_UP_TOKENS}] [--wing W]`,
   summary: "the context an agent reads first",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(
-      argv,
-      { ...PALACE_OPTION, budget: { type: "string" }, wing: { type: "string" }, user: { type: "string" } },
-      { min: 0, max: 0, names: "" },
-    );
-    if (!args) return printHelp(io, USAGE);
-    const budget = integerOption(args.values, "budget", 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_WAKE_UP_TOKENS;
-    const wing = stringOption(args.values, "wing");
-    const user = stringOption(args.values, "user");
-    const text = await withPalace(args.values, io.env, {}, (palace) =>
+  usage: "[--budget N] [--wing W] [--user NAME]",
+  description:
+    "Prints the wake-up context: who the user is (the identity, the people of the wing, the user's\nfacts), then what matters most (pinned drawers, top facts, drawers by access and recency), at\nmost N tokens as gpt-tokenizer counts them. Give it to an agent before its first turn.",
+  options: {
+    budget: { type: "string", value: "N", help: `most tokens (default ${DEFAULT_WAKE_UP_TOKENS})` },
+    wing: { type: "string", value: "W", help: "only this wing's people and drawers" },
+    user: {
+      type: "string",
+      value: "NAME",
+      help: 'the knowledge-graph entity that is the user (default "user")',
+    },
+    ...PALACE_OPTION,
+  },
+  async run({ values }, io) {
+    const budget = integerOption(values.budget, "--budget") ?? DEFAULT_WAKE_UP_TOKENS;
+    const { wing, user } = values;
+    const text = await withPalace(values, io.env, {}, (palace) =>
       wakeUp(palace, {
         budgetTokens: budget,
         ...(wing === undefined ? {} : { wing }),
@@ -40,4 +31,4 @@ export const wakeUpCommand: CliCommand = {
     io.stdout.write(text === "" ? "" : `${text}\n`);
     return 0;
   },
-};
+});

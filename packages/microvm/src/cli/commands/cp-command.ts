@@ -1,33 +1,21 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { defineCommand, UsageError } from "@atrium/kit/cli";
 import { defaultStateDir } from "../../config/state-dir.js";
-import { type CliCommand, parseCommandArgs, UsageError } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
-
-const USAGE = `Usage: atrium-vm cp SOURCE DEST
-
-Copies one file between the host and a running named machine; the guest side is written
-NAME:/absolute/path.
-
-  atrium-vm cp ./data.csv box:/root/data.csv     host → guest
-  atrium-vm cp box:/root/out.txt ./out.txt       guest → host
-
-Options:
-  -h, --help   show this help
-`;
 
 const GUEST = /^([a-z0-9][a-z0-9_.-]{0,62}):(\/.*)$/;
 
-export const cpCommand: CliCommand = {
+export const cpCommand = defineCommand({
   name: "cp",
   summary: "copy a file between the host and a running named machine",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, {}, { min: 2, max: 2, what: "SOURCE and DEST" });
-    if (!args) {
-      io.stdout.write(USAGE);
-      return 0;
-    }
+  usage: "SOURCE DEST",
+  description:
+    "Copies one file between the host and a running named machine; the guest side is written\nNAME:/absolute/path.",
+  footer:
+    "Examples:\n  atrium-vm cp ./data.csv box:/root/data.csv     host → guest\n  atrium-vm cp box:/root/out.txt ./out.txt       guest → host",
+  positionals: { min: 2, max: 2, names: "SOURCE and DEST" },
+  async run(args, io) {
     const [source, dest] = args.positionals as [string, string];
     const from = GUEST.exec(source);
     const to = GUEST.exec(dest);
@@ -62,4 +50,4 @@ export const cpCommand: CliCommand = {
     if (failure !== undefined) throw new Error(failure);
     return 0;
   },
-};
+});

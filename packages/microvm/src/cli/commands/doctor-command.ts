@@ -1,28 +1,20 @@
+import { defineCommand, jsonText } from "@atrium/kit/cli";
 import { defaultCacheDir } from "../../cache-dir.js";
 import { doctor } from "../../machine/doctor.js";
-import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 
-const USAGE = `Usage: atrium-vm doctor
-
-Reports what this host runs machines with: the engine (KVM or TCG, and why), QEMU and its
-version, the kernel, and every missing piece with the command that installs it. Exits 1 when
-something is missing.
-
-Options:
-  -h, --help   show this help
-`;
-
-export const doctorCommand: CliCommand = {
+export const doctorCommand = defineCommand({
   name: "doctor",
   summary: "check this host: engine, QEMU, kernel, what is missing",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, {}, { min: 0, max: 0, what: "" });
-    if (!args) {
-      io.stdout.write(USAGE);
-      return 0;
-    }
+  usage: "[--json]",
+  description:
+    "Reports what this host runs machines with: the engine (KVM or TCG, and why), QEMU and its\nversion, the kernel, and every missing piece with the command that installs it. Exits 1 when\nsomething is missing.",
+  options: { json: { type: "boolean", help: "print the report as JSON" } },
+  async run({ values }, io) {
     const report = await doctor({ cacheDir: defaultCacheDir(io.env) });
+    if (values.json) {
+      io.stdout.write(jsonText(report));
+      return report.ok ? 0 : 1;
+    }
     const lines: string[] = [];
     if (report.engine) lines.push(`engine: ${report.engine.accelerator} (${report.engine.reason})`);
     if (report.qemu) lines.push(`qemu: ${report.qemu.version} (${report.qemu.path})`);
@@ -37,4 +29,4 @@ export const doctorCommand: CliCommand = {
     io.stdout.write(`${lines.join("\n")}\n`);
     return report.ok ? 0 : 1;
   },
-};
+});

@@ -1,36 +1,22 @@
 import type { Socket } from "node:net";
+import { defineCommand } from "@atrium/kit/cli";
 import { defaultStateDir } from "../../config/state-dir.js";
-import { type CliCommand, parseCommandArgs, parseMs } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
 import { brokenStreamMessage, OutputSink } from "../output-sink.js";
-import { guestCommand } from "./run-command.js";
+import { guestCommand, TIMEOUT_OPTION, timeoutOption } from "./run-command.js";
 
-const USAGE = `Usage: atrium-vm exec [options] NAME -- COMMAND [ARG...]
-
-Runs COMMAND in the running named machine NAME (see \`atrium-vm start\`), streams its output
-and exits with its exit code. One argument with spaces runs through /bin/sh -c.
-
-Options:
-  -t, --timeout MS   kill COMMAND after MS milliseconds (exit code 124)
-  -h, --help         show this help
-`;
-
-export const execCommand: CliCommand = {
+export const execCommand = defineCommand({
   name: "exec",
   summary: "run a command in a running named machine",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(
-      argv,
-      { timeout: { type: "string", short: "t" } },
-      { min: 1, max: 1, what: "the machine's NAME" },
-    );
-    if (!args) {
-      io.stdout.write(USAGE);
-      return 0;
-    }
+  usage: "[options] NAME -- COMMAND [ARG...]",
+  description:
+    "Runs COMMAND in the running named machine NAME (see `atrium-vm start`), streams its output\nand exits with its exit code. One argument with spaces runs through /bin/sh -c.",
+  options: TIMEOUT_OPTION,
+  positionals: { min: 1, max: 1, names: "the machine's NAME" },
+  rest: true,
+  async run(args, io) {
     const command = guestCommand(args.rest);
-    const timeoutMs = parseMs(args.values.timeout, "timeout");
+    const timeoutMs = timeoutOption(args.values.timeout);
     let exitCode = 1;
     let failure: string | undefined;
     let broken: string | undefined;
@@ -69,4 +55,4 @@ export const execCommand: CliCommand = {
     if (failure !== undefined) throw new Error(failure);
     return exitCode;
   },
-};
+});

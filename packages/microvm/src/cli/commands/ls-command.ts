@@ -1,26 +1,19 @@
+import { defineCommand, jsonText } from "@atrium/kit/cli";
 import { defaultStateDir } from "../../config/state-dir.js";
 import { listNamedMachines } from "../../named-machine/machine-store.js";
-import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 
-const USAGE = `Usage: atrium-vm ls
-
-Lists the named machines: name, status (running with the serving pid, or stopped), image.
-
-Options:
-  -h, --help   show this help
-`;
-
-export const lsCommand: CliCommand = {
+export const lsCommand = defineCommand({
   name: "ls",
   summary: "list named machines",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, {}, { min: 0, max: 0, what: "" });
-    if (!args) {
-      io.stdout.write(USAGE);
+  usage: "[--json]",
+  description: "Lists the named machines: name, status (running with the serving pid, or stopped), image.",
+  options: { json: { type: "boolean", help: "print them as JSON" } },
+  async run({ values }, io) {
+    const machines = await listNamedMachines({ stateDir: defaultStateDir(io.env) });
+    if (values.json) {
+      io.stdout.write(jsonText(machines));
       return 0;
     }
-    const machines = await listNamedMachines({ stateDir: defaultStateDir(io.env) });
     const rows = [
       ["NAME", "STATUS", "IMAGE"],
       ...machines.map((m) => [m.name, m.pid ? `running (pid ${m.pid})` : "stopped", m.image]),
@@ -33,4 +26,4 @@ export const lsCommand: CliCommand = {
     }
     return 0;
   },
-};
+});

@@ -1,25 +1,27 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type CliIo, defineCommand, integerOption, UsageError } from "@atrium/kit/cli";
 import { AbortError } from "@atrium/spec";
 import { Machine } from "../../machine/machine.js";
-import type { CliCommand, CliIo } from "../cli-command.js";
-import { parseCommandArgs, parseMs, UsageError } from "../cli-command.js";
-import { MACHINE_SOURCE_OPTIONS, MACHINE_SOURCE_USAGE, machineConfig } from "../machine-source.js";
+import { MACHINE_SOURCE_OPTIONS, machineConfig } from "../machine-source.js";
 import { brokenStreamMessage, OutputSink } from "../output-sink.js";
 import { progressTo } from "../progress.js";
 
-export const RUN_USAGE = `Usage: atrium-vm run [options] -- COMMAND [ARG...]
+/** `-t, --timeout MS`, for the commands that run a guest command. */
+export const TIMEOUT_OPTION = {
+  timeout: {
+    type: "string",
+    short: "t",
+    value: "MS",
+    help: "kill COMMAND after MS milliseconds (exit code 124)",
+  },
+} as const;
 
-Boots a throwaway machine, runs COMMAND in it (through /bin/sh -c when it is one word with
-spaces, else as an argv), prints its output, stops the machine and exits with COMMAND's code.
-Nothing it writes is kept.
-
-Options:
-${MACHINE_SOURCE_USAGE}
-  -t, --timeout MS    kill COMMAND after MS milliseconds (exit code 124)
-  -h, --help          show this help
-`;
+/** `--timeout`'s milliseconds, or undefined when not given. */
+export function timeoutOption(text: string | undefined): number | undefined {
+  return integerOption(text, "--timeout", { min: 1 });
+}
 
 /** A lone argument with a space is a shell line; anything else is an argv. */
 export function guestCommand(rest: string[]): string | string[] {
@@ -64,22 +66,17 @@ export async function runStreamed(
   }
 }
 
-export const runCommand: CliCommand = {
+export const runCommand = defineCommand({
   name: "run",
   summary: "boot a throwaway machine, run one command, stop",
-  usage: RUN_USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(
-      argv,
-      { ...MACHINE_SOURCE_OPTIONS, timeout: { type: "string", short: "t" } },
-      { min: 0, max: 0, what: "" },
-    );
-    if (!args) {
-      io.stdout.write(RUN_USAGE);
-      return 0;
-    }
+  usage: "[options] -- COMMAND [ARG...]",
+  description:
+    "Boots a throwaway machine, runs COMMAND in it (through /bin/sh -c when it is one word with\nspaces, else as an argv), prints its output, stops the machine and exits with COMMAND's code.\nNothing it writes is kept.",
+  options: { ...MACHINE_SOURCE_OPTIONS, ...TIMEOUT_OPTION },
+  rest: true,
+  async run(args, io) {
     const command = guestCommand(args.rest);
-    const timeoutMs = parseMs(args.values.timeout, "timeout");
+    const timeoutMs = timeoutOption(args.values.timeout);
     const config = await machineConfig(args.values, io);
     const machine = await Machine.create(config, { onProgress: progressTo(io) });
     try {
@@ -88,7 +85,7 @@ export const runCommand: CliCommand = {
       await machine.stop();
     }
   },
-};
+});
 
 /** A temporary directory removed after `use`, for unpacked packs. */
 export async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {

@@ -1,37 +1,26 @@
 import { rm, writeFile } from "node:fs/promises";
+import { defineCommand } from "@atrium/kit/cli";
 import { ConfigError } from "@atrium/spec";
 import { defaultCacheDir } from "../../cache-dir.js";
 import { defaultStateDir } from "../../config/state-dir.js";
 import { bootNamedMachine } from "../../named-machine/boot-named-machine.js";
 import { machinePaths, readNamedMachine, servingPid } from "../../named-machine/machine-store.js";
-import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 import { serveMachine } from "../control-server.js";
 import { progressTo } from "../progress.js";
 
-const USAGE = `Usage: atrium-vm start NAME
-
-Boots the named machine from its disk and serves it in the foreground until \`atrium-vm stop
+export const startCommand = defineCommand({
+  name: "start",
+  summary: "boot a named machine and serve it in the foreground",
+  usage: "NAME",
+  description: `Boots the named machine from its disk and serves it in the foreground until \`atrium-vm stop
 NAME\`, Ctrl-C or SIGTERM; then the guest powers off cleanly and its disk keeps what was
 written. \`atrium-vm exec\` and \`cp\` reach it from other terminals meanwhile.
 
 The machine never outlives this process: if it dies (even by kill -9) QEMU is killed with it.
 To keep a machine running in the background, run this command under a supervisor (systemd,
-a container's init, tmux); there is no daemon of its own.
-
-Options:
-  -h, --help   show this help
-`;
-
-export const startCommand: CliCommand = {
-  name: "start",
-  summary: "boot a named machine and serve it in the foreground",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, {}, { min: 1, max: 1, what: "the machine's NAME" });
-    if (!args) {
-      io.stdout.write(USAGE);
-      return 0;
-    }
+a container's init, tmux); there is no daemon of its own.`,
+  positionals: { min: 1, max: 1, names: "the machine's NAME" },
+  async run(args, io) {
     const name = args.positionals[0] as string;
     const store = { stateDir: defaultStateDir(io.env) };
     await readNamedMachine(name, store);
@@ -87,7 +76,7 @@ export const startCommand: CliCommand = {
     io.stdout.write(`${name} stopped\n`);
     return 0;
   },
-};
+});
 
 function isAlive(pid: number): boolean {
   try {

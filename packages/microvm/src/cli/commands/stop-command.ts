@@ -1,31 +1,20 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { defineCommand } from "@atrium/kit/cli";
 import { defaultStateDir } from "../../config/state-dir.js";
 import { servingPid } from "../../named-machine/machine-store.js";
-import { type CliCommand, parseCommandArgs } from "../cli-command.js";
 import { requestMachine } from "../control-client.js";
-
-const USAGE = `Usage: atrium-vm stop NAME
-
-Asks the process serving NAME (\`atrium-vm start NAME\`) to power the guest off, and waits
-until it has: the disk then holds everything the guest wrote.
-
-Options:
-  -h, --help   show this help
-`;
 
 /** How long `stop` waits for the serving process to finish (a clean power-off is quick). */
 const STOP_WAIT_MS = 30_000;
 
-export const stopCommand: CliCommand = {
+export const stopCommand = defineCommand({
   name: "stop",
   summary: "power off a running named machine",
-  usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, {}, { min: 1, max: 1, what: "the machine's NAME" });
-    if (!args) {
-      io.stdout.write(USAGE);
-      return 0;
-    }
+  usage: "NAME",
+  description:
+    "Asks the process serving NAME (`atrium-vm start NAME`) to power the guest off, and waits\nuntil it has: the disk then holds everything the guest wrote.",
+  positionals: { min: 1, max: 1, names: "the machine's NAME" },
+  async run(args, io) {
     const name = args.positionals[0] as string;
     const store = { stateDir: defaultStateDir(io.env) };
     await requestMachine(name, { op: "stop" }, () => {}, store);
@@ -38,4 +27,4 @@ export const stopCommand: CliCommand = {
     io.stdout.write(`stopped ${name}\n`);
     return 0;
   },
-};
+});
