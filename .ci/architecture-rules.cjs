@@ -63,6 +63,22 @@ function layerPattern(srcDir, names, allNames) {
   return parts.length === 0 ? undefined : `(${parts.join("|")})`;
 }
 
+/** Every package's entry modules (the sources its package.json `exports` name), as path patterns. */
+function entryPoints(root) {
+  const patterns = [];
+  for (const pkg of readdirSync(join(root, "packages"))) {
+    const manifest = join(root, "packages", pkg, "package.json");
+    if (!existsSync(manifest)) continue;
+    const exports = JSON.parse(readFileSync(manifest, "utf8")).exports ?? {};
+    for (const target of Object.values(exports)) {
+      const source = typeof target === "object" && target !== null ? target["@atrium/source"] : undefined;
+      if (typeof source === "string")
+        patterns.push(`^packages/${escapeRegex(pkg)}/${escapeRegex(source.replace(/^\.\//, ""))}$`);
+    }
+  }
+  return patterns;
+}
+
 function insideRules(root) {
   const rules = [];
   for (const base of ["packages", "apps"]) {
@@ -121,7 +137,7 @@ function forbiddenRules(root) {
       from: { path: "^packages/([^/]+)/src/" },
       to: {
         path: "^packages/([^/]+)/src/",
-        pathNot: ["^packages/$1/src/", "/src/index\\.ts$", "/src/testing/index\\.ts$"],
+        pathNot: ["^packages/$1/src/", ...entryPoints(root)],
       },
     },
     ...insideRules(root),
