@@ -3,11 +3,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../test/test-palaces.js";
 import { openPalace } from "./open-palace.js";
 import type { Palace } from "./palace.js";
-import { TestPalaces } from "./test-fixtures.js";
 
-const WRITER = fileURLToPath(new URL("./palace-writer-process.ts", import.meta.url));
+const WRITER = fileURLToPath(new URL("../test/palace-writer-process.ts", import.meta.url));
 const palaces = new TestPalaces();
 const stray: number[] = [];
 afterAll(async () => {

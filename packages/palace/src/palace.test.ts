@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { hashingEmbedding } from "@atrium/chroma";
 import { ClosedError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
 import { LEXICAL_TABLE } from "./db/schema.js";
 import { drawerId } from "./drawers/drawer-id.js";
 import { isPalaceError, PalaceError } from "./errors.js";
 import { initPalace, openPalace } from "./open-palace.js";
 import { hybridSearch } from "./search/hybrid-search.js";
-import { conversationDrafts, TestPalaces } from "./test-fixtures.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());

@@ -1,9 +1,9 @@
 import { hashingEmbedding } from "@atrium/chroma";
 import { afterAll, describe, expect, it } from "vitest";
+import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
 import { LEXICAL_TABLE } from "./db/schema.js";
 import { openPalace } from "./open-palace.js";
 import { repairPalace } from "./repair.js";
-import { conversationDrafts, TestPalaces } from "./test-fixtures.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());

@@ -7,12 +7,12 @@ import { join } from "node:path";
 import { hashToken, McpClient, parseTokens, type ServedMcpHttp } from "@atrium/mcp";
 import type { Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import { palaceTools } from "../agent-tools/palace-tools.js";
 import { exportPalace } from "../export/export-palace.js";
 import { wakeUp } from "../layers/wake-up.js";
 import { servePalaceMcpHttp } from "../mcp/palace-mcp-server.js";
 import type { Palace } from "../palace.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { PalaceAccess } from "./palace-access.js";
 import { PalaceView } from "./palace-view.js";
 

@@ -1,7 +1,7 @@
 import type { Tool } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import type { Palace } from "../palace.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { palaceTools } from "./palace-tools.js";
 
 const palaces = new TestPalaces();

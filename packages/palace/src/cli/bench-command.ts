@@ -1,5 +1,5 @@
 import { formatBenchTable } from "@atrium/spec/bench";
-import { type PalaceLocomoProgress, runPalaceLocomo } from "../locomo/locomo-palace.js";
+import { type PalaceLocomoProgress, runPalaceLocomo } from "../../bench/locomo/locomo-palace.js";
 import {
   type CliCommand,
   type CliIo,

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { conversationDrafts, TestPalaces } from "../../test/test-palaces.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
-import { conversationDrafts, TestPalaces } from "../test-fixtures.js";
 import { exportPalace } from "./export-palace.js";
 import { importPalace } from "./import-palace.js";
 

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import { mine } from "../mine/mine.js";
 import { readPalaceConfig } from "../palace-dir.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { exportPalace } from "./export-palace.js";
 import { importPalace } from "./import-palace.js";
 
@@ -21,7 +21,7 @@ import { importPalace } from "./import-palace.js";
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());
 
-const HELPER = fileURLToPath(new URL("./import-process.ts", import.meta.url));
+const HELPER = fileURLToPath(new URL("../../test/import-process.ts", import.meta.url));
 const HEADER = { kind: "palace", format: 1, name: "old", embedding: "hashing-v1-384" };
 
 async function exportFile(lines: unknown[]): Promise<string> {

@@ -1,8 +1,8 @@
 import { McpClient, type ServedMcpHttp } from "@atrium/mcp";
 import { countTokens } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import type { Palace } from "../palace.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { servePalaceMcpHttp } from "./palace-mcp-server.js";
 
 const IDENTITY = "I am Ada Lovelace, a mathematician who writes notes on engines.";

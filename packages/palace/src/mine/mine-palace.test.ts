@@ -3,14 +3,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import type { Palace } from "../palace.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { MemoryDrawerSink } from "./memory-drawer-sink.js";
 import { mine } from "./mine.js";
 import type { MineOptions } from "./mine-types.js";
 
 const EXPORTS = fileURLToPath(new URL("../../test/fixtures/exports", import.meta.url));
-const MINER = fileURLToPath(new URL("./mine-process.ts", import.meta.url));
+const MINER = fileURLToPath(new URL("../../test/mine-process.ts", import.meta.url));
 const TURNS: MineOptions = { mode: "convos", wing: "me", chunking: "turn" };
 const palaces = new TestPalaces();
 const stray: ChildProcess[] = [];

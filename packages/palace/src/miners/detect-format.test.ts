@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { exportFixture } from "../../test/export-fixture.js";
 import { detectFormat } from "./detect-format.js";
-import { exportFixture } from "./formats/fixture.js";
 
 describe("detectFormat", () => {
   it("tells every fixture's format from its content", () => {

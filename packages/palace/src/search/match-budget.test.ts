@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import type { DrawerDraft } from "../drawers/drawer.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { withinMatchBudget } from "./match-budget.js";
 
 const palaces = new TestPalaces();

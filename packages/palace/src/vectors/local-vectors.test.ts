@@ -1,10 +1,10 @@
 import { hashingEmbedding } from "@atrium/chroma";
 import { afterAll, describe, expect, it } from "vitest";
+import { conversationDrafts, TestPalaces } from "../../test/test-palaces.js";
 import { VECTOR_TABLE } from "../db/schema.js";
 import { openPalace } from "../open-palace.js";
 import { repairPalace } from "../repair.js";
 import { vectorText } from "../search/lexical-index.js";
-import { conversationDrafts, TestPalaces } from "../test-fixtures.js";
 import { encodeVector, nearestInScope } from "./local-vectors.js";
 
 const palaces = new TestPalaces();

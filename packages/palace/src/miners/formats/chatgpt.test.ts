@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { exportFixture } from "../../../test/export-fixture.js";
 import { parseChatGptExport } from "./chatgpt.js";
-import { exportFixture } from "./fixture.js";
 
 describe("parseChatGptExport", () => {
   const parsed = parseChatGptExport(JSON.parse(exportFixture("chatgpt/conversations.json")));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { exportFixture } from "../../../test/export-fixture.js";
 import { parseClaudeAiExport } from "./claude-ai.js";
-import { exportFixture } from "./fixture.js";
 
 describe("parseClaudeAiExport", () => {
   const parsed = parseClaudeAiExport(JSON.parse(exportFixture("claude-ai/conversations.json")));

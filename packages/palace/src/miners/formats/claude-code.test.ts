@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { exportFixture } from "../../../test/export-fixture.js";
 import { parseClaudeCodeTranscript } from "./claude-code.js";
-import { exportFixture } from "./fixture.js";
 
 describe("parseClaudeCodeTranscript", () => {
   it("keeps the words of both sides, merges one streamed reply, drops tools, meta, commands and sidechains", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { exportFixture } from "../../../test/export-fixture.js";
 import { parseCodexRollout } from "./codex.js";
-import { exportFixture } from "./fixture.js";
 
 describe("parseCodexRollout", () => {
   it("reads messages of a current rollout, leaving out injected context, reasoning, tools and event echoes", () => {

@@ -5,8 +5,9 @@
  *
  *   node --conditions=@atrium/source --import tsx mine-process.ts <dir> <path> <wing> <chromaUrl>
  */
-import { openPalace } from "../open-palace.js";
-import { mine } from "./mine.js";
+
+import { mine } from "../src/mine/mine.js";
+import { openPalace } from "../src/open-palace.js";
 
 const [dir, path, wing, chromaUrl] = process.argv.slice(2);
 if (!dir || !path || !wing || !chromaUrl) {

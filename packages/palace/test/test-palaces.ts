@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
-import type { DrawerDraft } from "./drawers/drawer.js";
-import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
-import type { Palace } from "./palace.js";
+import type { DrawerDraft } from "../src/drawers/drawer.js";
+import { type OpenPalaceOptions, openPalace } from "../src/open-palace.js";
+import type { Palace } from "../src/palace.js";
 
 /**
  * For tests: one Chroma server per test file (palaces point at it with `chromaUrl`, each with its

@@ -7,7 +7,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import { KnowledgeGraph } from "./knowledge-graph.js";
+import { KnowledgeGraph } from "../src/kg/knowledge-graph.js";
 
 const [path, goFile, city, countText] = process.argv.slice(2);
 if (path === undefined || goFile === undefined || city === undefined || countText === undefined) {

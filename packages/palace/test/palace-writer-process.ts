@@ -7,8 +7,8 @@
  *
  *   node --conditions=@atrium/source --import tsx palace-writer-process.ts <dir> <wing> <total> <batch> <file|mine> [chromaUrl]
  */
-import type { DrawerDraft } from "./drawers/drawer.js";
-import { openPalace } from "./open-palace.js";
+import type { DrawerDraft } from "../src/drawers/drawer.js";
+import { openPalace } from "../src/open-palace.js";
 
 const [dir, wing, totalText, batchText, mode, chromaUrl] = process.argv.slice(2);
 if (!dir || !wing || !totalText || !batchText || (mode !== "file" && mode !== "mine")) {

@@ -1,5 +1,5 @@
 import { ValidationError, type ValidationIssue } from "@atrium/spec";
-import type { DrawerDraft } from "../drawers/drawer.js";
+import type { DrawerDraft } from "../../src/drawers/drawer.js";
 import { parseLocomoDate } from "./locomo-date.js";
 
 /**

@@ -5,8 +5,8 @@
  *   node --conditions=@atrium/source --import tsx import-process.ts <dir> <file> <chromaUrl>
  */
 import { errorMessage } from "@atrium/spec";
-import { openPalace } from "../open-palace.js";
-import { importPalace } from "./import-palace.js";
+import { importPalace } from "../src/export/import-palace.js";
+import { openPalace } from "../src/open-palace.js";
 
 const [dir, file, chromaUrl] = process.argv.slice(2);
 if (!dir || !file || !chromaUrl) {
