@@ -59,7 +59,7 @@ export {
   PalaceMemoryStore,
   type PalaceMemoryStoreOptions,
 } from "./memory-store.js";
-export * from "./mine/index.js";
+export * from "./mining/index.js";
 export { type InitPalaceOptions, initPalace, type OpenPalaceOptions, openPalace } from "./open-palace.js";
 export { Palace } from "./palace.js";
 export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";

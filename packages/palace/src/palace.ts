@@ -16,7 +16,7 @@ import type {
   ReplaceSourceOptions,
   ReplaceSourceResult,
   SourceRecord,
-} from "./mine/drawer-sink.js";
+} from "./mining/drawer-sink.js";
 import { type PalaceConfig, type PalacePaths, readPalaceConfig, writePalaceConfig } from "./palace-dir.js";
 import type {
   DrawerPage,

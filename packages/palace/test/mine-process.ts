@@ -6,7 +6,7 @@
  *   node --conditions=@atrium/source --import tsx mine-process.ts <dir> <path> <wing> <chromaUrl>
  */
 
-import { mine } from "../src/mine/mine.js";
+import { mine } from "../src/mining/mine.js";
 import { openPalace } from "../src/open-palace.js";
 
 const [dir, path, wing, chromaUrl] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { formatMineError } from "../mine/mine-types.js";
+import { formatMineError } from "../mining/mine-types.js";
 import {
   type CliCommand,
   type CliIo,

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../../test/test-palaces.js";
-import { mine } from "../mine/mine.js";
+import { mine } from "../mining/mine.js";
 import { readPalaceConfig } from "../palace-dir.js";
 import { exportPalace } from "./export-palace.js";
 import { importPalace } from "./import-palace.js";

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../../test/test-palaces.js";
-import { readRegularFile } from "../miners/read-regular-file.js";
 import { MemoryDrawerSink } from "./memory-drawer-sink.js";
 import { mine } from "./mine.js";
 import type { MineOptions } from "./mine-types.js";
+import { readRegularFile } from "./read-regular-file.js";
 
 /**
  * Issue 25: what a mining run must survive. Devices and FIFOs are refused before anything is

@@ -1,6 +1,6 @@
-import type { ConversationMessage, MessageRole, ParsedExport } from "../conversation.js";
-import { ExportParseError } from "../export-parse-error.js";
-import { toIsoTimestamp } from "../timestamps.js";
+import type { ConversationMessage, MessageRole, ParsedExport } from "./conversation.js";
+import { ExportParseError } from "./export-parse-error.js";
+import { toIsoTimestamp } from "./timestamps.js";
 
 /**
  * Plain-text transcripts, in the three shapes people paste:

@@ -1,7 +1,7 @@
-import type { Conversation, ConversationMessage, ParsedExport, ParseProblem } from "../conversation.js";
-import { ExportParseError } from "../export-parse-error.js";
-import { isRecord, type JsonRecord, jsonPath, jsonType, stringField } from "../json-shape.js";
-import { toIsoTimestamp } from "../timestamps.js";
+import type { Conversation, ConversationMessage, ParsedExport, ParseProblem } from "./conversation.js";
+import { ExportParseError } from "./export-parse-error.js";
+import { isRecord, type JsonRecord, jsonPath, jsonType, stringField } from "./json-shape.js";
+import { toIsoTimestamp } from "./timestamps.js";
 
 /**
  * ChatGPT's data export (`conversations.json`): an array of conversations whose messages form a

@@ -1,7 +1,7 @@
 import { extname } from "node:path";
 import type { ConversationFormat } from "./conversation.js";
-import { plainTextShape } from "./formats/plain-text.js";
 import { isRecord, type JsonRecord } from "./json-shape.js";
+import { plainTextShape } from "./plain-text.js";
 
 /**
  * Which export a file is, judged by its content (the extension only decides between JSON, JSON

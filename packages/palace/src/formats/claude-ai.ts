@@ -1,7 +1,7 @@
-import type { Conversation, ConversationMessage, ParsedExport, ParseProblem } from "../conversation.js";
-import { ExportParseError } from "../export-parse-error.js";
-import { isRecord, jsonPath, jsonType, stringField } from "../json-shape.js";
-import { toIsoTimestamp } from "../timestamps.js";
+import type { Conversation, ConversationMessage, ParsedExport, ParseProblem } from "./conversation.js";
+import { ExportParseError } from "./export-parse-error.js";
+import { isRecord, jsonPath, jsonType, stringField } from "./json-shape.js";
+import { toIsoTimestamp } from "./timestamps.js";
 
 /**
  * Claude.ai's data export (`conversations.json`): an array of conversations, each with `uuid`,

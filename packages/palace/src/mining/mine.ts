@@ -3,15 +3,15 @@ import { errorMessage, isFatalError, rethrowIfFatal } from "@atrium/spec";
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { nameProblem } from "../drawers/text-checks.js";
 import { invalidInput, isPalaceError, PalaceError } from "../errors.js";
-import { throwIfAborted } from "../miners/abort.js";
-import { CONVERSATION_FORMATS } from "../miners/conversation.js";
-import { notRegularFile } from "../miners/read-regular-file.js";
-import { parseRoomRules, RoomClassifier } from "../miners/rooms.js";
+import { CONVERSATION_FORMATS } from "../formats/conversation.js";
+import { throwIfAborted } from "./abort.js";
 import { conversationSources } from "./conversation-sources.js";
 import type { DrawerSink, ReplaceSourceResult } from "./drawer-sink.js";
 import { resolveMineLimits } from "./mine-limits.js";
 import type { MineEvent, MineOptions, MineResult } from "./mine-types.js";
 import { projectSources } from "./project-sources.js";
+import { notRegularFile } from "./read-regular-file.js";
+import { parseRoomRules, RoomClassifier } from "./rooms.js";
 import {
   partKey,
   partOwner,

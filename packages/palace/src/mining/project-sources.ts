@@ -1,12 +1,12 @@
 import { extname, resolve } from "node:path";
 import type { DrawerDraft } from "../drawers/drawer.js";
-import { throwIfAborted } from "../miners/abort.js";
-import { chunkProjectFile, isMarkdownPath, markdownHeadings } from "../miners/chunk-project-file.js";
-import { planFolderRooms } from "../miners/folder-rooms.js";
-import { looksBinary, type ProjectFile, walkProject } from "../miners/project-walker.js";
-import { readRegularFile } from "../miners/read-regular-file.js";
-import type { RoomClassifier } from "../miners/rooms.js";
+import { chunkProjectFile, isMarkdownPath, markdownHeadings } from "../formats/chunk-project-file.js";
+import { throwIfAborted } from "./abort.js";
+import { planFolderRooms } from "./folder-rooms.js";
 import type { MineLimits } from "./mine-limits.js";
+import { looksBinary, type ProjectFile, walkProject } from "./project-walker.js";
+import { readRegularFile } from "./read-regular-file.js";
+import type { RoomClassifier } from "./rooms.js";
 import { type SourceItem, sourceHash, sourceKey } from "./source-job.js";
 import { tooManyFiles } from "./too-many-files.js";
 

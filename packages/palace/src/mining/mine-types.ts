@@ -1,8 +1,8 @@
-import type { ConversationChunking } from "../miners/chunk-conversation.js";
-import type { ConversationFormat, SourcePosition } from "../miners/conversation.js";
-import type { ExclusionReason } from "../miners/project-walker.js";
-import type { RoomRule } from "../miners/rooms.js";
+import type { ConversationChunking } from "../formats/chunk-conversation.js";
+import type { ConversationFormat, SourcePosition } from "../formats/conversation.js";
 import type { MineLimits } from "./mine-limits.js";
+import type { ExclusionReason } from "./project-walker.js";
+import type { RoomRule } from "./rooms.js";
 
 /** The shapes of a mining run: its options, the events it streams and its result. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportFixture } from "../../../test/export-fixture.js";
+import { exportFixture } from "../../test/export-fixture.js";
 import { parseChatGptExport } from "./chatgpt.js";
 
 describe("parseChatGptExport", () => {

@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from "@atrium/spec";
 import ignore, { type Ignore } from "ignore";
-import type { Conversation } from "./conversation.js";
+import type { Conversation } from "../formats/conversation.js";
 import { keywordVote, type WeightedText } from "./keyword-vote.js";
 import { CONVERSATION_TOPICS, PROJECT_TOPICS, type TopicRoom } from "./topic-vocabulary.js";
 

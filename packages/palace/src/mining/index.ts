@@ -1,11 +1,15 @@
 /** The mining API the package exports: the run, its sink seam, the parsers and room assignment. */
 
+export { parseChatGptExport } from "../formats/chatgpt.js";
 export {
   type ConversationChunk,
   type ConversationChunking,
   chunkConversation,
-} from "../miners/chunk-conversation.js";
-export { chunkProjectFile, type FileChunk } from "../miners/chunk-project-file.js";
+} from "../formats/chunk-conversation.js";
+export { chunkProjectFile, type FileChunk } from "../formats/chunk-project-file.js";
+export { parseClaudeAiExport } from "../formats/claude-ai.js";
+export { parseClaudeCodeTranscript } from "../formats/claude-code.js";
+export { parseCodexRollout } from "../formats/codex.js";
 export {
   CONVERSATION_FORMATS,
   type Conversation,
@@ -14,17 +18,11 @@ export {
   type MessageRole,
   type ParsedExport,
   type ParseProblem,
-} from "../miners/conversation.js";
-export { detectFormat } from "../miners/detect-format.js";
-export { ExportParseError } from "../miners/export-parse-error.js";
-export { parseChatGptExport } from "../miners/formats/chatgpt.js";
-export { parseClaudeAiExport } from "../miners/formats/claude-ai.js";
-export { parseClaudeCodeTranscript } from "../miners/formats/claude-code.js";
-export { parseCodexRollout } from "../miners/formats/codex.js";
-export { parsePlainTranscript } from "../miners/formats/plain-text.js";
-export { parseSlackDay, slackUsers } from "../miners/formats/slack.js";
-export { type ProjectFile, type WalkEntry, walkProject } from "../miners/project-walker.js";
-export { FALLBACK_ROOM, parseRoomRules, RoomClassifier, type RoomRule } from "../miners/rooms.js";
+} from "../formats/conversation.js";
+export { detectFormat } from "../formats/detect-format.js";
+export { ExportParseError } from "../formats/export-parse-error.js";
+export { parsePlainTranscript } from "../formats/plain-text.js";
+export { parseSlackDay, slackUsers } from "../formats/slack.js";
 export type {
   DrawerSink,
   RemoveSourceResult,
@@ -49,3 +47,5 @@ export {
   progressBar,
   summary as mineSummary,
 } from "./progress-bar.js";
+export { type ProjectFile, type WalkEntry, walkProject } from "./project-walker.js";
+export { FALLBACK_ROOM, parseRoomRules, RoomClassifier, type RoomRule } from "./rooms.js";

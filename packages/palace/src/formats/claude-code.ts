@@ -1,8 +1,8 @@
-import type { ConversationMessage, ParsedExport } from "../conversation.js";
-import { ExportParseError } from "../export-parse-error.js";
-import { readJsonLines } from "../json-lines.js";
-import { isRecord, type JsonRecord, stringField } from "../json-shape.js";
-import { toIsoTimestamp } from "../timestamps.js";
+import type { ConversationMessage, ParsedExport } from "./conversation.js";
+import { ExportParseError } from "./export-parse-error.js";
+import { readJsonLines } from "./json-lines.js";
+import { isRecord, type JsonRecord, stringField } from "./json-shape.js";
+import { toIsoTimestamp } from "./timestamps.js";
 
 /**
  * Claude Code session transcripts (`~/.claude/projects/<project>/<session>.jsonl`): one JSON

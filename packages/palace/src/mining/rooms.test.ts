@@ -1,6 +1,6 @@
 import { ValidationError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
-import type { Conversation } from "./conversation.js";
+import type { Conversation } from "../formats/conversation.js";
 import { keywordVote, normalizeWord } from "./keyword-vote.js";
 import { parseRoomRules, RoomClassifier } from "./rooms.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportFixture } from "../../../test/export-fixture.js";
+import { exportFixture } from "../../test/export-fixture.js";
 import { parseClaudeAiExport } from "./claude-ai.js";
 
 describe("parseClaudeAiExport", () => {

@@ -1,8 +1,8 @@
-import type { ConversationMessage, ParsedExport } from "../conversation.js";
-import { ExportParseError } from "../export-parse-error.js";
-import { readJsonLines } from "../json-lines.js";
-import { isRecord, type JsonRecord, stringField } from "../json-shape.js";
-import { toIsoTimestamp } from "../timestamps.js";
+import type { ConversationMessage, ParsedExport } from "./conversation.js";
+import { ExportParseError } from "./export-parse-error.js";
+import { readJsonLines } from "./json-lines.js";
+import { isRecord, type JsonRecord, stringField } from "./json-shape.js";
+import { toIsoTimestamp } from "./timestamps.js";
 
 /**
  * Codex CLI session rollouts (`~/.codex/sessions/.../rollout-<time>-<id>.jsonl`). Current files

@@ -1,7 +1,7 @@
-import type { ConversationMessage, ParsedExport, ParseProblem } from "../conversation.js";
-import { ExportParseError } from "../export-parse-error.js";
-import { isRecord, type JsonRecord, jsonPath, jsonType, stringField } from "../json-shape.js";
-import { toIsoTimestamp } from "../timestamps.js";
+import type { ConversationMessage, ParsedExport, ParseProblem } from "./conversation.js";
+import { ExportParseError } from "./export-parse-error.js";
+import { isRecord, type JsonRecord, jsonPath, jsonType, stringField } from "./json-shape.js";
+import { toIsoTimestamp } from "./timestamps.js";
 
 /**
  * Slack's workspace export: a folder with `users.json` and `channels.json` (plus `groups.json`,
