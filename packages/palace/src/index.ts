@@ -43,7 +43,17 @@ export {
   recallRoom,
   wakeUp,
 } from "./layers/index.js";
-export { DEFAULT_PALACE_LIMITS, type PalaceLimits, resolvePalaceLimits } from "./limits.js";
+export {
+  DEFAULT_KNOWLEDGE_GRAPH_LIMITS,
+  DEFAULT_MINE_LIMITS,
+  DEFAULT_PALACE_LIMITS,
+  type KnowledgeGraphLimits,
+  type MineLimits,
+  type PalaceLimits,
+  resolveKnowledgeGraphLimits,
+  resolveMineLimits,
+  resolvePalaceLimits,
+} from "./limits.js";
 export {
   checkTokenGrants,
   identityView,

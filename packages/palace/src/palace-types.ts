@@ -25,7 +25,7 @@ export interface DrawerUpdate {
 export interface ListOptions extends DrawerFilter {
   source?: string;
   pinned?: boolean;
-  /** At most `maxListLimit`; default 100. */
+  /** At most `maxListDrawers`; default 100. */
   limit?: number;
   /** `nextCursor` of the previous page. */
   cursor?: string;

@@ -290,10 +290,10 @@ export class Palace implements DrawerSink, AsyncDisposable {
   async list(options: ListOptions = {}): Promise<DrawerPage> {
     this.ensureOpen();
     const limit = options.limit ?? 100;
-    if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.maxListLimit) {
+    if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.maxListDrawers) {
       throw invalidInput(
         "limit",
-        `must be an integer from 1 to ${this.limits.maxListLimit}, got ${String(limit)}`,
+        `must be an integer from 1 to ${this.limits.maxListDrawers}, got ${String(limit)}`,
       );
     }
     const after = options.cursor === undefined ? 0 : Number(options.cursor);

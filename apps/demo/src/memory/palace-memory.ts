@@ -199,7 +199,7 @@ export class PalaceMemory implements AssistantMemory {
       const page = await this.viewFor(user).list({
         wing: user.id,
         ...(options.room === undefined ? {} : { room: options.room }),
-        limit: this.palace.limits.maxListLimit,
+        limit: this.palace.limits.maxListDrawers,
         ...(cursor === undefined ? {} : { cursor }),
       });
       newest.push(...page.drawers);

@@ -31,7 +31,7 @@ export function diaryTools(palace: PalaceView, options: PalaceToolsOptions): Too
         .number({ error: "last must be a number" })
         .int({ error: "last must be a whole number" })
         .min(1, { error: "last must be at least 1" })
-        .max(palace.limits.maxListLimit, { error: `last is at most ${palace.limits.maxListLimit}` })
+        .max(palace.limits.maxListDrawers, { error: `last is at most ${palace.limits.maxListDrawers}` })
         .optional(),
       since: z.string().trim().min(1, { error: "since must not be empty" }).optional(),
       topic: z.string().trim().min(1, { error: "topic must not be empty" }).optional(),

@@ -37,7 +37,7 @@ export function memoryTools(palace: PalaceView, options: PalaceToolsOptions): To
         .number({ error: "k must be a number" })
         .int({ error: "k must be a whole number" })
         .min(1, { error: "k must be at least 1" })
-        .max(limits.maxSearchK, { error: `k is at most ${limits.maxSearchK}` })
+        .max(limits.maxSearchHits, { error: `k is at most ${limits.maxSearchHits}` })
         .optional()
         .describe("How many memories to return (default 5)"),
       wing: name("wing", limits.maxNameChars).optional().describe("Only this wing (a person or project)"),

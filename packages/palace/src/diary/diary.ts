@@ -43,7 +43,7 @@ export interface DiaryWriteOptions {
 export interface DiaryReadOptions {
   /** Only entries filed in this wing (default: every wing the caller reads). */
   wing?: string;
-  /** The newest this many entries (default 10, at most `maxListLimit`). */
+  /** The newest this many entries (default 10, at most `maxListDrawers`). */
   last?: number;
   /** Only entries at or after this ISO 8601 time. */
   since?: string;
@@ -107,10 +107,10 @@ export async function diaryRead(
   const palace = target instanceof PalaceView ? target.palace : target;
   checkAgent(agent, palace);
   const last = options.last ?? DIARY_DEFAULT_LAST;
-  if (!Number.isInteger(last) || last < 1 || last > palace.limits.maxListLimit) {
+  if (!Number.isInteger(last) || last < 1 || last > palace.limits.maxListDrawers) {
     throw invalidInput(
       "last",
-      `must be an integer from 1 to ${palace.limits.maxListLimit}, got ${String(last)}`,
+      `must be an integer from 1 to ${palace.limits.maxListDrawers}, got ${String(last)}`,
     );
   }
   // An entry is a diary-hall drawer the agent spoke; the wing is wherever it was written.

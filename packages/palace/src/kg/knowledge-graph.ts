@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { LimitError, ValidationError } from "@atrium/spec";
 import type { Database } from "better-sqlite3";
 import { PalaceAccess } from "../access/palace-access.js";
+import { type KnowledgeGraphLimits, resolveKnowledgeGraphLimits } from "../limits.js";
 import {
   invalidatedMessage,
   keptBothMessage,
@@ -11,7 +12,6 @@ import {
 import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "./kg-errors.js";
 import { renderFact } from "./kg-fact-lines.js";
 import { type KnowledgeGraphSchemas, knowledgeGraphSchemas, parseInput } from "./kg-input.js";
-import { type KnowledgeGraphLimits, resolveKnowledgeGraphLimits } from "./kg-limits.js";
 import { entityKey, wingKey } from "./kg-names.js";
 import { inWingsSql, TRIPLE_SELECT, TRUE_AT_SQL, type TripleRow, tripleFromRow } from "./kg-rows.js";
 import { createKnowledgeGraphTables, DEFAULT_FACT_WING, type KnowledgeGraphMigration } from "./kg-schema.js";
@@ -375,7 +375,7 @@ export class KnowledgeGraph {
 
   /**
    * The entities within `depth` hops of `entity` (facts followed in both directions) and the
-   * facts between them. Stops widening at the `traversalMaxNodes` limit and says so.
+   * facts between them. Stops widening at the `maxTraversalNodes` limit and says so.
    */
   neighbours(entity: string, depth = 1, options: NeighboursOptions = {}): Neighbourhood {
     const maxDepth = parseInput(this.#schemas.depth, depth, SUBJECT, ["depth"]);
@@ -401,7 +401,7 @@ export class KnowledgeGraph {
           [row.object_id, row.object],
         ] as const) {
           if (visited.has(id)) continue;
-          if (visited.size >= this.limits.traversalMaxNodes) {
+          if (visited.size >= this.limits.maxTraversalNodes) {
             truncated = true;
             continue;
           }
@@ -454,7 +454,7 @@ export class KnowledgeGraph {
   factEntries(entity: string | undefined, limit: number): { wing: string; text: string }[] {
     const max = Math.min(
       parseInput(this.#schemas.limit, limit, SUBJECT, ["limit"]),
-      this.limits.factsMaxLines,
+      this.limits.maxFactLines,
     );
     const at = this.#nowTime().ms;
     const wings = this.#readableWings();
@@ -515,10 +515,10 @@ export class KnowledgeGraph {
       const result: KnowledgeGraphImportResult = { entities: 0, predicates: 0, triples: 0, skipped: 0 };
       let index = 0;
       for (const value of rows) {
-        if (index >= this.limits.importMaxRows) {
+        if (index >= this.limits.maxImportRows) {
           throw new LimitError(
-            "importMaxRows",
-            `An import holds more than ${this.limits.importMaxRows} rows; split it or raise the importMaxRows limit`,
+            "maxImportRows",
+            `An import holds more than ${this.limits.maxImportRows} rows; split it or raise the maxImportRows limit`,
           );
         }
         const row = parseInput(this.#schemas.row, value, SUBJECT, ["rows", index]);
@@ -611,7 +611,7 @@ export class KnowledgeGraph {
   }
 
   #cap(limit: number | undefined): number {
-    return Math.min(limit ?? this.limits.queryMaxRows, this.limits.queryMaxRows);
+    return Math.min(limit ?? this.limits.maxQueryFacts, this.limits.maxQueryFacts);
   }
 
   #singleValued(predicate: string): boolean {
@@ -705,10 +705,10 @@ export class KnowledgeGraph {
       );
     }
     const count = (this.#statements.aliasCount.get(entity.id) as { count: number }).count;
-    if (count >= this.limits.entityMaxAliases) {
+    if (count >= this.limits.maxEntityAliases) {
       throw new LimitError(
-        "entityMaxAliases",
-        `${entity.name} already has ${count} aliases (the entityMaxAliases limit); ${JSON.stringify(alias)} was not added`,
+        "maxEntityAliases",
+        `${entity.name} already has ${count} aliases (the maxEntityAliases limit); ${JSON.stringify(alias)} was not added`,
       );
     }
     this.#statements.insertAlias.run(key, alias, entity.id);

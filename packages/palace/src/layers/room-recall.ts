@@ -23,10 +23,10 @@ export async function recallRoom(
   }
   const limit = options.limit ?? ROOM_RECALL_DEFAULT_LIMIT;
   if (options.query !== undefined) return palace.search(options.query, { wing, room, k: limit });
-  if (!Number.isInteger(limit) || limit < 1 || limit > palace.limits.maxListLimit) {
+  if (!Number.isInteger(limit) || limit < 1 || limit > palace.limits.maxListDrawers) {
     throw invalidInput(
       "limit",
-      `must be an integer from 1 to ${palace.limits.maxListLimit}, got ${String(limit)}`,
+      `must be an integer from 1 to ${palace.limits.maxListDrawers}, got ${String(limit)}`,
     );
   }
   const rows = palace

@@ -36,7 +36,7 @@ export function diaryTools(palace: PalaceView): Tool[] {
       inputSchema: z.strictObject({
         agent: agentField,
         last: optional(
-          wholeNumber("last", 1, palace.limits.maxListLimit).describe("How many entries (default 10)"),
+          wholeNumber("last", 1, palace.limits.maxListDrawers).describe("How many entries (default 10)"),
         ),
         since: optional(isoTime("since").describe("Only entries at or after this ISO 8601 time")),
         topic: optional(text("a topic").describe("Only entries under this topic")),

@@ -67,7 +67,7 @@ export function drawerTools(palace: PalaceView): Tool[] {
             .describe("Only pinned (or unpinned) drawers"),
         ),
         limit: optional(
-          wholeNumber("limit", 1, palace.limits.maxListLimit).describe("Drawers per page (default 100)"),
+          wholeNumber("limit", 1, palace.limits.maxListDrawers).describe("Drawers per page (default 100)"),
         ),
         cursor: optional(
           text("the nextCursor of a previous page").describe("nextCursor of the previous page"),

@@ -13,8 +13,8 @@ const entityField = (what: string) => text(`${what}'s name`).describe(`The ${wha
 
 /** kg_query, kg_add, kg_invalidate, kg_timeline, kg_stats, traverse: the temporal knowledge graph. */
 export function knowledgeGraphTools(kg: KnowledgeGraph): Tool[] {
-  const maxRows = kg.limits.queryMaxRows;
-  const maxDepth = kg.limits.traversalMaxDepth;
+  const maxRows = kg.limits.maxQueryFacts;
+  const maxDepth = kg.limits.maxTraversalHops;
   return [
     schemaTool({
       name: "kg_query",

@@ -6,7 +6,7 @@ import { defined, filterFields, optional, text, timeRange, wholeNumber } from ".
 
 /** search and check_duplicate. */
 export function searchTools(palace: PalaceView): Tool[] {
-  const { maxSearchK, maxNeighbours } = palace.limits;
+  const { maxSearchHits, maxNeighbours } = palace.limits;
   return [
     schemaTool({
       name: "search",
@@ -15,7 +15,9 @@ export function searchTools(palace: PalaceView): Tool[] {
       inputSchema: z.strictObject({
         query: text("what to look for, in words").describe("What to look for, in words"),
         ...filterFields,
-        k: optional(wholeNumber("k", 1, maxSearchK).describe(`Hits to return (default ${SEARCH_DEFAULT_K})`)),
+        k: optional(
+          wholeNumber("k", 1, maxSearchHits).describe(`Hits to return (default ${SEARCH_DEFAULT_K})`),
+        ),
         mode: optional(
           z
             .enum(["hybrid", "bm25", "vector"], { error: "must be hybrid, bm25 or vector" })

@@ -80,7 +80,7 @@ export function tunnelTools(palace: PalaceView): Tool[] {
         room: optional(text("a room name").describe("Start from this room (with wing)")),
         drawerId: optional(text("a drawer id").describe("Start from this drawer")),
         limit: optional(
-          wholeNumber("limit", 1, palace.limits.maxListLimit).describe(
+          wholeNumber("limit", 1, palace.limits.maxListDrawers).describe(
             "Drawers per destination (default 10)",
           ),
         ),

@@ -13,8 +13,8 @@ import { ExportParseError } from "../formats/export-parse-error.js";
 import { parseJsonText } from "../formats/json-syntax.js";
 import { parsePlainTranscript, plainTextShape } from "../formats/plain-text.js";
 import { parseSlackDay, SLACK_METADATA_FILES, type SlackUsers, slackUsers } from "../formats/slack.js";
+import type { MineLimits } from "../limits.js";
 import { throwIfAborted } from "./abort.js";
-import type { MineLimits } from "./mine-limits.js";
 import { looksBinary, type ProjectFile, walkProject } from "./project-walker.js";
 import { readRegularFile } from "./read-regular-file.js";
 import type { RoomClassifier } from "./rooms.js";
@@ -45,7 +45,7 @@ export async function* conversationSources(
   const files: ProjectFile[] = [];
   if (info.isDirectory()) {
     for await (const entry of walkProject(root, {
-      fileMaxBytes: context.limits.exportFileMaxBytes,
+      fileMaxBytes: context.limits.maxExportFileBytes,
       signal: context.signal,
     })) {
       if (entry.type === "excluded") yield { type: "excluded", file: entry.path, reason: entry.reason };
@@ -54,7 +54,7 @@ export async function* conversationSources(
         if (files.length > context.limits.maxFiles) throw tooManyFiles(path, context.limits.maxFiles);
       }
     }
-  } else if (info.size > context.limits.exportFileMaxBytes) {
+  } else if (info.size > context.limits.maxExportFileBytes) {
     yield { type: "excluded", file: basename(path), reason: "too-large" };
   } else {
     files.push({ path: basename(path), absolutePath: path, size: info.size, mtimeMs: info.mtimeMs });
@@ -66,7 +66,7 @@ export async function* conversationSources(
     yield* fileSources(file, context, (directory) => {
       let users = slackUserCache.get(directory);
       if (users === undefined) {
-        users = readRegularFile(join(directory, "users.json"), context.limits.exportFileMaxBytes)
+        users = readRegularFile(join(directory, "users.json"), context.limits.maxExportFileBytes)
           .then((read) => {
             if (!("bytes" in read)) throw new Error("users.json is too large");
             return slackUsers(JSON.parse(read.bytes.toString("utf8")));
@@ -88,7 +88,7 @@ async function* fileSources(
   let parsed: ParsedExport | undefined;
   let format: ConversationFormat | undefined;
   try {
-    const read = await readRegularFile(file.absolutePath, context.limits.exportFileMaxBytes);
+    const read = await readRegularFile(file.absolutePath, context.limits.maxExportFileBytes);
     if (!("bytes" in read)) {
       yield { type: "excluded", file: file.path, reason: "too-large" };
       return;
@@ -199,14 +199,14 @@ function conversationJob(
   const room = context.classifier.conversationRoom(conversation, file);
   const key = sourceKey("convo", wing, conversation.id);
   const hall = "conversations";
-  const recipe = { mode: "convos", wing, room, hall, format, chunking, chunkMaxChars: limits.chunkMaxChars };
+  const recipe = { mode: "convos", wing, room, hall, format, chunking, maxChunkChars: limits.maxChunkChars };
   return {
     key,
     file,
     origin,
     hash: sourceHash(recipe, JSON.stringify(conversation)),
     drafts: () =>
-      chunkConversation(conversation, chunking, limits.chunkMaxChars).map((chunk): DrawerDraft => {
+      chunkConversation(conversation, chunking, limits.maxChunkChars).map((chunk): DrawerDraft => {
         const metadata: DrawerMetadata = { format, file, conversation: conversation.id };
         if (conversation.title) metadata.title = conversation.title.slice(0, TITLE_MAX_CHARS);
         if (chunk.turnIds.length > 1) metadata.turnIds = chunk.turnIds.join(",");

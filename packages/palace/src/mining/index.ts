@@ -31,7 +31,6 @@ export type {
 } from "./drawer-sink.js";
 export { MemoryDrawerSink } from "./memory-drawer-sink.js";
 export { mine, mineEvents } from "./mine.js";
-export { DEFAULT_MINE_LIMITS, type MineLimits, resolveMineLimits } from "./mine-limits.js";
 export {
   formatMineError,
   type MineError,

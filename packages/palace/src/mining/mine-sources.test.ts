@@ -154,7 +154,7 @@ describe("a palace from before drawer links", () => {
     await put(project, "b.txt", `beta notes\n\n${LICENSE}\n`);
     const dir = await palaces.dir();
     let palace = await palaces.open({}, dir);
-    await mine(palace, project, { mode: "project", wing: "shop", limits: { chunkMaxChars: 70 } });
+    await mine(palace, project, { mode: "project", wing: "shop", limits: { maxChunkChars: 70 } });
     const shared = (await registry(palace)).filter(
       (row) => row.id === drawerId({ content: LICENSE, wing: "shop" }),
     );
@@ -179,9 +179,9 @@ describe("a palace from before drawer links", () => {
     expect(palace.internals().db.prepare("SELECT COUNT(*) AS n FROM drawer_sources").get()).toEqual({
       n: (await registry(palace)).length,
     });
-    await mine(palace, project, { mode: "project", wing: "shop", limits: { chunkMaxChars: 70 } });
+    await mine(palace, project, { mode: "project", wing: "shop", limits: { maxChunkChars: 70 } });
     await put(project, "a.txt", "alpha notes only\n");
-    await mine(palace, project, { mode: "project", wing: "shop", limits: { chunkMaxChars: 70 } });
+    await mine(palace, project, { mode: "project", wing: "shop", limits: { maxChunkChars: 70 } });
     expect(await palace.get(drawerId({ content: LICENSE, wing: "shop" }))).toMatchObject({
       source: "project:shop/b.txt",
     });
@@ -197,7 +197,7 @@ describe("mining removes sources gone from where they were mined", () => {
     const other = await palaces.dir();
     await put(other, "d.txt", "delta notes\n");
     const palace = await palaces.open();
-    const options = { mode: "project" as const, wing: "shop", limits: { chunkMaxChars: 70 } };
+    const options = { mode: "project" as const, wing: "shop", limits: { maxChunkChars: 70 } };
     expect(await mine(palace, project, options)).toMatchObject({ sources: 3, added: 4, sourcesRemoved: 0 });
     await mine(palace, other, options);
     await mine(palace, join(EXPORTS, "claude-ai"), { mode: "convos", wing: "shop" });

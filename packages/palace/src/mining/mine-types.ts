@@ -1,6 +1,6 @@
 import type { ConversationChunking } from "../formats/chunk-conversation.js";
 import type { ConversationFormat, SourcePosition } from "../formats/conversation.js";
-import type { MineLimits } from "./mine-limits.js";
+import type { MineLimits } from "../limits.js";
 import type { ExclusionReason } from "./project-walker.js";
 import type { RoomRule } from "./rooms.js";
 

@@ -51,13 +51,13 @@ const FIXTURE_ERRORS = [
 ];
 
 describe("mine (conversations)", () => {
-  it("defers each source's vectors and flushes every vectorFlushDrafts drafts and at the end", async () => {
+  it("defers each source's vectors and flushes every maxUnflushedDrafts drafts and at the end", async () => {
     const sink = new MemoryDrawerSink();
-    const result = await mine(sink, EXPORTS, { ...TURNS, limits: { vectorFlushDrafts: 10 } });
+    const result = await mine(sink, EXPORTS, { ...TURNS, limits: { maxUnflushedDrafts: 10 } });
     expect(result.added).toBe(33);
     // 13: the source that crossed 10 is filed whole before the flush.
     expect(sink.flushes()).toEqual([13, 10, 10]);
-    await mine(sink, EXPORTS, { ...TURNS, limits: { vectorFlushDrafts: 10 } });
+    await mine(sink, EXPORTS, { ...TURNS, limits: { maxUnflushedDrafts: 10 } });
     expect(sink.flushes()).toEqual([13, 10, 10]);
   });
 
@@ -247,8 +247,8 @@ describe("mine (conversations)", () => {
     await expect(
       mine(sink, join(EXPORTS, "chatgpt/conversations.json"), { mode: "project", wing: "w" }),
     ).rejects.toThrow("is a file; --mode project mines a folder (use --mode convos for an export file)");
-    await expect(mine(sink, EXPORTS, { ...TURNS, limits: { chunkMaxChars: 0 } })).rejects.toThrow(
-      "@atrium/palace mining limit chunkMaxChars must be a positive integer, got 0",
+    await expect(mine(sink, EXPORTS, { ...TURNS, limits: { maxChunkChars: 0 } })).rejects.toThrow(
+      "@atrium/palace mining limit maxChunkChars must be a positive integer, got 0",
     );
     const missing = await mine(sink, join(EXPORTS, "nope"), TURNS).catch((error: unknown) => error);
     expect(isPalaceError(missing, "palace/not-found")).toBe(true);

@@ -4,10 +4,10 @@ import type { DrawerDraft } from "../drawers/drawer.js";
 import { nameProblem } from "../drawers/text-checks.js";
 import { invalidInput, isPalaceError, PalaceError } from "../errors.js";
 import { CONVERSATION_FORMATS } from "../formats/conversation.js";
+import { resolveMineLimits } from "../limits.js";
 import { throwIfAborted } from "./abort.js";
 import { conversationSources } from "./conversation-sources.js";
 import type { DrawerSink, ReplaceSourceResult } from "./drawer-sink.js";
-import { resolveMineLimits } from "./mine-limits.js";
 import type { MineEvent, MineOptions, MineResult } from "./mine-types.js";
 import { projectSources } from "./project-sources.js";
 import { notRegularFile } from "./read-regular-file.js";
@@ -136,7 +136,7 @@ export async function* mineEvents(
             const filed = await fileSource(sink, job, drafts, previous !== undefined, batchDrafts);
             for (let part = 2; part <= filed.parts; part++) seen.add(partKey(job.key, part));
             unflushed += drafts.length;
-            if (unflushed >= limits.vectorFlushDrafts) {
+            if (unflushed >= limits.maxUnflushedDrafts) {
               unflushed = 0;
               await sink.flush?.();
             }

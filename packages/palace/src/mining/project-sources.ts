@@ -1,9 +1,9 @@
 import { extname, resolve } from "node:path";
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { chunkProjectFile, isMarkdownPath, markdownHeadings } from "../formats/chunk-project-file.js";
+import type { MineLimits } from "../limits.js";
 import { throwIfAborted } from "./abort.js";
 import { planFolderRooms } from "./folder-rooms.js";
-import type { MineLimits } from "./mine-limits.js";
 import { looksBinary, type ProjectFile, walkProject } from "./project-walker.js";
 import { readRegularFile } from "./read-regular-file.js";
 import type { RoomClassifier } from "./rooms.js";
@@ -21,7 +21,7 @@ export async function* projectSources(
   const { wing, classifier, limits } = context;
   const files: ProjectFile[] = [];
   for await (const entry of walkProject(root, {
-    fileMaxBytes: limits.projectFileMaxBytes,
+    fileMaxBytes: limits.maxProjectFileBytes,
     signal: context.signal,
   })) {
     if (entry.type === "excluded") yield { type: "excluded", file: entry.path, reason: entry.reason };
@@ -37,14 +37,14 @@ export async function* projectSources(
   const folderRooms = planFolderRooms(
     files.map((file) => ({
       path: file.path,
-      weight: Math.max(1, Math.ceil(file.size / limits.chunkMaxChars)),
+      weight: Math.max(1, Math.ceil(file.size / limits.maxChunkChars)),
     })),
   );
   for (const file of files) {
     throwIfAborted(context.signal);
     let bytes: Buffer;
     try {
-      const read = await readRegularFile(file.absolutePath, limits.projectFileMaxBytes);
+      const read = await readRegularFile(file.absolutePath, limits.maxProjectFileBytes);
       if (!("bytes" in read)) {
         // It grew past the limit after the walk measured it: left out, as the walk would have.
         present.delete(sourceKey("project", wing, file.path));
@@ -84,9 +84,9 @@ export async function* projectSources(
         key,
         file: file.path,
         origin,
-        hash: sourceHash({ mode: "project", wing, room, hall, chunkMaxChars: limits.chunkMaxChars }, text),
+        hash: sourceHash({ mode: "project", wing, room, hall, maxChunkChars: limits.maxChunkChars }, text),
         drafts: () =>
-          chunkProjectFile(file.path, text, limits.chunkMaxChars).map(
+          chunkProjectFile(file.path, text, limits.maxChunkChars).map(
             (chunk): DrawerDraft => ({
               content: chunk.content,
               wing,

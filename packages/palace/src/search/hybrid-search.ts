@@ -44,7 +44,7 @@ export interface DrawerFilter {
 }
 
 export interface SearchOptions extends DrawerFilter {
-  /** Hits to return (default 10, at most `maxSearchK`). */
+  /** Hits to return (default 10, at most `maxSearchHits`). */
   k?: number;
   /** "hybrid" (default) fuses BM25 and vector ranks; "bm25" and "vector" run one leg alone (baselines). */
   mode?: SearchMode;
@@ -190,8 +190,8 @@ export async function hybridSearch(
     );
   }
   const k = options.k ?? SEARCH_DEFAULT_K;
-  if (!Number.isInteger(k) || k < 1 || k > limits.maxSearchK) {
-    throw invalidInput("k", `must be an integer from 1 to ${limits.maxSearchK}, got ${String(k)}`);
+  if (!Number.isInteger(k) || k < 1 || k > limits.maxSearchHits) {
+    throw invalidInput("k", `must be an integer from 1 to ${limits.maxSearchHits}, got ${String(k)}`);
   }
   const mode = options.mode ?? "hybrid";
   if (mode !== "hybrid" && mode !== "bm25" && mode !== "vector") {
