@@ -4,7 +4,7 @@ import { hashingEmbedding } from "@atrium/chroma";
 import { ClosedError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
-import { LEXICAL_TABLE } from "./db/schema.js";
+import { LEXICAL_TABLE } from "./db/lexical-table.js";
 import { drawerId } from "./drawers/drawer-id.js";
 import { isPalaceError, PalaceError } from "./errors.js";
 import { initPalace, openPalace } from "./open-palace.js";

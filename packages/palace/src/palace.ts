@@ -37,12 +37,12 @@ import {
   type SearchHit,
   type SearchOptions,
 } from "./search/hybrid-search.js";
-import { vectorText } from "./search/lexical-index.js";
 import { DUPLICATE_CANDIDATES, DUPLICATE_DEFAULT_THRESHOLD } from "./tuning.js";
 import { Tunnels } from "./tunnels/tunnels.js";
 import type { ChromaConnection } from "./vectors/chroma-connection.js";
 import { VectorIndex } from "./vectors/vector-index.js";
 import { type ApplyResult, applyPendingVectors } from "./vectors/vector-sync.js";
+import { vectorText } from "./vectors/vector-text.js";
 
 /**
  * A palace: verbatim drawers in wings and rooms, with hybrid search. SQLite (palace.sqlite) is the

@@ -1,7 +1,7 @@
 import { hashingEmbedding } from "@atrium/chroma";
 import { afterAll, describe, expect, it } from "vitest";
 import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
-import { LEXICAL_TABLE } from "./db/schema.js";
+import { LEXICAL_TABLE } from "./db/lexical-table.js";
 import { openPalace } from "./open-palace.js";
 import { repairPalace } from "./repair.js";
 

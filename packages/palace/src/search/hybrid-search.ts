@@ -5,7 +5,7 @@ import type { Database } from "better-sqlite3";
 import type { PalaceAccess } from "../access/palace-access.js";
 import type { DrawerRegistry } from "../db/drawer-registry.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
-import { LEXICAL_TABLE } from "../db/schema.js";
+import { LEXICAL_COLUMNS, LEXICAL_TABLE } from "../db/lexical-table.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
@@ -24,10 +24,9 @@ import type { VectorIndex } from "../vectors/vector-index.js";
 import {
   HYBRID_FUSION,
   LEXICAL_COLUMN_WEIGHTS,
-  LEXICAL_COLUMNS,
   lexicalMatchExpression,
   lexicalQueryTerms,
-} from "./lexical-index.js";
+} from "./lexical-query.js";
 import { withinMatchBudget } from "./match-budget.js";
 
 export type SearchMode = "hybrid" | "bm25" | "vector";

@@ -4,8 +4,8 @@ import { conversationDrafts, TestPalaces } from "../../test/test-palaces.js";
 import { VECTOR_TABLE } from "../db/schema.js";
 import { openPalace } from "../open-palace.js";
 import { repairPalace } from "../repair.js";
-import { vectorText } from "../search/lexical-index.js";
 import { encodeVector, nearestInScope } from "./local-vectors.js";
+import { vectorText } from "./vector-text.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());
