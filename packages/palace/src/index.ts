@@ -5,13 +5,25 @@ export {
   parsePalaceGrants,
   type WingGrant,
 } from "./access/palace-grants.js";
-export { PalaceView, type PalaceViewStatus } from "./access/palace-view.js";
 export {
   type FactView,
   type PalaceToolsOptions,
   palaceTools,
   type RecallToolHit,
 } from "./agent-tools/index.js";
+export type { RepairOptions, RepairReport } from "./core/maintenance.js";
+export type {
+  DrawerPage,
+  DrawerUpdate,
+  DuplicateCheck,
+  DuplicateMatch,
+  FileResult,
+  ListOptions,
+  PalaceStatus,
+  RoomCount,
+  WingCount,
+} from "./core/palace-types.js";
+export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./db/palace-dir.js";
 export {
   DIARY_HALL,
   type DiaryEntry,
@@ -72,20 +84,7 @@ export {
 export * from "./mining/index.js";
 export { type InitPalaceOptions, initPalace, type OpenPalaceOptions, openPalace } from "./open-palace.js";
 export { Palace } from "./palace.js";
-export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";
-export type {
-  DrawerPage,
-  DrawerUpdate,
-  DuplicateCheck,
-  DuplicateMatch,
-  FileResult,
-  ListOptions,
-  PalaceStatus,
-  RoomCount,
-  WingCount,
-} from "./palace-types.js";
 export { repairPalace } from "./repair.js";
-export type { RepairOptions, RepairReport } from "./repair-steps.js";
 export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";
 export {
   type DerivedTunnel,
@@ -98,3 +97,4 @@ export {
   Tunnels,
   tunnelId,
 } from "./tunnels/index.js";
+export { PalaceView, type PalaceViewStatus } from "./view/palace-view.js";

@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { diaryRead, diaryWrite } from "../diary/diary.js";
+import type { PalaceView } from "../view/palace-view.js";
 import type { PalaceToolsOptions } from "./tool-options.js";
 
 /** `diary_write` and `diary_read`: the agent's own diary, kept in the palace. */

@@ -1,8 +1,8 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { renderFact } from "../kg/kg-fact-lines.js";
 import type { Triple } from "../kg/kg-types.js";
+import type { PalaceView } from "../view/palace-view.js";
 
 /** A fact as the model sees it: the stored fields and one readable line. */
 export interface FactView {

@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { DEFAULT_MEMORY_ROOM, DEFAULT_MEMORY_WING, MEMORY_HALL } from "../memory-store.js";
+import type { PalaceView } from "../view/palace-view.js";
 import { type PalaceToolsOptions, toolWing } from "./tool-options.js";
 
 /** One recalled memory, as the model sees it. */

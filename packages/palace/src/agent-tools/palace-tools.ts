@@ -1,8 +1,8 @@
 import type { Tool } from "@atrium/spec";
 import { PalaceAccess } from "../access/palace-access.js";
-import { PalaceView } from "../access/palace-view.js";
 import { invalidInput } from "../errors.js";
 import type { Palace } from "../palace.js";
+import { PalaceView } from "../view/palace-view.js";
 import { diaryTools } from "./diary-tools.js";
 import { knowledgeGraphTools } from "./kg-tools.js";
 import { memoryTools } from "./memory-tools.js";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { resolveEmbedding } from "@atrium/chroma";
+import { palacePaths } from "../db/palace-dir.js";
 import { initPalace } from "../open-palace.js";
-import { palacePaths } from "../palace-dir.js";
 import { type CliCommand, parseCommandArgs, printHelp, stringOption } from "./cli-command.js";
 import { PALACE_OPTION, PALACE_OPTION_HELP, palaceDir } from "./palace-option.js";
 

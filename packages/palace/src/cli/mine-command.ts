@@ -1,4 +1,5 @@
 import { ValidationError } from "@atrium/spec";
+import { readPalaceConfig } from "../db/palace-dir.js";
 import { PalaceError } from "../errors.js";
 import { CONVERSATION_FORMATS } from "../formats/conversation.js";
 import { mine } from "../mining/mine.js";
@@ -6,7 +7,6 @@ import type { MineResult } from "../mining/mine-types.js";
 import { progressBar } from "../mining/progress-bar.js";
 import { parseRoomRules, type RoomRule } from "../mining/rooms.js";
 import type { Palace } from "../palace.js";
-import { readPalaceConfig } from "../palace-dir.js";
 import {
   type CliCommand,
   choiceOption,

@@ -1,8 +1,9 @@
 import { parseIsoTime, rethrowIfFatal } from "@atrium/spec";
-import { PalaceView } from "../access/palace-view.js";
+import { palaceCore } from "../core/palace-core.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import { invalidInput } from "../errors.js";
 import type { Palace } from "../palace.js";
+import { PalaceView } from "../view/palace-view.js";
 
 /** The hall every diary entry is filed in. */
 export const DIARY_HALL = "diary";
@@ -138,8 +139,7 @@ export async function diaryRead(
     }
     add("d.room = ?", options.topic);
   }
-  const rows = palace
-    .internals()
+  const rows = palaceCore(palace)
     .db.prepare(
       `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE ${conditions.join(" AND ")} ORDER BY d.timestamp_ms DESC, d.rowid DESC LIMIT ?`,
     )

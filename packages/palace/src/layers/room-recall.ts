@@ -1,3 +1,4 @@
+import { palaceCore } from "../core/palace-core.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
@@ -29,8 +30,7 @@ export async function recallRoom(
       `must be an integer from 1 to ${palace.limits.maxListDrawers}, got ${String(limit)}`,
     );
   }
-  const rows = palace
-    .internals()
+  const rows = palaceCore(palace)
     .db.prepare(
       `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.wing = ? AND d.room = ? ORDER BY d.pinned DESC, d.timestamp_ms DESC, d.rowid DESC LIMIT ?`,
     )

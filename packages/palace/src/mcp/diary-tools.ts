@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { diaryRead, diaryWrite } from "../diary/index.js";
+import type { PalaceView } from "../view/palace-view.js";
 import { defined, isoTime, optional, text, wholeNumber } from "./tool-fields.js";
 
 const agentField = text("the agent's name").describe("Whose diary (your own name, e.g. claude)");

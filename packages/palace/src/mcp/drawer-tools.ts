@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { PalaceError } from "../errors.js";
+import type { PalaceView } from "../view/palace-view.js";
 import {
   defined,
   filterFields,

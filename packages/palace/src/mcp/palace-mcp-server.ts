@@ -11,8 +11,8 @@ import {
 import { ConfigError, errorMessage, type Tool } from "@atrium/spec";
 import { PalaceAccess } from "../access/palace-access.js";
 import type { PalaceGrants } from "../access/palace-grants.js";
-import { PalaceView } from "../access/palace-view.js";
 import type { Palace } from "../palace.js";
+import { PalaceView } from "../view/palace-view.js";
 import { diaryTools } from "./diary-tools.js";
 import { drawerTools } from "./drawer-tools.js";
 import { knowledgeGraphTools } from "./kg-tools.js";

@@ -1,7 +1,7 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { SEARCH_DEFAULT_K } from "../tuning.js";
+import type { PalaceView } from "../view/palace-view.js";
 import { defined, filterFields, optional, text, timeRange, wholeNumber } from "./tool-fields.js";
 
 /** search and check_duplicate. */

@@ -1,6 +1,6 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
+import type { PalaceView } from "../view/palace-view.js";
 import { optional, text } from "./tool-fields.js";
 
 /** status, list_wings, list_rooms, get_taxonomy: what the palace holds and where. */

@@ -1,8 +1,8 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { PalaceError } from "../errors.js";
 import type { TunnelEnd } from "../tunnels/index.js";
+import type { PalaceView } from "../view/palace-view.js";
 import { defined, optional, text, wholeNumber } from "./tool-fields.js";
 
 /**

@@ -1,8 +1,8 @@
 import { schemaTool, type Tool } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
-import type { PalaceView } from "../access/palace-view.js";
 import { DEFAULT_WAKE_UP_TOKENS, wakeUp } from "../layers/index.js";
+import type { PalaceView } from "../view/palace-view.js";
 import { defined, optional, text, wholeNumber } from "./tool-fields.js";
 
 /** wake_up: the small context an agent reads first (who the user is, what matters most). */

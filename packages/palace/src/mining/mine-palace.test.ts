@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../../test/test-palaces.js";
+import { palaceCore } from "../core/palace-core.js";
 import type { Palace } from "../palace.js";
 import { MemoryDrawerSink } from "./memory-drawer-sink.js";
 import { mine } from "./mine.js";
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 async function registeredIds(palace: Palace): Promise<string[]> {
-  const rows = palace.internals().db.prepare("SELECT id FROM drawers ORDER BY id").all() as { id: string }[];
+  const rows = palaceCore(palace).db.prepare("SELECT id FROM drawers ORDER BY id").all() as { id: string }[];
   return rows.map((row) => row.id);
 }
 
@@ -37,7 +38,7 @@ describe("mine into a real palace", () => {
         .map((drawer) => drawer.id)
         .sort(),
     );
-    expect((await palace.internals().index.ids()).sort()).toEqual(await registeredIds(palace));
+    expect((await palaceCore(palace).index.ids()).sort()).toEqual(await registeredIds(palace));
     expect(await mine(palace, EXPORTS, TURNS)).toMatchObject({
       sources: 12,
       skipped: 12,
@@ -109,7 +110,7 @@ describe("mine into a real palace", () => {
         .map((drawer) => drawer.id)
         .sort(),
     );
-    expect((await palace.internals().index.ids()).sort()).toEqual(ids);
+    expect((await palaceCore(palace).index.ids()).sort()).toEqual(ids);
   }, 120_000);
 });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../../test/test-palaces.js";
+import { palaceCore } from "../core/palace-core.js";
 import { MemoryDrawerSink } from "./memory-drawer-sink.js";
 import { mine } from "./mine.js";
 import type { MineOptions } from "./mine-types.js";
@@ -164,7 +165,7 @@ describe("source keys are namespaced by kind", () => {
     db.close();
 
     palace = await palaces.open({}, dir);
-    const { db: migrated } = palace.internals();
+    const { db: migrated } = palaceCore(palace);
     expect(palace.listSources("").map((source) => source.key)).toEqual([
       "convo:me/chat.txt",
       "project:me/a.md",

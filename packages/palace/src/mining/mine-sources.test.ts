@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../../test/test-palaces.js";
+import { palaceCore } from "../core/palace-core.js";
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { drawerId } from "../drawers/drawer-id.js";
 import { exportPalace } from "../export/export-palace.js";
@@ -32,7 +33,7 @@ function drafts(texts: string[]): DrawerDraft[] {
 async function registry(
   palace: Palace,
 ): Promise<{ id: string; source: string | null; position: number | null }[]> {
-  return palace.internals().db.prepare("SELECT id, source, position FROM drawers ORDER BY id").all() as {
+  return palaceCore(palace).db.prepare("SELECT id, source, position FROM drawers ORDER BY id").all() as {
     id: string;
     source: string | null;
     position: number | null;
@@ -89,7 +90,7 @@ describe("a drawer shared by sources", () => {
     expect(await registry(palace)).toEqual([
       { id: drawerId({ content: "beta code", wing: "shop" }), source: "b.ts", position: 0 },
     ]);
-    expect((await palace.internals().index.ids()).sort()).toEqual(
+    expect((await palaceCore(palace).index.ids()).sort()).toEqual(
       (await registry(palace)).map((row) => row.id),
     );
 
@@ -176,7 +177,7 @@ describe("a palace from before drawer links", () => {
       ["project:shop/a.txt", false],
       ["project:shop/b.txt", true],
     ]);
-    expect(palace.internals().db.prepare("SELECT COUNT(*) AS n FROM drawer_sources").get()).toEqual({
+    expect(palaceCore(palace).db.prepare("SELECT COUNT(*) AS n FROM drawer_sources").get()).toEqual({
       n: (await registry(palace)).length,
     });
     await mine(palace, project, { mode: "project", wing: "shop", limits: { maxChunkChars: 70 } });
@@ -244,7 +245,7 @@ describe("mining removes sources gone from where they were mined", () => {
     expect(
       (await palace.search("gamma", { wing: "shop", k: 20, recordAccess: false })).map((hit) => hit.content),
     ).not.toContain("gamma notes");
-    expect((await palace.internals().index.ids()).sort()).toEqual(
+    expect((await palaceCore(palace).index.ids()).sort()).toEqual(
       (await registry(palace)).map((row) => row.id),
     );
     expect(await mine(palace, project, options)).toMatchObject({ skipped: 1, sourcesRemoved: 0, removed: 0 });
@@ -293,7 +294,7 @@ describe("mining removes sources gone from where they were mined", () => {
       keys.filter((key) => key !== goneKey),
     );
     expect(await palace.list({ source: goneKey })).toEqual({ drawers: [] });
-    expect((await palace.internals().index.ids()).sort()).toEqual(
+    expect((await palaceCore(palace).index.ids()).sort()).toEqual(
       (await registry(palace)).map((row) => row.id),
     );
 

@@ -1,5 +1,5 @@
-import type { Drawer, DrawerMetadata } from "./drawers/drawer.js";
-import type { DrawerFilter } from "./search/hybrid-search.js";
+import type { Drawer, DrawerMetadata } from "../drawers/drawer.js";
+import type { DrawerFilter } from "../search/hybrid-search.js";
 
 // What the methods of a `Palace` take and give, besides drawers.
 

@@ -3,7 +3,7 @@ import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { z } from "zod";
-import { PalaceError } from "./errors.js";
+import { PalaceError } from "../errors.js";
 
 /**
  * One palace is one directory: `palace.json` (settings), `palace.sqlite` (the registry, the

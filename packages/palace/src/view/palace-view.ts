@@ -1,9 +1,7 @@
-import type { Drawer, DrawerDraft } from "../drawers/drawer.js";
-import { drawerId } from "../drawers/drawer-id.js";
-import { invalidInput, PalaceError } from "../errors.js";
-import type { KnowledgeGraph } from "../kg/knowledge-graph.js";
-import type { PalaceLimits } from "../limits.js";
-import type { Palace } from "../palace.js";
+import { PalaceAccess } from "../access/palace-access.js";
+import type { PalaceGrants } from "../access/palace-grants.js";
+import { countPinned } from "../core/drawer-queries.js";
+import { palaceCore } from "../core/palace-core.js";
 import type {
   DrawerPage,
   DrawerUpdate,
@@ -11,11 +9,15 @@ import type {
   FileResult,
   ListOptions,
   WingCount,
-} from "../palace-types.js";
+} from "../core/palace-types.js";
+import type { Drawer, DrawerDraft } from "../drawers/drawer.js";
+import { drawerId } from "../drawers/drawer-id.js";
+import { invalidInput, PalaceError } from "../errors.js";
+import type { KnowledgeGraph } from "../kg/knowledge-graph.js";
+import type { PalaceLimits } from "../limits.js";
+import type { Palace } from "../palace.js";
 import type { SearchHit, SearchOptions } from "../search/hybrid-search.js";
 import type { Tunnels } from "../tunnels/tunnels.js";
-import { PalaceAccess } from "./palace-access.js";
-import type { PalaceGrants } from "./palace-grants.js";
 
 /** What `PalaceView.status` tells a caller: counts of what it reads, never where the palace lives. */
 export interface PalaceViewStatus {
@@ -149,15 +151,7 @@ export class PalaceView {
   async status(): Promise<PalaceViewStatus> {
     const full = await this.palace.status();
     const taxonomy = await this.taxonomy();
-    const { db } = this.palace.internals();
-    const confined = this.access.readSql("d");
-    const pinned = (
-      db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM drawers d WHERE d.pinned = 1${confined ? ` AND ${confined.sql}` : ""}`,
-        )
-        .get(...(confined?.params ?? [])) as { n: number }
-    ).n;
+    const pinned = countPinned(palaceCore(this.palace), this.access);
     return {
       name: full.name,
       embedding: full.embedding,
