@@ -5,12 +5,6 @@ export {
   parsePalaceGrants,
   type WingGrant,
 } from "./access/palace-grants.js";
-export {
-  type FactView,
-  type PalaceToolsOptions,
-  palaceTools,
-  type RecallToolHit,
-} from "./agent-tools/index.js";
 export type { RepairOptions, RepairReport } from "./core/maintenance.js";
 export type {
   DrawerPage,
@@ -71,7 +65,6 @@ export {
   identityView,
   type PalaceMcpHttpOptions,
   type PalaceMcpOptions,
-  palaceMcpTools,
   servePalaceMcp,
   servePalaceMcpHttp,
 } from "./mcp/palace-mcp-server.js";
@@ -86,6 +79,11 @@ export { type InitPalaceOptions, initPalace, type OpenPalaceOptions, openPalace 
 export { Palace } from "./palace.js";
 export { repairPalace } from "./repair.js";
 export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";
+export type { FactView } from "./tools/kg-tools.js";
+export type { RecallToolHit } from "./tools/memory-tools.js";
+export { palaceTools } from "./tools/palace-tools.js";
+export type { PalaceTool, ToolAnnotations } from "./tools/tool-annotations.js";
+export type { PalaceToolsOptions } from "./tools/tool-options.js";
 export {
   type DerivedTunnel,
   type Tunnel,

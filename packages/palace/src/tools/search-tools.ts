@@ -1,11 +1,12 @@
-import { schemaTool, type Tool } from "@atrium/spec";
+import { schemaTool } from "@atrium/spec";
 import { z } from "zod";
 import { SEARCH_DEFAULT_K } from "../tuning.js";
 import type { PalaceView } from "../view/palace-view.js";
+import { type PalaceTool, reading } from "./tool-annotations.js";
 import { defined, filterFields, optional, text, timeRange, wholeNumber } from "./tool-fields.js";
 
 /** search and check_duplicate. */
-export function searchTools(palace: PalaceView): Tool[] {
+export function searchTools(palace: PalaceView): PalaceTool[] {
   const { maxSearchHits, maxNeighbours } = palace.limits;
   return [
     schemaTool({
@@ -68,5 +69,5 @@ export function searchTools(palace: PalaceView): Tool[] {
         };
       },
     }),
-  ];
+  ].map(reading);
 }

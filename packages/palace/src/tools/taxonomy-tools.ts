@@ -1,10 +1,11 @@
-import { schemaTool, type Tool } from "@atrium/spec";
+import { schemaTool } from "@atrium/spec";
 import { z } from "zod";
 import type { PalaceView } from "../view/palace-view.js";
+import { type PalaceTool, reading } from "./tool-annotations.js";
 import { optional, text } from "./tool-fields.js";
 
 /** status, list_wings, list_rooms, get_taxonomy: what the palace holds and where. */
-export function taxonomyTools(palace: PalaceView): Tool[] {
+export function taxonomyTools(palace: PalaceView): PalaceTool[] {
   return [
     schemaTool({
       name: "status",
@@ -50,5 +51,5 @@ export function taxonomyTools(palace: PalaceView): Tool[] {
         return { wings: await palace.taxonomy() };
       },
     }),
-  ];
+  ].map(reading);
 }

@@ -9,6 +9,9 @@ afterAll(() => palaces.cleanup());
 
 const signal = new AbortController().signal;
 
+/** The agent's memory tools, as the demo picks them. */
+const MEMORY = ["recall", "remember", "kg_query", "kg_add", "diary_write", "diary_read"];
+
 /** Calls a tool the way an agent does: validate, then execute the parsed input. */
 async function call(tools: Tool[], name: string, input: unknown) {
   const tool = tools.find((candidate) => candidate.name === name)!;
@@ -21,27 +24,31 @@ async function call(tools: Tool[], name: string, input: unknown) {
 describe("palaceTools", () => {
   let palace: Palace;
 
-  it("offers recall, remember, kg_query, kg_add, diary_write, diary_read with JSON Schemas", async () => {
+  it("offers every palace tool once, camelCase arguments with JSON Schemas; `only` picks some", async () => {
     palace = await palaces.open();
     const tools = palaceTools(palace);
-    expect(tools.map((tool) => tool.name)).toEqual([
-      "recall",
-      "remember",
-      "kg_query",
-      "kg_add",
-      "diary_write",
-      "diary_read",
-    ]);
-    expect(tools[0]?.inputSchema).toMatchObject({ type: "object", required: ["query"] });
-    expect(Object.keys((tools[3]!.inputSchema as { properties: object }).properties)).toEqual([
+    expect(tools).toHaveLength(27);
+    expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
+    expect(tools.find((tool) => tool.name === "recall")?.inputSchema).toMatchObject({
+      type: "object",
+      required: ["query"],
+    });
+    const kgAdd = tools.find((tool) => tool.name === "kg_add")!;
+    expect(Object.keys((kgAdd.inputSchema as { properties: object }).properties)).toEqual([
+      "wing",
       "subject",
       "predicate",
       "object",
-      "valid_from",
-      "valid_to",
-      "source_drawer_id",
-      "on_conflict",
+      "validFrom",
+      "validTo",
+      "sourceDrawerId",
+      "confidence",
+      "onConflict",
     ]);
+    expect(palaceTools(palace, { only: [...MEMORY].reverse() }).map((tool) => tool.name)).toEqual(MEMORY);
+    expect(() => palaceTools(palace, { only: ["recall", "forget"] })).toThrow(
+      'options.only: has "forget", not a palace tool; known: status, ',
+    );
   });
 
   it("remembers, then recalls; a wing-confined set stays in its wing", async () => {
@@ -63,21 +70,17 @@ describe("palaceTools", () => {
       source: "agent",
     });
     await call(tools, "remember", { content: "Deploys happen on Tuesdays.", wing: "work", room: "ops" });
-    const hits = (await call(tools, "recall", { query: "what is the cat called", k: 1 })) as {
-      id: string;
-      content: string;
-    }[];
+    const { hits } = (await call(tools, "recall", { query: "what is the cat called", k: 1 })) as {
+      hits: { id: string; content: string }[];
+    };
     expect(hits.map((hit) => hit.content)).toEqual(["The user's cat is called Miso."]);
-
     const work = palaceTools(palace, { wing: "work" });
-    expect(
-      ((await call(work, "recall", { query: "cat Miso" })) as { wing: string }[]).every(
-        (hit) => hit.wing === "work",
-      ),
-    ).toBe(true);
+    const inWork = (await call(work, "recall", { query: "cat Miso" })) as { hits: { wing: string }[] };
+    expect(inWork.hits.every((hit) => hit.wing === "work")).toBe(true);
     await expect(call(work, "recall", { query: "cat", wing: "memories" })).rejects.toThrow(
       'wing: these tools are confined to wing "work"; leave wing out or pass "work"',
     );
+    await expect(call(work, "search", { query: "cat", wing: "memories" })).rejects.toThrow(/may not read/);
   });
 
   it("adds facts and reports a conflict as a readable observation", async () => {
@@ -88,29 +91,33 @@ describe("palaceTools", () => {
       subject: "Caroline",
       predicate: "lives_in",
       object: "Boston",
-      valid_from: "2023-05",
-    })) as { stored: boolean; observation: string };
+      validFrom: "2023-05",
+    })) as { created: boolean; observation: string };
     expect(added).toMatchObject({
-      stored: true,
+      created: true,
       observation: "Stored: Caroline — lives_in → Boston (since 2023-05).",
     });
     const conflict = (await call(tools, "kg_add", {
       subject: "Caroline",
       predicate: "lives_in",
       object: "Lisbon",
-    })) as { stored: boolean; conflicts: unknown[]; observation: string };
-    expect(conflict.stored).toBe(false);
-    expect(conflict.conflicts).toHaveLength(1);
-    expect(conflict.observation).toMatch(/^Not stored\. .*Boston/);
-    expect(await call(tools, "kg_query", { subject: "caroline" })).toEqual([
-      expect.objectContaining({
-        subject: "Caroline",
-        predicate: "lives_in",
-        object: "Boston",
-        valid_from: "2023-05",
-        text: "Caroline — lives_in → Boston (since 2023-05)",
-      }),
+    })) as { created: boolean; conflicts: { resolution: string; message: string }[]; observation: string };
+    expect(conflict.created).toBe(false);
+    expect(conflict.conflicts).toEqual([
+      expect.objectContaining({ resolution: "refused", message: expect.stringContaining("Boston") }),
     ]);
+    expect(conflict.observation).toMatch(/^Not stored\. .*Boston/);
+    expect(await call(tools, "kg_query", { subject: "caroline" })).toEqual({
+      facts: [
+        expect.objectContaining({
+          subject: "Caroline",
+          predicate: "lives_in",
+          object: "Boston",
+          validFrom: "2023-05",
+          text: "Caroline — lives_in → Boston (since 2023-05)",
+        }),
+      ],
+    });
   });
 
   it("keeps the agent's diary and validates every input, naming the field", async () => {
@@ -121,29 +128,30 @@ describe("palaceTools", () => {
       topic: "user",
     })) as { created: boolean; room: string };
     expect(written).toMatchObject({ created: true, room: "user" });
-    expect(
-      ((await call(tools, "diary_read", {})) as { entry: string }[]).map((entry) => entry.entry),
-    ).toEqual(["Learned the user's cat's name."]);
-    expect(
-      (await palaceTools(palace, { agent: "someone-else" })
-        .find((tool) => tool.name === "diary_read")!
-        .execute({}, { signal })) as unknown[],
-    ).toEqual([]);
-
-    expect(await call(tools, "recall", {})).toEqual({ issues: ["query: query must be text"] });
+    const diary = (await call(tools, "diary_read", {})) as { agent: string; entries: { entry: string }[] };
+    expect(diary.agent).toBe("helper");
+    expect(diary.entries.map((entry) => entry.entry)).toEqual(["Learned the user's cat's name."]);
+    await expect(call(tools, "diary_read", { agent: "someone-else" })).rejects.toThrow(
+      'agent: these tools are confined to agent "helper"; leave agent out or pass "helper"',
+    );
+    expect(await call(palaceTools(palace), "diary_read", { agent: "someone-else" })).toEqual({
+      agent: "someone-else",
+      entries: [],
+    });
+    expect(await call(tools, "recall", {})).toEqual({
+      issues: ["query: must be text (what to look for, in words)"],
+    });
     expect(await call(tools, "recall", { query: "x", k: 0 })).toEqual({
-      issues: ["k: k must be at least 1"],
+      issues: ["k: must be at least 1 (k)"],
     });
     expect(await call(tools, "remember", { content: "  " })).toEqual({
-      issues: ["content: content must not be empty"],
+      issues: ["content: is empty; give the memory"],
     });
     expect(
-      await call(tools, "kg_add", { subject: "a", predicate: "b", object: "c", on_conflict: "merge" }),
-    ).toEqual({
-      issues: ['on_conflict: on_conflict must be "report", "invalidate" or "keep-both"'],
-    });
+      await call(tools, "kg_add", { subject: "a", predicate: "b", object: "c", onConflict: "merge" }),
+    ).toEqual({ issues: ["onConflict: must be report, invalidate or keep-both"] });
     expect(await call(tools, "diary_read", { last: 1.5 })).toEqual({
-      issues: ["last: last must be a whole number"],
+      issues: ["last: must be a whole number (last)"],
     });
     expect(
       ((await call(tools, "recall", { query: "x", limit: 3 })) as { issues: string[] }).issues,

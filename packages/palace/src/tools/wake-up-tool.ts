@@ -1,13 +1,14 @@
-import { schemaTool, type Tool } from "@atrium/spec";
+import { schemaTool } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
 import { DEFAULT_WAKE_UP_TOKENS, wakeUp } from "../layers/index.js";
 import type { PalaceView } from "../view/palace-view.js";
+import { type PalaceTool, reading } from "./tool-annotations.js";
 import { defined, optional, text, wholeNumber } from "./tool-fields.js";
 
 /** wake_up: the small context an agent reads first (who the user is, what matters most). */
-export function wakeUpTool(palace: PalaceView): Tool {
-  return schemaTool({
+export function wakeUpTool(palace: PalaceView): PalaceTool {
+  const tool = schemaTool({
     name: "wake_up",
     description: `Read this first: who the user is and their most important memories and facts, fitted to a token budget (default ${DEFAULT_WAKE_UP_TOKENS}). Search for anything more.`,
     inputSchema: z.strictObject({
@@ -30,4 +31,5 @@ export function wakeUpTool(palace: PalaceView): Tool {
       return { text: woken, tokens: countTokens(woken) };
     },
   });
+  return reading(tool);
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * The zod pieces every palace MCP tool builds its input from. Messages name the field and say
- * what to send; the MCP layer prefixes each with the field's path.
+ * The zod pieces every palace tool builds its input from. Messages name the field and say what
+ * to send; the MCP server and an agent's tool call both prefix each with the field's path.
  */
 
 /**
@@ -14,11 +14,14 @@ export function optional<Schema extends z.ZodType>(schema: Schema) {
   return schema.optional();
 }
 
-/** Non-empty text (a wing, room, hall, id, query). */
-export function text(what: string) {
-  return z
+/** Non-empty text (a wing, room, hall, id, query), at most `maxChars` characters when given. */
+export function text(what: string, maxChars?: number) {
+  const nonEmpty = z
     .string({ error: `must be text (${what})` })
     .refine((value) => value.trim() !== "", { error: `is empty; give ${what}` });
+  return maxChars === undefined
+    ? nonEmpty
+    : nonEmpty.max(maxChars, { error: `must be at most ${maxChars} characters (${what})` });
 }
 
 export function wholeNumber(what: string, min: number, max: number) {
