@@ -57,7 +57,7 @@ describe("CodeAgent × palace", () => {
       js(
         [
           'const saved = await remember({ content: "The user\'s cat is called Miso.", room: "pets" });',
-          'const fact = await kg_add({ subject: "user", predicate: "lives_in", object: "Lisbon", valid_from: "2024-02" });',
+          'const fact = await kg_add({ subject: "user", predicate: "lives_in", object: "Lisbon", validFrom: "2024-02" });',
           'const moved = await kg_add({ subject: "user", predicate: "lives_in", object: "Porto" });',
           'await diary_write({ entry: "Learned about the cat.", topic: "user" });',
           "console.log(saved.created, fact.observation);",
@@ -82,10 +82,10 @@ describe("CodeAgent × palace", () => {
     const recalling = new ScriptedModel([
       js(
         [
-          'const hits = await recall({ query: "what is the name of my cat?", k: 2 });',
-          'const where = await kg_query({ subject: "user", predicate: "lives_in" });',
-          "const diary = await diary_read({ last: 1 });",
-          "final_answer({ memories: hits.map((h) => h.room + ': ' + h.content).sort(), lives: where.map((f) => f.text), diary: diary[0].entry });",
+          'const { hits } = await recall({ query: "what is the name of my cat?", k: 2 });',
+          'const { facts } = await kg_query({ subject: "user", predicate: "lives_in" });',
+          "const { entries } = await diary_read({ last: 1 });",
+          "final_answer({ memories: hits.map((h) => h.room + ': ' + h.content).sort(), lives: facts.map((f) => f.text), diary: entries[0].entry });",
         ].join("\n"),
       ),
     ]);
@@ -145,6 +145,6 @@ describe("CodeAgent × palace", () => {
     const model = new ScriptedModel([js('await recall({ query: "" });'), js('final_answer("done");')]);
     const result = await agentWith(model, palace).run("Recall nothing.");
     expect(result.state).toBe("success");
-    expect(lastText(model.calls[1]!.messages)).toMatch(/query must not be empty/);
+    expect(lastText(model.calls[1]!.messages)).toMatch(/query: is empty; give what to look for/);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import type { LocomoConversation } from "../src/locomo/locomo-format.js";
+import type { LocomoConversation } from "./locomo/locomo-format.js";
 
 /**
  * LoCoMo's dialogues rewritten as a Claude.ai data export (`conversations.json`): one conversation

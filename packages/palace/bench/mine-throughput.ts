@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BenchRow, compared } from "@atrium/bench";
-import type { LocomoConversation } from "../src/locomo/locomo-format.js";
-import { mine } from "../src/mine/mine.js";
+import { mine } from "../src/mining/mine.js";
 import { openPalace } from "../src/open-palace.js";
+import type { LocomoConversation } from "./locomo/locomo-format.js";
 import { exportTurns, locomoAsClaudeAiExport } from "./locomo-export.js";
 
 /**

@@ -13,8 +13,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BenchRow, repoRoot, writeBenchResults } from "@atrium/bench";
-import { loadLocomo } from "../src/locomo/locomo-format.js";
-import { runPalaceLocomo } from "../src/locomo/locomo-palace.js";
+import { loadLocomo } from "./locomo/locomo-format.js";
+import { runPalaceLocomo } from "./locomo/locomo-palace.js";
 import { mineThroughputRows } from "./mine-throughput.js";
 import { searchLatencyRows } from "./search-latency.js";
 

@@ -11,7 +11,6 @@ import type { DrawerDraft } from "../src/drawers/drawer.js";
  */
 export const SYNTHETIC_VERSION = 1;
 
-
 const words = (text: string) => text.trim().split(/\s+/);
 
 const NAMES = words(`

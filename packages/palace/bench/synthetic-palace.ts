@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { LEXICAL_INDEX_VERSION } from "../src/db/lexical-table.js";
+import { PALACE_FORMAT_VERSION } from "../src/db/palace-dir.js";
 import { SCHEMA_VERSION } from "../src/db/schema.js";
 import type { DrawerDraft } from "../src/drawers/drawer.js";
 import { openPalace } from "../src/open-palace.js";
 import type { Palace } from "../src/palace.js";
-import { PALACE_FORMAT_VERSION } from "../src/palace-dir.js";
-import { LEXICAL_INDEX_VERSION } from "../src/search/lexical-index.js";
 import { SYNTHETIC_VERSION, syntheticDrafts } from "./synthetic-conversations.js";
 
 /** Wings of a synthetic palace: 1 per 400 drawers, so a scoped search covers a person's share. */

@@ -5,13 +5,19 @@ export {
   parsePalaceGrants,
   type WingGrant,
 } from "./access/palace-grants.js";
-export { PalaceView, type PalaceViewStatus } from "./access/palace-view.js";
-export {
-  type FactView,
-  type PalaceToolsOptions,
-  palaceTools,
-  type RecallToolHit,
-} from "./agent-tools/index.js";
+export type { RepairOptions, RepairReport } from "./core/maintenance.js";
+export type {
+  DrawerPage,
+  DrawerUpdate,
+  DuplicateCheck,
+  DuplicateMatch,
+  FileResult,
+  ListOptions,
+  PalaceStatus,
+  RoomCount,
+  WingCount,
+} from "./core/palace-types.js";
+export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./db/palace-dir.js";
 export {
   DIARY_HALL,
   type DiaryEntry,
@@ -43,13 +49,22 @@ export {
   recallRoom,
   wakeUp,
 } from "./layers/index.js";
-export { DEFAULT_PALACE_LIMITS, type PalaceLimits, resolvePalaceLimits } from "./limits.js";
+export {
+  DEFAULT_KNOWLEDGE_GRAPH_LIMITS,
+  DEFAULT_MINE_LIMITS,
+  DEFAULT_PALACE_LIMITS,
+  type KnowledgeGraphLimits,
+  type MineLimits,
+  type PalaceLimits,
+  resolveKnowledgeGraphLimits,
+  resolveMineLimits,
+  resolvePalaceLimits,
+} from "./limits.js";
 export {
   checkTokenGrants,
   identityView,
   type PalaceMcpHttpOptions,
   type PalaceMcpOptions,
-  palaceMcpTools,
   servePalaceMcp,
   servePalaceMcpHttp,
 } from "./mcp/palace-mcp-server.js";
@@ -59,24 +74,16 @@ export {
   PalaceMemoryStore,
   type PalaceMemoryStoreOptions,
 } from "./memory-store.js";
-export * from "./mine/index.js";
+export * from "./mining/index.js";
 export { type InitPalaceOptions, initPalace, type OpenPalaceOptions, openPalace } from "./open-palace.js";
 export { Palace } from "./palace.js";
-export { PALACE_FORMAT_VERSION, type PalaceConfig, type PalacePaths, palacePaths } from "./palace-dir.js";
-export type {
-  DrawerPage,
-  DrawerUpdate,
-  DuplicateCheck,
-  DuplicateMatch,
-  FileResult,
-  ListOptions,
-  PalaceStatus,
-  RoomCount,
-  WingCount,
-} from "./palace-types.js";
 export { repairPalace } from "./repair.js";
-export type { RepairOptions, RepairReport } from "./repair-steps.js";
 export type { DrawerFilter, SearchHit, SearchMode, SearchOptions } from "./search/hybrid-search.js";
+export type { FactView } from "./tools/kg-tools.js";
+export type { RecallToolHit } from "./tools/memory-tools.js";
+export { palaceTools } from "./tools/palace-tools.js";
+export type { PalaceTool, ToolAnnotations } from "./tools/tool-annotations.js";
+export type { PalaceToolsOptions } from "./tools/tool-options.js";
 export {
   type DerivedTunnel,
   type Tunnel,
@@ -88,3 +95,4 @@ export {
   Tunnels,
   tunnelId,
 } from "./tunnels/index.js";
+export { PalaceView, type PalaceViewStatus } from "./view/palace-view.js";

@@ -1,8 +1,8 @@
 import { ValidationError } from "@atrium/spec";
 import { describeContract, memoryStoreContract } from "@atrium/spec/testing";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../test/test-palaces.js";
 import { PalaceMemoryStore } from "./memory-store.js";
-import { TestPalaces } from "./test-fixtures.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());

@@ -10,11 +10,11 @@ import {
 } from "@atrium/spec";
 import { countTokens } from "gpt-tokenizer";
 import { PalaceAccess } from "./access/palace-access.js";
-import { PalaceView } from "./access/palace-view.js";
 import { isPalaceError } from "./errors.js";
 import { wakeUp } from "./layers/wake-up.js";
 import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
 import type { Palace } from "./palace.js";
+import { PalaceView } from "./view/palace-view.js";
 
 /** Where `remember` files a memory whose scope names no wing. */
 export const DEFAULT_MEMORY_WING = "memories";

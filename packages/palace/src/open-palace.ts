@@ -2,11 +2,6 @@ import { resolveEmbedding } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
 import { DrawerRegistry } from "./db/drawer-registry.js";
 import { openDatabase } from "./db/open-database.js";
-import { migrate } from "./db/schema.js";
-import { invalidInput, PalaceError } from "./errors.js";
-import { createKnowledgeGraphTables } from "./kg/index.js";
-import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
-import { Palace } from "./palace.js";
 import {
   createPalaceConfig,
   defaultPalaceName,
@@ -15,7 +10,12 @@ import {
   type PalaceConfig,
   palacePaths,
   readPalaceConfig,
-} from "./palace-dir.js";
+} from "./db/palace-dir.js";
+import { migrate } from "./db/schema.js";
+import { invalidInput, PalaceError } from "./errors.js";
+import { createKnowledgeGraphTables } from "./kg/index.js";
+import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
+import { Palace } from "./palace.js";
 import { createTunnelTables } from "./tunnels/tunnel-schema.js";
 import { ChromaConnection } from "./vectors/chroma-connection.js";
 

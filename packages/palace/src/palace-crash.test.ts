@@ -3,11 +3,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../test/test-palaces.js";
+import { palaceCore } from "./core/palace-core.js";
 import { openPalace } from "./open-palace.js";
 import type { Palace } from "./palace.js";
-import { TestPalaces } from "./test-fixtures.js";
 
-const WRITER = fileURLToPath(new URL("./palace-writer-process.ts", import.meta.url));
+const WRITER = fileURLToPath(new URL("../test/palace-writer-process.ts", import.meta.url));
 const palaces = new TestPalaces();
 const stray: number[] = [];
 afterAll(async () => {
@@ -61,7 +62,7 @@ function startWriter(args: string[]): {
 
 /** The registry's ids, Chroma's ids, and SQLite's own integrity verdict. */
 async function consistency(palace: Palace) {
-  const { db, index } = palace.internals();
+  const { db, index } = palaceCore(palace);
   const registered = (db.prepare("SELECT id FROM drawers ORDER BY id").all() as { id: string }[]).map(
     (row) => row.id,
   );

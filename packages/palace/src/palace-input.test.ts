@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { MemoryDrawerSink } from "./mine/memory-drawer-sink.js";
-import { mine } from "./mine/mine.js";
-import { TestPalaces } from "./test-fixtures.js";
+import { TestPalaces } from "../test/test-palaces.js";
+import { MemoryDrawerSink } from "./mining/memory-drawer-sink.js";
+import { mine } from "./mining/mine.js";
 
 /**
  * Issue 25: what the palace refuses at write time, so nothing it stores collides or fails to

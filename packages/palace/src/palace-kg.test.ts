@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../test/test-palaces.js";
+import { palacePaths } from "./db/palace-dir.js";
 import { initPalace, openPalace } from "./open-palace.js";
-import { palacePaths } from "./palace-dir.js";
-import { TestPalaces } from "./test-fixtures.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());

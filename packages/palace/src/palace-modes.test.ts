@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../test/test-palaces.js";
 import { exportPalace } from "./export/export-palace.js";
-import { TestPalaces } from "./test-fixtures.js";
 
 /** Issue 25: a palace holds memories; what it creates is its owner's alone, whatever the umask. */
 

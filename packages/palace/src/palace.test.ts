@@ -3,12 +3,13 @@ import { join } from "node:path";
 import { hashingEmbedding } from "@atrium/chroma";
 import { ClosedError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
-import { LEXICAL_TABLE } from "./db/schema.js";
+import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
+import { palaceCore } from "./core/palace-core.js";
+import { LEXICAL_TABLE } from "./db/lexical-table.js";
 import { drawerId } from "./drawers/drawer-id.js";
 import { isPalaceError, PalaceError } from "./errors.js";
 import { initPalace, openPalace } from "./open-palace.js";
 import { hybridSearch } from "./search/hybrid-search.js";
-import { conversationDrafts, TestPalaces } from "./test-fixtures.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());
@@ -22,7 +23,7 @@ const TURNS: [string, string][] = [
 ];
 
 async function vectorIds(palace: Awaited<ReturnType<TestPalaces["open"]>>): Promise<string[]> {
-  return (await palace.internals().index.ids()).sort();
+  return (await palaceCore(palace).index.ids()).sort();
 }
 
 describe("palace layout", () => {
@@ -189,7 +190,7 @@ describe("replaceSource (the miners' DrawerSink)", () => {
 
   it("with deferVectors leaves vectors in the write log until flush, which search and close do first", async () => {
     const palace = await palaces.open();
-    const { db } = palace.internals();
+    const { db } = palaceCore(palace);
     const pending = () =>
       (db.prepare("SELECT COUNT(*) AS n FROM write_log WHERE applied_to_vectors = 0").get() as { n: number })
         .n;
@@ -225,7 +226,7 @@ describe("replaceSource (the miners' DrawerSink)", () => {
     expect(pending()).toBe(1);
     await palace.close();
     const reopened = await palaces.open({}, palace.dir);
-    const { db: again } = reopened.internals();
+    const { db: again } = palaceCore(reopened);
     expect(again.prepare("SELECT COUNT(*) AS n FROM write_log WHERE applied_to_vectors = 0").get()).toEqual({
       n: 0,
     });
@@ -242,7 +243,7 @@ describe("the FTS rows carry each drawer's neighbours", () => {
       ["Caroline", "Thanks."],
     ]);
     for (const index of [3, 0, 6, 1, 5, 2, 4]) await palace.file([drafts[index]!]);
-    const { db, registry } = palace.internals();
+    const { db, registry } = palaceCore(palace);
     const dump = () => db.prepare(`SELECT rowid, * FROM ${LEXICAL_TABLE} ORDER BY rowid`).all();
     const rebuilt = () => {
       const before = dump();
@@ -441,8 +442,7 @@ describe("search", () => {
       timestamp: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
     }));
     await palace.file(drafts);
-    const internals = palace.internals();
-    const context = { ...internals, embedding: palace.embedding, limits: palace.limits };
+    const context = palaceCore(palace);
     const paths = {
       local: { idFilterMax: 1, postfilterMax: 1, localScopeMax: 1_000 },
       overFetch: { idFilterMax: 1, postfilterMax: 1_000, localScopeMax: 0 },

@@ -1,9 +1,10 @@
 import { hashingEmbedding } from "@atrium/chroma";
 import { afterAll, describe, expect, it } from "vitest";
-import { LEXICAL_TABLE } from "./db/schema.js";
+import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
+import { palaceCore } from "./core/palace-core.js";
+import { LEXICAL_TABLE } from "./db/lexical-table.js";
 import { openPalace } from "./open-palace.js";
 import { repairPalace } from "./repair.js";
-import { conversationDrafts, TestPalaces } from "./test-fixtures.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());
@@ -18,7 +19,7 @@ describe("repair", () => {
   it("restores missing vectors, removes orphans and rebuilds the FTS index", async () => {
     const palace = await palaces.open();
     const filed = await palace.file(conversationDrafts("home", "chat", TURNS));
-    const { db, index } = palace.internals();
+    const { db, index } = palaceCore(palace);
     await index.delete([filed[0]!.id]);
     await index.upsert([
       {
@@ -54,7 +55,7 @@ describe("repair", () => {
     const chromaUrl = await palaces.chromaUrl();
     const palace = await openPalace(dir, { create: true, chromaUrl });
     const filed = await palace.file(conversationDrafts("home", "chat", TURNS));
-    const { db, index } = palace.internals();
+    const { db, index } = palaceCore(palace);
     // As if the process died after the registry commit, before the vectors were written.
     await index.delete(filed.map((result) => result.id));
     db.exec("UPDATE write_log SET applied_to_vectors = 0");
@@ -62,7 +63,7 @@ describe("repair", () => {
     await palace.close();
     const reopened = await openPalace(dir, { chromaUrl });
     expect((await reopened.status()).pendingVectors).toBe(0);
-    expect((await reopened.internals().index.ids()).sort()).toEqual(filed.map((result) => result.id).sort());
+    expect((await palaceCore(reopened).index.ids()).sort()).toEqual(filed.map((result) => result.id).sort());
     await reopened.close();
   });
 

@@ -1,5 +1,5 @@
+import type { RepairOptions, RepairReport } from "./core/maintenance.js";
 import { type OpenPalaceOptions, openPalace } from "./open-palace.js";
-import type { RepairOptions, RepairReport } from "./repair-steps.js";
 
 /**
  * Opens the palace in `dir`, repairs it and closes it. `reembed: true` with an `embedding`

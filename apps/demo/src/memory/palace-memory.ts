@@ -23,7 +23,7 @@ import { DEFAULT_DATA_DIR } from "../docs/default-locations.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import { type DemoLimits, resolveDemoLimits } from "../limits.js";
 import { memoryGuide } from "./memory-guide.js";
-import { DEMO_AGENT, DEMO_SOURCE, MEMORIES_ROOM } from "./memory-rooms.js";
+import { DEMO_AGENT, DEMO_SOURCE, MEMORIES_ROOM, MEMORY_TOOLS } from "./memory-rooms.js";
 import { transcriptDrafts } from "./session-transcript.js";
 
 export interface PalaceMemoryOptions {
@@ -68,7 +68,7 @@ export class PalaceMemory implements AssistantMemory {
     readonly palace: Palace,
     private readonly limits: Readonly<DemoLimits> = resolveDemoLimits(),
   ) {
-    this.toolNames = palaceTools(palace).map((tool) => tool.name);
+    this.toolNames = palaceTools(palace, { only: MEMORY_TOOLS }).map((tool) => tool.name);
   }
 
   get dir(): string {
@@ -112,6 +112,7 @@ export class PalaceMemory implements AssistantMemory {
       room: MEMORIES_ROOM,
       agent: DEMO_AGENT,
       source: DEMO_SOURCE,
+      only: MEMORY_TOOLS,
     });
   }
 
@@ -122,7 +123,7 @@ export class PalaceMemory implements AssistantMemory {
     const input = (call.input ?? {}) as Record<string, unknown>;
     switch (call.name) {
       case "recall": {
-        const hits = Array.isArray(call.output) ? (call.output as { id: string; content: string }[]) : [];
+        const hits = (call.output as { hits?: { id: string; content: string }[] } | undefined)?.hits ?? [];
         return {
           type: "memory-recalled",
           via: "tool",
@@ -131,7 +132,7 @@ export class PalaceMemory implements AssistantMemory {
         };
       }
       case "kg_query": {
-        const facts = Array.isArray(call.output) ? (call.output as FactView[]) : [];
+        const facts = (call.output as { facts?: FactView[] } | undefined)?.facts ?? [];
         return {
           type: "memory-recalled",
           via: "tool",
@@ -199,7 +200,7 @@ export class PalaceMemory implements AssistantMemory {
       const page = await this.viewFor(user).list({
         wing: user.id,
         ...(options.room === undefined ? {} : { room: options.room }),
-        limit: this.palace.limits.maxListLimit,
+        limit: this.palace.limits.maxListDrawers,
         ...(cursor === undefined ? {} : { cursor }),
       });
       newest.push(...page.drawers);

@@ -1,6 +1,6 @@
 import { formatBenchTable } from "@atrium/bench";
 import { defineCommand, jsonText, progressBar, UsageError } from "@atrium/kit/cli";
-import { type PalaceLocomoProgress, runPalaceLocomo } from "../locomo/locomo-palace.js";
+import { type PalaceLocomoProgress, runPalaceLocomo } from "../../bench/locomo/locomo-palace.js";
 
 export const benchCommand = defineCommand({
   name: "bench",

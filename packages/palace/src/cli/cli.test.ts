@@ -7,7 +7,7 @@ import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { countTokens } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliArgs } from "../../../../tests/test-target.ts";
-import { TINY_LOCOMO } from "../locomo/tiny-locomo.fixture.js";
+import { TINY_LOCOMO } from "../../bench/locomo/tiny-locomo.fixture.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const EXPORTS = join(PACKAGE_DIR, "test/fixtures/exports");

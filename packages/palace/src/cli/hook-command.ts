@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { type CliIo, defineCommand, UsageError } from "@atrium/kit/cli";
-import { formatMineError } from "../mine/mine-types.js";
+import { formatMineError } from "../mining/mine-types.js";
 import { minePath } from "./mine-command.js";
 import { PALACE_OPTION, withPalace } from "./palace-option.js";
 

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { resolveEmbedding } from "@atrium/chroma";
 import { defineCommand } from "@atrium/kit/cli";
+import { palacePaths } from "../db/palace-dir.js";
 import { initPalace } from "../open-palace.js";
-import { palacePaths } from "../palace-dir.js";
 import { PALACE_OPTION, palaceDir } from "./palace-option.js";
 
 export const initCommand = defineCommand({

@@ -27,6 +27,8 @@ const TOOL_NAMES = [
   "get_taxonomy",
   "search",
   "check_duplicate",
+  "recall",
+  "remember",
   "add_drawer",
   "get_drawer",
   "list_drawers",

@@ -1,13 +1,13 @@
 import { choiceOption, defineCommand, jsonText, UsageError } from "@atrium/kit/cli";
 import { ValidationError } from "@atrium/spec";
+import { readPalaceConfig } from "../db/palace-dir.js";
 import { PalaceError } from "../errors.js";
-import { mine } from "../mine/mine.js";
-import type { MineResult } from "../mine/mine-types.js";
-import { progressBar } from "../mine/progress-bar.js";
-import { CONVERSATION_FORMATS } from "../miners/conversation.js";
-import { parseRoomRules, type RoomRule } from "../miners/rooms.js";
+import { CONVERSATION_FORMATS } from "../formats/conversation.js";
+import { mine } from "../mining/mine.js";
+import type { MineResult } from "../mining/mine-types.js";
+import { progressBar } from "../mining/progress-bar.js";
+import { parseRoomRules, type RoomRule } from "../mining/rooms.js";
 import type { Palace } from "../palace.js";
-import { readPalaceConfig } from "../palace-dir.js";
 import { PALACE_OPTION, withPalace } from "./palace-option.js";
 
 export const mineCommand = defineCommand({

@@ -3,14 +3,14 @@ import { contentHash } from "../drawers/drawer-id.js";
 import { checkExportLine } from "../drawers/export-line.js";
 import type { CheckedDraft } from "../drawers/validate-draft.js";
 import { DEFAULT_PALACE_LIMITS, type PalaceLimits } from "../limits.js";
+import { DRAWER_COLUMNS, type DrawerRow, rowToDraft, rowToDrawer } from "./drawer-row.js";
 import {
   LEXICAL_COLUMNS,
   LEXICAL_CONTEXT_RADIUS,
+  LEXICAL_TABLE,
   type LexicalNeighbours,
   lexicalRow,
-} from "../search/lexical-index.js";
-import { DRAWER_COLUMNS, type DrawerRow, rowToDraft, rowToDrawer } from "./drawer-row.js";
-import { LEXICAL_TABLE } from "./schema.js";
+} from "./lexical-table.js";
 
 export type WriteOp = "upsert" | "delete";
 

@@ -1,7 +1,7 @@
 import { closeSync, constants, openSync } from "node:fs";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { PalaceError } from "../errors.js";
-import { PRIVATE_FILE_MODE } from "../palace-dir.js";
+import { PRIVATE_FILE_MODE } from "./palace-dir.js";
 
 /**
  * Opens palace.sqlite in WAL mode (readers never wait for the writer) with a busy timeout, so a

@@ -1,11 +1,8 @@
 import type { Database } from "better-sqlite3";
 import { PalaceError } from "../errors.js";
-import { lexicalTableSql } from "../search/lexical-index.js";
 import { DRAWER_SOURCES_MIGRATION } from "./drawer-sources-schema.js";
+import { LEXICAL_TABLE, lexicalTableSql } from "./lexical-table.js";
 import { SOURCE_KINDS_MIGRATION } from "./source-kinds-schema.js";
-
-/** The FTS5 table's name; its columns come from `lexical-index.ts`. */
-export const LEXICAL_TABLE = "drawers_fts";
 
 /** Each drawer's vector, keyed by its registry rowid (see migration 2). */
 export const VECTOR_TABLE = "drawer_vectors";
@@ -105,7 +102,7 @@ export function migrate(db: Database, file: string, rebuildLexical: () => void):
 }
 
 /**
- * Creates the FTS5 table from `lexical-index.ts`. Its definition is recorded in `meta`: when the
+ * Creates the FTS5 table of `lexical-table.ts`. Its definition is recorded in `meta`: when the
  * lexical index changes shape (other columns, another tokenizer), the table is dropped and
  * `true` is returned so the caller rebuilds it from the registry.
  */

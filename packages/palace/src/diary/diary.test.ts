@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { TestPalaces } from "../test-fixtures.js";
+import { TestPalaces } from "../../test/test-palaces.js";
 import { diaryRead, diaryWrite } from "./diary.js";
 
 const palaces = new TestPalaces();

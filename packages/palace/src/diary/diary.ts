@@ -1,8 +1,9 @@
 import { parseIsoTime, rethrowIfFatal } from "@atrium/spec";
-import { PalaceView } from "../access/palace-view.js";
+import { palaceCore } from "../core/palace-core.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import { invalidInput } from "../errors.js";
 import type { Palace } from "../palace.js";
+import { PalaceView } from "../view/palace-view.js";
 
 /** The hall every diary entry is filed in. */
 export const DIARY_HALL = "diary";
@@ -43,7 +44,7 @@ export interface DiaryWriteOptions {
 export interface DiaryReadOptions {
   /** Only entries filed in this wing (default: every wing the caller reads). */
   wing?: string;
-  /** The newest this many entries (default 10, at most `maxListLimit`). */
+  /** The newest this many entries (default 10, at most `maxListDrawers`). */
   last?: number;
   /** Only entries at or after this ISO 8601 time. */
   since?: string;
@@ -107,10 +108,10 @@ export async function diaryRead(
   const palace = target instanceof PalaceView ? target.palace : target;
   checkAgent(agent, palace);
   const last = options.last ?? DIARY_DEFAULT_LAST;
-  if (!Number.isInteger(last) || last < 1 || last > palace.limits.maxListLimit) {
+  if (!Number.isInteger(last) || last < 1 || last > palace.limits.maxListDrawers) {
     throw invalidInput(
       "last",
-      `must be an integer from 1 to ${palace.limits.maxListLimit}, got ${String(last)}`,
+      `must be an integer from 1 to ${palace.limits.maxListDrawers}, got ${String(last)}`,
     );
   }
   // An entry is a diary-hall drawer the agent spoke; the wing is wherever it was written.
@@ -138,8 +139,7 @@ export async function diaryRead(
     }
     add("d.room = ?", options.topic);
   }
-  const rows = palace
-    .internals()
+  const rows = palaceCore(palace)
     .db.prepare(
       `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE ${conditions.join(" AND ")} ORDER BY d.timestamp_ms DESC, d.rowid DESC LIMIT ?`,
     )

@@ -1,7 +1,7 @@
 import { ValidationError } from "@atrium/spec";
 import { z } from "zod";
 import { invalidInput, PalaceError } from "../errors.js";
-import { parseRoomRules } from "../miners/rooms.js";
+import { parseRoomRules } from "../mining/rooms.js";
 import { EXPORT_FORMAT_VERSION } from "./export-rows.js";
 
 /**

@@ -1,9 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { conversationDrafts, TestPalaces } from "../../test/test-palaces.js";
+import { palaceCore } from "../core/palace-core.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
-import { conversationDrafts, TestPalaces } from "../test-fixtures.js";
 import { exportPalace } from "./export-palace.js";
 import { importPalace } from "./import-palace.js";
 
@@ -113,8 +114,8 @@ describe("export / import", () => {
     const strip = (text: string) => text.split("\n").slice(1);
     expect(strip(await readFile(again, "utf8"))).toEqual(strip(await readFile(file, "utf8")));
     expect((await copy.status()).pendingVectors).toBe(0);
-    expect((await copy.internals().index.ids()).sort()).toEqual(
-      (await original.internals().index.ids()).sort(),
+    expect((await palaceCore(copy).index.ids()).sort()).toEqual(
+      (await palaceCore(original).index.ids()).sort(),
     );
   });
 

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import type { DrawerDraft } from "../drawers/drawer.js";
 import { EXPORT_LINE_OVERHEAD_BYTES, exportLineBytes } from "../drawers/export-line.js";
 import { DEFAULT_PALACE_LIMITS } from "../limits.js";
 import type { Palace } from "../palace.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { exportPalace } from "./export-palace.js";
 import { importPalace } from "./import-palace.js";
 

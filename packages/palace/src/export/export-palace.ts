@@ -1,9 +1,10 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import { PalaceView } from "../access/palace-view.js";
+import { palaceCore } from "../core/palace-core.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
+import { PRIVATE_FILE_MODE, readPalaceConfig } from "../db/palace-dir.js";
 import type { Palace } from "../palace.js";
-import { PRIVATE_FILE_MODE, readPalaceConfig } from "../palace-dir.js";
+import { PalaceView } from "../view/palace-view.js";
 import { type DrawerHolding, EXPORT_FORMAT_VERSION, type PalaceExportRow } from "./export-rows.js";
 
 const PAGE = 1_000;
@@ -32,7 +33,7 @@ export async function* exportRows(
   const access = target instanceof PalaceView && !target.access.isAdmin ? target.access : undefined;
   // An export is a point where the palace should be whole: vectors a mining run deferred go in first.
   await palace.flush();
-  const { db } = palace.internals();
+  const { db } = palaceCore(palace);
   const config = await readPalaceConfig(palace.dir);
   const settings = Object.fromEntries(Object.entries(config).filter(([key]) => !STORAGE_KEYS.has(key)));
   const owner = access === undefined;
@@ -122,7 +123,7 @@ function* holderRows(
 
 /** The drawer's holders other than its own source, so an import keeps shared drawers shared. */
 function holding(palace: Palace, row: DrawerRow): DrawerHolding {
-  const { registry } = palace.internals();
+  const { registry } = palaceCore(palace);
   const alsoHeldBy = registry.holders(row.rowid).filter((holder) => holder.source !== row.source);
   return {
     ...(alsoHeldBy.length > 0 ? { alsoHeldBy } : {}),

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { invalidInput, PalaceError } from "../errors.js";
-import { fileKind } from "../miners/read-regular-file.js";
+import { fileKind } from "../mining/read-regular-file.js";
 
 /**
  * Opens an export for reading, refusing what is no regular file (a FIFO would block, a device

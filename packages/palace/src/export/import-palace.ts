@@ -1,11 +1,13 @@
+import { reloadConfig } from "../core/maintenance.js";
+import { palaceCore } from "../core/palace-core.js";
 import type { DrawerRow } from "../db/drawer-row.js";
+import { readPalaceConfig, writePalaceConfig } from "../db/palace-dir.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { contentHash, drawerId } from "../drawers/drawer-id.js";
 import { checkDraft } from "../drawers/validate-draft.js";
 import { invalidInput } from "../errors.js";
 import { KnowledgeGraph } from "../kg/index.js";
 import type { Palace } from "../palace.js";
-import { readPalaceConfig, writePalaceConfig } from "../palace-dir.js";
 import { type ExportHeader, parseExportHeader } from "./export-header.js";
 import type { DrawerHolding } from "./export-rows.js";
 import { importLines } from "./import-lines.js";
@@ -91,9 +93,10 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
     knowledgeGraphRows: graph.length,
     tunnels: 0,
   };
-  const { db, registry } = palace.internals();
+  const core = palaceCore(palace);
+  const { db, registry } = core;
   const now = new Date().toISOString();
-  await palace.exclusive(async () => {
+  await core.exclusive(async () => {
     const checked = drawers.map((drawer, at) => checkDraft(drawer, `drawers[${at}]`, palace.limits, now));
     db.transaction(() => {
       checked.forEach((draft, at) => {
@@ -141,8 +144,8 @@ export async function importPalace(palace: Palace, file: string): Promise<Import
       merged.rooms = header.settings.rooms;
     if (config.identity === undefined && header?.identity !== undefined) merged.identity = header.identity;
     if (JSON.stringify(merged) !== JSON.stringify(config)) await writePalaceConfig(palace.dir, merged);
-    await palace.reloadConfig();
-    await palace.applyVectors();
+    await reloadConfig(core);
+    await core.applyVectors();
   });
   return report;
 }

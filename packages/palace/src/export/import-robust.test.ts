@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { mine } from "../mine/mine.js";
-import { readPalaceConfig } from "../palace-dir.js";
-import { TestPalaces } from "../test-fixtures.js";
+import { TestPalaces } from "../../test/test-palaces.js";
+import { palaceCore } from "../core/palace-core.js";
+import { readPalaceConfig } from "../db/palace-dir.js";
+import { mine } from "../mining/mine.js";
 import { exportPalace } from "./export-palace.js";
 import { importPalace } from "./import-palace.js";
 
@@ -21,7 +22,7 @@ import { importPalace } from "./import-palace.js";
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());
 
-const HELPER = fileURLToPath(new URL("./import-process.ts", import.meta.url));
+const HELPER = fileURLToPath(new URL("../../test/import-process.ts", import.meta.url));
 const HEADER = { kind: "palace", format: 1, name: "old", embedding: "hashing-v1-384" };
 
 async function exportFile(lines: unknown[]): Promise<string> {
@@ -175,7 +176,7 @@ describe("an export from before source keys had kinds", () => {
       "convo:me/chat.txt",
       "project:me/a.md",
     ]);
-    const sources = copy.internals().db.prepare("SELECT DISTINCT source FROM drawers ORDER BY source").all();
+    const sources = palaceCore(copy).db.prepare("SELECT DISTINCT source FROM drawers ORDER BY source").all();
     expect(sources).toEqual([{ source: "convo:me/chat.txt" }, { source: "project:me/a.md" }]);
     expect(await mine(copy, project, { mode: "project", wing: "me" })).toMatchObject({
       skipped: 1,
@@ -209,7 +210,7 @@ describe("a drawer held by many sources", () => {
     const copy = await palaces.open({ limits });
     expect(await importPalace(copy, file)).toMatchObject({ drawers: 1, sources: 60 });
     const holders = (palace: typeof copy) => {
-      const { registry, db } = palace.internals();
+      const { registry, db } = palaceCore(palace);
       const { rowid } = db.prepare("SELECT rowid FROM drawers").get() as { rowid: number };
       return registry.holders(rowid);
     };

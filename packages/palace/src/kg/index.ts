@@ -4,11 +4,6 @@ export {
   KnowledgeGraphNotFoundError,
 } from "./kg-errors.js";
 export { renderFact } from "./kg-fact-lines.js";
-export {
-  DEFAULT_KNOWLEDGE_GRAPH_LIMITS,
-  type KnowledgeGraphLimits,
-  resolveKnowledgeGraphLimits,
-} from "./kg-limits.js";
 export { entityKey, normalizePredicate } from "./kg-names.js";
 export {
   createKnowledgeGraphTables,

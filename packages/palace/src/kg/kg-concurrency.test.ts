@@ -3,11 +3,11 @@ import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { openTestDatabase } from "../../test/test-database.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
-import { openTestDatabase } from "./test-database.js";
 
 const run = promisify(execFile);
-const WRITER = fileURLToPath(new URL("./kg-writer-process.ts", import.meta.url));
+const WRITER = fileURLToPath(new URL("../../test/kg-writer-process.ts", import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const PEOPLE = 300;
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { openTestDatabase } from "../../test/test-database.js";
 import { PalaceAccess } from "../access/palace-access.js";
 import { KnowledgeGraphConflictError } from "./kg-errors.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
-import { openTestDatabase } from "./test-database.js";
 
 const clock = () => new Date("2025-01-01T00:00:00.000Z");
 let source: ReturnType<typeof openTestDatabase>;

@@ -1,6 +1,6 @@
 import { ValidationError } from "@atrium/spec";
 import { z } from "zod";
-import type { KnowledgeGraphLimits } from "./kg-limits.js";
+import type { KnowledgeGraphLimits } from "../limits.js";
 import { CONTROL_CHARACTERS, cleanName, normalizePredicate, PREDICATE_PATTERN } from "./kg-names.js";
 import { parseFactTime } from "./kg-time.js";
 
@@ -74,15 +74,15 @@ const limitSchema = z
   .positive({ error: "limit must be at least 1" });
 
 export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
-  const entityName = (what: string) => nameSchema(what, limits.entityNameMaxChars);
-  const entityType = absentAsUndefined(nameSchema("type", limits.entityTypeMaxChars));
-  const predicate = predicateSchema(limits.predicateMaxChars);
+  const entityName = (what: string) => nameSchema(what, limits.maxEntityNameChars);
+  const entityType = absentAsUndefined(nameSchema("type", limits.maxEntityTypeChars));
+  const predicate = predicateSchema(limits.maxPredicateChars);
   const sourceDrawerId = absentAsUndefined(
     z
       .string({ error: "sourceDrawerId must be a string" })
       .min(1, { error: "sourceDrawerId is empty; leave it out instead" })
-      .max(limits.sourceIdMaxChars, {
-        error: `sourceDrawerId is longer than ${limits.sourceIdMaxChars} characters`,
+      .max(limits.maxSourceIdChars, {
+        error: `sourceDrawerId is longer than ${limits.maxSourceIdChars} characters`,
       }),
   );
   const confidence = absentAsUndefined(
@@ -93,7 +93,7 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
   );
   const aliases = z
     .array(entityName("alias"), { error: "aliases must be an array of names" })
-    .max(limits.entityMaxAliases, { error: `at most ${limits.entityMaxAliases} aliases per entity` });
+    .max(limits.maxEntityAliases, { error: `at most ${limits.maxEntityAliases} aliases per entity` });
 
   const fact = z.strictObject({
     wing: wingSchema,
@@ -104,8 +104,8 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
     validTo: absentAsUndefined(timeSchema),
     sourceDrawerId,
     confidence,
-    subjectType: absentAsUndefined(nameSchema("subjectType", limits.entityTypeMaxChars)),
-    objectType: absentAsUndefined(nameSchema("objectType", limits.entityTypeMaxChars)),
+    subjectType: absentAsUndefined(nameSchema("subjectType", limits.maxEntityTypeChars)),
+    objectType: absentAsUndefined(nameSchema("objectType", limits.maxEntityTypeChars)),
   });
 
   const triple = z.strictObject({
@@ -160,8 +160,8 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
       .number({ error: "depth must be a number" })
       .int({ error: "depth must be a whole number" })
       .min(1, { error: "depth must be at least 1" })
-      .max(limits.traversalMaxDepth, {
-        error: `depth is at most ${limits.traversalMaxDepth} (the traversalMaxDepth limit)`,
+      .max(limits.maxTraversalHops, {
+        error: `depth is at most ${limits.maxTraversalHops} (the maxTraversalHops limit)`,
       }),
     limit: limitSchema,
     declareOptions: z.strictObject({

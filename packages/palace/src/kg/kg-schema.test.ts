@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { openTestDatabase } from "../../test/test-database.js";
 import { PalaceAccess } from "../access/palace-access.js";
 import { KnowledgeGraphFormatError } from "./kg-errors.js";
 import { createKnowledgeGraphTables, KG_SCHEMA_VERSION } from "./kg-schema.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
-import { openTestDatabase } from "./test-database.js";
 
 let database: ReturnType<typeof openTestDatabase>;
 beforeEach(() => {

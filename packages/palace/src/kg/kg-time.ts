@@ -36,3 +36,14 @@ export function parseFactTime(value: string, field: string): number {
 export function shortFactTime(value: string): string {
   return value.slice(0, 10);
 }
+
+/** A fact time as stored: the text as written and its epoch milliseconds. */
+export interface FactTime {
+  text: string;
+  ms: number;
+}
+
+/** `text` with its epoch milliseconds, or a `ValidationError` naming `field`. */
+export function factTime(text: string, field: string): FactTime {
+  return { text, ms: parseFactTime(text, field) };
+}

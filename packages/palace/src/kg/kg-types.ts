@@ -112,7 +112,7 @@ export interface KnowledgeGraphQuery {
   object?: string;
   /** ISO 8601: only facts true at that time (validFrom ≤ t < validTo). Leave out for all facts, past and present. */
   asOf?: string;
-  /** At most this many rows (capped by the `queryMaxRows` limit). */
+  /** At most this many rows (capped by the `maxQueryFacts` limit). */
   limit?: number;
 }
 
@@ -137,7 +137,7 @@ export interface Neighbourhood {
   nodes: NeighbourNode[];
   /** The facts walked, each once. */
   edges: Triple[];
-  /** True when `traversalMaxNodes` stopped the walk before `depth` was exhausted. */
+  /** True when `maxTraversalNodes` stopped the walk before `depth` was exhausted. */
   truncated: boolean;
 }
 

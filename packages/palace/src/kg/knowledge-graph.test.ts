@@ -1,8 +1,8 @@
 import { ValidationError } from "@atrium/spec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestDatabase } from "../../test/test-database.js";
 import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "./kg-errors.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
-import { openTestDatabase } from "./test-database.js";
 
 const NOW = "2025-01-01T00:00:00.000Z";
 
@@ -300,7 +300,7 @@ describe("add", () => {
   });
 
   it("enforces the name length limit", () => {
-    const small = new KnowledgeGraph(database.db, { limits: { entityNameMaxChars: 5 } });
+    const small = new KnowledgeGraph(database.db, { limits: { maxEntityNameChars: 5 } });
     expect(() => small.add({ subject: "Caroline", predicate: "likes", object: "Jazz" })).toThrow(
       "knowledge graph: fact.subject: subject is longer than 5 characters; shorten it",
     );
@@ -470,13 +470,13 @@ describe("neighbours", () => {
   });
 
   it("stops at the node limit and at the depth limit", () => {
-    const small = new KnowledgeGraph(database.db, { limits: { traversalMaxNodes: 2, traversalMaxDepth: 2 } });
+    const small = new KnowledgeGraph(database.db, { limits: { maxTraversalNodes: 2, maxTraversalHops: 2 } });
     const walk = small.neighbours("Caroline", 2);
     expect(walk.nodes.map((n) => n.name)).toEqual(["Caroline", "Melanie"]);
     expect(spans(walk.edges)).toEqual(["Caroline friend_of Melanie [?, open)"]);
     expect(walk.truncated).toBe(true);
     expect(() => small.neighbours("Caroline", 3)).toThrow(
-      "knowledge graph: depth: depth is at most 2 (the traversalMaxDepth limit)",
+      "knowledge graph: depth: depth is at most 2 (the maxTraversalHops limit)",
     );
   });
 });

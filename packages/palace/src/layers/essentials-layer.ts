@@ -1,3 +1,4 @@
+import { palaceCore } from "../core/palace-core.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import type { Drawer } from "../drawers/drawer.js";
 import type { Palace } from "../palace.js";
@@ -48,7 +49,7 @@ export function essentialsLayer(
     palace.limits,
   );
   const candidates = Math.max(scope.candidates ?? SCORED_CANDIDATES, 1);
-  const { db } = palace.internals();
+  const { db } = palaceCore(palace);
   const confined = layerDrawerSql(checked);
   const where = checked.wing === undefined ? `d.hall != 'diary' AND ${confined.sql}` : confined.sql;
   const select = (condition: string, order: string, limit: number) =>

@@ -1,3 +1,4 @@
+import { palaceCore } from "../core/palace-core.js";
 import type { Palace } from "../palace.js";
 import { checkLayerScope, type LayerScope, layerDrawerSql, layerGraph } from "./layer-options.js";
 import { DEFAULT_USER_ENTITY, IDENTITY_MAX_PEOPLE, USER_FACTS } from "./layer-tuning.js";
@@ -22,7 +23,7 @@ export interface IdentityLayer {
 export function identityLayer(palace: Palace, scope: LayerScope = {}): IdentityLayer {
   const checked = checkLayerScope(scope, palace.limits);
   const { wing, user, access } = checked;
-  const { db } = palace.internals();
+  const { db } = palaceCore(palace);
   const where = layerDrawerSql(checked);
   const people = (
     db

@@ -1,3 +1,4 @@
+import { palaceCore } from "../core/palace-core.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
@@ -23,14 +24,13 @@ export async function recallRoom(
   }
   const limit = options.limit ?? ROOM_RECALL_DEFAULT_LIMIT;
   if (options.query !== undefined) return palace.search(options.query, { wing, room, k: limit });
-  if (!Number.isInteger(limit) || limit < 1 || limit > palace.limits.maxListLimit) {
+  if (!Number.isInteger(limit) || limit < 1 || limit > palace.limits.maxListDrawers) {
     throw invalidInput(
       "limit",
-      `must be an integer from 1 to ${palace.limits.maxListLimit}, got ${String(limit)}`,
+      `must be an integer from 1 to ${palace.limits.maxListDrawers}, got ${String(limit)}`,
     );
   }
-  const rows = palace
-    .internals()
+  const rows = palaceCore(palace)
     .db.prepare(
       `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.wing = ? AND d.room = ? ORDER BY d.pinned DESC, d.timestamp_ms DESC, d.rowid DESC LIMIT ?`,
     )

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { countTokens } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadLocomo } from "../locomo/locomo-format.js";
+import { loadLocomo } from "../../bench/locomo/locomo-format.js";
+import { TestPalaces } from "../../test/test-palaces.js";
 import type { Palace } from "../palace.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { essentialsLayer } from "./essentials-layer.js";
 import { identityLayer } from "./identity-layer.js";
 import { deepSearch, recallRoom } from "./room-recall.js";

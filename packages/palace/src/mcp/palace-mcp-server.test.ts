@@ -1,8 +1,9 @@
 import { McpClient, type ServedMcpHttp } from "@atrium/mcp";
 import { countTokens } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import type { Palace } from "../palace.js";
-import { TestPalaces } from "../test-fixtures.js";
+import { palaceTools } from "../tools/palace-tools.js";
 import { servePalaceMcpHttp } from "./palace-mcp-server.js";
 
 const IDENTITY = "I am Ada Lovelace, a mathematician who writes notes on engines.";
@@ -37,6 +38,8 @@ const TOOL_NAMES = [
   "get_taxonomy",
   "search",
   "check_duplicate",
+  "recall",
+  "remember",
   "add_drawer",
   "get_drawer",
   "list_drawers",
@@ -98,6 +101,61 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
     const tools = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
+  });
+
+  it("serves the one palace tool set: name for name, schema for schema, what palaceTools gives an agent", async () => {
+    const served = await client.listTools();
+    const agents = palaceTools(palace);
+    // One definition per name: no tool is listed twice, none is missing from either side.
+    expect(new Set(agents.map((tool) => tool.name)).size).toBe(agents.length);
+    expect(
+      served.map(({ name, description, inputSchema, annotations }) => ({
+        name,
+        description,
+        inputSchema,
+        annotations,
+      })),
+    ).toEqual(
+      agents.map(({ name, description, inputSchema, annotations }) => ({
+        name,
+        description,
+        inputSchema,
+        annotations,
+      })),
+    );
+    // Argument names are camelCase, as the results' fields are.
+    for (const tool of agents) {
+      for (const field of Object.keys((tool.inputSchema as { properties: object }).properties)) {
+        expect(field, `${tool.name}.${field}`).toMatch(/^[a-z][a-zA-Z]*$/);
+      }
+    }
+  });
+
+  it("marks the tools that only read as read-only, and the ones that remove or overwrite as destructive", async () => {
+    const hints = Object.fromEntries((await client.listTools()).map((tool) => [tool.name, tool.annotations]));
+    for (const name of ["search", "recall", "kg_query", "diary_read", "wake_up", "status"]) {
+      expect(hints[name], name).toEqual({ readOnlyHint: true, openWorldHint: false });
+    }
+    for (const name of ["delete_drawer", "update_drawer", "kg_invalidate", "delete_tunnel"]) {
+      expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    }
+    for (const name of ["add_drawer", "remember", "kg_add", "create_tunnel", "diary_write"]) {
+      expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    }
+  });
+
+  it("recall and remember: the short forms of search and add_drawer", async () => {
+    const kept = (await call("remember", { content: "Ada keeps her gears in the blue drawer." })) as {
+      id: string;
+      created: boolean;
+    };
+    expect(kept).toEqual({ id: expect.stringMatching(/^d_/), created: true });
+    expect(await palace.get(kept.id)).toMatchObject({ wing: "memories", room: "general", hall: "memories" });
+    const { hits } = (await call("recall", { query: "blue drawer gears", k: 1 })) as {
+      hits: { id: string; content: string }[];
+    };
+    expect(hits.map((hit) => hit.id)).toEqual([kept.id]);
+    expect(await palace.delete(kept.id)).toBe(true);
   });
 
   it("status, list_wings, list_rooms and get_taxonomy describe the palace", async () => {
@@ -252,18 +310,24 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
       object: "Lisbon",
       validFrom: "2023-03",
       sourceDrawerId: ids[0],
-    })) as { triple: { id: string; createdAt: string } };
+    })) as { fact: { id: string; createdAt: string } };
     const lisbon = {
-      id: added.triple.id,
+      id: added.fact.id,
       wing: "facts",
       subject: "Alice",
       predicate: "lives_in",
       object: "Lisbon",
       validFrom: "2023-03",
       sourceDrawerId: ids[0],
-      createdAt: added.triple.createdAt,
+      createdAt: added.fact.createdAt,
+      text: "Alice — lives_in → Lisbon (since 2023-03)",
     };
-    expect(added).toEqual({ triple: lisbon, created: true, conflicts: [] });
+    expect(added).toEqual({
+      created: true,
+      fact: lisbon,
+      conflicts: [],
+      observation: "Stored: Alice — lives_in → Lisbon (since 2023-03).",
+    });
 
     const conflict = (await call("kg_add", { subject: "alice", predicate: "lives_in", object: "Porto" })) as {
       created: boolean;
@@ -277,7 +341,11 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
     expect(await call("kg_query", { subject: "alice" })).toEqual({ facts: [lisbon] });
     expect(await call("kg_query", { subject: "Alice", asOf: "2022-01-01" })).toEqual({ facts: [] });
 
-    const ended = { ...lisbon, validTo: "2024-01-01" };
+    const ended = {
+      ...lisbon,
+      validTo: "2024-01-01",
+      text: "Alice — lives_in → Lisbon (2023-03 – 2024-01-01)",
+    };
     expect(
       await call("kg_invalidate", {
         subject: "Alice",
@@ -308,7 +376,7 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
       predicate: "works_at",
       object: "Northwind",
       validFrom: "2023-04-01",
-    })) as { triple: { id: string; createdAt: string } };
+    })) as { fact: { id: string; createdAt: string } };
     const walk = (await call("traverse", { entity: "Northwind", depth: 2 })) as {
       entity: string;
       nodes: unknown[];
@@ -322,7 +390,7 @@ describe("the palace MCP server, through the MCP SDK client over streamable HTTP
         { name: "Alice", depth: 1 },
         { name: "Lisbon", depth: 2 },
       ],
-      edges: [works.triple.id, expect.stringMatching(/^t_/)],
+      edges: [works.fact.id, expect.stringMatching(/^t_/)],
       truncated: false,
     });
     expect(await call("traverse", { entity: "Northwind", asOf: "2023-01-01" })).toEqual({

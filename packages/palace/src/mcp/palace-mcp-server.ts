@@ -4,22 +4,19 @@ import {
   type ServedMcp,
   type ServedMcpHttp,
   type ServeMcpHttpOptions,
+  type ServeMcpOptions,
   type StdioStreams,
   serveMcp,
   serveMcpHttp,
 } from "@atrium/mcp";
-import { ConfigError, errorMessage, type Tool } from "@atrium/spec";
+import { ConfigError, errorMessage } from "@atrium/spec";
+import { z } from "zod";
 import { PalaceAccess } from "../access/palace-access.js";
 import type { PalaceGrants } from "../access/palace-grants.js";
-import { PalaceView } from "../access/palace-view.js";
 import type { Palace } from "../palace.js";
-import { diaryTools } from "./diary-tools.js";
-import { drawerTools } from "./drawer-tools.js";
-import { knowledgeGraphTools } from "./kg-tools.js";
-import { searchTools } from "./search-tools.js";
-import { taxonomyTools } from "./taxonomy-tools.js";
-import { tunnelTools } from "./tunnel-tools.js";
-import { wakeUpTool } from "./wake-up-tool.js";
+import { palaceTools } from "../tools/palace-tools.js";
+import type { PalaceTool } from "../tools/tool-annotations.js";
+import { PalaceView } from "../view/palace-view.js";
 
 export interface PalaceMcpOptions {
   palace: Palace;
@@ -57,21 +54,25 @@ const INSTRUCTIONS =
   "a temporal knowledge graph of facts, tunnels between rooms, and agents' diaries. Call wake_up first; " +
   "search before answering from memory; check_duplicate before add_drawer; record lasting facts with kg_add.";
 
+type McpServer = Parameters<NonNullable<ServeMcpOptions["extend"]>>[0];
+
+const ListToolsRequest = z.object({ method: z.literal("tools/list") }).loose();
+
 /**
- * Every tool the palace serves, in the order clients list them, for one identity's view (a bare
- * `Palace` is served whole, as its owner sees it).
+ * `tools/list` with each tool's annotations (read-only, destructive, idempotent). The spec `Tool`
+ * has no field for them, so @atrium/mcp lists none: the palace answers the listing itself. Every
+ * view of one palace lists the same tools (their schemas follow the palace's limits, not the
+ * grants), so one listing serves every session; its calls run the session's own tools.
  */
-export function palaceMcpTools(target: Palace | PalaceView): Tool[] {
-  const view = target instanceof PalaceView ? target : new PalaceView(target, PalaceAccess.ADMIN);
-  return [
-    ...taxonomyTools(view),
-    ...searchTools(view),
-    ...drawerTools(view),
-    ...knowledgeGraphTools(view.kg),
-    ...tunnelTools(view),
-    ...diaryTools(view),
-    wakeUpTool(view),
-  ];
+function listedWithAnnotations(tools: readonly PalaceTool[]): (server: McpServer) => void {
+  const listed = tools.map(({ name, description, inputSchema, outputSchema, annotations }) => ({
+    name,
+    description,
+    inputSchema: inputSchema as { type: "object" },
+    ...(outputSchema ? { outputSchema: outputSchema as { type: "object" } } : {}),
+    annotations,
+  }));
+  return (server) => server.setRequestHandler(ListToolsRequest, () => ({ tools: listed }));
 }
 
 /** The view of the one client of a server without authentication. */
@@ -109,7 +110,7 @@ export function servePalaceMcp(options: PalaceMcpOptions, streams?: StdioStreams
       name: options.name ?? "atrium-palace",
       version: VERSION,
       instructions: INSTRUCTIONS,
-      tools: palaceMcpTools(ownerView(options)),
+      ...servedTools(palaceTools(ownerView(options))),
     },
     streams,
   );
@@ -130,7 +131,7 @@ export function servePalaceMcpHttp(options: PalaceMcpHttpOptions): Promise<Serve
     ...(options.health === undefined ? {} : { health: options.health }),
     maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? PALACE_SESSIONS_PER_IDENTITY,
   };
-  if (auth === undefined) return serveMcpHttp({ ...shared, tools: palaceMcpTools(ownerView(options)) });
+  if (auth === undefined) return serveMcpHttp({ ...shared, ...servedTools(palaceTools(ownerView(options))) });
   if (options.access !== undefined) {
     throw new ConfigError(
       "servePalaceMcpHttp: give auth (each token's grants) or access (one client), not both",
@@ -139,9 +140,15 @@ export function servePalaceMcpHttp(options: PalaceMcpHttpOptions): Promise<Serve
   return serveMcpHttp({
     ...shared,
     auth,
+    extend: listedWithAnnotations(palaceTools(options.palace)),
     openSession(identity) {
       if (identity === undefined) throw new ConfigError("an authenticated palace session needs an identity");
-      return { tools: palaceMcpTools(identityView(options.palace, identity)) };
+      return { tools: palaceTools(identityView(options.palace, identity)) };
     },
   });
+}
+
+/** A tool set as the server options take it: the tools, and their listing with annotations. */
+function servedTools(tools: readonly PalaceTool[]) {
+  return { tools, extend: listedWithAnnotations(tools) };
 }

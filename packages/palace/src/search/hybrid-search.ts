@@ -5,7 +5,7 @@ import type { Database } from "better-sqlite3";
 import type { PalaceAccess } from "../access/palace-access.js";
 import type { DrawerRegistry } from "../db/drawer-registry.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
-import { LEXICAL_TABLE } from "../db/schema.js";
+import { LEXICAL_COLUMNS, LEXICAL_TABLE } from "../db/lexical-table.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
@@ -24,10 +24,9 @@ import type { VectorIndex } from "../vectors/vector-index.js";
 import {
   HYBRID_FUSION,
   LEXICAL_COLUMN_WEIGHTS,
-  LEXICAL_COLUMNS,
   lexicalMatchExpression,
   lexicalQueryTerms,
-} from "./lexical-index.js";
+} from "./lexical-query.js";
 import { withinMatchBudget } from "./match-budget.js";
 
 export type SearchMode = "hybrid" | "bm25" | "vector";
@@ -44,7 +43,7 @@ export interface DrawerFilter {
 }
 
 export interface SearchOptions extends DrawerFilter {
-  /** Hits to return (default 10, at most `maxSearchK`). */
+  /** Hits to return (default 10, at most `maxSearchHits`). */
   k?: number;
   /** "hybrid" (default) fuses BM25 and vector ranks; "bm25" and "vector" run one leg alone (baselines). */
   mode?: SearchMode;
@@ -190,8 +189,8 @@ export async function hybridSearch(
     );
   }
   const k = options.k ?? SEARCH_DEFAULT_K;
-  if (!Number.isInteger(k) || k < 1 || k > limits.maxSearchK) {
-    throw invalidInput("k", `must be an integer from 1 to ${limits.maxSearchK}, got ${String(k)}`);
+  if (!Number.isInteger(k) || k < 1 || k > limits.maxSearchHits) {
+    throw invalidInput("k", `must be an integer from 1 to ${limits.maxSearchHits}, got ${String(k)}`);
   }
   const mode = options.mode ?? "hybrid";
   if (mode !== "hybrid" && mode !== "bm25" && mode !== "vector") {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
+import { palaceCore } from "../core/palace-core.js";
 import type { DrawerDraft } from "../drawers/drawer.js";
-import { TestPalaces } from "../test-fixtures.js";
 import { withinMatchBudget } from "./match-budget.js";
 
 const palaces = new TestPalaces();
@@ -28,7 +29,7 @@ describe("withinMatchBudget", () => {
         "a",
       ),
     );
-    const { db } = palace.internals();
+    const { db } = palaceCore(palace);
     const terms = ["boat", "harbour", "lighthouse", "zeppelin"];
     expect(withinMatchBudget(db, terms, 100)).toEqual(terms);
     expect(withinMatchBudget(db, terms, 10)).toEqual(terms);
@@ -46,7 +47,7 @@ describe("withinMatchBudget", () => {
   it("counts again after a write: a term that became common is left out", async () => {
     const palace = await palaces.open();
     await palace.file(drafts(["kayak river", "kayak lake", "canoe lake"], "a"));
-    const { db } = palace.internals();
+    const { db } = palaceCore(palace);
     expect(withinMatchBudget(db, ["kayak", "canoe"], 3)).toEqual(["kayak", "canoe"]);
     await palace.file(drafts(["canoe one", "canoe two", "canoe three"], "b"));
     expect(withinMatchBudget(db, ["kayak", "canoe"], 3)).toEqual(["kayak"]);

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { LEXICAL_TABLE } from "../db/schema.js";
+import { LEXICAL_TABLE } from "../db/lexical-table.js";
 
 /**
  * FTS5 computes bm25() for every row a MATCH finds before it can sort them, so a query's cost

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { TestPalaces } from "../../test/test-palaces.js";
 import { openPalace } from "../open-palace.js";
-import { TestPalaces } from "../test-fixtures.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());

@@ -200,10 +200,10 @@ export class Tunnels {
     options: { limit?: number; reverse?: boolean } = {},
   ): TunnelDestination[] {
     const limit = options.limit ?? FOLLOW_DEFAULT_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.maxListLimit) {
+    if (!Number.isInteger(limit) || limit < 1 || limit > this.limits.maxListDrawers) {
       throw invalidInput(
         "limit",
-        `must be an integer from 1 to ${this.limits.maxListLimit}, got ${String(limit)}`,
+        `must be an integer from 1 to ${this.limits.maxListDrawers}, got ${String(limit)}`,
       );
     }
     if (typeof start === "string") {

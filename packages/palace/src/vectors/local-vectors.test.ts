@@ -1,11 +1,12 @@
 import { hashingEmbedding } from "@atrium/chroma";
 import { afterAll, describe, expect, it } from "vitest";
+import { conversationDrafts, TestPalaces } from "../../test/test-palaces.js";
+import { palaceCore } from "../core/palace-core.js";
 import { VECTOR_TABLE } from "../db/schema.js";
 import { openPalace } from "../open-palace.js";
 import { repairPalace } from "../repair.js";
-import { vectorText } from "../search/lexical-index.js";
-import { conversationDrafts, TestPalaces } from "../test-fixtures.js";
 import { encodeVector, nearestInScope } from "./local-vectors.js";
+import { vectorText } from "./vector-text.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());
@@ -38,7 +39,7 @@ describe("local vectors", () => {
       ...conversationDrafts("home", "chat", TURNS),
       ...conversationDrafts("work", "standup", [["Cy", "The boiler room audit is due Friday."]]),
     ]);
-    const { db, index } = palace.internals();
+    const { db, index } = palaceCore(palace);
     expect(storedCount(db)).toBe(5);
     const [query] = await palace.embedding.embed(["boiler noise"]);
     const local = nearestInScope(db, query!, homeScope, 3, 100);
@@ -61,7 +62,7 @@ describe("local vectors", () => {
   it("answers undefined for a scope wider than maxScope or with a drawer lacking its vector; repair restores it", async () => {
     const palace = await palaces.open();
     const filed = await palace.file(conversationDrafts("home", "chat", TURNS));
-    const { db } = palace.internals();
+    const { db } = palaceCore(palace);
     const [query] = await palace.embedding.embed(["spare key"]);
     expect(nearestInScope(db, query!, homeScope, 2, 3)).toBeUndefined();
     expect(nearestInScope(db, query!, { sql: "d.wing = ?", params: ["nowhere"] }, 2, 3)).toEqual([]);
@@ -89,7 +90,7 @@ describe("local vectors", () => {
   it("a deleted drawer's vector goes with it; a changed text drops the stored vector", async () => {
     const palace = await palaces.open();
     const filed = await palace.file(conversationDrafts("home", "chat", TURNS));
-    const { db } = palace.internals();
+    const { db } = palaceCore(palace);
     expect(await palace.delete(filed[0]!.id)).toBe(true);
     expect(storedCount(db)).toBe(3);
     // Another writer changing the text the vector was made from: the trigger drops it at once.
@@ -109,7 +110,7 @@ describe("local vectors", () => {
     await repairPalace(dir, { chromaUrl, embedding: small, reembed: true });
     const switched = await openPalace(dir, { chromaUrl, embedding: small });
     try {
-      const { db } = switched.internals();
+      const { db } = palaceCore(switched);
       expect(
         db
           .prepare(

@@ -3,10 +3,10 @@ import type { Embedding } from "@atrium/spec";
 import type { Database } from "better-sqlite3";
 import type { DrawerRegistry } from "../db/drawer-registry.js";
 import { type DrawerRow, rowToDraft } from "../db/drawer-row.js";
-import { vectorText } from "../search/lexical-index.js";
 import { WRITE_LOG_KEEP_APPLIED } from "../tuning.js";
 import { storeVectors } from "./local-vectors.js";
 import type { VectorIndex } from "./vector-index.js";
+import { vectorText } from "./vector-text.js";
 
 /** Log rows applied per round (a replay after a crash may find many). */
 const APPLY_ROUND = 5_000;

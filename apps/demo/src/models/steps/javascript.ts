@@ -132,18 +132,18 @@ for (const [path, score] of ranked.slice(0, ${RANKED_SHOWN})) console.log("rank 
       const fact = intent.facts.find((candidate) => candidate.statement === statement);
       if (fact) {
         lines.push(
-          `const fact${i} = await kg_add({ subject: user, predicate: ${json(fact.predicate)}, object: ${json(fact.object)}, source_drawer_id: kept${i}.id });`,
+          `const fact${i} = await kg_add({ subject: user, predicate: ${json(fact.predicate)}, object: ${json(fact.object)}, sourceDrawerId: kept${i}.id });`,
           `console.log("fact " + JSON.stringify(fact${i}.observation));`,
         );
       }
     });
     if (intent.reference) {
       lines.push(
-        `const hits = await recall({ query: ${json(query)}, room: ${json(shown.room)} });`,
+        `const { hits } = await recall({ query: ${json(query)}, room: ${json(shown.room)} });`,
         `for (const hit of hits) console.log("recalled " + JSON.stringify(hit.content));`,
         // Facts true now: an ended (forgotten) fact is history, not something to repeat.
-        "const facts = await kg_query({ subject: user, as_of: new Date().toISOString() });",
-        `for (const fact of facts) if (!fact.valid_to) console.log("known " + JSON.stringify(fact.text));`,
+        "const { facts } = await kg_query({ subject: user, asOf: new Date().toISOString() });",
+        `for (const fact of facts) if (!fact.validTo) console.log("known " + JSON.stringify(fact.text));`,
       );
     }
     return lines.join("\n");

@@ -158,22 +158,22 @@ for path, value in ranked[:${RANKED_SHOWN}]:
       const fact = intent.facts.find((candidate) => candidate.statement === statement);
       if (fact) {
         lines.push(
-          `fact${i} = kg_add(subject=user, predicate=${literal(fact.predicate)}, object=${literal(fact.object)}, source_drawer_id=kept${i}["id"])`,
+          `fact${i} = kg_add(subject=user, predicate=${literal(fact.predicate)}, object=${literal(fact.object)}, sourceDrawerId=kept${i}["id"])`,
           `print("fact " + dumps(fact${i}["observation"]))`,
         );
       }
     });
     if (intent.reference) {
       lines.push(
-        `hits = recall(query=${literal(query)}, room=${literal(shown.room)})`,
+        `hits = recall(query=${literal(query)}, room=${literal(shown.room)})["hits"]`,
         "for hit in hits:",
         `    print("recalled " + dumps(hit["content"]))`,
         // Facts true now (to the millisecond, as JavaScript's toISOString): an ended (forgotten)
         // fact is history, not something to repeat.
         `now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"`,
-        "facts = kg_query(subject=user, as_of=now)",
+        'facts = kg_query(subject=user, asOf=now)["facts"]',
         "for fact in facts:",
-        `    if not fact.get("valid_to"):`,
+        `    if not fact.get("validTo"):`,
         `        print("known " + dumps(fact["text"]))`,
       );
     }
