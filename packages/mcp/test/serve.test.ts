@@ -22,6 +22,7 @@ const SAMPLE_LISTING = [
     name: "echo",
     description: "Returns its message",
     inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: "add",
@@ -172,6 +173,9 @@ describe("serveMcp through this package's client", () => {
         ...names.map((name) => `http_${name}`),
       ]);
       const byName = (name: string) => connection.tools.find((tool) => tool.name === name)!;
+      // A tool's annotations survive the trip; one without them comes back without.
+      expect(byName("http_echo").annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+      expect(byName("stdio_add").annotations).toBeUndefined();
       expect(await byName("stdio_weather").execute({ city: "Paris" }, { signal: signal() })).toEqual({
         city: "Paris",
         celsius: 18,

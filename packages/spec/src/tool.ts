@@ -21,6 +21,24 @@ export interface ToolContext {
 }
 
 /**
+ * What a tool does to the world, as MCP's tool annotations say it (hints for clients and for
+ * approval policies, never a security boundary). MCP reads a tool without them as one that may
+ * write, destroy and reach outside; Atrium's own tools say what they do.
+ */
+export interface ToolAnnotations {
+  /** A human-readable title. */
+  readonly title?: string;
+  /** It only reads. */
+  readonly readOnlyHint?: boolean;
+  /** A write that may overwrite or remove what is there (false: it only adds). */
+  readonly destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  readonly idempotentHint?: boolean;
+  /** It reaches outside its own system (the web, other services). */
+  readonly openWorldHint?: boolean;
+}
+
+/**
  * A function the model can call. Inside a code sandbox it is an async function named `name`
  * taking one object argument; with native tool calling its `inputSchema` goes to the provider.
  */
@@ -30,6 +48,8 @@ export interface Tool<Input = any, Output = unknown> {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
+  /** What it does to the world (MCP lists these with the tool). */
+  readonly annotations?: ToolAnnotations;
   /** Checks and normalises input before `execute`; a failure becomes an observation naming the field. */
   validate?(input: unknown): ValidationResult<Input> | Promise<ValidationResult<Input>>;
   execute(input: Input, context: ToolContext): Promise<Output | RichToolResult<Output>>;

@@ -1,4 +1,4 @@
-import type { JsonSchema, Tool, ToolContext, ValidationResult } from "@atrium/spec";
+import type { JsonSchema, Tool, ToolAnnotations, ToolContext, ValidationResult } from "@atrium/spec";
 import type { InputValidator } from "../json-schema-validator.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { toToolResult } from "./call-result.js";
@@ -25,6 +25,7 @@ export function mcpTool(
     ),
     inputSchema: description.inputSchema as JsonSchema,
     ...(description.outputSchema ? { outputSchema: description.outputSchema as JsonSchema } : {}),
+    ...(description.annotations ? { annotations: toolAnnotations(description.annotations) } : {}),
     validate: (input: unknown): ValidationResult<Record<string, unknown>> => validator(input ?? {}),
     async execute(input, context: ToolContext) {
       const result = await client.callTool(
@@ -41,4 +42,14 @@ export function mcpTool(
 function capDescription(text: string): string {
   if (text.length <= DEFAULT_MCP_LIMITS.maxToolDescriptionChars) return text;
   return `${text.slice(0, DEFAULT_MCP_LIMITS.maxToolDescriptionChars)} [… description cut at ${DEFAULT_MCP_LIMITS.maxToolDescriptionChars} characters]`;
+}
+
+/** The server's hints, only the fields MCP defines and only of their types (a server is not trusted to shape them). */
+function toolAnnotations(given: Record<string, unknown>): ToolAnnotations {
+  const hints: { -readonly [Key in keyof ToolAnnotations]: ToolAnnotations[Key] } = {};
+  if (typeof given.title === "string") hints.title = given.title;
+  for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+    if (typeof given[key] === "boolean") hints[key] = given[key];
+  }
+  return hints;
 }

@@ -44,6 +44,7 @@ export function createMcpServer(options: FixedServeMcpOptions): Server {
     description: tool.description,
     inputSchema: tool.inputSchema as { type: "object" },
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as { type: "object" } } : {}),
+    ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   const names = () => (runners.size === 0 ? "no tools" : [...runners.keys()].join(", "));

@@ -4,13 +4,11 @@ import {
   type ServedMcp,
   type ServedMcpHttp,
   type ServeMcpHttpOptions,
-  type ServeMcpOptions,
   type StdioStreams,
   serveMcp,
   serveMcpHttp,
 } from "@atrium/mcp";
 import { ConfigError, errorMessage } from "@atrium/spec";
-import { z } from "zod";
 import { PalaceAccess } from "../access/palace-access.js";
 import type { PalaceGrants } from "../access/palace-grants.js";
 import type { Palace } from "../palace.js";
@@ -53,27 +51,6 @@ const INSTRUCTIONS =
   "A memory palace: verbatim memories (drawers) filed in wings (people, projects) and rooms (topics), " +
   "a temporal knowledge graph of facts, tunnels between rooms, and agents' diaries. Call wake_up first; " +
   "search before answering from memory; check_duplicate before add_drawer; record lasting facts with kg_add.";
-
-type McpServer = Parameters<NonNullable<ServeMcpOptions["extend"]>>[0];
-
-const ListToolsRequest = z.object({ method: z.literal("tools/list") }).loose();
-
-/**
- * `tools/list` with each tool's annotations (read-only, destructive, idempotent). The spec `Tool`
- * has no field for them, so @atrium/mcp lists none: the palace answers the listing itself. Every
- * view of one palace lists the same tools (their schemas follow the palace's limits, not the
- * grants), so one listing serves every session; its calls run the session's own tools.
- */
-function listedWithAnnotations(tools: readonly PalaceTool[]): (server: McpServer) => void {
-  const listed = tools.map(({ name, description, inputSchema, outputSchema, annotations }) => ({
-    name,
-    description,
-    inputSchema: inputSchema as { type: "object" },
-    ...(outputSchema ? { outputSchema: outputSchema as { type: "object" } } : {}),
-    annotations,
-  }));
-  return (server) => server.setRequestHandler(ListToolsRequest, () => ({ tools: listed }));
-}
 
 /** The view of the one client of a server without authentication. */
 function ownerView(options: PalaceMcpOptions): PalaceView {
@@ -140,7 +117,6 @@ export function servePalaceMcpHttp(options: PalaceMcpHttpOptions): Promise<Serve
   return serveMcpHttp({
     ...shared,
     auth,
-    extend: listedWithAnnotations(palaceTools(options.palace)),
     openSession(identity) {
       if (identity === undefined) throw new ConfigError("an authenticated palace session needs an identity");
       return { tools: palaceTools(identityView(options.palace, identity)) };
@@ -148,7 +124,7 @@ export function servePalaceMcpHttp(options: PalaceMcpHttpOptions): Promise<Serve
   });
 }
 
-/** A tool set as the server options take it: the tools, and their listing with annotations. */
+/** A tool set as the server options take it (@atrium/mcp lists each tool's annotations). */
 function servedTools(tools: readonly PalaceTool[]) {
-  return { tools, extend: listedWithAnnotations(tools) };
+  return { tools };
 }

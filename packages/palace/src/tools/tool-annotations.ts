@@ -1,22 +1,8 @@
-import type { Tool } from "@atrium/spec";
+import type { Tool, ToolAnnotations } from "@atrium/spec";
 
-/**
- * MCP's hints about what a tool does to the palace, listed with the tool (`tools/list`). The
- * spec `Tool` has no field for them, so a palace tool carries its own and the palace's MCP
- * server lists them (`mcp/palace-mcp-server.ts`).
- */
-export interface ToolAnnotations {
-  /** It only reads. */
-  readOnlyHint: boolean;
-  /** A write that may overwrite or remove what is there (false: it only adds). */
-  destructiveHint?: boolean;
-  /** Calling it again with the same arguments changes nothing more. */
-  idempotentHint?: boolean;
-  /** It reaches outside the palace: never. */
-  openWorldHint: false;
-}
+export type { ToolAnnotations };
 
-/** A palace tool: a spec `Tool` (what an agent calls) with its MCP annotations. */
+/** A palace tool: a spec `Tool` whose annotations (what MCP lists with it) are always given. */
 export interface PalaceTool extends Tool {
   readonly annotations: ToolAnnotations;
 }
