@@ -51,12 +51,37 @@ describe("progressBar", () => {
     expect(out.text().replace("\r\u001b[2K", "")).toHaveLength(39);
   });
 
-  it("draws nothing off a terminal or when quiet; printed lines still appear", () => {
-    for (const [out, quiet] of [
-      [capture(false), false],
-      [capture(true), true],
-    ] as const) {
-      const bar = progressBar({ stream: out.stream, quiet });
+  it("off a terminal writes a plain line as each tenth is done, never redraws", () => {
+    const out = capture(false);
+    const bar = progressBar({ stream: out.stream });
+    for (let done = 0; done <= 40; done++) bar.update(done, 40, `${done}/40`);
+    for (const done of [0, 1, 3]) bar.update(done, 3, `${done}/3`); // another total: its own tenths
+    bar.print("notice");
+    bar.clear();
+    expect(out.text()).toBe(
+      [
+        " 10% 4/40",
+        " 20% 8/40",
+        " 30% 12/40",
+        " 40% 16/40",
+        " 50% 20/40",
+        " 60% 24/40",
+        " 70% 28/40",
+        " 80% 32/40",
+        " 90% 36/40",
+        "100% 40/40",
+        " 33% 1/3",
+        "100% 3/3",
+        "notice",
+        "",
+      ].join("\n"),
+    );
+    expect(bar.drawing).toBe(false);
+  });
+
+  it("quiet draws nothing; printed lines still appear", () => {
+    for (const out of [capture(false), capture(true)]) {
+      const bar = progressBar({ stream: out.stream, quiet: true });
       bar.update(1, 2, "half");
       bar.print("notice");
       bar.update(2, 2, "all");

@@ -27,12 +27,16 @@ const CLEAR_LINE = "\r\u001b[2K";
 
 /**
  * One line redrawn in place on a terminal: `████████░░░░  42% label`, cut to the terminal's
- * width. Off a terminal (a pipe, a file, CI's log), or quiet, it draws nothing: a log gets the
- * lines given to `print` and what the command says when it is done.
+ * width. Off a terminal (a pipe, a file, CI's log) a plain line each time another tenth of the
+ * way is done (` 40% label`), so a long run's log shows it moving and stays short. Quiet draws
+ * nothing but the lines given to `print`.
  */
 export function progressBar(options: ProgressBarOptions = {}): ProgressBar {
   const stream = options.stream ?? process.stderr;
   const drawing = stream.isTTY === true && options.quiet !== true;
+  const logging = stream.isTTY !== true && options.quiet !== true;
+  let loggedTenth = 0;
+  let logged = { done: 0, total: Number.NaN };
   const redrawMs = options.redrawMs ?? REDRAW_MS;
   const now = options.now ?? Date.now;
   let state: { done: number; total: number; label: string } | undefined;
@@ -59,6 +63,18 @@ export function progressBar(options: ProgressBarOptions = {}): ProgressBar {
     drawing,
     update(done, total, label = "") {
       state = { done, total, label };
+      if (logging) {
+        // Another total or a step back is another stretch of work (an ingest's next phase).
+        if (total !== logged.total || done < logged.done) loggedTenth = 0;
+        logged = { done, total };
+        const fraction = total <= 0 ? 1 : Math.min(1, Math.max(0, done / total));
+        const tenth = Math.floor(fraction * 10);
+        if (tenth > Math.max(loggedTenth, 0)) {
+          loggedTenth = tenth;
+          stream.write(`${String(Math.floor(fraction * 100)).padStart(3)}%${label ? ` ${label}` : ""}\n`);
+        }
+        return;
+      }
       if (!drawing) return;
       const edge = !shown || done === 0 || done >= total;
       if (edge || now() - drawnAt >= redrawMs) draw();

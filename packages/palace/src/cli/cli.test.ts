@@ -82,7 +82,12 @@ describe("atrium-palace", { timeout: CLI_TEST_MS }, () => {
     const dirOf = join(EXPORTS, "claude-code");
     expect(await run(["mine", dirOf, "--mode", "convos", "--wing", "shop"])).toEqual({
       stdout: "",
-      stderr: "mined: 1 sources, 2 drawers added, 0 kept, 0 removed, 0 unchanged, 0 files left out\n",
+      stderr: [
+        `mining 1 files from ${dirOf} (convos)`,
+        "100% 1/1 files  2 drawers added  0 unchanged  5d3c1e2a-7b8f-4c1d-9e0a-123456789abc.jsonl",
+        "mined: 1 sources, 2 drawers added, 0 kept, 0 removed, 0 unchanged, 0 files left out",
+        "",
+      ].join("\n"),
       exitCode: 0,
     });
     // Again, with --json: the result on stdout, nothing on stderr, the source unchanged.
@@ -93,8 +98,11 @@ describe("atrium-palace", { timeout: CLI_TEST_MS }, () => {
     expect(await run(["mine", malformed, "--mode", "convos", "--wing", "junk"])).toEqual({
       stdout: "",
       stderr: [
+        `mining 2 files from ${malformed} (convos)`,
         `error: broken-export.json: line 7, column 44: invalid JSON: unexpected '"'`,
+        " 50% 1/2 files  0 drawers added  0 unchanged  1 errors  broken-export.json",
         "error: cut-off-session.jsonl: line 3, column 138: invalid JSON; the line was skipped",
+        "100% 2/2 files  1 drawers added  0 unchanged  2 errors  cut-off-session.jsonl",
         "mined: 1 sources, 1 drawers added, 0 kept, 0 removed, 0 unchanged, 0 files left out, 2 errors",
         "",
       ].join("\n"),

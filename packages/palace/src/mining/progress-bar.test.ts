@@ -40,8 +40,19 @@ const events: MineEvent[] = [
 const SUMMARY = "mined: 4 sources, 7 drawers added, 1 kept, 0 removed, 2 unchanged, 1 files left out";
 
 describe("progressBar", () => {
-  it("off a terminal: the errors as they come and the summary, no bar", () => {
-    expect(run(events, {})).toBe(`error: b: line 2, column 1: invalid JSON\n${SUMMARY}\n`);
+  it("off a terminal: what is mined, a line each tenth of the way, the errors as they come and the summary", () => {
+    expect(run(events, {})).toBe(
+      [
+        "mining 4 files from /p (project)",
+        " 25% 1/4 files  3 drawers added  0 unchanged  a",
+        "error: b: line 2, column 1: invalid JSON",
+        " 50% 2/4 files  3 drawers added  0 unchanged  1 errors  b",
+        " 75% 3/4 files  3 drawers added  1 unchanged  1 errors  c",
+        "100% 4/4 files  3 drawers added  1 unchanged  1 errors  d",
+        SUMMARY,
+        "",
+      ].join("\n"),
+    );
   });
 
   it("quiet (--json): only the errors", () => {
@@ -52,7 +63,7 @@ describe("progressBar", () => {
     const output = run(events, { isTTY: true, columns: 200 });
     expect(
       output.startsWith(
-        "\r\u001b[2K░░░░░░░░░░░░░░░░░░░░░░░░░░░░   0% 0/4 files  0 drawers added  0 unchanged\r\u001b[2K",
+        "mining 4 files from /p (project)\n\r\u001b[2K░░░░░░░░░░░░░░░░░░░░░░░░░░░░   0% 0/4 files  0 drawers added  0 unchanged\r\u001b[2K",
       ),
     ).toBe(true);
     expect(output).toContain("\r\u001b[2Kerror: b: line 2, column 1: invalid JSON\n");

@@ -7,9 +7,10 @@ export type { ProgressBarOptions };
 export type ProgressStream = CliOutput;
 
 /**
- * A mining run's progress for `onProgress: progressBar()`: on a terminal a bar redrawn in place
- * (files done, drawers added, the file at hand); errors as they come and the summary at the end,
- * on a terminal or not. Quiet (`--json`) leaves out the bar and the summary, not the errors.
+ * A mining run's progress for `onProgress: progressBar()`: what is mined, then on a terminal a bar
+ * redrawn in place (files done, drawers added, the file at hand) and off one a line each tenth of
+ * the way; errors as they come and the summary at the end. Quiet (`--json`) leaves out all but the
+ * errors.
  */
 export function progressBar(options: ProgressBarOptions = {}): (event: MineEvent) => void {
   const bar = terminalBar(options);
@@ -29,6 +30,7 @@ export function progressBar(options: ProgressBarOptions = {}): (event: MineEvent
     switch (event.type) {
       case "start":
         files = event.files;
+        if (!options.quiet) bar.print(`mining ${event.files} files from ${event.path} (${event.mode})`);
         update("");
         break;
       case "source":
