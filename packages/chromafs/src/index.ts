@@ -2,6 +2,14 @@ export { accessKey, isVisible, pruneTree } from "./access/visibility.js";
 export { boundOutput } from "./agent/bounded-output.js";
 export { DOCS_BASH_DESCRIPTION, type DocsBashToolOptions, docsBashTool } from "./agent/docs-bash-tool.js";
 export { docsSearchTool } from "./agent/docs-search-tool.js";
+export {
+  DocStoreError,
+  isStoreUnavailable,
+  PathTreeError,
+  SessionWorkerLostError,
+  StorageFormatError,
+  StoreUnavailableError,
+} from "./errors.js";
 export { DocsFs, type DocsFsOptions } from "./fs/docs-fs.js";
 export { PageCache } from "./fs/page-cache.js";
 export { PageSource } from "./fs/page-source.js";
@@ -27,21 +35,14 @@ export {
   STORE_UNAVAILABLE_EXIT_CODE,
 } from "./session/docs-session.js";
 export type { DocsShell } from "./session/docs-shell.js";
-export { SessionWorkerLostError } from "./session-pool/pool-errors.js";
 export {
   type SessionPoolLimits,
   SessionWorkerPool,
   type SessionWorkerPoolOptions,
 } from "./session-pool/session-worker-pool.js";
-export {
-  ChromaDocStore,
-  type ChromaDocStoreOptions,
-  DocStoreError,
-  type FollowedServer,
-} from "./store/chroma-doc-store.js";
+export { ChromaDocStore, type ChromaDocStoreOptions, type FollowedServer } from "./store/chroma-doc-store.js";
 export type { Access, DocStore, SearchHit, TextFilter } from "./store/doc-store.js";
 export { LocalFolderStore } from "./store/local-folder-store.js";
-export { isStoreUnavailable, StoreUnavailableError } from "./store/store-unavailable.js";
 export { compileTextFilter } from "./store/text-filter-matcher.js";
 export {
   type ChunkingRecord,
@@ -50,12 +51,7 @@ export {
   type PathTreeFile,
   type StoredPathTree,
 } from "./tree/path-tree.js";
-export { PathTreeError } from "./tree/path-tree-codec.js";
-export {
-  FORMAT_METADATA_KEY,
-  STORAGE_FORMAT_VERSION,
-  StorageFormatError,
-} from "./tree/storage-format.js";
+export { FORMAT_METADATA_KEY, STORAGE_FORMAT_VERSION } from "./tree/storage-format.js";
 export { TreeCache, treeCacheFor } from "./tree/tree-cache.js";
 export { TreeIndex } from "./tree/tree-index.js";
 export * as tuning from "./tuning.js";

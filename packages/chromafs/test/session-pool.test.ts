@@ -1,9 +1,9 @@
 import { McpClient } from "@atrium/mcp";
 import { LimitError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SessionWorkerLostError } from "../src/errors.js";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { SessionWorkerLostError } from "../src/session-pool/pool-errors.js";
 import { SessionWorkerPool } from "../src/session-pool/session-worker-pool.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";

@@ -1,15 +1,14 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
+import { IngestError } from "../errors.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { PathTreeFile } from "../tree/path-tree.js";
 import { LAZY_PAGE_MIN_BYTES } from "../tuning.js";
 import { type GroupRules, validateGroups } from "./access-groups.js";
 import { frontMatterLineCount, splitLines } from "./chunk-page.js";
-import { IngestError } from "./errors.js";
 import { readFrontMatter } from "./front-matter.js";
 import type { DocFile } from "./walk-docs.js";
-
 export interface PreparedPage {
   doc: DocFile;
   text: string;

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import { AtriumError } from "@atrium/spec";
+import { GrepIndexError } from "../errors.js";
 import type { GrepIndexData } from "./grep-index-builder.js";
 
 /** Version of the stored index layout; a reader ignores (never misreads) any other. */
@@ -13,16 +13,6 @@ interface Header {
   vocabularyBytes: number;
   postingsBytes: number;
   linesBytes: number;
-}
-
-/**
- * A stored grep index can't be used (unreadable, inconsistent, another format). Never fatal:
- * the store then narrows grep with server queries, as for a collection ingested without one.
- */
-export class GrepIndexError extends AtriumError {
-  constructor(message: string, cause?: unknown) {
-    super("PARSE", message, { cause });
-  }
 }
 
 /**

@@ -1,10 +1,11 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { GrepIndexError } from "../errors.js";
 import { regexLiteral } from "../store/regex-literal.js";
 import { ChunkOrdinals } from "./chunk-ordinals.js";
 import { GrepIndex } from "./grep-index.js";
 import { GrepIndexBuilder } from "./grep-index-builder.js";
-import { encodeGrepIndex, GrepIndexError } from "./grep-index-codec.js";
+import { encodeGrepIndex } from "./grep-index-codec.js";
 import { literalRuns } from "./literal-runs.js";
 import { wordRuns } from "./word-runs.js";
 

@@ -1,8 +1,8 @@
-import { decodeGrepIndex, GrepIndexError } from "./grep-index-codec.js";
+import { GrepIndexError } from "../errors.js";
+import { decodeGrepIndex } from "./grep-index-codec.js";
 import { type LiteralRun, literalRuns } from "./literal-runs.js";
 import { lastAtOrBelow } from "./sorted-search.js";
 import { readVarint } from "./varint.js";
-
 /**
  * A collection's grep index in memory: every distinct (folded) word of the docs with the chunks
  * holding it, and each chunk's first line. `chunksFor(literal)` answers, without a server round

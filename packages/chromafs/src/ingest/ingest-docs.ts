@@ -15,15 +15,16 @@ import { storedGrepIndexDigest, writeStoredGrepIndex } from "../collection-schem
 import { readStoredTree } from "../collection-schema/stored-tree.js";
 import { type GroupMapping, type GroupRules, loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
-import { IngestError } from "../docs-folder/errors.js";
+
 import { type PreparedPage, readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
+import { IngestError, PathTreeError, StorageFormatError } from "../errors.js";
 import { digestOfTree, indexTree } from "../grep-index/index-tree.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { loadChroma } from "../store/load-chroma.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
-import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
-import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
+import { encodePathTree } from "../tree/path-tree-codec.js";
+import { STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import { DELETE_BATCH, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../tuning.js";
 import { pauseForTest } from "./pause-for-test.js";
 import {
@@ -46,7 +47,6 @@ import {
   type GroupsSummary,
   refuseLegacyUnrestrict,
 } from "./stored-groups.js";
-
 export type IngestPhase = "scan" | "write" | "cleanup";
 
 export interface IngestProgress {

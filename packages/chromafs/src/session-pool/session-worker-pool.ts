@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { ClosedError, ConfigError, errorMessage, LimitError } from "@atrium/spec";
+import { SessionWorkerLostError, WorkerThreadError } from "../errors.js";
 import { type ChromafsLimits, resolveChromafsLimits } from "../limits.js";
 import type { CommandResult } from "../session/docs-session.js";
 import type { DocsShell } from "../session/docs-shell.js";
@@ -7,11 +8,10 @@ import type { FollowedServer } from "../store/chroma-doc-store.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { storeRecipeOf } from "../store/store-recipe.js";
 import { WORKER_TIME_SLICE_MS } from "../tuning.js";
-import { SessionWorkerLostError, storeUnavailableFrom, WorkerThreadError } from "./pool-errors.js";
+import { storeUnavailableFrom } from "./pool-errors.js";
 import type { HostMessage, WorkerMessage, WorkerStart } from "./pool-protocol.js";
 import { RoundRobin } from "./round-robin.js";
 import { startWorkerThread } from "./start-worker-thread.js";
-
 export type SessionPoolLimits = Pick<
   ChromafsLimits,
   | "poolWorkers"

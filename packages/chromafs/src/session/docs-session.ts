@@ -1,5 +1,6 @@
 import { ClosedError } from "@atrium/spec";
 import { Bash, type CustomCommand } from "just-bash";
+import type { StoreUnavailableError } from "../errors.js";
 import { DocsFs } from "../fs/docs-fs.js";
 import { PageCache } from "../fs/page-cache.js";
 import { PageSource } from "../fs/page-source.js";
@@ -13,10 +14,8 @@ import { createGnuCommands, WRITTEN_ORDER_COMMANDS } from "../shell/gnu-commands
 import { mergedStderrPlugin } from "../shell/merged-stderr.js";
 import type { Access, DocStore } from "../store/doc-store.js";
 import { storeFailureError, watchStoreFailures } from "../store/store-failures.js";
-import type { StoreUnavailableError } from "../store/store-unavailable.js";
 import { trustedStore } from "../store/trusted-store.js";
 import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
-
 export interface DocsSessionOptions {
   store: DocStore;
   /** The user's groups; pages restricted to other groups do not exist in this session. */

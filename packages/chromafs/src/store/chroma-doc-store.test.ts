@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { ChromaUnreachableError, type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PathTreeError } from "../errors.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import {
   FIXTURE_PAGES,
@@ -14,7 +15,6 @@ import {
 } from "../ingest/test-fixtures.js";
 import { queryWords } from "../search/query-words.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
-import { PathTreeError } from "../tree/path-tree-codec.js";
 import { accessWhere, ChromaDocStore, documentFilter } from "./chroma-doc-store.js";
 import type { Access } from "./doc-store.js";
 

@@ -1,5 +1,5 @@
 import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
-import { AtriumError, type Embedding, rethrowIfFatal } from "@atrium/spec";
+import { type Embedding, rethrowIfFatal } from "@atrium/spec";
 import { groupKey, PUBLIC_KEY } from "../collection-schema/access-keys.js";
 import {
   type ChromaTarget,
@@ -11,6 +11,7 @@ import {
 import { documentsById } from "../collection-schema/documents-by-id.js";
 import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
 import { readStoredTree } from "../collection-schema/stored-tree.js";
+import { DocStoreError, PathTreeError, StoreUnavailableError } from "../errors.js";
 import { digestOfTree } from "../grep-index/index-tree.js";
 import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../limits.js";
 import { chromaSearchSource } from "../search/chroma-search-source.js";
@@ -18,7 +19,6 @@ import { rankSearch } from "../search/rank-search.js";
 import type { SearchOptions } from "../search/search-ranking.js";
 import { LruTextCache } from "../text-cache/lru-text-cache.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
-import { PathTreeError } from "../tree/path-tree-codec.js";
 import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_HASHING_VECTOR_WEIGHT,
@@ -34,7 +34,7 @@ import {
 } from "./indexed-grep.js";
 import { loadChroma, loadedChroma } from "./load-chroma.js";
 import { regexLiteral } from "./regex-literal.js";
-import { StoreUnavailableError, unreachableReason } from "./store-unavailable.js";
+import { unreachableReason } from "./store-unavailable.js";
 import { filterLiterals } from "./text-filter-matcher.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
@@ -59,13 +59,6 @@ export interface FollowedServer {
   readonly url: string;
   /** Looks again where the server is (a reuser re-reads the shared record). */
   refresh?(): Promise<unknown>;
-}
-
-/** The store answered something inconsistent (chunks missing for a page the tree lists). */
-export class DocStoreError extends AtriumError {
-  constructor(message: string) {
-    super("UNAVAILABLE", message, { isFatal: true });
-  }
 }
 
 /** The tree as last read, with each page's chunk revision (which chunk ids are current). */

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { isStoreUnavailable, StoreUnavailableError } from "./store-unavailable.js";
 
+import { isStoreUnavailable, StoreUnavailableError } from "../errors.js";
 /** The first store failure one command line ran into, and where (filled in as it is known). */
 export interface StoreFailure {
   error: StoreUnavailableError;

@@ -1,30 +1,4 @@
-import { AtriumError, type AtriumErrorOptions, errorMessage } from "@atrium/spec";
-
-/**
- * The store could not be reached (its server is down, restarting, or on the other side of a
- * broken connection). Retryable and not fatal: the caller — an agent, an MCP client — should see
- * it and try again, and nothing may answer as if the store were empty. `store` says which one
- * ("Chroma at http://127.0.0.1:8000, collection docs").
- */
-export class StoreUnavailableError extends AtriumError {
-  readonly store: string;
-  readonly reason: string;
-  /** `context` goes before the message: what was being done (`grep: `, `bash: /a.md: `). */
-  constructor(store: string, reason: string, options: AtriumErrorOptions & { context?: string } = {}) {
-    const { context = "", ...rest } = options;
-    super("UNAVAILABLE", `${context}the docs store (${store}) cannot be reached: ${reason}; try again`, {
-      isRetryable: true,
-      isFatal: false,
-      ...rest,
-    });
-    this.store = store;
-    this.reason = reason;
-  }
-}
-
-export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
-  return error instanceof StoreUnavailableError;
-}
+import { errorMessage } from "@atrium/spec";
 
 /** Node's connection failures, as fetch reports them in `cause.code`. */
 const CONNECTION_CODES = new Set([
