@@ -9,7 +9,7 @@ import type { BenchRow } from "@atrium/spec/bench";
 import { compared } from "@atrium/spec/bench";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import type { SessionPoolLimits } from "../src/session-pool/session-worker-pool.js";
-import type { DocStore } from "../src/store/doc-store.js";
+import type { DocStore } from "../src/doc-store/doc-store.js";
 
 export interface McpHttpLoadOptions {
   store: DocStore;

@@ -2,6 +2,8 @@ export { accessKey, isVisible, pruneTree } from "./access/visibility.js";
 export { boundOutput } from "./agent/bounded-output.js";
 export { DOCS_BASH_DESCRIPTION, type DocsBashToolOptions, docsBashTool } from "./agent/docs-bash-tool.js";
 export { docsSearchTool } from "./agent/docs-search-tool.js";
+export type { Access, DocStore, SearchHit, TextFilter } from "./doc-store/doc-store.js";
+export { compileTextFilter } from "./doc-store/text-filter-matcher.js";
 export {
   DocStoreError,
   isStoreUnavailable,
@@ -14,6 +16,8 @@ export { DocsFs, type DocsFsOptions } from "./fs/docs-fs.js";
 export { PageCache } from "./fs/page-cache.js";
 export { PageSource } from "./fs/page-source.js";
 export { isPosixError, type PosixCode, PosixError } from "./fs/posix-error.js";
+export { TreeCache, treeCacheFor } from "./fs/tree-cache.js";
+export { TreeIndex } from "./fs/tree-index.js";
 export type { GrepAcceleration } from "./grep/grep-acceleration.js";
 export { createGrepCommands, type GrepPlan, planGrep } from "./grep/grep-command.js";
 export { type PatternMode, patternToFilter } from "./grep/pattern-filter.js";
@@ -41,9 +45,7 @@ export {
   type SessionWorkerPoolOptions,
 } from "./session-pool/session-worker-pool.js";
 export { ChromaDocStore, type ChromaDocStoreOptions, type FollowedServer } from "./store/chroma-doc-store.js";
-export type { Access, DocStore, SearchHit, TextFilter } from "./store/doc-store.js";
 export { LocalFolderStore } from "./store/local-folder-store.js";
-export { compileTextFilter } from "./store/text-filter-matcher.js";
 export {
   type ChunkingRecord,
   PATH_TREE_ID,
@@ -52,6 +54,4 @@ export {
   type StoredPathTree,
 } from "./tree/path-tree.js";
 export { FORMAT_METADATA_KEY, STORAGE_FORMAT_VERSION } from "./tree/storage-format.js";
-export { TreeCache, treeCacheFor } from "./tree/tree-cache.js";
-export { TreeIndex } from "./tree/tree-index.js";
 export * as tuning from "./tuning.js";

@@ -1,10 +1,10 @@
 import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { docsBashTool } from "./agent/docs-bash-tool.js";
+import { TreeCache } from "./fs/tree-cache.js";
 import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "./limits.js";
 import { pageSearchWork, sessionExecutionLimits } from "./session/docs-session.js";
 import { LocalFolderStore } from "./store/local-folder-store.js";
-import { TreeCache } from "./tree/tree-cache.js";
 
 describe("chromafs limits", () => {
   it("resolves to the frozen defaults, which pass their own checks", () => {

@@ -10,12 +10,12 @@ import {
 } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docsBashTool } from "../src/agent/docs-bash-tool.js";
+import { TreeCache } from "../src/fs/tree-cache.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../src/limits.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
 import { PATH_TREE_ID } from "../src/tree/path-tree.js";
-import { TreeCache } from "../src/tree/tree-cache.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 
 const TOOL_CONTEXT = { signal: new AbortController().signal };

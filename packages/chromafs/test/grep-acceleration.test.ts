@@ -134,7 +134,7 @@ describe("grep acceleration gives grep's own output", () => {
   });
 
   const plan = async (command: string, cwd = "/") => {
-    const index = await (await import("../src/tree/tree-cache.js")).treeCacheFor(store).index(fast.access);
+    const index = await (await import("../src/fs/tree-cache.js")).treeCacheFor(store).index(fast.access);
     const { PageSource } = await import("../src/fs/page-source.js");
     const { PageCache } = await import("../src/fs/page-cache.js");
     return planGrep(command.split(" "), cwd, {
@@ -263,7 +263,7 @@ describe("grep acceleration gives grep's own output", () => {
   });
 
   it("narrows rg for plain strings, making its output switches explicit", async () => {
-    const index = await (await import("../src/tree/tree-cache.js")).treeCacheFor(store).index(fast.access);
+    const index = await (await import("../src/fs/tree-cache.js")).treeCacheFor(store).index(fast.access);
     const { PageSource } = await import("../src/fs/page-source.js");
     const { PageCache } = await import("../src/fs/page-cache.js");
     const { planRg } = await import("../src/grep/rg-command.js");

@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TreeCache } from "../src/fs/tree-cache.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../src/limits.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
-import { TreeCache } from "../src/tree/tree-cache.js";
 
 const { pageMaxBytes, pageMaxLines } = DEFAULT_CHROMAFS_LIMITS;
 const NEEDLE = "needle-on-the-last-line";

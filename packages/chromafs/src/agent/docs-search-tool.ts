@@ -1,8 +1,8 @@
 import { schemaToolInput, type Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { Access, DocStore } from "../doc-store/doc-store.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { formatSearchHits } from "../search/search-command.js";
-import type { Access, DocStore } from "../store/doc-store.js";
 import { SEARCH_DEFAULT_HITS } from "../tuning.js";
 
 const Input = z.strictObject({

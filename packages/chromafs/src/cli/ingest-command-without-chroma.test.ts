@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Chroma, explainMissing } from "../store/load-chroma.js";
+import { type Chroma, explainMissing } from "../collection-schema/load-chroma.js";
 import { INGEST_USAGE, runIngestCommand } from "./ingest-command.js";
 
 // The workspace always has @atrium/chroma, so its absence is what Node's loader reports for a

@@ -3,9 +3,9 @@ import { parseArgs } from "node:util";
 import type { ChromaServer } from "@atrium/chroma";
 import { type Embedding, errorMessage } from "@atrium/spec";
 import { validateCollectionName } from "../collection-schema/collection-name.js";
+import { type Chroma, loadChroma } from "../collection-schema/load-chroma.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, type ProgressStream, progressReporter } from "../ingest/progress-reporter.js";
-import { type Chroma, loadChroma } from "../store/load-chroma.js";
 import { recordedEmbedding } from "./store-args.js";
 
 export interface CommandIo {

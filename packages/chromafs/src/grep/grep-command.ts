@@ -10,10 +10,10 @@ import {
 import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
 import { type GrepOptions, parseGrepOptions } from "../commands/grep/grep-options.js";
 import { runGrep as runGnuGrep } from "../commands/grep/grep-run.js";
+import type { PageChunk, TextFilter } from "../doc-store/doc-store.js";
+import { noteStoreFailure } from "../doc-store/store-failures.js";
 import type { StoreUnavailableError } from "../errors.js";
 import { withPageViews } from "../fs/page-views.js";
-import type { PageChunk, TextFilter } from "../store/doc-store.js";
-import { noteStoreFailure } from "../store/store-failures.js";
 import type { GrepAcceleration } from "./grep-acceleration.js";
 import { type GrepArgs, grepCommandLine, parseGrepArgs } from "./grep-args.js";
 import { baseNameFilter, grepTargets } from "./grep-candidates.js";

@@ -3,7 +3,7 @@ import type { Embedding } from "@atrium/spec";
 import { documentsById } from "../collection-schema/documents-by-id.js";
 import { inParallel } from "../collection-schema/in-parallel.js";
 import { chunkId } from "../collection-schema/page-revision.js";
-import { regexLiteral } from "../store/regex-literal.js";
+import { regexLiteral } from "../doc-store/regex-literal.js";
 import type { PathTreeFile } from "../tree/path-tree.js";
 import {
   SEARCH_EVIDENCE_MAX_DISTANCE,

@@ -1,8 +1,8 @@
 import { errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
+import type { Access, DocStore, SearchHit } from "../doc-store/doc-store.js";
+import { noteStoreFailure } from "../doc-store/store-failures.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import type { Access, DocStore, SearchHit } from "../store/doc-store.js";
-import { noteStoreFailure } from "../store/store-failures.js";
 import { SEARCH_DEFAULT_HITS, SEARCH_SNIPPET_CHARS } from "../tuning.js";
 import { queryWords } from "./query-words.js";
 import { windowAround } from "./snippet.js";

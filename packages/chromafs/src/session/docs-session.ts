@@ -1,10 +1,13 @@
 import { ClosedError } from "@atrium/spec";
 import { Bash, type CustomCommand } from "just-bash";
+import type { Access, DocStore } from "../doc-store/doc-store.js";
+import { storeFailureError, watchStoreFailures } from "../doc-store/store-failures.js";
 import type { StoreUnavailableError } from "../errors.js";
 import { DocsFs } from "../fs/docs-fs.js";
 import { PageCache } from "../fs/page-cache.js";
 import { PageSource } from "../fs/page-source.js";
 import { isPosixError } from "../fs/posix-error.js";
+import { type TreeCache, treeCacheFor } from "../fs/tree-cache.js";
 import { createGrepCommands } from "../grep/grep-command.js";
 import { createRgCommand } from "../grep/rg-command.js";
 import { type ChromafsLimits, DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
@@ -12,10 +15,7 @@ import { createSearchCommand } from "../search/search-command.js";
 import { directoryGlobPlugin } from "../shell/directory-glob.js";
 import { createGnuCommands, WRITTEN_ORDER_COMMANDS } from "../shell/gnu-commands.js";
 import { mergedStderrPlugin } from "../shell/merged-stderr.js";
-import type { Access, DocStore } from "../store/doc-store.js";
-import { storeFailureError, watchStoreFailures } from "../store/store-failures.js";
-import { trustedStore } from "../store/trusted-store.js";
-import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
+import { trustedStore } from "./trusted-store.js";
 export interface DocsSessionOptions {
   store: DocStore;
   /** The user's groups; pages restricted to other groups do not exist in this session. */

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { ChromaUnreachableError, type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Access } from "../doc-store/doc-store.js";
 import { PathTreeError } from "../errors.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import {
@@ -16,7 +17,6 @@ import {
 import { queryWords } from "../search/query-words.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { accessWhere, ChromaDocStore, documentFilter } from "./chroma-doc-store.js";
-import type { Access } from "./doc-store.js";
 
 const PUBLIC: Access = { groups: [] };
 const STAFF: Access = { groups: ["staff"] };

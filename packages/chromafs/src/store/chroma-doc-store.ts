@@ -9,14 +9,18 @@ import {
   TREE_DIGEST_METADATA_KEY,
 } from "../collection-schema/docs-collection.js";
 import { documentsById } from "../collection-schema/documents-by-id.js";
+import { loadChroma, loadedChroma } from "../collection-schema/load-chroma.js";
 import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
 import { readStoredTree } from "../collection-schema/stored-tree.js";
+import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "../doc-store/doc-store.js";
+import { regexLiteral } from "../doc-store/regex-literal.js";
+import type { SearchOptions } from "../doc-store/search-ranking.js";
+import { filterLiterals } from "../doc-store/text-filter-matcher.js";
 import { DocStoreError, PathTreeError, StoreUnavailableError } from "../errors.js";
 import { digestOfTree } from "../grep-index/index-tree.js";
 import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../limits.js";
 import { chromaSearchSource } from "../search/chroma-search-source.js";
 import { rankSearch } from "../search/rank-search.js";
-import type { SearchOptions } from "../search/search-ranking.js";
 import { LruTextCache } from "../text-cache/lru-text-cache.js";
 import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import {
@@ -24,7 +28,6 @@ import {
   SEARCH_HASHING_VECTOR_WEIGHT,
   SEARCH_NEURAL_VECTOR_WEIGHT,
 } from "../tuning.js";
-import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
 import {
   type IndexedChunk,
   indexedCandidates,
@@ -32,10 +35,7 @@ import {
   literalTest,
   loadGrepIndex,
 } from "./indexed-grep.js";
-import { loadChroma, loadedChroma } from "./load-chroma.js";
-import { regexLiteral } from "./regex-literal.js";
 import { unreachableReason } from "./store-unavailable.js";
-import { filterLiterals } from "./text-filter-matcher.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
   collection: string;

@@ -4,11 +4,11 @@ import { connectChroma } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunkId, pageRevision } from "../collection-schema/page-revision.js";
 import { GREP_INDEX_ID, readStoredGrepIndex } from "../collection-schema/stored-grep-index.js";
+import type { Access, PageChunk, TextFilter } from "../doc-store/doc-store.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { startTestChroma, type TestChroma, writeFixtureCorpus } from "../ingest/test-fixtures.js";
 import type { ChunkingRecord, PathTreeFile } from "../tree/path-tree.js";
 import { ChromaDocStore } from "./chroma-doc-store.js";
-import type { Access, PageChunk, TextFilter } from "./doc-store.js";
 
 const PUBLIC: Access = { groups: [] };
 const STAFF: Access = { groups: ["staff"] };

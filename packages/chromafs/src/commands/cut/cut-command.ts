@@ -1,6 +1,6 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
-import { WrittenOutput } from "../../shell/written-order.js";
 import { readOperand, textLines } from "../command-input.js";
+import { WrittenOutput } from "../written-order.js";
 
 /** Inclusive 1-based ranges; `to` null for "to the end". */
 type Range = { from: number; to: number | null };

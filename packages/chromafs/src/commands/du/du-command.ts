@@ -1,8 +1,8 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat, type IFileSystem } from "just-bash";
-import { WrittenOutput } from "../../shell/written-order.js";
 import { allocatedKiB, humanSize } from "../ls/ls-long-format.js";
+import { WrittenOutput } from "../written-order.js";
 
 interface DuOptions {
   all: boolean;

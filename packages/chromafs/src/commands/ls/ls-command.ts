@@ -1,8 +1,8 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat, type IFileSystem } from "just-bash";
-import { inWrittenOrder } from "../../shell/written-order.js";
 import { compareCodePoints } from "../sort/sort-keys.js";
+import { inWrittenOrder } from "../written-order.js";
 import { allocatedKiB, humanSize, type LongEntry, longLines } from "./ls-long-format.js";
 
 interface LsOptions {

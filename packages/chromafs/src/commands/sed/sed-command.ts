@@ -1,6 +1,6 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
-import { inWrittenOrder } from "../../shell/written-order.js";
 import { readOperand } from "../command-input.js";
+import { inWrittenOrder } from "../written-order.js";
 import { runSed, type SedLine } from "./sed-run.js";
 import { parseSedScript } from "./sed-script.js";
 

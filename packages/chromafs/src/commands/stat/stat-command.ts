@@ -2,8 +2,8 @@ import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat } from "just-bash";
 import { processOwner } from "../../fs/process-owner.js";
-import { WrittenOutput } from "../../shell/written-order.js";
 import { allocatedKiB } from "../ls/ls-long-format.js";
+import { WrittenOutput } from "../written-order.js";
 
 /** `%y`: `2026-12-01 06:59:24.895000000 +0000` in local time (nanoseconds from milliseconds). */
 function humanTime(date: Date): string {

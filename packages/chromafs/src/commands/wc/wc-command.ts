@@ -1,6 +1,6 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
-import { WrittenOutput } from "../../shell/written-order.js";
 import { readOperand } from "../command-input.js";
+import { WrittenOutput } from "../written-order.js";
 import { longestLineWidth } from "./line-width.js";
 
 interface Counts {

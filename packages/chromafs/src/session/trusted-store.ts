@@ -1,6 +1,6 @@
 import { DefenseInDepthBox } from "just-bash";
-import type { DocStore } from "./doc-store.js";
-import { noteStoreFailure } from "./store-failures.js";
+import type { DocStore } from "../doc-store/doc-store.js";
+import { noteStoreFailure } from "../doc-store/store-failures.js";
 
 /**
  * The store as seen from inside a just-bash command. just-bash's defense-in-depth box blocks

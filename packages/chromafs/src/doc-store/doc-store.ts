@@ -1,4 +1,4 @@
-import type { SearchOptions } from "../search/search-ranking.js";
+import type { SearchOptions } from "./search-ranking.js";
 import type { PathTree } from "../tree/path-tree.js";
 
 /**

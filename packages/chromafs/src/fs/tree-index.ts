@@ -1,4 +1,4 @@
-import type { PathTree, PathTreeFile } from "./path-tree.js";
+import type { PathTree, PathTreeFile } from "../tree/path-tree.js";
 
 export interface TreeDirent {
   name: string;
