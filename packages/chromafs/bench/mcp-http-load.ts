@@ -7,9 +7,9 @@
 import { McpClient } from "@atrium/mcp";
 import type { BenchRow } from "@atrium/spec/bench";
 import { compared } from "@atrium/spec/bench";
+import type { DocStore } from "../src/doc-store/doc-store.js";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import type { SessionPoolLimits } from "../src/session-pool/session-worker-pool.js";
-import type { DocStore } from "../src/doc-store/doc-store.js";
 
 export interface McpHttpLoadOptions {
   store: DocStore;

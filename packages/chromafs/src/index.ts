@@ -18,9 +18,9 @@ export { PageSource } from "./fs/page-source.js";
 export { isPosixError, type PosixCode, PosixError } from "./fs/posix-error.js";
 export { TreeCache, treeCacheFor } from "./fs/tree-cache.js";
 export { TreeIndex } from "./fs/tree-index.js";
-export type { GrepAcceleration } from "./grep/grep-acceleration.js";
+export type { GrepAcceleration } from "./grep/accelerate/grep-acceleration.js";
+export { type PatternMode, patternToFilter } from "./grep/accelerate/pattern-filter.js";
 export { createGrepCommands, type GrepPlan, planGrep } from "./grep/grep-command.js";
-export { type PatternMode, patternToFilter } from "./grep/pattern-filter.js";
 export * from "./ingest/index.js";
 export * as limits from "./limits.js";
 export {

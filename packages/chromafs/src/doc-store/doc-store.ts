@@ -1,5 +1,5 @@
-import type { SearchOptions } from "./search-ranking.js";
 import type { PathTree } from "../tree/path-tree.js";
+import type { SearchOptions } from "./search-ranking.js";
 
 /**
  * Who is asking. Public pages (no groups) are always visible; a page with groups is visible

@@ -1,8 +1,8 @@
 import { accessKey, pruneTree } from "../access/visibility.js";
 import type { Access, DocStore } from "../doc-store/doc-store.js";
 import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../limits.js";
-import { PageCache } from "./page-cache.js";
 import type { PathTree } from "../tree/path-tree.js";
+import { PageCache } from "./page-cache.js";
 import { TreeIndex } from "./tree-index.js";
 
 /**

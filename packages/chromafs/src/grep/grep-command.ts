@@ -8,18 +8,18 @@ import {
   type ResolvedCommandContext,
 } from "just-bash";
 import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
-import { type GrepOptions, parseGrepOptions } from "../commands/grep/grep-options.js";
-import { runGrep as runGnuGrep } from "../commands/grep/grep-run.js";
 import type { PageChunk, TextFilter } from "../doc-store/doc-store.js";
 import { noteStoreFailure } from "../doc-store/store-failures.js";
 import type { StoreUnavailableError } from "../errors.js";
 import { withPageViews } from "../fs/page-views.js";
-import type { GrepAcceleration } from "./grep-acceleration.js";
+import type { GrepAcceleration } from "./accelerate/grep-acceleration.js";
+import { baseNameFilter, grepTargets } from "./accelerate/grep-candidates.js";
+import { checkOperands, respellRecursiveOperands } from "./accelerate/grep-operands.js";
+import { patternsToFilter } from "./accelerate/pattern-filter.js";
+import { mayMatchEmptyLine, sparseViews } from "./accelerate/sparse-views.js";
+import { type GrepOptions, parseGrepOptions } from "./gnu/grep-options.js";
+import { runGrep as runGnuGrep } from "./gnu/grep-run.js";
 import { type GrepArgs, grepCommandLine, parseGrepArgs } from "./grep-args.js";
-import { baseNameFilter, grepTargets } from "./grep-candidates.js";
-import { checkOperands, respellRecursiveOperands } from "./grep-operands.js";
-import { patternsToFilter } from "./pattern-filter.js";
-import { mayMatchEmptyLine, sparseViews } from "./sparse-views.js";
 /** What the accelerator decided for one command line (exposed for tests). */
 export type GrepPlan =
   | { kind: "full-scan"; reason: string; args: string[] }

@@ -1,5 +1,5 @@
-import { type BracketItem, repeatText, tokenizeGnuRegex } from "./gnu-regex.js";
-import type { PatternMode } from "./pattern-filter.js";
+import type { PatternMode } from "./accelerate/pattern-filter.js";
+import { type BracketItem, repeatText, tokenizeGnuRegex } from "./gnu/gnu-regex.js";
 
 /**
  * GNU grep patterns rewritten for just-bash 3.4.2's grep, whose own handling is wrong in two

@@ -5,9 +5,9 @@ import { withBytesOutput } from "../byte-strings/just-bash-bytes.js";
 import { noteStoreFailure } from "../doc-store/store-failures.js";
 import { type PageViews, withPageViews } from "../fs/page-views.js";
 import type { TreeIndex } from "../fs/tree-index.js";
-import type { GrepAcceleration } from "./grep-acceleration.js";
+import type { GrepAcceleration } from "./accelerate/grep-acceleration.js";
+import { sparseViews } from "./accelerate/sparse-views.js";
 import { storeFailed } from "./grep-command.js";
-import { sparseViews } from "./sparse-views.js";
 
 /** rg flags the accelerator understands; any other flag means just-bash's rg reads every file. */
 const BOOLEAN_FLAGS: Record<string, string> = {

@@ -12,14 +12,14 @@ import {
 import { inParallel } from "../collection-schema/in-parallel.js";
 import { loadChroma } from "../collection-schema/load-chroma.js";
 import { chunkId, currentChunking, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
-import { storedGrepIndexDigest, writeStoredGrepIndex } from "../collection-schema/stored-grep-index.js";
 import { readStoredTree } from "../collection-schema/stored-tree.js";
 import { type GroupMapping, type GroupRules, loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
 import { type PreparedPage, readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
 import { IngestError, PathTreeError, StorageFormatError } from "../errors.js";
-import { digestOfTree, indexTree } from "../grep-index/index-tree.js";
+import { digestOfTree, indexTree } from "../grep/index/index-tree.js";
+import { storedGrepIndexDigest, writeStoredGrepIndex } from "../grep/index/stored-grep-index.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
 import { encodePathTree } from "../tree/path-tree-codec.js";

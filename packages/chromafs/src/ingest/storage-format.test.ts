@@ -9,7 +9,7 @@ import { chunkPage } from "../docs-folder/chunk-page.js";
 import { readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
 import { StorageFormatError } from "../errors.js";
-import { digestOfTree } from "../grep-index/index-tree.js";
+import { digestOfTree } from "../grep/index/index-tree.js";
 import { openDocsSession } from "../session/docs-session.js";
 import { ChromaDocStore } from "../store/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";

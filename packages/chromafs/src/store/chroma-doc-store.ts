@@ -17,7 +17,14 @@ import { regexLiteral } from "../doc-store/regex-literal.js";
 import type { SearchOptions } from "../doc-store/search-ranking.js";
 import { filterLiterals } from "../doc-store/text-filter-matcher.js";
 import { DocStoreError, PathTreeError, StoreUnavailableError } from "../errors.js";
-import { digestOfTree } from "../grep-index/index-tree.js";
+import { digestOfTree } from "../grep/index/index-tree.js";
+import {
+  type IndexedChunk,
+  indexedCandidates,
+  type LoadedGrepIndex,
+  literalTest,
+  loadGrepIndex,
+} from "../grep/index/indexed-grep.js";
 import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../limits.js";
 import { chromaSearchSource } from "../search/chroma-search-source.js";
 import { rankSearch } from "../search/rank-search.js";
@@ -28,13 +35,6 @@ import {
   SEARCH_HASHING_VECTOR_WEIGHT,
   SEARCH_NEURAL_VECTOR_WEIGHT,
 } from "../tuning.js";
-import {
-  type IndexedChunk,
-  indexedCandidates,
-  type LoadedGrepIndex,
-  literalTest,
-  loadGrepIndex,
-} from "./indexed-grep.js";
 import { unreachableReason } from "./store-unavailable.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {

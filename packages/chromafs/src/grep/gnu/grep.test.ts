@@ -1,6 +1,6 @@
 import { Bash, InMemoryFs } from "just-bash";
 import { describe, expect, it } from "vitest";
-import { createGrepCommands } from "../../grep/grep-command.js";
+import { createGrepCommands } from "../grep-command.js";
 import { compileMatcher } from "./gnu-matcher.js";
 import { parseGrepOptions } from "./grep-options.js";
 

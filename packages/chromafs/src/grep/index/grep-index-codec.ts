@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import { GrepIndexError } from "../errors.js";
+import { GrepIndexError } from "../../errors.js";
 import type { GrepIndexData } from "./grep-index-builder.js";
 
 /** Version of the stored index layout; a reader ignores (never misreads) any other. */

@@ -1,5 +1,5 @@
-import type { PageChunk, TextFilter } from "../doc-store/doc-store.js";
-import { chunksInOrder, type PageViews } from "../fs/page-views.js";
+import type { PageChunk, TextFilter } from "../../doc-store/doc-store.js";
+import { chunksInOrder, type PageViews } from "../../fs/page-views.js";
 import type { GrepAcceleration } from "./grep-acceleration.js";
 
 /**

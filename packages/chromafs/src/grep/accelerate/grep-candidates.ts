@@ -1,6 +1,6 @@
 import { posix } from "node:path";
-import { regexLiteral } from "../doc-store/regex-literal.js";
-import type { TreeIndex } from "../fs/tree-index.js";
+import { regexLiteral } from "../../doc-store/regex-literal.js";
+import type { TreeIndex } from "../../fs/tree-index.js";
 
 export interface GrepTarget {
   /** The path as grep will print it (built from the operand exactly as just-bash's grep does). */

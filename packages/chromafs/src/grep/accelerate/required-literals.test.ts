@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tokenizeGnuRegex } from "./gnu-regex.js";
+import { tokenizeGnuRegex } from "../gnu/gnu-regex.js";
 import { requiredLiterals } from "./required-literals.js";
 
 const literalsOf = (pattern: string, extended = true) =>

@@ -1,4 +1,4 @@
-import { GrepIndexError } from "../errors.js";
+import { GrepIndexError } from "../../errors.js";
 import { decodeGrepIndex } from "./grep-index-codec.js";
 import { type LiteralRun, literalRuns } from "./literal-runs.js";
 import { lastAtOrBelow } from "./sorted-search.js";

@@ -1,4 +1,4 @@
-import type { GnuToken } from "./gnu-regex.js";
+import type { GnuToken } from "../gnu/gnu-regex.js";
 
 /**
  * Strings every match of a pattern holds, for narrowing with the grep index: one per top-level

@@ -1,13 +1,13 @@
 import type { Collection } from "@atrium/chroma";
-import { readStoredGrepIndex } from "../collection-schema/stored-grep-index.js";
-import type { TextFilter } from "../doc-store/doc-store.js";
-import { regexLiteral } from "../doc-store/regex-literal.js";
-import { filterLiterals } from "../doc-store/text-filter-matcher.js";
-import { GrepIndexError } from "../errors.js";
-import { ChunkOrdinals } from "../grep-index/chunk-ordinals.js";
-import { GrepIndex } from "../grep-index/grep-index.js";
-import { digestOfTree } from "../grep-index/index-tree.js";
-import type { StoredPathTree } from "../tree/path-tree.js";
+import type { TextFilter } from "../../doc-store/doc-store.js";
+import { regexLiteral } from "../../doc-store/regex-literal.js";
+import { filterLiterals } from "../../doc-store/text-filter-matcher.js";
+import { GrepIndexError } from "../../errors.js";
+import type { StoredPathTree } from "../../tree/path-tree.js";
+import { ChunkOrdinals } from "./chunk-ordinals.js";
+import { GrepIndex } from "./grep-index.js";
+import { digestOfTree } from "./index-tree.js";
+import { readStoredGrepIndex } from "./stored-grep-index.js";
 /** A collection's grep index with the numbering of the tree it was checked against. */
 export interface LoadedGrepIndex {
   index: GrepIndex;

@@ -1,8 +1,8 @@
-import type { TextFilter } from "../doc-store/doc-store.js";
-import { regexLiteral } from "../doc-store/regex-literal.js";
-import { filterLiterals } from "../doc-store/text-filter-matcher.js";
-import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import { type BracketItem, repeatText, tokenizeGnuRegex } from "./gnu-regex.js";
+import type { TextFilter } from "../../doc-store/doc-store.js";
+import { regexLiteral } from "../../doc-store/regex-literal.js";
+import { filterLiterals } from "../../doc-store/text-filter-matcher.js";
+import { DEFAULT_CHROMAFS_LIMITS } from "../../limits.js";
+import { type BracketItem, repeatText, tokenizeGnuRegex } from "../gnu/gnu-regex.js";
 import { requiredLiterals } from "./required-literals.js";
 
 export type PatternMode = "basic" | "extended" | "fixed";

@@ -1,5 +1,5 @@
-import { pageRevision } from "../collection-schema/page-revision.js";
-import type { StoredPathTree } from "../tree/path-tree.js";
+import { pageRevision } from "../../collection-schema/page-revision.js";
+import type { StoredPathTree } from "../../tree/path-tree.js";
 import { GrepIndexBuilder } from "./grep-index-builder.js";
 import { encodeGrepIndex } from "./grep-index-codec.js";
 import { treeDigest } from "./tree-digest.js";

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { regexLiteral } from "../doc-store/regex-literal.js";
-import { GrepIndexError } from "../errors.js";
+import { regexLiteral } from "../../doc-store/regex-literal.js";
+import { GrepIndexError } from "../../errors.js";
 import { ChunkOrdinals } from "./chunk-ordinals.js";
 import { GrepIndex } from "./grep-index.js";
 import { GrepIndexBuilder } from "./grep-index-builder.js";

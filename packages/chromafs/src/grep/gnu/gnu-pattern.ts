@@ -1,5 +1,5 @@
-import { type BracketItem, type GnuToken, tokenizeGnuRegex } from "../../grep/gnu-regex.js";
 import { GNU_CLASSES, WORD_CLASS } from "./gnu-classes.js";
+import { type BracketItem, type GnuToken, tokenizeGnuRegex } from "./gnu-regex.js";
 
 /**
  * One GNU grep pattern (BRE, ERE or fixed string) parsed into a tree, from which
