@@ -19,8 +19,9 @@ export { isPosixError, type PosixCode, PosixError } from "./fs/posix-error.js";
 export { TreeCache, treeCacheFor } from "./fs/tree-cache.js";
 export { TreeIndex } from "./fs/tree-index.js";
 export type { GrepAcceleration } from "./grep/accelerate/grep-acceleration.js";
+export type { GrepPlan } from "./grep/accelerate/grep-plan.js";
 export { type PatternMode, patternToFilter } from "./grep/accelerate/pattern-filter.js";
-export { createGrepCommands, type GrepPlan, planGrep } from "./grep/grep-command.js";
+export { createGrepCommands, planGrep } from "./grep/grep-command.js";
 export * from "./ingest/index.js";
 export * as limits from "./limits.js";
 export {

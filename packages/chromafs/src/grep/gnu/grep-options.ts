@@ -1,8 +1,8 @@
+import { countValue, defineFlags, type Flag, sets } from "../../flags/flag-table.js";
+
 /**
- * GNU grep 3.8's command line: short options bundled (`-rn`, `-A3`, `-epat`), long options with
- * `=` or a separate value and unambiguous prefixes, `-NUM` for `-C NUM`, and options after
- * operands (GNU permutes) until `--`. Anything else is `unsupported`, and the command is left to
- * just-bash's grep.
+ * A grep command line, parsed: the one options type of grep and rg (rg maps its flags onto it,
+ * see `rg-command.ts`), which ChromaFs's own GNU grep runs and the accelerator narrows.
  */
 export interface GrepOptions {
   syntax: "basic" | "extended" | "fixed" | "perl";
@@ -36,113 +36,18 @@ export interface GrepOptions {
   operands: string[];
 }
 
-export type ParsedGrep = { ok: true; options: GrepOptions } | { ok: false; unsupported: string };
+/**
+ * A grep command line this grep models, or one it does not: the first argument it does not
+ * take (or "no pattern"), with what it made of the rest and the arguments it left aside
+ * (`unknown`, as given), which just-bash's grep then gets.
+ */
+export type ParsedGrep =
+  | { ok: true; options: GrepOptions }
+  | { ok: false; unsupported: string; options: GrepOptions; unknown: string[] };
 
-const LONG_FLAGS: Record<string, Partial<GrepOptions>> = {
-  "extended-regexp": { syntax: "extended" },
-  "fixed-strings": { syntax: "fixed" },
-  "basic-regexp": { syntax: "basic" },
-  "perl-regexp": { syntax: "perl" },
-  "ignore-case": { ignoreCase: true },
-  "no-ignore-case": { ignoreCase: false },
-  "word-regexp": { word: true },
-  "line-regexp": { line: true },
-  "invert-match": { invert: true },
-  count: { count: true },
-  "files-with-matches": { filesWithMatches: true },
-  "files-without-match": { filesWithoutMatch: true },
-  "only-matching": { onlyMatching: true },
-  quiet: { quiet: true },
-  silent: { quiet: true },
-  "no-messages": { noMessages: true },
-  "line-number": { lineNumber: true },
-  "byte-offset": { byteOffset: true },
-  "with-filename": { withFilename: true },
-  "no-filename": { withFilename: false },
-  recursive: { recursive: true },
-  "dereference-recursive": { recursive: true },
-  null: { nullAfterName: true },
-  text: {},
-  "line-buffered": {},
-};
-/** Options with a value: each applies it, or returns what is wrong with it. */
-const LONG_VALUES: Record<string, (o: GrepOptions, value: string) => string | null> = {
-  regexp: (o, v) => {
-    o.patterns.push(v);
-    return null;
-  },
-  file: (o, v) => {
-    o.patternFiles.push(v);
-    return null;
-  },
-  "max-count": (o, v) => number(v, (n) => Object.assign(o, { maxCount: n })),
-  "after-context": (o, v) => number(v, (n) => Object.assign(o, { after: n, contextGiven: true })),
-  "before-context": (o, v) => number(v, (n) => Object.assign(o, { before: n, contextGiven: true })),
-  context: (o, v) => number(v, (n) => Object.assign(o, { after: n, before: n, contextGiven: true })),
-  include: (o, v) => {
-    o.includes.push(v);
-    return null;
-  },
-  exclude: (o, v) => {
-    o.excludes.push(v);
-    return null;
-  },
-  "exclude-dir": (o, v) => {
-    o.excludeDirs.push(v);
-    return null;
-  },
-  label: (o, v) => {
-    o.label = v;
-    return null;
-  },
-  color: (_o, v) => (PLAIN_COLOR.test(v) ? null : `--color=${v}`),
-  colour: (_o, v) => (PLAIN_COLOR.test(v) ? null : `--colour=${v}`),
-};
-/** GNU's colour settings that print plain text when standard output is not a terminal. */
-const PLAIN_COLOR = /^(never|auto|none|no|tty|if-tty)$/;
-const SHORT_FLAGS: Record<string, string> = {
-  E: "extended-regexp",
-  F: "fixed-strings",
-  G: "basic-regexp",
-  P: "perl-regexp",
-  i: "ignore-case",
-  y: "ignore-case",
-  w: "word-regexp",
-  x: "line-regexp",
-  v: "invert-match",
-  c: "count",
-  l: "files-with-matches",
-  L: "files-without-match",
-  o: "only-matching",
-  q: "quiet",
-  s: "no-messages",
-  n: "line-number",
-  b: "byte-offset",
-  H: "with-filename",
-  h: "no-filename",
-  r: "recursive",
-  R: "dereference-recursive",
-  Z: "null",
-  a: "text",
-  U: "text",
-};
-const SHORT_VALUES: Record<string, string> = {
-  e: "regexp",
-  f: "file",
-  m: "max-count",
-  A: "after-context",
-  B: "before-context",
-  C: "context",
-};
-
-function number(value: string, set: (n: number) => unknown): string | null {
-  if (!/^\d+$/.test(value)) return `invalid number ${value}`;
-  set(Number(value));
-  return null;
-}
-
-export function parseGrepOptions(args: readonly string[]): ParsedGrep {
-  const o: GrepOptions = {
+/** What a grep call does when no option says otherwise. */
+export function defaultGrepOptions(): GrepOptions {
+  return {
     syntax: "basic",
     patterns: [],
     patternFiles: [],
@@ -171,76 +76,110 @@ export function parseGrepOptions(args: readonly string[]): ParsedGrep {
     nullAfterName: false,
     operands: [],
   };
-  let explicitPatterns = false;
-  const positional: string[] = [];
-  let digits = "";
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--") {
-      positional.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      positional.push(arg);
-      continue;
-    }
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const given = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      const names = [...Object.keys(LONG_FLAGS), ...Object.keys(LONG_VALUES)];
-      const exact = names.includes(given) ? [given] : names.filter((name) => name.startsWith(given));
-      if (exact.length !== 1) return { ok: false, unsupported: arg };
-      const name = exact[0]!;
-      if (name === "color" || name === "colour") {
-        if (eq !== -1 && LONG_VALUES[name]!(o, arg.slice(eq + 1))) return { ok: false, unsupported: arg };
-        continue;
-      }
-      if (LONG_FLAGS[name]) {
-        if (eq !== -1) return { ok: false, unsupported: arg };
-        Object.assign(o, LONG_FLAGS[name]);
-        continue;
-      }
-      let value: string;
-      if (eq !== -1) value = arg.slice(eq + 1);
-      else if (i + 1 < args.length) value = args[++i]!;
-      else return { ok: false, unsupported: arg };
-      if (name === "regexp" || name === "file") explicitPatterns = true;
-      if (LONG_VALUES[name]!(o, value)) return { ok: false, unsupported: arg };
-      continue;
-    }
-    for (let f = 1; f < arg.length; f++) {
-      const flag = arg[f]!;
-      if (/\d/.test(flag)) {
-        digits += flag;
-        if (!/\d/.test(arg[f + 1] ?? "")) {
-          o.before = Number(digits);
-          o.after = o.before;
-          o.contextGiven = true;
-          digits = "";
-        }
-        continue;
-      }
-      const long = SHORT_FLAGS[flag];
-      if (long) {
-        Object.assign(o, LONG_FLAGS[long]);
-        continue;
-      }
-      const valued = SHORT_VALUES[flag];
-      if (!valued) return { ok: false, unsupported: `-${flag}` };
-      let value: string;
-      if (f + 1 < arg.length) value = arg.slice(f + 1);
-      else if (i + 1 < args.length) value = args[++i]!;
-      else return { ok: false, unsupported: arg };
-      if (valued === "regexp" || valued === "file") explicitPatterns = true;
-      if (LONG_VALUES[valued]!(o, value)) return { ok: false, unsupported: arg };
-      break;
-    }
-  }
-  if (!explicitPatterns) {
-    const pattern = positional.shift();
-    if (pattern === undefined) return { ok: false, unsupported: "no pattern" };
-    o.patterns.push(pattern);
-  }
-  o.operands = positional;
-  return { ok: true, options: o };
+}
+
+/** GNU's colour settings that print plain text when standard output is not a terminal. */
+const PLAIN_COLOR = /^(|never|auto|none|no|tty|if-tty)$/;
+
+/** `-m NUM`: stop after NUM selected lines (rg's too). */
+export const MAX_COUNT_FLAG: Flag<GrepOptions> = {
+  short: "m",
+  long: "max-count",
+  value: "required",
+  apply: (o, v) => countValue(v, (n) => Object.assign(o, { maxCount: n })),
+};
+
+/** `-A NUM`, `-B NUM`, `-C NUM`: lines of context after, before, around each match (rg's too). */
+export const CONTEXT_FLAGS: readonly Flag<GrepOptions>[] = [
+  {
+    short: "A",
+    long: "after-context",
+    value: "required",
+    apply: (o, v) => countValue(v, (n) => Object.assign(o, { after: n, contextGiven: true })),
+  },
+  {
+    short: "B",
+    long: "before-context",
+    value: "required",
+    apply: (o, v) => countValue(v, (n) => Object.assign(o, { before: n, contextGiven: true })),
+  },
+  {
+    short: "C",
+    long: "context",
+    value: "required",
+    apply: (o, v) => countValue(v, (n) => Object.assign(o, { after: n, before: n, contextGiven: true })),
+  },
+];
+
+const GNU_GREP_FLAGS = defineFlags<GrepOptions>(
+  [
+    { short: "E", long: "extended-regexp", apply: sets({ syntax: "extended" }) },
+    { short: "F", long: "fixed-strings", apply: sets({ syntax: "fixed" }) },
+    { short: "G", long: "basic-regexp", apply: sets({ syntax: "basic" }) },
+    { short: "P", long: "perl-regexp", apply: sets({ syntax: "perl" }) },
+    { short: "iy", long: "ignore-case", apply: sets({ ignoreCase: true }) },
+    { long: "no-ignore-case", apply: sets({ ignoreCase: false }) },
+    { short: "w", long: "word-regexp", apply: sets({ word: true }) },
+    { short: "x", long: "line-regexp", apply: sets({ line: true }) },
+    { short: "v", long: "invert-match", apply: sets({ invert: true }) },
+    { short: "c", long: "count", apply: sets({ count: true }) },
+    { short: "l", long: "files-with-matches", apply: sets({ filesWithMatches: true }) },
+    { short: "L", long: "files-without-match", apply: sets({ filesWithoutMatch: true }) },
+    { short: "o", long: "only-matching", apply: sets({ onlyMatching: true }) },
+    { short: "q", long: ["quiet", "silent"], apply: sets({ quiet: true }) },
+    { short: "s", long: "no-messages", apply: sets({ noMessages: true }) },
+    { short: "n", long: "line-number", apply: sets({ lineNumber: true }) },
+    { short: "b", long: "byte-offset", apply: sets({ byteOffset: true }) },
+    { short: "H", long: "with-filename", apply: sets({ withFilename: true }) },
+    { short: "h", long: "no-filename", apply: sets({ withFilename: false }) },
+    { short: "rR", long: ["recursive", "dereference-recursive"], apply: sets({ recursive: true }) },
+    { short: "Z", long: "null", apply: sets({ nullAfterName: true }) },
+    { short: "aU", long: ["text", "line-buffered"], apply: () => {} },
+    { short: "e", long: "regexp", value: "required", apply: (o, v) => void o.patterns.push(v) },
+    { short: "f", long: "file", value: "required", apply: (o, v) => void o.patternFiles.push(v) },
+    MAX_COUNT_FLAG,
+    ...CONTEXT_FLAGS,
+    { long: "include", value: "required", apply: (o, v) => void o.includes.push(v) },
+    { long: "exclude", value: "required", apply: (o, v) => void o.excludes.push(v) },
+    { long: "exclude-dir", value: "required", apply: (o, v) => void o.excludeDirs.push(v) },
+    {
+      long: "label",
+      value: "required",
+      apply: (o, v) => {
+        o.label = v;
+      },
+    },
+    {
+      long: ["color", "colour"],
+      value: "optional",
+      apply: (_o, v) => (PLAIN_COLOR.test(v) ? undefined : `--color=${v}`),
+    },
+  ],
+  {
+    abbreviations: true,
+    unknown: "keep",
+    digits: (o, digits) =>
+      void Object.assign(o, { before: Number(digits), after: Number(digits), contextGiven: true }),
+  },
+);
+
+/**
+ * GNU grep 3.8's command line: short options bundled (`-rn`, `-A3`, `-epat`), long options with
+ * `=` or a separate value and unambiguous prefixes, `-NUM` for `-C NUM`, and options after
+ * operands (GNU permutes) until `--`; the pattern operand unless `-e` or `-f` gave patterns.
+ * Anything else (an option it does not model, a missing or bad value, no pattern) is
+ * `unsupported`, and the command is left to just-bash's grep.
+ */
+export function parseGrepOptions(args: readonly string[]): ParsedGrep {
+  const parsed = GNU_GREP_FLAGS.parse(args, defaultGrepOptions());
+  if (!parsed.ok) throw new Error(`grep's flag table refused ${parsed.unsupported}`);
+  const { options, operands, unknown } = parsed;
+  const patternGiven = options.patterns.length > 0 || options.patternFiles.length > 0;
+  const pattern = patternGiven ? undefined : operands.shift();
+  if (pattern !== undefined) options.patterns.push(pattern);
+  options.operands = operands;
+  if (unknown.length > 0) return { ok: false, unsupported: unknown[0] as string, options, unknown };
+  if (!patternGiven && pattern === undefined)
+    return { ok: false, unsupported: "no pattern", options, unknown };
+  return { ok: true, options };
 }
