@@ -12,7 +12,7 @@ import { type BenchRow, median, sampleMs, writeBenchResults } from "@atrium/spec
 import { TreeCache } from "../src/fs/tree-cache.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { CORPUS_DIR, writeDiskCopy } from "../test/oracle/disk-copy.js";
 import { runGnu } from "../test/oracle/run-gnu.js";
 import { measureMcpHttp } from "./mcp-http-load.js";

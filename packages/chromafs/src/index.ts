@@ -45,7 +45,11 @@ export {
   SessionWorkerPool,
   type SessionWorkerPoolOptions,
 } from "./session-pool/session-worker-pool.js";
-export { ChromaDocStore, type ChromaDocStoreOptions, type FollowedServer } from "./store/chroma-doc-store.js";
+export {
+  ChromaDocStore,
+  type ChromaDocStoreOptions,
+  type FollowedServer,
+} from "./store/chroma/chroma-doc-store.js";
 export { LocalFolderStore } from "./store/local-folder-store.js";
 export {
   type ChunkingRecord,

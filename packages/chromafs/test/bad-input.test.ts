@@ -14,7 +14,7 @@ import { TreeCache } from "../src/fs/tree-cache.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../src/limits.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID } from "../src/tree/path-tree.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 

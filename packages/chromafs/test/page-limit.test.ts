@@ -10,7 +10,7 @@ import { TreeCache } from "../src/fs/tree-cache.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../src/limits.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
 
 const { pageMaxBytes, pageMaxLines } = DEFAULT_CHROMAFS_LIMITS;

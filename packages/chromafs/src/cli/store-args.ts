@@ -3,7 +3,7 @@ import { ConfigError, type Embedding } from "@atrium/spec";
 import { EMBEDDING_METADATA_KEY } from "../collection-schema/docs-collection.js";
 import { loadChroma } from "../collection-schema/load-chroma.js";
 import type { DocStore } from "../doc-store/doc-store.js";
-import { ChromaDocStore } from "../store/chroma-doc-store.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { LocalFolderStore } from "../store/local-folder-store.js";
 
 /** Where the docs are, as the `sh` and `mcp` commands take it. */

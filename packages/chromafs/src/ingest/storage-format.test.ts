@@ -11,7 +11,7 @@ import { walkDocs } from "../docs-folder/walk-docs.js";
 import { StorageFormatError } from "../errors.js";
 import { digestOfTree } from "../grep/index/index-tree.js";
 import { openDocsSession } from "../session/docs-session.js";
-import { ChromaDocStore } from "../store/chroma-doc-store.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { format1Chunking } from "../tree/path-tree-migrations.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";

@@ -5,7 +5,7 @@ import { SessionWorkerLostError, WorkerThreadError } from "../errors.js";
 import { type ChromafsLimits, resolveChromafsLimits } from "../limits.js";
 import type { CommandResult } from "../session/docs-session.js";
 import type { DocsShell } from "../session/docs-shell.js";
-import type { FollowedServer } from "../store/chroma-doc-store.js";
+import type { FollowedServer } from "../store/chroma/chroma-doc-store.js";
 import { storeRecipeOf } from "../store/store-recipe.js";
 import { WORKER_TIME_SLICE_MS } from "../tuning.js";
 import { storeUnavailableFrom } from "./pool-errors.js";

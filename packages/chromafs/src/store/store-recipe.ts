@@ -1,7 +1,7 @@
 import { ConfigError, type Embedding, errorMessage } from "@atrium/spec";
 import { loadChroma, loadedChroma } from "../collection-schema/load-chroma.js";
 import type { DocStore } from "../doc-store/doc-store.js";
-import { ChromaDocStore, type FollowedServer } from "./chroma-doc-store.js";
+import { ChromaDocStore, type FollowedServer } from "./chroma/chroma-doc-store.js";
 import { LocalFolderStore } from "./local-folder-store.js";
 
 /**

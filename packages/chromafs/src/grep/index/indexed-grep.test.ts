@@ -6,7 +6,7 @@ import { chunkId, pageRevision } from "../../collection-schema/page-revision.js"
 import type { Access, PageChunk, TextFilter } from "../../doc-store/doc-store.js";
 import { ingestDocs } from "../../ingest/ingest-docs.js";
 import { startTestChroma, type TestChroma, writeFixtureCorpus } from "../../ingest/test-fixtures.js";
-import { ChromaDocStore } from "../../store/chroma-doc-store.js";
+import { ChromaDocStore } from "../../store/chroma/chroma-doc-store.js";
 import type { ChunkingRecord, PathTreeFile } from "../../tree/path-tree.js";
 import { GREP_INDEX_ID, readStoredGrepIndex } from "./stored-grep-index.js";
 

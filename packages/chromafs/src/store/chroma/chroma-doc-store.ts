@@ -1,41 +1,46 @@
 import type { ChromaClient, Collection, Metadata, Where, WhereDocument } from "@atrium/chroma";
 import { type Embedding, rethrowIfFatal } from "@atrium/spec";
-import { groupKey, PUBLIC_KEY } from "../collection-schema/access-keys.js";
+import { groupKey, PUBLIC_KEY } from "../../collection-schema/access-keys.js";
 import {
   type ChromaTarget,
   defaultEmbedding,
   openDocsCollection,
   resolveClient,
   TREE_DIGEST_METADATA_KEY,
-} from "../collection-schema/docs-collection.js";
-import { documentsById } from "../collection-schema/documents-by-id.js";
-import { loadChroma, loadedChroma } from "../collection-schema/load-chroma.js";
-import { chunkId, chunksCarryLines, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
-import { readStoredTree } from "../collection-schema/stored-tree.js";
-import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "../doc-store/doc-store.js";
-import { regexLiteral } from "../doc-store/regex-literal.js";
-import type { SearchOptions } from "../doc-store/search-ranking.js";
-import { filterLiterals } from "../doc-store/text-filter-matcher.js";
-import { DocStoreError, PathTreeError, StoreUnavailableError } from "../errors.js";
-import { digestOfTree } from "../grep/index/index-tree.js";
+} from "../../collection-schema/docs-collection.js";
+import { documentsById } from "../../collection-schema/documents-by-id.js";
+import { loadChroma, loadedChroma } from "../../collection-schema/load-chroma.js";
+import {
+  chunkId,
+  chunksCarryLines,
+  pageRevision,
+  parseChunkId,
+} from "../../collection-schema/page-revision.js";
+import { readStoredTree } from "../../collection-schema/stored-tree.js";
+import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "../../doc-store/doc-store.js";
+import { regexLiteral } from "../../doc-store/regex-literal.js";
+import type { SearchOptions } from "../../doc-store/search-ranking.js";
+import { filterLiterals } from "../../doc-store/text-filter-matcher.js";
+import { DocStoreError, PathTreeError, StoreUnavailableError } from "../../errors.js";
+import { digestOfTree } from "../../grep/index/index-tree.js";
 import {
   type IndexedChunk,
   indexedCandidates,
   type LoadedGrepIndex,
   literalTest,
   loadGrepIndex,
-} from "../grep/index/indexed-grep.js";
-import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../limits.js";
-import { chromaSearchSource } from "../search/chroma-search-source.js";
-import { rankSearch } from "../search/rank-search.js";
-import { LruTextCache } from "../text-cache/lru-text-cache.js";
-import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
+} from "../../grep/index/indexed-grep.js";
+import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "../../limits.js";
+import { rankSearch } from "../../search/rank-search.js";
+import { LruTextCache } from "../../text-cache/lru-text-cache.js";
+import { PATH_TREE_ID, type PathTree, type PathTreeFile, type StoredPathTree } from "../../tree/path-tree.js";
 import {
   ACCESS_LIST_MAX_PATHS,
   SEARCH_HASHING_VECTOR_WEIGHT,
   SEARCH_NEURAL_VECTOR_WEIGHT,
-} from "../tuning.js";
-import { unreachableReason } from "./store-unavailable.js";
+} from "../../tuning.js";
+import { chromaSearchSource } from "./chroma-search-source.js";
+import { unreachableReason } from "./connection.js";
 
 export type ChromaDocStoreOptions = ChromaTarget & {
   collection: string;

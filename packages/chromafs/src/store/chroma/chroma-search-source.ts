@@ -1,17 +1,17 @@
 import type { Collection, Where, WhereDocument } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
-import { documentsById } from "../collection-schema/documents-by-id.js";
-import { inParallel } from "../collection-schema/in-parallel.js";
-import { chunkId } from "../collection-schema/page-revision.js";
-import { regexLiteral } from "../doc-store/regex-literal.js";
-import type { PathTreeFile } from "../tree/path-tree.js";
+import { documentsById } from "../../collection-schema/documents-by-id.js";
+import { inParallel } from "../../collection-schema/in-parallel.js";
+import { chunkId } from "../../collection-schema/page-revision.js";
+import { regexLiteral } from "../../doc-store/regex-literal.js";
+import { pageOutline } from "../../search/page-outline.js";
+import type { NearChunk, SearchChunk, SearchSource } from "../../search/search-source.js";
+import type { PathTreeFile } from "../../tree/path-tree.js";
 import {
   SEARCH_EVIDENCE_MAX_DISTANCE,
   SEARCH_OUTLINE_CACHE_PAGES,
   STORE_PARALLEL_QUERIES,
-} from "../tuning.js";
-import { pageOutline } from "./page-outline.js";
-import type { NearChunk, SearchChunk, SearchSource } from "./search-source.js";
+} from "../../tuning.js";
 
 /** What `ChromaDocStore` hands its search: the collection, the tree it read, and its own row check. */
 export interface ChromaSearchContext {
