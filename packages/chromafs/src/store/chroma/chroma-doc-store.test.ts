@@ -16,7 +16,9 @@ import {
 } from "../../ingest/test-fixtures.js";
 import { queryWords } from "../../search/query-words.js";
 import { PATH_TREE_ID } from "../../tree/path-tree.js";
-import { accessWhere, ChromaDocStore, documentFilter } from "./chroma-doc-store.js";
+import { accessWhere } from "./access-where.js";
+import { ChromaDocStore } from "./chroma-doc-store.js";
+import { documentFilter } from "./chunk-filters.js";
 
 const PUBLIC: Access = { groups: [] };
 const STAFF: Access = { groups: ["staff"] };
