@@ -178,7 +178,7 @@ describe("SessionWorkerPool over small docs", () => {
   it("gives each session one turn per round on a busy worker, and bounds a session's queue", async () => {
     const pool = await SessionWorkerPool.start({
       store: new LocalFolderStore(dir.root),
-      limits: { poolWorkers: 1, poolWorkerMaxConcurrentCommands: 1, poolSessionMaxQueuedCommands: 3 },
+      limits: { poolWorkers: 1, maxConcurrentCommandsPerWorker: 1, maxQueuedCommandsPerSession: 3 },
     });
     try {
       const busy = await pool.openSession();

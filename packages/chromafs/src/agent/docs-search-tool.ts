@@ -11,7 +11,7 @@ const Input = z.strictObject({
     .number()
     .int()
     .min(1)
-    .max(DEFAULT_CHROMAFS_LIMITS.searchMaxHits)
+    .max(DEFAULT_CHROMAFS_LIMITS.maxSearchHits)
     .optional()
     .describe("Most hits to return"),
 });

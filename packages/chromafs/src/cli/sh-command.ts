@@ -21,7 +21,7 @@ ${STORE_USAGE}
 
 /**
  * `atrium-docs sh …`; resolves with the process exit code. Each command's stdout and stderr are
- * cut at `shellOutputMaxBytes` with a note (a runaway `cat` must not flood the terminal);
+ * cut at `maxShellOutputBytes` with a note (a runaway `cat` must not flood the terminal);
  * `limits` overrides it (tests).
  */
 export async function runShCommand(
@@ -29,10 +29,10 @@ export async function runShCommand(
   io: ShellIo,
   limits: Partial<ChromafsLimits> = {},
 ): Promise<number> {
-  const { shellOutputMaxBytes } = resolveChromafsLimits(limits);
+  const { maxShellOutputBytes } = resolveChromafsLimits(limits);
   const print = (result: { stdout: string; stderr: string }) => {
-    io.stdout.write(boundOutput(result.stdout, shellOutputMaxBytes));
-    io.stderr.write(boundOutput(result.stderr, shellOutputMaxBytes));
+    io.stdout.write(boundOutput(result.stdout, maxShellOutputBytes));
+    io.stderr.write(boundOutput(result.stderr, maxShellOutputBytes));
   };
   const prepared = await prepareStoreCommand(
     "sh",

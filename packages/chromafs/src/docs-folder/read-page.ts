@@ -21,18 +21,18 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Reads a page and works out its tree entry (everything but the chunk count). */
 export async function readPage(doc: DocFile, rules: GroupRules | undefined): Promise<PreparedPage> {
-  const { pageMaxBytes, pageMaxLines } = DEFAULT_CHROMAFS_LIMITS;
+  const { maxPageBytes, maxPageLines } = DEFAULT_CHROMAFS_LIMITS;
   const info = await stat(doc.file);
-  if (info.size > pageMaxBytes) {
+  if (info.size > maxPageBytes) {
     throw new IngestError(
-      `${doc.file} is ${info.size} bytes, over the ${pageMaxBytes}-byte page limit; split it or leave it out`,
+      `${doc.file} is ${info.size} bytes, over the ${maxPageBytes}-byte page limit; split it or leave it out`,
     );
   }
   const bytes = await readFile(doc.file);
   const lines = lineCount(bytes);
-  if (lines > pageMaxLines) {
+  if (lines > maxPageLines) {
     throw new IngestError(
-      `${doc.file} has ${lines} lines, over the ${pageMaxLines}-line page limit; split it or leave it out`,
+      `${doc.file} has ${lines} lines, over the ${maxPageLines}-line page limit; split it or leave it out`,
     );
   }
   let text: string;

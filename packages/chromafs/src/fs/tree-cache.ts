@@ -21,11 +21,11 @@ export class TreeCache {
   private tree: Promise<PathTree> | undefined;
   private readonly indexes = new Map<string, TreeIndex>();
 
-  constructor(store: DocStore, pageCacheBytes = DEFAULT_CHROMAFS_LIMITS.sharedPageCacheMaxBytes) {
+  constructor(store: DocStore, pageCacheBytes = DEFAULT_CHROMAFS_LIMITS.maxSharedPageCacheBytes) {
     this.store = store;
     this.pageCacheBytes = resolveChromafsLimits({
-      sharedPageCacheMaxBytes: pageCacheBytes,
-    }).sharedPageCacheMaxBytes;
+      maxSharedPageCacheBytes: pageCacheBytes,
+    }).maxSharedPageCacheBytes;
     this.pages = new PageCache(this.pageCacheBytes);
   }
 

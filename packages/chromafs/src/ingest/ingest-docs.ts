@@ -117,9 +117,9 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
   const fileRules = options.groupsFile ? await loadGroupRules(options.groupsFile) : undefined;
   const docs = await walkDocs(options.dir);
   if (docs.length === 0) throw new IngestError(`No .md or .mdx pages found in ${options.dir}`);
-  if (docs.length > DEFAULT_CHROMAFS_LIMITS.ingestMaxPages) {
+  if (docs.length > DEFAULT_CHROMAFS_LIMITS.maxIngestPages) {
     throw new IngestError(
-      `${options.dir} has ${docs.length} pages, over the limit of ${DEFAULT_CHROMAFS_LIMITS.ingestMaxPages}`,
+      `${options.dir} has ${docs.length} pages, over the limit of ${DEFAULT_CHROMAFS_LIMITS.maxIngestPages}`,
     );
   }
   validateCollectionName(options.collection);

@@ -20,7 +20,7 @@ const SEARCH_FLAGS = defineFlags<{ limit: number; help: boolean }>(
       apply: (o, value) => {
         const count = Number(value);
         if (!Number.isInteger(count) || count < 1) return `invalid count '${value}'`;
-        o.limit = Math.min(count, DEFAULT_CHROMAFS_LIMITS.searchMaxHits);
+        o.limit = Math.min(count, DEFAULT_CHROMAFS_LIMITS.maxSearchHits);
       },
     },
     { short: "h", long: "help", apply: sets({ help: true }) },

@@ -73,7 +73,7 @@ const JUST_BASH_MAX_ARRAY_ELEMENTS = 1_000_000;
  * the largest page ingest accepts: every line once and matched once, plus the KiB.
  */
 export function pageSearchWork(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS): number {
-  return 2 * limits.pageMaxLines + Math.ceil(limits.pageMaxBytes / 1024) + 1;
+  return 2 * limits.maxPageLines + Math.ceil(limits.maxPageBytes / 1024) + 1;
 }
 
 /**
@@ -86,12 +86,12 @@ export function pageSearchWork(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMA
 export function sessionExecutionLimits(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS) {
   const pageWork = pageSearchWork(limits);
   return {
-    maxCommandCount: limits.sessionMaxCommandCount,
-    maxLoopIterations: Math.max(limits.sessionMaxLoopIterations, pageWork),
+    maxCommandCount: limits.maxSessionCommands,
+    maxLoopIterations: Math.max(limits.maxSessionLoopIterations, pageWork),
     maxArrayElements: Math.max(JUST_BASH_MAX_ARRAY_ELEMENTS, pageWork),
-    maxOutputSize: Math.max(limits.sessionMaxOutputBytes, limits.pageMaxBytes),
+    maxOutputSize: Math.max(limits.maxSessionOutputBytes, limits.maxPageBytes),
     maxExecutionTimeMs: limits.commandTimeoutMs,
-    maxFileSystemBytes: limits.sessionMaxFileSystemBytes,
+    maxFileSystemBytes: limits.maxSessionFileSystemBytes,
   };
 }
 

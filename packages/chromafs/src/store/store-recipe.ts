@@ -16,7 +16,7 @@ export type StoreRecipe =
       embedding: string;
       followsServer: boolean;
       treeRecheckMs: number;
-      chunkCacheMaxBytes: number;
+      maxChunkCacheBytes: number;
     }
   | { kind: "folder"; root: string; groupsFile?: string };
 
@@ -76,6 +76,6 @@ export async function openStoreFromRecipe(recipe: StoreRecipe, server?: Followed
     embedding,
     server: recipe.followsServer ? server : undefined,
     treeRecheckMs: recipe.treeRecheckMs,
-    chunkCacheMaxBytes: recipe.chunkCacheMaxBytes,
+    maxChunkCacheBytes: recipe.maxChunkCacheBytes,
   });
 }

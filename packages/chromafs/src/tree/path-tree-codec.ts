@@ -26,7 +26,7 @@ export function decodePathTree(document: string | null | undefined, collection: 
   let json: string;
   try {
     json = gunzipSync(Buffer.from(document, "base64"), {
-      maxOutputLength: DEFAULT_CHROMAFS_LIMITS.treeJsonMaxBytes,
+      maxOutputLength: DEFAULT_CHROMAFS_LIMITS.maxTreeJsonBytes,
     }).toString("utf8");
   } catch (error) {
     throw fail(`not gzip+base64: ${(error as Error).message}`, error);

@@ -24,7 +24,7 @@ export function patternToFilter(
   if (
     pattern === "" ||
     pattern.includes("\n") ||
-    pattern.length > DEFAULT_CHROMAFS_LIMITS.grepPatternMaxChars
+    pattern.length > DEFAULT_CHROMAFS_LIMITS.maxGrepPatternChars
   )
     return null;
   if (mode === "fixed") return { kind: "contains", text: pattern, caseInsensitive };
@@ -59,7 +59,7 @@ export function patternsToFilter(
     filter.kind === "contains" ? Array.from(filter.text, literal).join("") : `(?:${filter.pattern})`,
   );
   const pattern = alternatives.join("|");
-  if (pattern.length > 4 * DEFAULT_CHROMAFS_LIMITS.grepPatternMaxChars) return null;
+  if (pattern.length > 4 * DEFAULT_CHROMAFS_LIMITS.maxGrepPatternChars) return null;
   const each = filters.map(filterLiterals);
   return each.every((literals) => literals !== null)
     ? { kind: "regex", pattern, caseInsensitive, literals: each.flat() }

@@ -15,7 +15,7 @@ type Instruction =
   | { op: "match" };
 
 /** Above this many instructions (large bounded repeats) the caller keeps the regex's own match. */
-const MAX_INSTRUCTIONS = DEFAULT_CHROMAFS_LIMITS.grepLongestMatchMaxInstructions;
+const MAX_INSTRUCTIONS = DEFAULT_CHROMAFS_LIMITS.maxGrepLongestMatchInstructions;
 
 export class LongestMatcher {
   private constructor(private readonly program: Instruction[]) {}

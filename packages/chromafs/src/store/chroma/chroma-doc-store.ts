@@ -30,8 +30,8 @@ export type ChromaDocStoreOptions = ChromaTarget & {
    * shared record) and, if a restart moved it to another port, reconnects there.
    */
   server?: FollowedServer;
-  /** Bytes of chunk text kept for grep across sessions (default `storeChunkCacheMaxBytes`). */
-  chunkCacheMaxBytes?: number;
+  /** Bytes of chunk text kept for grep across sessions (default `maxStoreChunkCacheBytes`). */
+  maxChunkCacheBytes?: number;
   /** How stale grep's cached path may be, at most (default `storeTreeRecheckMs`; 0: never). */
   treeRecheckMs?: number;
 };
@@ -57,11 +57,11 @@ export class ChromaDocStore implements DocStore {
 
   private constructor(
     private readonly connection: ChromaConnection,
-    private readonly chunkCacheMaxBytes: number,
+    private readonly maxChunkCacheBytes: number,
     private readonly treeRecheckMs: number,
   ) {
     const snapshots = new TreeSnapshots(connection, treeRecheckMs);
-    this.parts = { connection, snapshots, grep: new GrepCache(connection, snapshots, chunkCacheMaxBytes) };
+    this.parts = { connection, snapshots, grep: new GrepCache(connection, snapshots, maxChunkCacheBytes) };
   }
 
   static async open(options: ChromaDocStoreOptions): Promise<ChromaDocStore> {
@@ -73,12 +73,12 @@ export class ChromaDocStore implements DocStore {
     // 0 is allowed here (every command reads the digest), not as a package-wide limit.
     const recheck = options.treeRecheckMs === 0 ? undefined : options.treeRecheckMs;
     const limits = resolveChromafsLimits({
-      storeChunkCacheMaxBytes: options.chunkCacheMaxBytes,
+      maxStoreChunkCacheBytes: options.maxChunkCacheBytes,
       storeTreeRecheckMs: recheck,
     });
     return new ChromaDocStore(
       new ChromaConnection(collection, client, options.url, embedding, options.server),
-      limits.storeChunkCacheMaxBytes,
+      limits.maxStoreChunkCacheBytes,
       options.treeRecheckMs === 0 ? 0 : limits.storeTreeRecheckMs,
     );
   }
@@ -99,7 +99,7 @@ export class ChromaDocStore implements DocStore {
         embedding: string;
         server?: FollowedServer;
         treeRecheckMs: number;
-        chunkCacheMaxBytes: number;
+        maxChunkCacheBytes: number;
       }
     | undefined {
     const { url, collection, embedding, server } = this.connection;
@@ -110,7 +110,7 @@ export class ChromaDocStore implements DocStore {
       embedding: embedding.id,
       server,
       treeRecheckMs: this.treeRecheckMs,
-      chunkCacheMaxBytes: this.chunkCacheMaxBytes,
+      maxChunkCacheBytes: this.maxChunkCacheBytes,
     };
   }
 

@@ -25,9 +25,9 @@ export class GrepCache {
   constructor(
     private readonly connection: ChromaConnection,
     private readonly snapshots: TreeSnapshots,
-    chunkCacheMaxBytes: number,
+    maxChunkCacheBytes: number,
   ) {
-    this.chunkTexts = new LruTextCache(chunkCacheMaxBytes);
+    this.chunkTexts = new LruTextCache(maxChunkCacheBytes);
   }
 
   /**
@@ -107,7 +107,7 @@ export class GrepCache {
         this.connection.collection,
         snapshot.tree,
         snapshot.revisions,
-        DEFAULT_CHROMAFS_LIMITS.grepIndexMaxBytes,
+        DEFAULT_CHROMAFS_LIMITS.maxGrepIndexBytes,
       );
       snapshot.grepIndex = loading;
       // A failed read (server away) is not remembered: the next grep tries again.
