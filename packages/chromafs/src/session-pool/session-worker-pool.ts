@@ -8,8 +8,8 @@ import type { DocsShell } from "../session/docs-shell.js";
 import type { FollowedServer } from "../store/chroma/chroma-doc-store.js";
 import { storeRecipeOf } from "../store/store-recipe.js";
 import { WORKER_TIME_SLICE_MS } from "../tuning.js";
-import { storeUnavailableFrom } from "./pool-errors.js";
 import type { HostMessage, WorkerMessage, WorkerStart } from "./pool-protocol.js";
+import { storeUnavailableFrom } from "./reported-outage.js";
 import { RoundRobin } from "./round-robin.js";
 import { startWorkerThread } from "./start-worker-thread.js";
 export type SessionPoolLimits = Pick<
