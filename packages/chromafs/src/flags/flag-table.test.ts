@@ -21,7 +21,13 @@ const FLAGS: readonly Flag<Toy>[] = [
     apply: (o, v) => countValue(v, (n) => Object.assign(o, { count: n })),
   },
   { short: "e", long: "name", value: "required", apply: (o, v) => void o.names.push(v) },
-  { long: "color", value: "optional", apply: (o, v) => void (o.color = v || "auto") },
+  {
+    long: "color",
+    value: "optional",
+    apply: (o, v) => {
+      o.color = v || "auto";
+    },
+  },
 ];
 
 describe("flag table", () => {
@@ -85,7 +91,9 @@ describe("flag table", () => {
 
   it("reads digit runs with `digits`, and `--` as an option without `doubleDash`", () => {
     const digits = defineFlags(FLAGS, {
-      digits: (o, run) => void (o.count = Number(run)),
+      digits: (o, run) => {
+        o.count = Number(run);
+      },
       doubleDash: false,
     });
     expect(digits.parse(["-12a"], toy())).toMatchObject({ ok: true, options: { count: 12, all: true } });

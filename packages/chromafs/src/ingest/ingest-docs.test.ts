@@ -9,7 +9,13 @@ import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { decodePathTree } from "../tree/path-tree-codec.js";
 import { type IngestProgress, ingestDocs } from "./ingest-docs.js";
-import { FIXTURE_PAGES, INGESTED_PATHS, startTestChroma, type TestChroma, writeFixtureCorpus } from "./test-fixtures.js";
+import {
+  FIXTURE_PAGES,
+  INGESTED_PATHS,
+  startTestChroma,
+  type TestChroma,
+  writeFixtureCorpus,
+} from "./test-fixtures.js";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

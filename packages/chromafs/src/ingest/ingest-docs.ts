@@ -2,7 +2,13 @@ import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
 import { accessMetadata } from "../collection-schema/access-keys.js";
 import { validateCollectionName } from "../collection-schema/collection-name.js";
-import { type ChromaTarget, defaultEmbedding, openDocsCollection, recordStorageFormat, resolveClient } from "../collection-schema/docs-collection.js";
+import {
+  type ChromaTarget,
+  defaultEmbedding,
+  openDocsCollection,
+  recordStorageFormat,
+  resolveClient,
+} from "../collection-schema/docs-collection.js";
 import { inParallel } from "../collection-schema/in-parallel.js";
 import { loadChroma } from "../collection-schema/load-chroma.js";
 import { chunkId, currentChunking, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
@@ -20,9 +26,26 @@ import { encodePathTree } from "../tree/path-tree-codec.js";
 import { STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import { DELETE_BATCH, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../tuning.js";
 import { pauseForTest } from "./pause-for-test.js";
-import { PENDING_GROUPS_METADATA_KEY, pendingGroupsEntry, readPendingGroups, recordPendingGroups } from "./pending-groups.js";
-import { dropCollection, findCollection, recoverInterruptedRebuild, stagingCollectionName, stagingMetadata, swapIn } from "./staging-collection.js";
-import { type ChosenGroups, chooseGroupRules, type GroupsSummary, refuseLegacyUnrestrict } from "./stored-groups.js";
+import {
+  PENDING_GROUPS_METADATA_KEY,
+  pendingGroupsEntry,
+  readPendingGroups,
+  recordPendingGroups,
+} from "./pending-groups.js";
+import {
+  dropCollection,
+  findCollection,
+  recoverInterruptedRebuild,
+  stagingCollectionName,
+  stagingMetadata,
+  swapIn,
+} from "./staging-collection.js";
+import {
+  type ChosenGroups,
+  chooseGroupRules,
+  type GroupsSummary,
+  refuseLegacyUnrestrict,
+} from "./stored-groups.js";
 export type IngestPhase = "scan" | "write" | "cleanup";
 
 export interface IngestProgress {

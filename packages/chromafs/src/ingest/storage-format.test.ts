@@ -15,7 +15,14 @@ import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { format1Chunking } from "../tree/path-tree-migrations.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
-import { FIXTURE_PAGES, INGESTED_PATHS, SECRET_LINE, startTestChroma, type TestChroma, writeFixtureCorpus } from "./test-fixtures.js";
+import {
+  FIXTURE_PAGES,
+  INGESTED_PATHS,
+  SECRET_LINE,
+  startTestChroma,
+  type TestChroma,
+  writeFixtureCorpus,
+} from "./test-fixtures.js";
 
 const STAFF = { groups: ["staff", "enterprise"] };
 const SECRET = { kind: "contains", text: SECRET_LINE, caseInsensitive: false } as const;

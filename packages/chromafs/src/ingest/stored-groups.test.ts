@@ -9,7 +9,14 @@ import { PATH_TREE_ID, type PathTree } from "../tree/path-tree.js";
 import { decodePathTree } from "../tree/path-tree-codec.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
 import { formatSummary } from "./progress-reporter.js";
-import { FIXTURE_PAGES, INGESTED_PATHS, SECRET_LINE, startTestChroma, type TestChroma, writeFixtureCorpus } from "./test-fixtures.js";
+import {
+  FIXTURE_PAGES,
+  INGESTED_PATHS,
+  SECRET_LINE,
+  startTestChroma,
+  type TestChroma,
+  writeFixtureCorpus,
+} from "./test-fixtures.js";
 
 const STAFF_MAPPING = { "internal/**": ["staff"] };
 const OPS_MAPPING = { "guides/**": ["ops"] };

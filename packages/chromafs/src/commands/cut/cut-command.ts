@@ -45,8 +45,21 @@ const CUT_FLAGS = defineFlags<CutOptions>([
     value: "required",
     apply: (o, v) => void Object.assign(o, { mode: "bytes", list: v }),
   },
-  { short: "d", long: "delimiter", value: "required", apply: (o, v) => void (o.delimiter = v) },
-  { long: "output-delimiter", value: "required", apply: (o, v) => void (o.outputDelimiter = v) },
+  {
+    short: "d",
+    long: "delimiter",
+    value: "required",
+    apply: (o, v) => {
+      o.delimiter = v;
+    },
+  },
+  {
+    long: "output-delimiter",
+    value: "required",
+    apply: (o, v) => {
+      o.outputDelimiter = v;
+    },
+  },
   { short: "s", long: "only-delimited", apply: sets({ onlyDelimited: true }) },
   { long: "complement", apply: sets({ complement: true }) },
 ]);

@@ -26,7 +26,10 @@ const DU_FLAGS = defineFlags<DuOptions>([
     short: "d",
     long: "max-depth",
     value: "required",
-    apply: (o, v) => countValue(v, (depth) => void (o.maxDepth = depth)),
+    apply: (o, v) =>
+      countValue(v, (depth) => {
+        o.maxDepth = depth;
+      }),
   },
 ]);
 

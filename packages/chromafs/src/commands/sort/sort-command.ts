@@ -26,7 +26,14 @@ const SORT_FLAGS = defineFlags<SortOptions>([
   { short: "u", long: "unique", apply: sets({ unique: true }) },
   { short: "s", long: "stable", apply: sets({ stable: true }) },
   { short: "k", long: "key", value: "required", apply: (o, v) => void o.keyTexts.push(v) },
-  { short: "t", long: "field-separator", value: "required", apply: (o, v) => void (o.separator = v) },
+  {
+    short: "t",
+    long: "field-separator",
+    value: "required",
+    apply: (o, v) => {
+      o.separator = v;
+    },
+  },
 ]);
 
 /**

@@ -1,4 +1,11 @@
-import { codePointKey, fromCodePointKey, keyText, keyValue, type SortSpec, utf8ByteString } from "./sort-keys.js";
+import {
+  codePointKey,
+  fromCodePointKey,
+  keyText,
+  keyValue,
+  type SortSpec,
+  utf8ByteString,
+} from "./sort-keys.js";
 
 /** A line with what GNU compares of it, worked out once: each key's value, then the whole line (as UTF-8 bytes). */
 interface Row {

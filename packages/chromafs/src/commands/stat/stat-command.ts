@@ -75,7 +75,14 @@ export function formatStat(format: string, name: string, stat: FsStat, subdirect
 }
 
 const STAT_FLAGS = defineFlags<{ format: string | undefined }>([
-  { short: "c", long: "format", value: "required", apply: (o, v) => void (o.format = v) },
+  {
+    short: "c",
+    long: "format",
+    value: "required",
+    apply: (o, v) => {
+      o.format = v;
+    },
+  },
   // Pages are no links: following them changes nothing.
   { short: "L", long: "dereference", apply: () => {} },
 ]);

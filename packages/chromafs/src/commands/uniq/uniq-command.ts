@@ -17,9 +17,30 @@ const UNIQ_FLAGS = defineFlags<UniqOptions>([
   { short: "d", long: "repeated", apply: sets({ repeated: true }) },
   { short: "u", long: "unique", apply: sets({ unique: true }) },
   { short: "i", long: "ignore-case", apply: sets({ ignoreCase: true }) },
-  { short: "f", value: "required", apply: (o, v) => countValue(v, (n) => void (o.skipFields = n)) },
-  { short: "s", value: "required", apply: (o, v) => countValue(v, (n) => void (o.skipChars = n)) },
-  { short: "w", value: "required", apply: (o, v) => countValue(v, (n) => void (o.compareChars = n)) },
+  {
+    short: "f",
+    value: "required",
+    apply: (o, v) =>
+      countValue(v, (n) => {
+        o.skipFields = n;
+      }),
+  },
+  {
+    short: "s",
+    value: "required",
+    apply: (o, v) =>
+      countValue(v, (n) => {
+        o.skipChars = n;
+      }),
+  },
+  {
+    short: "w",
+    value: "required",
+    apply: (o, v) =>
+      countValue(v, (n) => {
+        o.compareChars = n;
+      }),
+  },
 ]);
 
 /**

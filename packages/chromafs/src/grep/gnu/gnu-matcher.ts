@@ -1,5 +1,12 @@
 import { isWordChar, WORD_CLASS } from "./gnu-classes.js";
-import { groupCount, hasBackref, type PatternNode, type PatternSyntax, parsePattern, toRegexSource } from "./gnu-pattern.js";
+import {
+  groupCount,
+  hasBackref,
+  type PatternNode,
+  type PatternSyntax,
+  parsePattern,
+  toRegexSource,
+} from "./gnu-pattern.js";
 import { lineEnd } from "./line-starts.js";
 import { charAt, LongestMatcher } from "./longest-match.js";
 

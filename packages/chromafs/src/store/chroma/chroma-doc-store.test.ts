@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Access } from "../../doc-store/doc-store.js";
 import { PathTreeError } from "../../errors.js";
 import { ingestDocs } from "../../ingest/ingest-docs.js";
-import { FIXTURE_PAGES, INGESTED_PATHS, SECRET_LINE, startTestChroma, type TestChroma, writeFixtureCorpus } from "../../ingest/test-fixtures.js";
+import {
+  FIXTURE_PAGES,
+  INGESTED_PATHS,
+  SECRET_LINE,
+  startTestChroma,
+  type TestChroma,
+  writeFixtureCorpus,
+} from "../../ingest/test-fixtures.js";
 import { queryWords } from "../../search/query-words.js";
 import { PATH_TREE_ID } from "../../tree/path-tree.js";
 import { accessWhere } from "./access-where.js";

@@ -1,6 +1,11 @@
 import type { ChromaClient } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
-import { type ChromaTarget, defaultEmbedding, openDocsCollection, resolveClient } from "../../collection-schema/docs-collection.js";
+import {
+  type ChromaTarget,
+  defaultEmbedding,
+  openDocsCollection,
+  resolveClient,
+} from "../../collection-schema/docs-collection.js";
 import { loadChroma } from "../../collection-schema/load-chroma.js";
 import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "../../doc-store/doc-store.js";
 import type { SearchOptions } from "../../doc-store/search-ranking.js";

@@ -7,7 +7,11 @@ import { regexLiteral } from "../../doc-store/regex-literal.js";
 import { pageOutline } from "../../search/page-outline.js";
 import type { NearChunk, SearchChunk, SearchSource } from "../../search/search-source.js";
 import type { PathTreeFile } from "../../tree/path-tree.js";
-import { SEARCH_EVIDENCE_MAX_DISTANCE, SEARCH_OUTLINE_CACHE_PAGES, STORE_PARALLEL_QUERIES } from "../../tuning.js";
+import {
+  SEARCH_EVIDENCE_MAX_DISTANCE,
+  SEARCH_OUTLINE_CACHE_PAGES,
+  STORE_PARALLEL_QUERIES,
+} from "../../tuning.js";
 
 /** What `ChromaDocStore` hands its search: the collection, the tree it read, and its own row check. */
 export interface ChromaSearchContext {

@@ -2,7 +2,13 @@ import { documentsById } from "../../collection-schema/documents-by-id.js";
 import { chunkId } from "../../collection-schema/page-revision.js";
 import type { Access, TextFilter } from "../../doc-store/doc-store.js";
 import { filterLiterals } from "../../doc-store/text-filter-matcher.js";
-import { type IndexedChunk, indexedCandidates, type LoadedGrepIndex, literalTest, loadGrepIndex } from "../../grep/index/indexed-grep.js";
+import {
+  type IndexedChunk,
+  indexedCandidates,
+  type LoadedGrepIndex,
+  literalTest,
+  loadGrepIndex,
+} from "../../grep/index/indexed-grep.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../../limits.js";
 import { LruTextCache } from "../../text-cache/lru-text-cache.js";
 import type { ChromaConnection } from "./connection.js";
