@@ -8,9 +8,9 @@
 import type { BenchRow } from "@atrium/bench";
 import { compared } from "@atrium/bench";
 import { McpClient } from "@atrium/mcp";
+import type { DocStore } from "../src/doc-store/doc-store.js";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import type { SessionPoolLimits } from "../src/session-pool/session-worker-pool.js";
-import type { DocStore } from "../src/store/doc-store.js";
 
 export interface McpHttpLoadOptions {
   store: DocStore;

@@ -9,8 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { BenchRow } from "@atrium/bench";
-import type { SearchRanking } from "../src/search/search-ranking.js";
-import type { DocStore } from "../src/store/doc-store.js";
+import type { DocStore } from "../src/doc-store/doc-store.js";
+import type { SearchRanking } from "../src/doc-store/search-ranking.js";
 
 interface Question {
   q: string;

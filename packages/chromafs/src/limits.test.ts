@@ -1,10 +1,10 @@
 import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { docsBashTool } from "./agent/docs-bash-tool.js";
+import { TreeCache } from "./fs/tree-cache.js";
 import { DEFAULT_CHROMAFS_LIMITS, resolveChromafsLimits } from "./limits.js";
 import { pageSearchWork, sessionExecutionLimits } from "./session/docs-session.js";
 import { LocalFolderStore } from "./store/local-folder-store.js";
-import { TreeCache } from "./tree/tree-cache.js";
 
 describe("chromafs limits", () => {
   it("resolves to the frozen defaults, which pass their own checks", () => {
@@ -27,10 +27,10 @@ describe("chromafs limits", () => {
 
   it("never gives a session less than the largest page needs, whatever the session limits say", () => {
     const limits = resolveChromafsLimits({
-      sessionMaxLoopIterations: 10,
-      sessionMaxOutputBytes: 1_000,
-      pageMaxBytes: 64 * 1024 * 1024,
-      pageMaxLines: 2_000_000,
+      maxSessionLoopIterations: 10,
+      maxSessionOutputBytes: 1_000,
+      maxPageBytes: 64 * 1024 * 1024,
+      maxPageLines: 2_000_000,
     });
     expect(pageSearchWork(limits)).toBe(4_065_537);
     expect(sessionExecutionLimits(limits)).toMatchObject({
@@ -39,8 +39,8 @@ describe("chromafs limits", () => {
       maxOutputSize: 64 * 1024 * 1024,
     });
     // A page ingest accepts is printed whole by atrium-docs sh too.
-    expect(DEFAULT_CHROMAFS_LIMITS.shellOutputMaxBytes).toBeGreaterThanOrEqual(
-      DEFAULT_CHROMAFS_LIMITS.pageMaxBytes,
+    expect(DEFAULT_CHROMAFS_LIMITS.maxShellOutputBytes).toBeGreaterThanOrEqual(
+      DEFAULT_CHROMAFS_LIMITS.maxPageBytes,
     );
   });
 
@@ -49,7 +49,7 @@ describe("chromafs limits", () => {
       throw new Error("never opened");
     };
     expect(() => docsBashTool(session, { maxOutputBytes: -5 })).toThrow(
-      new ConfigError("@atrium/chromafs limit toolOutputMaxBytes must be a positive integer, got -5"),
+      new ConfigError("@atrium/chromafs limit maxToolOutputBytes must be a positive integer, got -5"),
     );
     expect(() => docsBashTool(session, { timeoutMs: Number.NaN })).toThrow(
       new ConfigError(
@@ -57,7 +57,7 @@ describe("chromafs limits", () => {
       ),
     );
     expect(() => new TreeCache(new LocalFolderStore("/nonexistent"), 0)).toThrow(
-      new ConfigError("@atrium/chromafs limit sharedPageCacheMaxBytes must be a positive integer, got 0"),
+      new ConfigError("@atrium/chromafs limit maxSharedPageCacheBytes must be a positive integer, got 0"),
     );
   });
 });

@@ -9,12 +9,12 @@ import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
  */
 export interface ChromafsLimits {
   /** Bytes of page text a store's shared LRU cache keeps (all sessions of one TreeCache). */
-  sharedPageCacheMaxBytes: number;
+  maxSharedPageCacheBytes: number;
   /**
    * Bytes of chunk text a ChromaDocStore keeps for grep (all sessions of the store, across
    * TreeCaches): chunks are keyed by id, which names the page revision, so they never go stale.
    */
-  storeChunkCacheMaxBytes: number;
+  maxStoreChunkCacheBytes: number;
   /**
    * How long a ChromaDocStore trusts the collection's tree digest it last read before reading it
    * again: grep answered from the grep index and the chunk cache asks the server nothing else,
@@ -23,109 +23,109 @@ export interface ChromafsLimits {
    */
   storeTreeRecheckMs: number;
   /** Largest decompressed grep index a store loads (a corrupt or hostile one can't balloon memory). */
-  grepIndexMaxBytes: number;
+  maxGrepIndexBytes: number;
   /** Output the agent `bash` tool and the MCP shell return per stream; the rest is cut with a note. */
-  toolOutputMaxBytes: number;
+  maxToolOutputBytes: number;
   /** Wall-clock limit for one command run through the tool, MCP server or CLI. */
   commandTimeoutMs: number;
   /** The most hits `search` prints, whatever `-n` (or the tool's `limit`) asks for. */
-  searchMaxHits: number;
+  maxSearchHits: number;
   /** The longest grep pattern the accelerator translates; longer ones run the plain scan. */
-  grepPatternMaxChars: number;
+  maxGrepPatternChars: number;
   /**
    * Instructions of the automaton grep builds for `-o`'s longest match; a larger one (big
    * bounded repeats) prints the regex's own match instead.
    */
-  grepLongestMatchMaxInstructions: number;
+  maxGrepLongestMatchInstructions: number;
   /** Bytes of stdout and of stderr the CLI's shell (`atrium-docs sh`) prints per command before cutting. */
-  shellOutputMaxBytes: number;
+  maxShellOutputBytes: number;
   /**
    * just-bash limits of a docs session: generous for reading, bounded for loops. just-bash also
    * bounds grep's and rg's work on one file by the loop limit, and one command's output by the
    * output limit, so a session gets at least what the largest page needs (`sessionExecutionLimits`).
    */
-  sessionMaxCommandCount: number;
-  sessionMaxLoopIterations: number;
-  sessionMaxOutputBytes: number;
-  sessionMaxFileSystemBytes: number;
+  maxSessionCommands: number;
+  maxSessionLoopIterations: number;
+  maxSessionOutputBytes: number;
+  maxSessionFileSystemBytes: number;
   /**
    * The largest page, one limit for the whole path: ingest (and `LocalFolderStore`) refuses a
    * bigger file with an error naming it, and every page it accepts is printed whole by `cat` in
    * a session (and by `atrium-docs sh`) and searched by `grep` and `rg`.
    */
-  pageMaxBytes: number;
-  /** The most lines a page may have (grep's work on a page grows with its lines); same reach as `pageMaxBytes`. */
-  pageMaxLines: number;
+  maxPageBytes: number;
+  /** The most lines a page may have (grep's work on a page grows with its lines); same reach as `maxPageBytes`. */
+  maxPageLines: number;
   /** Most pages one ingest accepts (the tree is fetched whole at session start). */
-  ingestMaxPages: number;
+  maxIngestPages: number;
   /** Largest decompressed tree JSON accepted, in bytes (a corrupt or hostile tree can't balloon memory). */
-  treeJsonMaxBytes: number;
+  maxTreeJsonBytes: number;
   /**
    * Query words search ranks with, the first ones of the query (stop words dropped first). Each is
    * a lookup in the store's grep index (a server query only without one); 8 cut the answering
    * words off long questions ("…, and how long until the certificate works?").
    */
-  searchMaxQueryWords: number;
+  maxSearchQueryWords: number;
   /**
    * Worker threads a `SessionWorkerPool` runs commands on (default: the machine's available
    * parallelism). Each holds its own store client and page cache (a share of
-   * `sharedPageCacheMaxBytes`).
+   * `maxSharedPageCacheBytes`).
    */
   poolWorkers: number;
   /** Commands one pool worker runs at once, interleaved (sessions past it wait their turn, round-robin). */
-  poolWorkerMaxConcurrentCommands: number;
+  maxConcurrentCommandsPerWorker: number;
   /** Commands one pooled session may have waiting behind its running one; more are refused. */
-  poolSessionMaxQueuedCommands: number;
+  maxQueuedCommandsPerSession: number;
 }
 
 export const DEFAULT_CHROMAFS_LIMITS: Readonly<ChromafsLimits> = Object.freeze({
-  sharedPageCacheMaxBytes: 128 * 1024 * 1024,
-  storeChunkCacheMaxBytes: 64 * 1024 * 1024,
-  grepIndexMaxBytes: 256 * 1024 * 1024,
+  maxSharedPageCacheBytes: 128 * 1024 * 1024,
+  maxStoreChunkCacheBytes: 64 * 1024 * 1024,
+  maxGrepIndexBytes: 256 * 1024 * 1024,
   storeTreeRecheckMs: 500,
-  toolOutputMaxBytes: 32 * 1024,
+  maxToolOutputBytes: 32 * 1024,
   commandTimeoutMs: 30_000,
-  searchMaxHits: 50,
-  grepPatternMaxChars: 1_000,
-  grepLongestMatchMaxInstructions: 20_000,
-  shellOutputMaxBytes: 8 * 1024 * 1024,
-  sessionMaxCommandCount: 10_000,
-  sessionMaxLoopIterations: 10_000,
-  sessionMaxOutputBytes: 16 * 1024 * 1024,
-  sessionMaxFileSystemBytes: 64 * 1024 * 1024,
-  pageMaxBytes: 4 * 1024 * 1024,
-  pageMaxLines: 50_000,
-  ingestMaxPages: 200_000,
-  treeJsonMaxBytes: 256 * 1024 * 1024,
-  searchMaxQueryWords: 16,
+  maxSearchHits: 50,
+  maxGrepPatternChars: 1_000,
+  maxGrepLongestMatchInstructions: 20_000,
+  maxShellOutputBytes: 8 * 1024 * 1024,
+  maxSessionCommands: 10_000,
+  maxSessionLoopIterations: 10_000,
+  maxSessionOutputBytes: 16 * 1024 * 1024,
+  maxSessionFileSystemBytes: 64 * 1024 * 1024,
+  maxPageBytes: 4 * 1024 * 1024,
+  maxPageLines: 50_000,
+  maxIngestPages: 200_000,
+  maxTreeJsonBytes: 256 * 1024 * 1024,
+  maxSearchQueryWords: 16,
   poolWorkers: availableParallelism(),
-  poolWorkerMaxConcurrentCommands: 4,
-  poolSessionMaxQueuedCommands: 64,
+  maxConcurrentCommandsPerWorker: 4,
+  maxQueuedCommandsPerSession: 64,
 });
 
 const CHROMAFS_LIMIT_KINDS: LimitKinds<ChromafsLimits> = {
-  sharedPageCacheMaxBytes: "count",
-  storeChunkCacheMaxBytes: "count",
-  grepIndexMaxBytes: "count",
+  maxSharedPageCacheBytes: "count",
+  maxStoreChunkCacheBytes: "count",
+  maxGrepIndexBytes: "count",
   storeTreeRecheckMs: "duration",
-  toolOutputMaxBytes: "count",
+  maxToolOutputBytes: "count",
   commandTimeoutMs: "duration",
-  searchMaxHits: "count",
-  grepPatternMaxChars: "count",
-  grepLongestMatchMaxInstructions: "count",
-  shellOutputMaxBytes: "count",
-  sessionMaxCommandCount: "count",
-  sessionMaxLoopIterations: "count",
-  sessionMaxOutputBytes: "count",
-  sessionMaxFileSystemBytes: "count",
-  pageMaxBytes: "count",
-  pageMaxLines: "count",
-  ingestMaxPages: "count",
-  treeJsonMaxBytes: "count",
-  searchMaxQueryWords: "count",
+  maxSearchHits: "count",
+  maxGrepPatternChars: "count",
+  maxGrepLongestMatchInstructions: "count",
+  maxShellOutputBytes: "count",
+  maxSessionCommands: "count",
+  maxSessionLoopIterations: "count",
+  maxSessionOutputBytes: "count",
+  maxSessionFileSystemBytes: "count",
+  maxPageBytes: "count",
+  maxPageLines: "count",
+  maxIngestPages: "count",
+  maxTreeJsonBytes: "count",
+  maxSearchQueryWords: "count",
   poolWorkers: "count",
-  poolWorkerMaxConcurrentCommands: "count",
-  poolSessionMaxQueuedCommands: "count",
+  maxConcurrentCommandsPerWorker: "count",
+  maxQueuedCommandsPerSession: "count",
 };
 
 /** The defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

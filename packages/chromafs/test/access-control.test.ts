@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DocStore } from "../src/doc-store/doc-store.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import type { DocStore } from "../src/store/doc-store.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
 import { SMALL_DOCS, type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 import { startChromaCorpus } from "./oracle/chroma-corpus.js";

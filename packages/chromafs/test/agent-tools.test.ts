@@ -48,9 +48,9 @@ describe("agent tools", () => {
   it("bounds huge output and says how to narrow it", async () => {
     const tool = docsBashTool(await openDocsSession({ store }));
     const result = (await tool.execute({ command: "cat /big/huge.md" }, context())) as CommandResult;
-    const note = `\n[output truncated: 3000000 bytes, showing the first ${DEFAULT_CHROMAFS_LIMITS.toolOutputMaxBytes}; narrow the command (head, grep -m, wc)]\n`;
+    const note = `\n[output truncated: 3000000 bytes, showing the first ${DEFAULT_CHROMAFS_LIMITS.maxToolOutputBytes}; narrow the command (head, grep -m, wc)]\n`;
     expect(result.stdout).toBe(
-      HUGE_LINE.repeat(30_000).slice(0, DEFAULT_CHROMAFS_LIMITS.toolOutputMaxBytes) + note,
+      HUGE_LINE.repeat(30_000).slice(0, DEFAULT_CHROMAFS_LIMITS.maxToolOutputBytes) + note,
     );
     expect(result.exitCode).toBe(0);
     expect(await tool.execute({ command: "wc -c /big/huge.md" }, context())).toMatchObject({

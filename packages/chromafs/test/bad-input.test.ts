@@ -10,12 +10,12 @@ import {
 } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docsBashTool } from "../src/agent/docs-bash-tool.js";
+import { TreeCache } from "../src/fs/tree-cache.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../src/limits.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID } from "../src/tree/path-tree.js";
-import { TreeCache } from "../src/tree/tree-cache.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 
 const TOOL_CONTEXT = { signal: new AbortController().signal };
@@ -71,16 +71,16 @@ describe("bad input at the session level (real Chroma server)", () => {
         stdout: string;
       };
       expect(result.stdout).toBe(
-        `${line.repeat(30_000).slice(0, DEFAULT_CHROMAFS_LIMITS.toolOutputMaxBytes)}\n[output truncated: 3000000 bytes, showing the first ${DEFAULT_CHROMAFS_LIMITS.toolOutputMaxBytes}; narrow the command (head, grep -m, wc)]\n`,
+        `${line.repeat(30_000).slice(0, DEFAULT_CHROMAFS_LIMITS.maxToolOutputBytes)}\n[output truncated: 3000000 bytes, showing the first ${DEFAULT_CHROMAFS_LIMITS.maxToolOutputBytes}; narrow the command (head, grep -m, wc)]\n`,
       );
 
       // A page over the ingest limit is refused before anything is written: the collection
       // keeps serving what it had.
       const chunksBefore = (await (await connectChroma(server.url)).getCollection({ name: "huge" })).count();
       const over = join(huge.root, "big", "over.md");
-      writeFileSync(over, "y".repeat(DEFAULT_CHROMAFS_LIMITS.pageMaxBytes + 1));
+      writeFileSync(over, "y".repeat(DEFAULT_CHROMAFS_LIMITS.maxPageBytes + 1));
       await expect(ingestDocs({ dir: huge.root, collection: "huge", url: server.url })).rejects.toThrow(
-        `${over} is ${DEFAULT_CHROMAFS_LIMITS.pageMaxBytes + 1} bytes, over the ${DEFAULT_CHROMAFS_LIMITS.pageMaxBytes}-byte page limit; split it or leave it out`,
+        `${over} is ${DEFAULT_CHROMAFS_LIMITS.maxPageBytes + 1} bytes, over the ${DEFAULT_CHROMAFS_LIMITS.maxPageBytes}-byte page limit; split it or leave it out`,
       );
       const after = await (await connectChroma(server.url)).getCollection({ name: "huge" });
       expect(await after.count()).toBe(await chunksBefore);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliArgs } from "../../../tests/test-target.ts";
 import { walkDocs } from "../src/docs-folder/walk-docs.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = fileURLToPath(new URL("../../../fixtures/corpora/mintlify-docs", import.meta.url));

@@ -1,4 +1,4 @@
-// One page limit for the whole path: a page at the limit (pageMaxBytes and pageMaxLines both
+// One page limit for the whole path: a page at the limit (maxPageBytes and maxPageLines both
 // reached) is accepted by ingest, printed whole by cat and searched by grep and rg in a session,
 // accelerated or not; one byte or one line more is refused by ingest, naming the file.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -6,14 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TreeCache } from "../src/fs/tree-cache.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../src/limits.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
-import { TreeCache } from "../src/tree/tree-cache.js";
 
-const { pageMaxBytes, pageMaxLines } = DEFAULT_CHROMAFS_LIMITS;
+const { maxPageBytes, maxPageLines } = DEFAULT_CHROMAFS_LIMITS;
 const NEEDLE = "needle-on-the-last-line";
 
 /** Exactly `bytes` UTF-8 bytes in exactly `lines` newline-ended lines, the last one holding NEEDLE. */
@@ -33,7 +33,7 @@ describe("the page limit holds from ingest to cat and grep", () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "chromafs-page-limit-"));
     mkdirSync(join(root, "docs", "big"), { recursive: true });
-    page = pageOf(pageMaxBytes, pageMaxLines);
+    page = pageOf(maxPageBytes, maxPageLines);
     writeFileSync(join(root, "docs", "big", "page.md"), page);
     writeFileSync(join(root, "docs", "index.md"), "# Home\n");
     server = await startChromaServer({ path: join(root, "chroma") });
@@ -47,8 +47,8 @@ describe("the page limit holds from ingest to cat and grep", () => {
   });
 
   it("builds a page exactly at both limits", () => {
-    expect(Buffer.byteLength(page)).toBe(pageMaxBytes);
-    expect(page.split("\n").length - 1).toBe(pageMaxLines);
+    expect(Buffer.byteLength(page)).toBe(maxPageBytes);
+    expect(page.split("\n").length - 1).toBe(maxPageLines);
   });
 
   it("a page at the limit is ingested, printed whole and found by grep -n, grep -rl and rg, with and without acceleration", async () => {
@@ -57,14 +57,14 @@ describe("the page limit holds from ingest to cat and grep", () => {
     const chroma = await ChromaDocStore.open({ url, collection: "big" });
     const local = new LocalFolderStore(join(root, "docs"));
     const lastLine = page.slice(page.lastIndexOf("\n", page.length - 2) + 1);
-    const found = { stdout: `${pageMaxLines}:${lastLine}`, stderr: "", exitCode: 0 };
+    const found = { stdout: `${maxPageLines}:${lastLine}`, stderr: "", exitCode: 0 };
     // Narrowed by the store (grep and rg then read sparse pages up to the matching chunk).
     const session = await openDocsSession({ store: chroma, treeCache: new TreeCache(chroma) });
     expect(await session.exec("cat /big/page.md")).toEqual({ stdout: page, stderr: "", exitCode: 0 });
     expect(await session.exec(`grep -n ${NEEDLE} /big/page.md`)).toEqual(found);
     expect(await session.exec(`rg -n ${NEEDLE} /big/page.md`)).toEqual(found);
     expect(await session.exec(`grep -rl ${NEEDLE} /; grep -c y /big/page.md`)).toEqual({
-      stdout: `/big/page.md\n${pageMaxLines - 1}\n`,
+      stdout: `/big/page.md\n${maxPageLines - 1}\n`,
       stderr: "",
       exitCode: 0,
     });
@@ -87,13 +87,13 @@ describe("the page limit holds from ingest to cat and grep", () => {
   it("refuses a page one byte or one line over the limit, naming it", async () => {
     const url = (server as ChromaServer).url;
     const over = join(root, "docs", "big", "over.md");
-    writeFileSync(over, pageOf(pageMaxBytes + 1, pageMaxLines));
+    writeFileSync(over, pageOf(maxPageBytes + 1, maxPageLines));
     await expect(ingestDocs({ dir: join(root, "docs"), collection: "over", url })).rejects.toThrow(
-      `${over} is ${pageMaxBytes + 1} bytes, over the ${pageMaxBytes}-byte page limit; split it or leave it out`,
+      `${over} is ${maxPageBytes + 1} bytes, over the ${maxPageBytes}-byte page limit; split it or leave it out`,
     );
-    writeFileSync(over, `${"\n".repeat(pageMaxLines)}x`);
+    writeFileSync(over, `${"\n".repeat(maxPageLines)}x`);
     await expect(ingestDocs({ dir: join(root, "docs"), collection: "over", url })).rejects.toThrow(
-      `${over} has ${pageMaxLines + 1} lines, over the ${pageMaxLines}-line page limit; split it or leave it out`,
+      `${over} has ${maxPageLines + 1} lines, over the ${maxPageLines}-line page limit; split it or leave it out`,
     );
     rmSync(over);
   });

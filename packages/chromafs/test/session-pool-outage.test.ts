@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StoreUnavailableError } from "../src/errors.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { SessionWorkerPool } from "../src/session-pool/session-worker-pool.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
-import { StoreUnavailableError } from "../src/store/store-unavailable.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 
 async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {

@@ -1,9 +1,9 @@
 import { McpClient } from "@atrium/mcp";
 import { LimitError } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SessionWorkerLostError } from "../src/errors.js";
 import { serveDocsMcpHttp } from "../src/mcp/docs-mcp-server.js";
 import { openDocsSession } from "../src/session/docs-session.js";
-import { SessionWorkerLostError } from "../src/session-pool/pool-errors.js";
 import { SessionWorkerPool } from "../src/session-pool/session-worker-pool.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
@@ -178,7 +178,7 @@ describe("SessionWorkerPool over small docs", () => {
   it("gives each session one turn per round on a busy worker, and bounds a session's queue", async () => {
     const pool = await SessionWorkerPool.start({
       store: new LocalFolderStore(dir.root),
-      limits: { poolWorkers: 1, poolWorkerMaxConcurrentCommands: 1, poolSessionMaxQueuedCommands: 3 },
+      limits: { poolWorkers: 1, maxConcurrentCommandsPerWorker: 1, maxQueuedCommandsPerSession: 3 },
     });
     try {
       const busy = await pool.openSession();

@@ -10,10 +10,10 @@ import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { docsBashTool } from "../src/agent/docs-bash-tool.js";
 import { docsSearchTool } from "../src/agent/docs-search-tool.js";
+import { StoreUnavailableError } from "../src/errors.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
 import { type DocsSession, openDocsSession } from "../src/session/docs-session.js";
-import { ChromaDocStore } from "../src/store/chroma-doc-store.js";
-import { StoreUnavailableError } from "../src/store/store-unavailable.js";
+import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { type SmallDocsDir, writeSmallDocs } from "./fixtures/small-docs.js";
 
 async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {

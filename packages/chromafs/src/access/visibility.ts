@@ -1,4 +1,4 @@
-import type { Access } from "../store/doc-store.js";
+import type { Access } from "../doc-store/doc-store.js";
 import type { PathTree, PathTreeFile } from "../tree/path-tree.js";
 
 /** Public pages (no groups) are visible to everyone; others need one shared group. */

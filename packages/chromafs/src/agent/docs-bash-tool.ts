@@ -21,7 +21,7 @@ export const DOCS_BASH_DESCRIPTION =
 
 export interface DocsBashToolOptions {
   name?: string;
-  /** Bytes kept of stdout and of stderr (default `toolOutputMaxBytes` of the limits). */
+  /** Bytes kept of stdout and of stderr (default `maxToolOutputBytes` of the limits). */
   maxOutputBytes?: number;
   /** Per-command wall-clock limit (default `commandTimeoutMs` of the limits). */
   timeoutMs?: number;
@@ -37,8 +37,8 @@ export function docsBashTool(
   session: DocsShell | (() => Promise<DocsShell>),
   options: DocsBashToolOptions = {},
 ): Tool<{ command: string }, CommandResult> {
-  const { toolOutputMaxBytes: maxBytes, commandTimeoutMs: timeoutMs } = resolveChromafsLimits({
-    toolOutputMaxBytes: options.maxOutputBytes,
+  const { maxToolOutputBytes: maxBytes, commandTimeoutMs: timeoutMs } = resolveChromafsLimits({
+    maxToolOutputBytes: options.maxOutputBytes,
     commandTimeoutMs: options.timeoutMs,
   });
   const name = options.name ?? "bash";

@@ -1,9 +1,9 @@
 import { schemaToolInput } from "@atrium/kit";
 import type { Tool } from "@atrium/spec";
 import { z } from "zod";
+import type { Access, DocStore } from "../doc-store/doc-store.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import { formatSearchHits } from "../search/search-command.js";
-import type { Access, DocStore } from "../store/doc-store.js";
 import { SEARCH_DEFAULT_HITS } from "../tuning.js";
 
 const Input = z.strictObject({
@@ -12,7 +12,7 @@ const Input = z.strictObject({
     .number()
     .int()
     .min(1)
-    .max(DEFAULT_CHROMAFS_LIMITS.searchMaxHits)
+    .max(DEFAULT_CHROMAFS_LIMITS.maxSearchHits)
     .optional()
     .describe("Most hits to return"),
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandHelp, runCli } from "@atrium/kit/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Chroma, explainMissing } from "../store/load-chroma.js";
+import { type Chroma, explainMissing } from "../collection-schema/load-chroma.js";
 import { docsCli } from "./docs-cli.js";
 import { ingestCommand } from "./ingest-command.js";
 

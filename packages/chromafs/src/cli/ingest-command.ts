@@ -3,9 +3,9 @@ import type { ChromaServer } from "@atrium/chroma";
 import { defineCommand, jsonText, UsageError } from "@atrium/kit/cli";
 import { errorMessage } from "@atrium/spec";
 import { validateCollectionName } from "../collection-schema/collection-name.js";
+import { type Chroma, loadChroma } from "../collection-schema/load-chroma.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
 import { formatSummary, ingestProgressBar } from "../ingest/progress-reporter.js";
-import { type Chroma, loadChroma } from "../store/load-chroma.js";
 import { embeddingOption, recordedEmbedding } from "./store-args.js";
 
 /**

@@ -9,11 +9,11 @@ import { openStoreFromArgs, parseGroups, STORE_OPTIONS, storeArgs } from "./stor
 
 /**
  * `atrium-docs sh …`: exits with the shell's exit code. Each command's stdout and stderr are cut
- * at `shellOutputMaxBytes` with a note (a runaway `cat` must not flood the terminal); `limits`
+ * at `maxShellOutputBytes` with a note (a runaway `cat` must not flood the terminal); `limits`
  * overrides it (tests).
  */
 export function shCommand(limits: Partial<ChromafsLimits> = {}) {
-  const { shellOutputMaxBytes } = resolveChromafsLimits(limits);
+  const { maxShellOutputBytes } = resolveChromafsLimits(limits);
   return defineCommand({
     name: "sh",
     summary: "a bash shell over the docs (ls, cat, grep, find, search)",
@@ -32,8 +32,8 @@ export function shCommand(limits: Partial<ChromafsLimits> = {}) {
     },
     async run({ values }, io) {
       const print = (result: { stdout: string; stderr: string }) => {
-        io.stdout.write(boundOutput(result.stdout, shellOutputMaxBytes));
-        io.stderr.write(boundOutput(result.stderr, shellOutputMaxBytes));
+        io.stdout.write(boundOutput(result.stdout, maxShellOutputBytes));
+        io.stderr.write(boundOutput(result.stderr, maxShellOutputBytes));
       };
       const opened = await openStoreFromArgs(storeArgs(values), io.env);
       try {

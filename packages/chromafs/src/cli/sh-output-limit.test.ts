@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), "atrium-sh-limit-"));
 writeFileSync(join(dir, "page.md"), `# Page\n\n${"0123456789".repeat(10)}\n`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function sh(argv: string[], stdin: string, shellOutputMaxBytes?: number) {
+async function sh(argv: string[], stdin: string, maxShellOutputBytes?: number) {
   let stdout = "";
   let stderr = "";
   const io = {
@@ -21,16 +21,16 @@ async function sh(argv: string[], stdin: string, shellOutputMaxBytes?: number) {
     stderr: { write: (chunk: string) => (stderr += chunk) },
   };
   const exitCode = await runCli(
-    docsCli([shCommand({ shellOutputMaxBytes })]),
+    docsCli([shCommand({ maxShellOutputBytes })]),
     ["sh", "--dir", dir, ...argv],
     io,
   );
   return { stdout, stderr, exitCode };
 }
 
-describe("atrium-docs sh cuts each command's output at shellOutputMaxBytes", () => {
+describe("atrium-docs sh cuts each command's output at maxShellOutputBytes", () => {
   it("keeps output under the limit whole (the default is 8 MiB)", async () => {
-    expect(DEFAULT_CHROMAFS_LIMITS.shellOutputMaxBytes).toBe(8 * 1024 * 1024);
+    expect(DEFAULT_CHROMAFS_LIMITS.maxShellOutputBytes).toBe(8 * 1024 * 1024);
     expect(await sh(["-c", "head -1 /page.md"], "")).toEqual({ stdout: "# Page\n", stderr: "", exitCode: 0 });
   });
 
@@ -57,7 +57,7 @@ describe("atrium-docs sh cuts each command's output at shellOutputMaxBytes", () 
 
   it("refuses a limit that is not a positive integer", async () => {
     await expect(sh(["-c", "true"], "", 0.5)).rejects.toThrow(
-      "@atrium/chromafs limit shellOutputMaxBytes must be a positive integer, got 0.5",
+      "@atrium/chromafs limit maxShellOutputBytes must be a positive integer, got 0.5",
     );
   });
 });

@@ -2,9 +2,9 @@ import type { ChromaServer, ChromaServerHealth } from "@atrium/chroma";
 import { type CliValues, UsageError } from "@atrium/kit/cli";
 import { ConfigError, type Embedding, errorMessage } from "@atrium/spec";
 import { EMBEDDING_METADATA_KEY } from "../collection-schema/docs-collection.js";
-import { ChromaDocStore } from "../store/chroma-doc-store.js";
-import type { DocStore } from "../store/doc-store.js";
-import { loadChroma } from "../store/load-chroma.js";
+import { loadChroma } from "../collection-schema/load-chroma.js";
+import type { DocStore } from "../doc-store/doc-store.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { LocalFolderStore } from "../store/local-folder-store.js";
 
 /** Where the docs are, as the `sh` and `mcp` commands take it. */

@@ -1,4 +1,4 @@
-import { IngestError } from "../docs-folder/errors.js";
+import { IngestError } from "../errors.js";
 
 const COLLECTION_NAME = /^(?=[A-Za-z0-9._-]{3,512}$)[A-Za-z0-9].*[A-Za-z0-9]$/;
 

@@ -1,10 +1,9 @@
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
-import { IngestError } from "../docs-folder/errors.js";
-import { loadChroma } from "../store/load-chroma.js";
+import { IngestError } from "../errors.js";
 import { FORMAT_METADATA_KEY, refuseNewerFormat, STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import { validateCollectionName } from "./collection-name.js";
-
+import { loadChroma } from "./load-chroma.js";
 /** Collection metadata key recording which embedding produced the stored vectors. */
 export const EMBEDDING_METADATA_KEY = "atrium_embedding";
 

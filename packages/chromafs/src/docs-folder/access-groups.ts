@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import picomatch from "picomatch";
-import { IngestError } from "./errors.js";
+
+import { IngestError } from "../errors.js";
 
 /**
  * Group names become metadata keys (`group_<name>: true`, one boolean per group, because the

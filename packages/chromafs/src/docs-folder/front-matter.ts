@@ -1,7 +1,6 @@
 import { parse } from "yaml";
+import { IngestError } from "../errors.js";
 import { frontMatterLineCount, splitLines } from "./chunk-page.js";
-import { IngestError } from "./errors.js";
-
 export interface FrontMatter {
   title?: string;
   /** From `groups:` (a list or one name); undefined when the page doesn't say. */

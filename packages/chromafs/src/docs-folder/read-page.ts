@@ -1,15 +1,14 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
+import { IngestError } from "../errors.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { PathTreeFile } from "../tree/path-tree.js";
 import { LAZY_PAGE_MIN_BYTES } from "../tuning.js";
 import { type GroupRules, validateGroups } from "./access-groups.js";
 import { frontMatterLineCount, splitLines } from "./chunk-page.js";
-import { IngestError } from "./errors.js";
 import { readFrontMatter } from "./front-matter.js";
 import type { DocFile } from "./walk-docs.js";
-
 export interface PreparedPage {
   doc: DocFile;
   text: string;
@@ -22,18 +21,18 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Reads a page and works out its tree entry (everything but the chunk count). */
 export async function readPage(doc: DocFile, rules: GroupRules | undefined): Promise<PreparedPage> {
-  const { pageMaxBytes, pageMaxLines } = DEFAULT_CHROMAFS_LIMITS;
+  const { maxPageBytes, maxPageLines } = DEFAULT_CHROMAFS_LIMITS;
   const info = await stat(doc.file);
-  if (info.size > pageMaxBytes) {
+  if (info.size > maxPageBytes) {
     throw new IngestError(
-      `${doc.file} is ${info.size} bytes, over the ${pageMaxBytes}-byte page limit; split it or leave it out`,
+      `${doc.file} is ${info.size} bytes, over the ${maxPageBytes}-byte page limit; split it or leave it out`,
     );
   }
   const bytes = await readFile(doc.file);
   const lines = lineCount(bytes);
-  if (lines > pageMaxLines) {
+  if (lines > maxPageLines) {
     throw new IngestError(
-      `${doc.file} has ${lines} lines, over the ${pageMaxLines}-line page limit; split it or leave it out`,
+      `${doc.file} has ${lines} lines, over the ${maxPageLines}-line page limit; split it or leave it out`,
     );
   }
   let text: string;

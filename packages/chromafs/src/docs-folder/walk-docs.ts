@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { IngestError } from "./errors.js";
 
+import { IngestError } from "../errors.js";
 export interface DocFile {
   /** Absolute path on disk. */
   file: string;

@@ -10,11 +10,11 @@ import {
   type RmOptions,
 } from "just-bash";
 import { encodeText } from "../byte-strings/just-bash-bytes.js";
-import { noteStoreFailure } from "../store/store-failures.js";
-import type { TreeDirent, TreeIndex } from "../tree/tree-index.js";
+import { noteStoreFailure } from "../doc-store/store-failures.js";
 import type { PageSource } from "./page-source.js";
 import { pageView } from "./page-views.js";
 import { PosixError } from "./posix-error.js";
+import type { TreeDirent, TreeIndex } from "./tree-index.js";
 
 type DirentEntry = Awaited<ReturnType<NonNullable<IFileSystem["readdirWithFileTypes"]>>>[number];
 type ReadFileOptions = Parameters<IFileSystem["readFile"]>[1];

@@ -1,4 +1,4 @@
-import type { Access, DocStore } from "../store/doc-store.js";
+import type { Access, DocStore } from "../doc-store/doc-store.js";
 import { PAGE_FETCH_BATCH } from "../tuning.js";
 import type { PageCache } from "./page-cache.js";
 import { PosixError } from "./posix-error.js";

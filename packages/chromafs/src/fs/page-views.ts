@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { PageChunk } from "../doc-store/doc-store.js";
 import { countNewlines } from "../docs-folder/chunk-page.js";
-import type { PageChunk } from "../store/doc-store.js";
 
 /**
  * Pages one call sees instead of the real pages: a page's chunks that can hold a matching line

@@ -18,7 +18,7 @@ export {
   parseGroupRules,
 } from "../docs-folder/access-groups.js";
 export { type ChunkOptions, chunkPage } from "../docs-folder/chunk-page.js";
-export { IngestError } from "../docs-folder/errors.js";
+export { IngestError } from "../errors.js";
 export {
   type IngestOptions,
   type IngestPhase,

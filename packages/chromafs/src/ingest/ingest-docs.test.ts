@@ -5,7 +5,7 @@ import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunkId, currentChunking, pageRevision } from "../collection-schema/page-revision.js";
 import { chunkPage } from "../docs-folder/chunk-page.js";
-import { ChromaDocStore } from "../store/chroma-doc-store.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { decodePathTree } from "../tree/path-tree-codec.js";
 import { type IngestProgress, ingestDocs } from "./ingest-docs.js";

@@ -10,20 +10,20 @@ import {
   resolveClient,
 } from "../collection-schema/docs-collection.js";
 import { inParallel } from "../collection-schema/in-parallel.js";
+import { loadChroma } from "../collection-schema/load-chroma.js";
 import { chunkId, currentChunking, pageRevision, parseChunkId } from "../collection-schema/page-revision.js";
-import { storedGrepIndexDigest, writeStoredGrepIndex } from "../collection-schema/stored-grep-index.js";
 import { readStoredTree } from "../collection-schema/stored-tree.js";
 import { type GroupMapping, type GroupRules, loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
-import { IngestError } from "../docs-folder/errors.js";
 import { type PreparedPage, readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
-import { digestOfTree, indexTree } from "../grep-index/index-tree.js";
+import { IngestError, PathTreeError, StorageFormatError } from "../errors.js";
+import { digestOfTree, indexTree } from "../grep/index/index-tree.js";
+import { storedGrepIndexDigest, writeStoredGrepIndex } from "../grep/index/stored-grep-index.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import { loadChroma } from "../store/load-chroma.js";
 import { PATH_TREE_ID, type StoredPathTree, type WrittenPathTree } from "../tree/path-tree.js";
-import { encodePathTree, PathTreeError } from "../tree/path-tree-codec.js";
-import { STORAGE_FORMAT_VERSION, StorageFormatError } from "../tree/storage-format.js";
+import { encodePathTree } from "../tree/path-tree-codec.js";
+import { STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
 import { DELETE_BATCH, INGEST_READ_CONCURRENCY, UPSERT_BATCH } from "../tuning.js";
 import { pauseForTest } from "./pause-for-test.js";
 import {
@@ -46,7 +46,6 @@ import {
   type GroupsSummary,
   refuseLegacyUnrestrict,
 } from "./stored-groups.js";
-
 export type IngestPhase = "scan" | "write" | "cleanup";
 
 export interface IngestProgress {
@@ -118,9 +117,9 @@ export async function ingestDocs(options: IngestOptions): Promise<IngestSummary>
   const fileRules = options.groupsFile ? await loadGroupRules(options.groupsFile) : undefined;
   const docs = await walkDocs(options.dir);
   if (docs.length === 0) throw new IngestError(`No .md or .mdx pages found in ${options.dir}`);
-  if (docs.length > DEFAULT_CHROMAFS_LIMITS.ingestMaxPages) {
+  if (docs.length > DEFAULT_CHROMAFS_LIMITS.maxIngestPages) {
     throw new IngestError(
-      `${options.dir} has ${docs.length} pages, over the limit of ${DEFAULT_CHROMAFS_LIMITS.ingestMaxPages}`,
+      `${options.dir} has ${docs.length} pages, over the limit of ${DEFAULT_CHROMAFS_LIMITS.maxIngestPages}`,
     );
   }
   validateCollectionName(options.collection);

@@ -1,7 +1,7 @@
 import type { Collection } from "@atrium/chroma";
 import type { GroupMapping } from "../docs-folder/access-groups.js";
-import { IngestError } from "../docs-folder/errors.js";
 
+import { IngestError } from "../errors.js";
 /**
  * Collection metadata key holding the groups mapping an ingest applies, as JSON, recorded before
  * that ingest writes its first chunk into a collection that has no path tree yet (a first ingest,

@@ -2,10 +2,9 @@ import { createHash } from "node:crypto";
 import type { ChromaClient, Collection, Metadata } from "@atrium/chroma";
 import { rethrowIfFatal } from "@atrium/spec";
 import type { GroupMapping } from "../docs-folder/access-groups.js";
-import { IngestError } from "../docs-folder/errors.js";
+import { IngestError } from "../errors.js";
 import { PATH_TREE_ID } from "../tree/path-tree.js";
 import { PENDING_GROUPS_METADATA_KEY, readPendingGroups } from "./pending-groups.js";
-
 /**
  * A rebuild writes a new collection beside the old one and swaps it in only when it is complete
  * (its path tree written), so a rebuild killed at any moment leaves the old collection — pages,

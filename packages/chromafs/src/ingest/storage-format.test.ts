@@ -8,12 +8,12 @@ import { loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage } from "../docs-folder/chunk-page.js";
 import { readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
-import { digestOfTree } from "../grep-index/index-tree.js";
+import { StorageFormatError } from "../errors.js";
+import { digestOfTree } from "../grep/index/index-tree.js";
 import { openDocsSession } from "../session/docs-session.js";
-import { ChromaDocStore } from "../store/chroma-doc-store.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { format1Chunking } from "../tree/path-tree-migrations.js";
-import { StorageFormatError } from "../tree/storage-format.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
 import {
   FIXTURE_PAGES,

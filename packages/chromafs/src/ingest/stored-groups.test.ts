@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDocsSession } from "../session/docs-session.js";
-import { ChromaDocStore } from "../store/chroma-doc-store.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTree } from "../tree/path-tree.js";
 import { decodePathTree } from "../tree/path-tree-codec.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";

@@ -1,8 +1,8 @@
 import { type GroupMapping, type GroupRules, parseGroupRules } from "../docs-folder/access-groups.js";
-import { IngestError } from "../docs-folder/errors.js";
-import type { PreparedPage } from "../docs-folder/read-page.js";
-import type { PathTree } from "../tree/path-tree.js";
 
+import type { PreparedPage } from "../docs-folder/read-page.js";
+import { IngestError } from "../errors.js";
+import type { PathTree } from "../tree/path-tree.js";
 /**
  * Where the glob → groups mapping an ingest applied came from:
  * - `groups-file`: the groups file passed to this ingest (now stored with the collection);

@@ -1,5 +1,5 @@
 import { scoreFusion } from "@atrium/kit";
-import type { SearchHit } from "../store/doc-store.js";
+import type { SearchHit } from "../doc-store/doc-store.js";
 import { SEARCH_SNIPPET_MAX_CHARS } from "../tuning.js";
 import { bestSnippet, termsIn } from "./snippet.js";
 

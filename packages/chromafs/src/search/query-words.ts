@@ -7,5 +7,5 @@ import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
  * stores rank with these, and `search` centres its snippets on them.
  */
 export function queryWords(query: string): string[] {
-  return queryTerms(query, { maxTerms: DEFAULT_CHROMAFS_LIMITS.searchMaxQueryWords });
+  return queryTerms(query, { maxTerms: DEFAULT_CHROMAFS_LIMITS.maxSearchQueryWords });
 }

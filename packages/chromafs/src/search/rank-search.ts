@@ -1,12 +1,12 @@
 import { bm25Idf } from "@atrium/kit";
-import type { SearchHit } from "../store/doc-store.js";
+import type { SearchHit } from "../doc-store/doc-store.js";
+import type { SearchRanking } from "../doc-store/search-ranking.js";
 import { SEARCH_CANDIDATES, SEARCH_KEYWORD_WEIGHT, SEARCH_OUTLINE_WEIGHT } from "../tuning.js";
 import { chunkBm25 } from "./chunk-bm25.js";
 import { fuseHits, type RankedChunk } from "./fuse-hits.js";
 import { type KeywordTerm, keywordTerms, type TermForm } from "./keyword-terms.js";
 import { outlineScores } from "./page-outline.js";
 import { queryWords } from "./query-words.js";
-import type { SearchRanking } from "./search-ranking.js";
 import type { SearchSource } from "./search-source.js";
 
 export interface RankSearchOptions {

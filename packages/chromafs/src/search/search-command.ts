@@ -1,13 +1,32 @@
 import { errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand } from "just-bash";
+import type { Access, DocStore, SearchHit } from "../doc-store/doc-store.js";
+import { noteStoreFailure } from "../doc-store/store-failures.js";
+import { defineFlags, sets } from "../flags/flag-table.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
-import type { Access, DocStore, SearchHit } from "../store/doc-store.js";
-import { noteStoreFailure } from "../store/store-failures.js";
 import { SEARCH_DEFAULT_HITS, SEARCH_SNIPPET_CHARS } from "../tuning.js";
 import { queryWords } from "./query-words.js";
 import { windowAround } from "./snippet.js";
 
 const USAGE = 'usage: search [-n COUNT] "<query>"\n';
+
+/** `-n COUNT` and `-h`; any other word that starts with `-` is part of the query. */
+const SEARCH_FLAGS = defineFlags<{ limit: number; help: boolean }>(
+  [
+    {
+      short: "n",
+      long: "limit",
+      value: "required",
+      apply: (o, value) => {
+        const count = Number(value);
+        if (!Number.isInteger(count) || count < 1) return `invalid count '${value}'`;
+        o.limit = Math.min(count, DEFAULT_CHROMAFS_LIMITS.maxSearchHits);
+      },
+    },
+    { short: "h", long: "help", apply: sets({ help: true }) },
+  ],
+  { unknown: "operand" },
+);
 
 /**
  * One line per hit: `path: snippet`, whitespace collapsed and cut to SEARCH_SNIPPET_CHARS around
@@ -29,21 +48,15 @@ export function formatSearchHits(hits: readonly SearchHit[], query = ""): string
  */
 export function createSearchCommand(store: DocStore, access: Access): Command {
   return defineCommand("search", async (args) => {
-    let limit = SEARCH_DEFAULT_HITS;
-    const words: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i]!;
-      if (arg === "-n" || arg === "--limit") {
-        const value = Number(args[++i]);
-        if (!Number.isInteger(value) || value < 1) {
-          return { stdout: "", stderr: `search: invalid count '${args[i] ?? ""}'\n${USAGE}`, exitCode: 2 };
-        }
-        limit = Math.min(value, DEFAULT_CHROMAFS_LIMITS.searchMaxHits);
-      } else if (arg === "-h" || arg === "--help") {
-        return { stdout: USAGE, stderr: "", exitCode: 0 };
-      } else words.push(arg);
+    const parsed = SEARCH_FLAGS.parse(args, { limit: SEARCH_DEFAULT_HITS, help: false });
+    if (!parsed.ok) {
+      // The one option with a value is the count: without one, it is an empty count.
+      const problem = parsed.problem ?? "invalid count ''";
+      return { stdout: "", stderr: `search: ${problem}\n${USAGE}`, exitCode: 2 };
     }
-    const query = words.join(" ").trim();
+    const { limit, help } = parsed.options;
+    if (help) return { stdout: USAGE, stderr: "", exitCode: 0 };
+    const query = parsed.operands.join(" ").trim();
     if (!query) return { stdout: "", stderr: USAGE, exitCode: 2 };
     let hits: SearchHit[];
     try {

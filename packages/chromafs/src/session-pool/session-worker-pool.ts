@@ -1,23 +1,20 @@
 import type { Worker } from "node:worker_threads";
 import { ClosedError, ConfigError, errorMessage, LimitError } from "@atrium/spec";
+import type { Access, DocStore } from "../doc-store/doc-store.js";
+import { SessionWorkerLostError, WorkerThreadError } from "../errors.js";
 import { type ChromafsLimits, resolveChromafsLimits } from "../limits.js";
 import type { CommandResult } from "../session/docs-session.js";
 import type { DocsShell } from "../session/docs-shell.js";
-import type { FollowedServer } from "../store/chroma-doc-store.js";
-import type { Access, DocStore } from "../store/doc-store.js";
+import type { FollowedServer } from "../store/chroma/chroma-doc-store.js";
 import { storeRecipeOf } from "../store/store-recipe.js";
 import { WORKER_TIME_SLICE_MS } from "../tuning.js";
-import { SessionWorkerLostError, storeUnavailableFrom, WorkerThreadError } from "./pool-errors.js";
 import type { HostMessage, WorkerMessage, WorkerStart } from "./pool-protocol.js";
+import { storeUnavailableFrom } from "./reported-outage.js";
 import { RoundRobin } from "./round-robin.js";
 import { startWorkerThread } from "./start-worker-thread.js";
-
 export type SessionPoolLimits = Pick<
   ChromafsLimits,
-  | "poolWorkers"
-  | "poolWorkerMaxConcurrentCommands"
-  | "poolSessionMaxQueuedCommands"
-  | "sharedPageCacheMaxBytes"
+  "poolWorkers" | "maxConcurrentCommandsPerWorker" | "maxQueuedCommandsPerSession" | "maxSharedPageCacheBytes"
 >;
 
 export interface SessionWorkerPoolOptions {
@@ -61,7 +58,7 @@ interface SessionState {
  * stalls the process that serves the others. Each session is pinned to one worker (the one with
  * the fewest sessions when it opened) for its whole life, so its /tmp, working directory and the
  * worker's page cache stay whole. A session's commands run one at a time, in order, at most
- * `poolSessionMaxQueuedCommands` waiting; a worker runs up to `poolWorkerMaxConcurrentCommands`
+ * `maxQueuedCommandsPerSession` waiting; a worker runs up to `maxConcurrentCommandsPerWorker`
  * commands interleaved and picks the next one round-robin across its sessions, so a session with
  * 400 commands waiting gets one turn per round like a session with one. A worker that dies fails
  * only its sessions' commands (`SessionWorkerLostError`) and is replaced.
@@ -88,9 +85,9 @@ export class SessionWorkerPool {
     const resolved = resolveChromafsLimits(options.limits);
     const limits: Readonly<SessionPoolLimits> = Object.freeze({
       poolWorkers: resolved.poolWorkers,
-      poolWorkerMaxConcurrentCommands: resolved.poolWorkerMaxConcurrentCommands,
-      poolSessionMaxQueuedCommands: resolved.poolSessionMaxQueuedCommands,
-      sharedPageCacheMaxBytes: resolved.sharedPageCacheMaxBytes,
+      maxConcurrentCommandsPerWorker: resolved.maxConcurrentCommandsPerWorker,
+      maxQueuedCommandsPerSession: resolved.maxQueuedCommandsPerSession,
+      maxSharedPageCacheBytes: resolved.maxSharedPageCacheBytes,
     });
     const { recipe } = reopenable;
     const start: WorkerStart = {
@@ -99,11 +96,11 @@ export class SessionWorkerPool {
         recipe.kind === "chroma"
           ? {
               ...recipe,
-              chunkCacheMaxBytes: Math.max(1, Math.floor(recipe.chunkCacheMaxBytes / limits.poolWorkers)),
+              maxChunkCacheBytes: Math.max(1, Math.floor(recipe.maxChunkCacheBytes / limits.poolWorkers)),
             }
           : recipe,
       // The documented bound holds for the whole pool: each worker keeps its share.
-      pageCacheBytes: Math.max(1, Math.floor(limits.sharedPageCacheMaxBytes / limits.poolWorkers)),
+      pageCacheBytes: Math.max(1, Math.floor(limits.maxSharedPageCacheBytes / limits.poolWorkers)),
       timeSliceMs: WORKER_TIME_SLICE_MS,
     };
     const slots = Array.from(
@@ -272,11 +269,11 @@ class WorkerSlot {
     if (state.closed || this.closed) return Promise.reject(new ClosedError("docs session"));
     const signal = options.signal;
     if (signal?.aborted) return Promise.resolve({ ...ABORTED });
-    if (state.queue.length >= this.limits.poolSessionMaxQueuedCommands) {
+    if (state.queue.length >= this.limits.maxQueuedCommandsPerSession) {
       return Promise.reject(
         new LimitError(
-          "poolSessionMaxQueuedCommands",
-          `this docs session already has ${state.queue.length} commands waiting (at most ${this.limits.poolSessionMaxQueuedCommands}); its commands run one at a time, so wait for earlier ones before sending more`,
+          "maxQueuedCommandsPerSession",
+          `this docs session already has ${state.queue.length} commands waiting (at most ${this.limits.maxQueuedCommandsPerSession}); its commands run one at a time, so wait for earlier ones before sending more`,
         ),
       );
     }
@@ -323,7 +320,7 @@ class WorkerSlot {
       );
       return;
     }
-    while (this.running.size < this.limits.poolWorkerMaxConcurrentCommands) {
+    while (this.running.size < this.limits.maxConcurrentCommandsPerWorker) {
       const state = this.turns.take(() => true);
       if (!state) return;
       const pending = state.queue.shift() as Pending;

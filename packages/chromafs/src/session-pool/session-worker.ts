@@ -1,11 +1,11 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { serializeError } from "@atrium/spec";
 import { DefenseInDepthBox } from "just-bash";
+import type { DocStore } from "../doc-store/doc-store.js";
+import { TreeCache } from "../fs/tree-cache.js";
 import { type DocsSession, openDocsSession } from "../session/docs-session.js";
-import type { FollowedServer } from "../store/chroma-doc-store.js";
-import type { DocStore } from "../store/doc-store.js";
+import type { FollowedServer } from "../store/chroma/chroma-doc-store.js";
 import { openStoreFromRecipe } from "../store/store-recipe.js";
-import { TreeCache } from "../tree/tree-cache.js";
 import type { CommandReply, HostMessage, WorkerMessage, WorkerStart } from "./pool-protocol.js";
 
 /**

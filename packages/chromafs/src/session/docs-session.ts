@@ -1,9 +1,13 @@
 import { ClosedError } from "@atrium/spec";
 import { Bash, type CustomCommand } from "just-bash";
+import type { Access, DocStore } from "../doc-store/doc-store.js";
+import { storeFailureError, watchStoreFailures } from "../doc-store/store-failures.js";
+import type { StoreUnavailableError } from "../errors.js";
 import { DocsFs } from "../fs/docs-fs.js";
 import { PageCache } from "../fs/page-cache.js";
 import { PageSource } from "../fs/page-source.js";
 import { isPosixError } from "../fs/posix-error.js";
+import { type TreeCache, treeCacheFor } from "../fs/tree-cache.js";
 import { createGrepCommands } from "../grep/grep-command.js";
 import { createRgCommand } from "../grep/rg-command.js";
 import { type ChromafsLimits, DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
@@ -11,12 +15,7 @@ import { createSearchCommand } from "../search/search-command.js";
 import { directoryGlobPlugin } from "../shell/directory-glob.js";
 import { createGnuCommands, WRITTEN_ORDER_COMMANDS } from "../shell/gnu-commands.js";
 import { mergedStderrPlugin } from "../shell/merged-stderr.js";
-import type { Access, DocStore } from "../store/doc-store.js";
-import { storeFailureError, watchStoreFailures } from "../store/store-failures.js";
-import type { StoreUnavailableError } from "../store/store-unavailable.js";
-import { trustedStore } from "../store/trusted-store.js";
-import { type TreeCache, treeCacheFor } from "../tree/tree-cache.js";
-
+import { trustedStore } from "./trusted-store.js";
 export interface DocsSessionOptions {
   store: DocStore;
   /** The user's groups; pages restricted to other groups do not exist in this session. */
@@ -74,7 +73,7 @@ const JUST_BASH_MAX_ARRAY_ELEMENTS = 1_000_000;
  * the largest page ingest accepts: every line once and matched once, plus the KiB.
  */
 export function pageSearchWork(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS): number {
-  return 2 * limits.pageMaxLines + Math.ceil(limits.pageMaxBytes / 1024) + 1;
+  return 2 * limits.maxPageLines + Math.ceil(limits.maxPageBytes / 1024) + 1;
 }
 
 /**
@@ -87,12 +86,12 @@ export function pageSearchWork(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMA
 export function sessionExecutionLimits(limits: Readonly<ChromafsLimits> = DEFAULT_CHROMAFS_LIMITS) {
   const pageWork = pageSearchWork(limits);
   return {
-    maxCommandCount: limits.sessionMaxCommandCount,
-    maxLoopIterations: Math.max(limits.sessionMaxLoopIterations, pageWork),
+    maxCommandCount: limits.maxSessionCommands,
+    maxLoopIterations: Math.max(limits.maxSessionLoopIterations, pageWork),
     maxArrayElements: Math.max(JUST_BASH_MAX_ARRAY_ELEMENTS, pageWork),
-    maxOutputSize: Math.max(limits.sessionMaxOutputBytes, limits.pageMaxBytes),
+    maxOutputSize: Math.max(limits.maxSessionOutputBytes, limits.maxPageBytes),
     maxExecutionTimeMs: limits.commandTimeoutMs,
-    maxFileSystemBytes: limits.sessionMaxFileSystemBytes,
+    maxFileSystemBytes: limits.maxSessionFileSystemBytes,
   };
 }
 

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { type Command, defineCommand, type ExecResult, type IFileSystem } from "just-bash";
-import { stderrMerged, stdoutText, WrittenOutput } from "./written-order.js";
+import { stderrMerged, stdoutText, WrittenOutput } from "../commands/written-order.js";
 
 /** GNU's message when a command is asked to read a directory as a file. */
 const GNU_MESSAGE: Record<string, (operand: string) => string> = {

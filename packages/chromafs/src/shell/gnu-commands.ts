@@ -11,9 +11,9 @@ import { createSortCommand } from "../commands/sort/sort-command.js";
 import { createStatCommand } from "../commands/stat/stat-command.js";
 import { createUniqCommand } from "../commands/uniq/uniq-command.js";
 import { createWcCommand } from "../commands/wc/wc-command.js";
+import { withWrittenOrder } from "../commands/written-order.js";
 import { createDirectoryGlobCommand } from "./directory-glob.js";
 import { createDirectoryMessageCommands } from "./directory-messages.js";
-import { withWrittenOrder } from "./written-order.js";
 
 /** The commands that record the order of their writes, which `mergedStderrPlugin` marks. */
 export const WRITTEN_ORDER_COMMANDS: ReadonlySet<string> = new Set([

@@ -1,8 +1,8 @@
 import { parse } from "just-bash";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CommandTestSession, openCommandTestSession } from "../commands/test-fixtures.js";
+import { type CommandTestSession, openCommandTestSession } from "../../test/fixtures/command-session.js";
+import { MERGED_STDERR_VARIABLE } from "../commands/written-order.js";
 import { mergedStderrPlugin } from "./merged-stderr.js";
-import { MERGED_STDERR_VARIABLE } from "./written-order.js";
 
 /** The names of the simple commands the plugin marks, in script order. */
 function marked(script: string): string[] {

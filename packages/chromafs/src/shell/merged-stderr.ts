@@ -1,5 +1,5 @@
 import type { TransformPlugin } from "just-bash";
-import { MERGED_STDERR_VARIABLE } from "./written-order.js";
+import { MERGED_STDERR_VARIABLE } from "../commands/written-order.js";
 
 type Node = Record<string, unknown>;
 

@@ -1,18 +1,18 @@
 import { resolve } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { isVisible } from "../access/visibility.js";
+import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "../doc-store/doc-store.js";
+import type { SearchOptions } from "../doc-store/search-ranking.js";
+import { compileTextFilter } from "../doc-store/text-filter-matcher.js";
 import { loadGroupRules } from "../docs-folder/access-groups.js";
 import { chunkPage, chunkStartLines } from "../docs-folder/chunk-page.js";
 import { readPage } from "../docs-folder/read-page.js";
 import { walkDocs } from "../docs-folder/walk-docs.js";
 import { pageOutline } from "../search/page-outline.js";
 import { rankSearch } from "../search/rank-search.js";
-import type { SearchOptions } from "../search/search-ranking.js";
 import type { SearchChunk, SearchSource } from "../search/search-source.js";
 import type { PathTree, PathTreeFile } from "../tree/path-tree.js";
 import { STORAGE_FORMAT_VERSION } from "../tree/storage-format.js";
-import type { Access, DocStore, PageChunk, SearchHit, TextFilter } from "./doc-store.js";
-import { compileTextFilter } from "./text-filter-matcher.js";
 
 /**
  * A `DocStore` over a plain directory of `.md`/`.mdx` pages (and `docs.json`), with the same tree

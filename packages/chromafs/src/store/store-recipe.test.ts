@@ -1,7 +1,7 @@
 import { ConfigError } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
+import type { DocStore } from "../doc-store/doc-store.js";
 import { SessionWorkerPool } from "../session-pool/session-worker-pool.js";
-import type { DocStore } from "./doc-store.js";
 import { LocalFolderStore } from "./local-folder-store.js";
 import { storeRecipeOf } from "./store-recipe.js";
 

@@ -1,7 +1,7 @@
 import { ConfigError, type Embedding, errorMessage } from "@atrium/spec";
-import { ChromaDocStore, type FollowedServer } from "./chroma-doc-store.js";
-import type { DocStore } from "./doc-store.js";
-import { loadChroma, loadedChroma } from "./load-chroma.js";
+import { loadChroma, loadedChroma } from "../collection-schema/load-chroma.js";
+import type { DocStore } from "../doc-store/doc-store.js";
+import { ChromaDocStore, type FollowedServer } from "./chroma/chroma-doc-store.js";
 import { LocalFolderStore } from "./local-folder-store.js";
 
 /**
@@ -16,7 +16,7 @@ export type StoreRecipe =
       embedding: string;
       followsServer: boolean;
       treeRecheckMs: number;
-      chunkCacheMaxBytes: number;
+      maxChunkCacheBytes: number;
     }
   | { kind: "folder"; root: string; groupsFile?: string };
 
@@ -76,6 +76,6 @@ export async function openStoreFromRecipe(recipe: StoreRecipe, server?: Followed
     embedding,
     server: recipe.followsServer ? server : undefined,
     treeRecheckMs: recipe.treeRecheckMs,
-    chunkCacheMaxBytes: recipe.chunkCacheMaxBytes,
+    maxChunkCacheBytes: recipe.maxChunkCacheBytes,
   });
 }

@@ -1,8 +1,8 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { PathTreeError, StorageFormatError } from "../errors.js";
 import type { PathTreeFile, WrittenPathTree } from "./path-tree.js";
-import { decodePathTree, encodePathTree, PathTreeError } from "./path-tree-codec.js";
-import { StorageFormatError } from "./storage-format.js";
+import { decodePathTree, encodePathTree } from "./path-tree-codec.js";
 
 const HASH = "a".repeat(64);
 const FILES: Record<string, PathTreeFile> = {

@@ -1,21 +1,9 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import { AtriumError } from "@atrium/spec";
+import { PathTreeError } from "../errors.js";
 import { DEFAULT_CHROMAFS_LIMITS } from "../limits.js";
 import type { PathTree, PathTreeFile, WrittenPathTree } from "./path-tree.js";
 import { migratePathTree } from "./path-tree-migrations.js";
 import { refuseNewerFormat } from "./storage-format.js";
-
-/**
- * The tree document is missing, unreadable or not a valid tree. Fatal and never papered over:
- * an empty filesystem would tell an agent the docs say nothing, which is worse than an error.
- */
-export class PathTreeError extends AtriumError {
-  readonly collection: string;
-  constructor(collection: string, message: string, options: { cause?: unknown; missing?: boolean } = {}) {
-    super(options.missing ? "NOT_FOUND" : "PARSE", message, { cause: options.cause, isFatal: true });
-    this.collection = collection;
-  }
-}
 
 /** Tree → the document text stored under `__path_tree__`: base64 of gzipped JSON. */
 export function encodePathTree(tree: WrittenPathTree): string {
@@ -38,7 +26,7 @@ export function decodePathTree(document: string | null | undefined, collection: 
   let json: string;
   try {
     json = gunzipSync(Buffer.from(document, "base64"), {
-      maxOutputLength: DEFAULT_CHROMAFS_LIMITS.treeJsonMaxBytes,
+      maxOutputLength: DEFAULT_CHROMAFS_LIMITS.maxTreeJsonBytes,
     }).toString("utf8");
   } catch (error) {
     throw fail(`not gzip+base64: ${(error as Error).message}`, error);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { type IngestSummary, ingestDocs } from "../../src/ingest/ingest-docs.js";
-import { ChromaDocStore } from "../../src/store/chroma-doc-store.js";
+import { ChromaDocStore } from "../../src/store/chroma/chroma-doc-store.js";
 
 export interface ChromaCorpus {
   server: ChromaServer;

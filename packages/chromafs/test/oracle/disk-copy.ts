@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DocStore } from "../../src/store/doc-store.js";
+import type { DocStore } from "../../src/doc-store/doc-store.js";
 
 /** The Mintlify docs corpus the repository carries (`fixtures/README.md` gives its source and licence). */
 export const CORPUS_DIR = resolve(

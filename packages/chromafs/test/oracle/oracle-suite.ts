@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DocStore } from "../../src/doc-store/doc-store.js";
 import { type DocsSession, openDocsSession } from "../../src/session/docs-session.js";
-import type { DocStore } from "../../src/store/doc-store.js";
 import { type DiskCopy, writeDiskCopy } from "./disk-copy.js";
 import type { OracleCommand } from "./oracle-commands.js";
 import { runGnu } from "./run-gnu.js";

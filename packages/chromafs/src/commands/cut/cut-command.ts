@@ -1,6 +1,7 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
-import { WrittenOutput } from "../../shell/written-order.js";
+import { defineFlags, sets } from "../../flags/flag-table.js";
 import { readOperand, textLines } from "../command-input.js";
+import { WrittenOutput } from "../written-order.js";
 
 /** Inclusive 1-based ranges; `to` null for "to the end". */
 type Range = { from: number; to: number | null };
@@ -21,6 +22,48 @@ export function parseRanges(list: string): Range[] | null {
 const selected = (ranges: readonly Range[], n: number) =>
   ranges.some((r) => n >= r.from && (r.to === null || n <= r.to));
 
+interface CutOptions {
+  mode: "fields" | "bytes" | null;
+  list: string;
+  delimiter: string;
+  outputDelimiter: string | null;
+  onlyDelimited: boolean;
+  complement: boolean;
+}
+
+const CUT_FLAGS = defineFlags<CutOptions>([
+  {
+    short: "f",
+    long: "fields",
+    value: "required",
+    apply: (o, v) => void Object.assign(o, { mode: "fields", list: v }),
+  },
+  // coreutils 9.1's `-c` is `-b`.
+  {
+    short: "bc",
+    long: ["bytes", "characters"],
+    value: "required",
+    apply: (o, v) => void Object.assign(o, { mode: "bytes", list: v }),
+  },
+  {
+    short: "d",
+    long: "delimiter",
+    value: "required",
+    apply: (o, v) => {
+      o.delimiter = v;
+    },
+  },
+  {
+    long: "output-delimiter",
+    value: "required",
+    apply: (o, v) => {
+      o.outputDelimiter = v;
+    },
+  },
+  { short: "s", long: "only-delimited", apply: sets({ onlyDelimited: true }) },
+  { long: "complement", apply: sets({ complement: true }) },
+]);
+
 /**
  * GNU `cut` (coreutils 9.1): `-f LIST` with `-d DELIM` (tab by default), lines without the
  * delimiter printed whole unless `-s`, `--complement`, `--output-delimiter`; `-b`/`-c LIST`
@@ -28,38 +71,21 @@ const selected = (ranges: readonly Range[], n: number) =>
  */
 export function createCutCommand(): Command {
   return defineCommand("cut", async (args, ctx): Promise<ExecResult> => {
-    let mode: "fields" | "bytes" | null = null;
-    let list = "";
-    let delimiter = "\t";
-    let outputDelimiter: string | null = null;
-    let onlyDelimited = false;
-    let complement = false;
-    const operands: string[] = [];
     const fallback = () =>
       ctx.origCommand
         ? ctx.origCommand(args)
         : Promise.resolve({ stdout: "", stderr: "cut: unsupported option\n", exitCode: 1 });
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i]!;
-      const value = (short: string) => (arg.length > short.length ? arg.slice(short.length) : args[++i]);
-      if (arg === "--") {
-        operands.push(...args.slice(i + 1));
-        break;
-      } else if (/^-[fbc]/.test(arg)) {
-        mode = arg[1] === "f" ? "fields" : "bytes";
-        list = value(arg.slice(0, 2)) ?? "";
-      } else if (/^--(fields|bytes|characters)=/.test(arg)) {
-        mode = arg.startsWith("--fields") ? "fields" : "bytes";
-        list = arg.slice(arg.indexOf("=") + 1);
-      } else if (arg.startsWith("-d")) delimiter = value("-d") ?? "";
-      else if (arg.startsWith("--delimiter=")) delimiter = arg.slice("--delimiter=".length);
-      else if (arg.startsWith("--output-delimiter="))
-        outputDelimiter = arg.slice("--output-delimiter=".length);
-      else if (arg === "-s" || arg === "--only-delimited") onlyDelimited = true;
-      else if (arg === "--complement") complement = true;
-      else if (arg.startsWith("-") && arg !== "-") return fallback();
-      else operands.push(arg);
-    }
+    const parsed = CUT_FLAGS.parse(args, {
+      mode: null,
+      list: "",
+      delimiter: "\t",
+      outputDelimiter: null,
+      onlyDelimited: false,
+      complement: false,
+    });
+    if (!parsed.ok) return fallback();
+    const { mode, list, delimiter, outputDelimiter, onlyDelimited, complement } = parsed.options;
+    const { operands } = parsed;
     const ranges = parseRanges(list);
     if (mode === null || ranges === null || [...delimiter].length !== 1) return fallback();
     const keep = (n: number) => selected(ranges, n) !== complement;

@@ -1,8 +1,9 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat, type IFileSystem } from "just-bash";
-import { WrittenOutput } from "../../shell/written-order.js";
+import { countValue, defineFlags, sets } from "../../flags/flag-table.js";
 import { allocatedKiB, humanSize } from "../ls/ls-long-format.js";
+import { WrittenOutput } from "../written-order.js";
 
 interface DuOptions {
   all: boolean;
@@ -13,6 +14,25 @@ interface DuOptions {
   apparent: boolean;
 }
 
+const DU_FLAGS = defineFlags<DuOptions>([
+  { short: "a", long: "all", apply: sets({ all: true }) },
+  { short: "s", long: "summarize", apply: sets({ summarize: true }) },
+  { short: "h", long: "human-readable", apply: sets({ human: true }) },
+  { short: "c", long: "total", apply: sets({ total: true }) },
+  { short: "b", long: ["apparent-size", "bytes"], apply: sets({ apparent: true }) },
+  // KiB, the default unit.
+  { short: "k", apply: () => {} },
+  {
+    short: "d",
+    long: "max-depth",
+    value: "required",
+    apply: (o, v) =>
+      countValue(v, (depth) => {
+        o.maxDepth = depth;
+      }),
+  },
+]);
+
 /**
  * GNU `du`: space in KiB as a 4 KiB-block filesystem allocates it (a directory's own block plus
  * everything below; see `allocatedKiB`), directories after their contents, `-a` files too,
@@ -22,40 +42,19 @@ interface DuOptions {
  */
 export function createDuCommand(): Command {
   return defineCommand("du", async (args, ctx): Promise<ExecResult> => {
-    const options: DuOptions = {
+    const parsed = DU_FLAGS.parse(args, {
       all: false,
       summarize: false,
       human: false,
       total: false,
       maxDepth: Infinity,
       apparent: false,
-    };
-    const operands: string[] = [];
-    const fallback = () =>
-      ctx.origCommand
-        ? ctx.origCommand(args)
-        : Promise.resolve({ stdout: "", stderr: "du: unsupported option\n", exitCode: 1 });
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i]!;
-      const depth = /^(?:--max-depth=|-d)(\d+)$/.exec(arg);
-      if (depth) options.maxDepth = Number(depth[1]);
-      else if (arg === "-d" && /^\d+$/.test(args[i + 1] ?? "")) options.maxDepth = Number(args[++i]);
-      else if (arg === "--apparent-size" || arg === "--bytes") options.apparent = true;
-      else if (arg === "--all") options.all = true;
-      else if (arg === "--summarize") options.summarize = true;
-      else if (arg === "--human-readable") options.human = true;
-      else if (arg === "--total") options.total = true;
-      else if (/^-[ashcbk]+$/.test(arg)) {
-        for (const flag of arg.slice(1)) {
-          if (flag === "a") options.all = true;
-          else if (flag === "s") options.summarize = true;
-          else if (flag === "h") options.human = true;
-          else if (flag === "c") options.total = true;
-          else if (flag === "b") options.apparent = true;
-        }
-      } else if (arg.startsWith("-") && arg !== "-") return fallback();
-      else operands.push(arg);
+    });
+    if (!parsed.ok) {
+      if (ctx.origCommand) return ctx.origCommand(args);
+      return { stdout: "", stderr: "du: unsupported option\n", exitCode: 1 };
     }
+    const { options, operands } = parsed;
     if (options.summarize) options.maxDepth = 0;
     const output = new WrittenOutput();
     let failed = false;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
+import { type CommandTestSession, openCommandTestSession } from "../../../test/fixtures/command-session.js";
 
 // Every expected output here is GNU coreutils 9.1's (LC_ALL=C.UTF-8, TZ unset) on the same files.
 let shell: CommandTestSession;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
+import { type CommandTestSession, openCommandTestSession } from "../../../test/fixtures/command-session.js";
 
 // Expected outputs are GNU findutils 4.9's on the same files (LC_ALL=C.UTF-8).
 let shell: CommandTestSession;

@@ -1,6 +1,7 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
-import { WrittenOutput } from "../../shell/written-order.js";
+import { defineFlags, sets } from "../../flags/flag-table.js";
 import { readOperand } from "../command-input.js";
+import { WrittenOutput } from "../written-order.js";
 
 interface Selection {
   /** Count lines (`-n`) or bytes (`-c`). */
@@ -10,52 +11,48 @@ interface Selection {
   from: boolean;
 }
 
-type Parsed =
-  | { ok: true; selection: Selection; operands: string[]; headers: boolean | undefined }
-  | { ok: false };
+interface HeadTailOptions {
+  selection: Selection;
+  /** `-q`/`-v`: no headers, or headers even for one operand. */
+  headers: boolean | undefined;
+}
 
-function parse(name: "head" | "tail", args: readonly string[]): Parsed {
-  const selection: Selection = { unit: "lines", count: 10, from: false };
-  let headers: boolean | undefined;
-  const operands: string[] = [];
-  const setCount = (unit: "lines" | "bytes", value: string | undefined): boolean => {
-    const match = /^([+-]?)(\d+)$/.exec(value ?? "");
-    if (!match) return false;
-    selection.unit = unit;
-    selection.count = Number(match[2]);
-    selection.from = name === "head" ? match[1] === "-" : match[1] === "+";
-    return true;
+/** Sets `-n`/`-c`'s count; head's `-N` is all but the last N, tail's `+N` from the Nth on. */
+function setCount(name: "head" | "tail", o: HeadTailOptions, unit: "lines" | "bytes", value: string) {
+  const match = /^([+-]?)(\d+)$/.exec(value);
+  if (!match) return `invalid number of ${unit}: '${value}'`;
+  o.selection = {
+    unit,
+    count: Number(match[2]),
+    from: name === "head" ? match[1] === "-" : match[1] === "+",
   };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--") {
-      operands.push(...args.slice(i + 1));
-      break;
-    }
-    if (i === 0 && name === "tail" && /^\+\d+$/.test(arg) && args.length <= 2) {
-      setCount("lines", arg);
-      continue;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      operands.push(arg);
-      continue;
-    }
-    const long = /^--(lines|bytes)=(.*)$/.exec(arg);
-    if (long) {
-      if (!setCount(long[1] === "lines" ? "lines" : "bytes", long[2])) return { ok: false };
-      continue;
-    }
-    if (arg === "--quiet" || arg === "--silent") headers = false;
-    else if (arg === "--verbose") headers = true;
-    else if (/^-\d+$/.test(arg)) {
-      if (!setCount("lines", name === "tail" ? arg.slice(1) : arg.slice(1))) return { ok: false };
-    } else if (/^-[nc]/.test(arg)) {
-      const value = arg.length > 2 ? arg.slice(2) : args[++i];
-      if (!setCount(arg[1] === "n" ? "lines" : "bytes", value)) return { ok: false };
-    } else if (/^-[qv]+$/.test(arg)) headers = arg.endsWith("v");
-    else return { ok: false };
-  }
-  return { ok: true, selection, operands, headers };
+  return undefined;
+}
+
+const flagsOf = (name: "head" | "tail") =>
+  defineFlags<HeadTailOptions>(
+    [
+      { short: "n", long: "lines", value: "required", apply: (o, v) => setCount(name, o, "lines", v) },
+      { short: "c", long: "bytes", value: "required", apply: (o, v) => setCount(name, o, "bytes", v) },
+      { short: "q", long: ["quiet", "silent"], apply: sets({ headers: false }) },
+      { short: "v", long: "verbose", apply: sets({ headers: true }) },
+    ],
+    // `-N`: the last (head: first) N lines.
+    { digits: (o, digits) => setCount(name, o, "lines", digits) },
+  );
+const FLAGS = { head: flagsOf("head"), tail: flagsOf("tail") };
+
+/** head's or tail's command line; null for an option or value it does not model. */
+function parse(name: "head" | "tail", args: readonly string[]) {
+  const options: HeadTailOptions = {
+    selection: { unit: "lines", count: 10, from: false },
+    headers: undefined,
+  };
+  // `tail +N [FILE]`: GNU's obsolete spelling of `tail -n +N`.
+  const obsolete = name === "tail" && /^\+\d+$/.test(args[0] ?? "") && args.length <= 2;
+  if (obsolete) setCount(name, options, "lines", args[0] as string);
+  const parsed = FLAGS[name].parse(obsolete ? args.slice(1) : args, options);
+  return parsed.ok ? { ...parsed.options, operands: parsed.operands } : null;
 }
 
 /** Line-start offsets after each newline: `text.slice(0, ends[k])` is the first k+1 lines. */
@@ -92,7 +89,7 @@ export function createHeadTailCommands(): Command[] {
   return (["head", "tail"] as const).map((name) =>
     defineCommand(name, async (args, ctx): Promise<ExecResult> => {
       const parsed = parse(name, args);
-      if (!parsed.ok) {
+      if (!parsed) {
         if (ctx.origCommand) return ctx.origCommand(args);
         return { stdout: "", stderr: `${name}: unsupported arguments\n`, exitCode: 1 };
       }

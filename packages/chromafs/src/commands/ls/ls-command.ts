@@ -1,8 +1,9 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat, type IFileSystem } from "just-bash";
-import { inWrittenOrder } from "../../shell/written-order.js";
+import { defineFlags, sets } from "../../flags/flag-table.js";
 import { compareCodePoints } from "../sort/sort-keys.js";
+import { inWrittenOrder } from "../written-order.js";
 import { allocatedKiB, humanSize, type LongEntry, longLines } from "./ls-long-format.js";
 
 interface LsOptions {
@@ -16,44 +17,18 @@ interface LsOptions {
   sort: "name" | "time" | "size";
 }
 
-const SHORT: Record<string, (o: LsOptions) => void> = {
-  "1": () => {},
-  a: (o) => {
-    o.all = true;
-  },
-  A: (o) => {
-    o.almostAll = true;
-  },
-  d: (o) => {
-    o.directory = true;
-  },
-  l: (o) => {
-    o.long = true;
-  },
-  h: (o) => {
-    o.human = true;
-  },
-  R: (o) => {
-    o.recursive = true;
-  },
-  r: (o) => {
-    o.reverse = true;
-  },
-  t: (o) => {
-    o.sort = "time";
-  },
-  S: (o) => {
-    o.sort = "size";
-  },
-};
-const LONG: Record<string, string> = {
-  "--all": "a",
-  "--almost-all": "A",
-  "--directory": "d",
-  "--human-readable": "h",
-  "--recursive": "R",
-  "--reverse": "r",
-};
+const LS_FLAGS = defineFlags<LsOptions>([
+  { short: "1", apply: () => {} },
+  { short: "a", long: "all", apply: sets({ all: true }) },
+  { short: "A", long: "almost-all", apply: sets({ almostAll: true }) },
+  { short: "d", long: "directory", apply: sets({ directory: true }) },
+  { short: "l", apply: sets({ long: true }) },
+  { short: "h", long: "human-readable", apply: sets({ human: true }) },
+  { short: "R", long: "recursive", apply: sets({ recursive: true }) },
+  { short: "r", long: "reverse", apply: sets({ reverse: true }) },
+  { short: "t", apply: sets({ sort: "time" }) },
+  { short: "S", apply: sets({ sort: "size" }) },
+]);
 
 interface Listed {
   name: string;
@@ -71,7 +46,7 @@ interface Listed {
  */
 export function createLsCommand(): Command {
   return defineCommand("ls", async (args, ctx): Promise<ExecResult> => {
-    const options: LsOptions = {
+    const parsed = LS_FLAGS.parse(args, {
       all: false,
       almostAll: false,
       directory: false,
@@ -80,23 +55,12 @@ export function createLsCommand(): Command {
       recursive: false,
       reverse: false,
       sort: "name",
-    };
-    const operands: string[] = [];
-    let parsing = true;
-    for (const arg of args) {
-      if (parsing && arg === "--") parsing = false;
-      else if (parsing && arg.startsWith("-") && arg !== "-") {
-        const flags = arg.startsWith("--") ? [LONG[arg]] : arg.slice(1).split("");
-        for (const flag of flags) {
-          const apply = flag === undefined ? undefined : SHORT[flag];
-          if (!apply) {
-            if (ctx.origCommand) return ctx.origCommand(args);
-            return { stdout: "", stderr: `ls: invalid option -- '${arg}'\n`, exitCode: 2 };
-          }
-          apply(options);
-        }
-      } else operands.push(arg);
+    });
+    if (!parsed.ok) {
+      if (ctx.origCommand) return ctx.origCommand(args);
+      return { stdout: "", stderr: `ls: invalid option -- '${parsed.unsupported}'\n`, exitCode: 2 };
     }
+    const { options, operands } = parsed;
     return listOperands(
       operands.length === 0 ? ["."] : operands,
       operands.length > 1,

@@ -1,39 +1,47 @@
 import { type Command, defineCommand, type ExecResult, latin1FromBytes, stdoutKind } from "just-bash";
 import { encodeText } from "../../byte-strings/just-bash-bytes.js";
-
-/** nl's short options that take a value (`-bt`, `-b t`), so a cluster's value is not read as flags. */
-const VALUED = new Set(["b", "h", "f", "i", "l", "n", "s", "v", "w", "d"]);
+import { defineFlags } from "../../flags/flag-table.js";
 
 interface NumberFormat {
   width: number;
   separator: string;
 }
 
+/** GNU nl's options that take a value, by letter and long name (only `-w` and `-s` matter here). */
+const VALUED: Record<string, string> = {
+  b: "body-numbering",
+  h: "header-numbering",
+  f: "footer-numbering",
+  i: "line-increment",
+  l: "join-blank-lines",
+  n: "number-format",
+  s: "number-separator",
+  v: "starting-line-number",
+  w: "number-width",
+  d: "section-delimiter",
+};
+
+const NL_FLAGS = defineFlags<NumberFormat>(
+  [
+    ...Object.entries(VALUED).map(([short, long]) => ({
+      short,
+      long,
+      value: "required" as const,
+      apply: (format: NumberFormat, value: string) => {
+        if (short === "w") format.width = Number.parseInt(value, 10) || format.width;
+        if (short === "s") format.separator = value;
+      },
+    })),
+    { short: "p", long: "no-renumber", apply: () => {} },
+  ],
+  // Only the format is read here: just-bash's nl answers for the rest.
+  { unknown: "keep" },
+);
+
 /** `-w` and `-s` as GNU nl reads them from `args` (defaults 6 and a tab). */
 export function numberFormat(args: readonly string[]): NumberFormat {
-  const format: NumberFormat = { width: 6, separator: "\t" };
-  const set = (option: string, value: string | undefined) => {
-    if (value === undefined) return;
-    if (option === "w") format.width = Number.parseInt(value, 10) || format.width;
-    if (option === "s") format.separator = value;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--") break;
-    const long = /^--number-(width|separator)(?:=(.*))?$/s.exec(arg);
-    if (long) {
-      const option = long[1] === "width" ? "w" : "s";
-      set(option, long[2] ?? args[++i]);
-    } else if (/^-[^-]/.test(arg)) {
-      for (let at = 1; at < arg.length; at++) {
-        const option = arg[at]!;
-        if (!VALUED.has(option)) continue;
-        set(option, at + 1 < arg.length ? arg.slice(at + 1) : args[++i]);
-        break;
-      }
-    }
-  }
-  return format;
+  const parsed = NL_FLAGS.parse(args, { width: 6, separator: "\t" });
+  return parsed.ok ? parsed.options : { width: 6, separator: "\t" };
 }
 
 /**

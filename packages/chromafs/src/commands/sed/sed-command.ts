@@ -1,6 +1,7 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
-import { inWrittenOrder } from "../../shell/written-order.js";
+import { defineFlags, sets } from "../../flags/flag-table.js";
 import { readOperand } from "../command-input.js";
+import { inWrittenOrder } from "../written-order.js";
 import { runSed, type SedLine } from "./sed-run.js";
 import { parseSedScript } from "./sed-script.js";
 
@@ -11,47 +12,25 @@ interface SedOptions {
   operands: string[];
 }
 
+const SED_FLAGS = defineFlags<SedOptions>([
+  { short: "n", long: ["quiet", "silent"], apply: sets({ quiet: true }) },
+  { short: "Er", long: "regexp-extended", apply: sets({ extended: true }) },
+  // Unbuffered: nothing to do here.
+  { short: "u", apply: () => {} },
+  { short: "e", long: "expression", value: "required", apply: (o, v) => void o.scripts.push(v) },
+]);
+
 /** GNU sed's options this command models; null for any other (`-i`, `-s`, `-z`, `-f`, ...). */
 export function parseSedOptions(args: readonly string[]): SedOptions | null {
-  const options: SedOptions = { quiet: false, extended: false, scripts: [], operands: [] };
-  let positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--") {
-      positional = [...positional, ...args.slice(i + 1)];
-      break;
-    }
-    if (arg === "-n" || arg === "--quiet" || arg === "--silent") options.quiet = true;
-    else if (arg === "-E" || arg === "-r" || arg === "--regexp-extended") options.extended = true;
-    else if (arg === "--debug" || arg === "--posix" || arg === "--sandbox") return null;
-    else if (arg.startsWith("--expression=")) options.scripts.push(arg.slice("--expression=".length));
-    else if (arg === "--expression") {
-      const script = args[++i];
-      if (script === undefined) return null;
-      options.scripts.push(script);
-    } else if (arg.startsWith("--")) return null;
-    else if (arg.startsWith("-") && arg !== "-") {
-      for (let at = 1; at < arg.length; at++) {
-        const flag = arg[at]!;
-        if (flag === "n") options.quiet = true;
-        else if (flag === "E" || flag === "r") options.extended = true;
-        else if (flag === "u")
-          continue; // unbuffered: nothing to do here
-        else if (flag === "e") {
-          const script = at + 1 < arg.length ? arg.slice(at + 1) : args[++i];
-          if (script === undefined) return null;
-          options.scripts.push(script);
-          break;
-        } else return null;
-      }
-    } else positional.push(arg);
-  }
+  const parsed = SED_FLAGS.parse(args, { quiet: false, extended: false, scripts: [], operands: [] });
+  if (!parsed.ok) return null;
+  const { options, operands } = parsed;
   if (options.scripts.length === 0) {
-    const script = positional.shift();
+    const script = operands.shift();
     if (script === undefined) return null;
     options.scripts.push(script);
   }
-  options.operands = positional;
+  options.operands = operands;
   return options;
 }
 

@@ -1,6 +1,6 @@
-import { mayPreferShorter } from "../grep/gnu-matcher.js";
-import { hasBackref, parsePattern, toRegexSource } from "../grep/gnu-pattern.js";
-import { LongestMatcher } from "../grep/longest-match.js";
+import { mayPreferShorter } from "../../grep/gnu/gnu-matcher.js";
+import { hasBackref, parsePattern, toRegexSource } from "../../grep/gnu/gnu-pattern.js";
+import { LongestMatcher } from "../../grep/gnu/longest-match.js";
 
 /**
  * A sed script parsed into commands, for the part of GNU sed ChromaFs runs itself: addresses

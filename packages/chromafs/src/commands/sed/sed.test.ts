@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
+import { type CommandTestSession, openCommandTestSession } from "../../../test/fixtures/command-session.js";
 import { parseSedOptions } from "./sed-command.js";
 import { parseSedScript } from "./sed-script.js";
 

@@ -1,18 +1,40 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { defineFlags, sets } from "../../flags/flag-table.js";
 import { joinLines, readOperand, textLines } from "../command-input.js";
 import { type KeyFlags, parseKey, type SortKey, type SortSpec } from "./sort-keys.js";
 import { sortedLines } from "./sorted-lines.js";
 
-const GLOBAL_FLAGS: Record<string, keyof KeyFlags> = {
-  n: "numeric",
-  f: "fold",
-  b: "blanks",
-  r: "reverse",
-  "--numeric-sort": "numeric",
-  "--ignore-case": "fold",
-  "--ignore-leading-blanks": "blanks",
-  "--reverse": "reverse",
-};
+interface SortOptions {
+  global: KeyFlags;
+  keyTexts: string[];
+  separator: string | null;
+  unique: boolean;
+  stable: boolean;
+}
+
+/** A global ordering flag (applies to keys that carry none). */
+const ordering =
+  (flag: keyof KeyFlags) =>
+  (o: SortOptions): void => {
+    o.global[flag] = true;
+  };
+const SORT_FLAGS = defineFlags<SortOptions>([
+  { short: "n", long: "numeric-sort", apply: ordering("numeric") },
+  { short: "f", long: "ignore-case", apply: ordering("fold") },
+  { short: "b", long: "ignore-leading-blanks", apply: ordering("blanks") },
+  { short: "r", long: "reverse", apply: ordering("reverse") },
+  { short: "u", long: "unique", apply: sets({ unique: true }) },
+  { short: "s", long: "stable", apply: sets({ stable: true }) },
+  { short: "k", long: "key", value: "required", apply: (o, v) => void o.keyTexts.push(v) },
+  {
+    short: "t",
+    long: "field-separator",
+    value: "required",
+    apply: (o, v) => {
+      o.separator = v;
+    },
+  },
+]);
 
 /**
  * GNU `sort` under LC_ALL=C.UTF-8: code point (UTF-8 byte) order, `-n -r -f -b -k -t -u -s`,
@@ -22,53 +44,20 @@ const GLOBAL_FLAGS: Record<string, keyof KeyFlags> = {
  */
 export function createSortCommand(): Command {
   return defineCommand("sort", async (args, ctx): Promise<ExecResult> => {
-    const global: KeyFlags = { numeric: false, fold: false, blanks: false, reverse: false };
-    const keyTexts: string[] = [];
-    let separator: string | null = null;
-    let unique = false;
-    let stable = false;
-    const operands: string[] = [];
     const fallback = () =>
       ctx.origCommand
         ? ctx.origCommand(args)
         : Promise.resolve({ stdout: "", stderr: "sort: unsupported option\n", exitCode: 2 });
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i]!;
-      if (arg === "--") {
-        operands.push(...args.slice(i + 1));
-        break;
-      }
-      if (!arg.startsWith("-") || arg === "-") {
-        operands.push(arg);
-        continue;
-      }
-      if (arg.startsWith("--")) {
-        const [name, value] = arg.includes("=")
-          ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-          : [arg, undefined];
-        if (GLOBAL_FLAGS[name] && value === undefined) global[GLOBAL_FLAGS[name]!] = true;
-        else if (name === "--unique" && value === undefined) unique = true;
-        else if (name === "--stable" && value === undefined) stable = true;
-        else if (name === "--key" && (value ?? args[i + 1]) !== undefined) keyTexts.push(value ?? args[++i]!);
-        else if (name === "--field-separator" && (value ?? args[i + 1]) !== undefined)
-          separator = value ?? args[++i]!;
-        else return fallback();
-        continue;
-      }
-      for (let f = 1; f < arg.length; f++) {
-        const flag = arg[f]!;
-        if (GLOBAL_FLAGS[flag]) global[GLOBAL_FLAGS[flag]!] = true;
-        else if (flag === "u") unique = true;
-        else if (flag === "s") stable = true;
-        else if (flag === "k" || flag === "t") {
-          const value = f + 1 < arg.length ? arg.slice(f + 1) : args[++i];
-          if (value === undefined) return fallback();
-          if (flag === "k") keyTexts.push(value);
-          else separator = value;
-          break;
-        } else return fallback();
-      }
-    }
+    const parsed = SORT_FLAGS.parse(args, {
+      global: { numeric: false, fold: false, blanks: false, reverse: false },
+      keyTexts: [],
+      separator: null,
+      unique: false,
+      stable: false,
+    });
+    if (!parsed.ok) return fallback();
+    const { global, keyTexts, separator, unique, stable } = parsed.options;
+    const { operands } = parsed;
     if (separator === "") return usageError("empty tab");
     // GNU takes one byte: a character of several UTF-8 bytes is a "multi-character tab" too.
     if (separator !== null && (separator.length !== 1 || separator.charCodeAt(0) > 0x7f))

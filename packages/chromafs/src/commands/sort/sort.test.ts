@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CommandTestSession, openCommandTestSession } from "../../../test/fixtures/command-session.js";
 import { runGnu } from "../../../test/oracle/run-gnu.js";
-import { type CommandTestSession, openCommandTestSession } from "../test-fixtures.js";
 
 // Every expected output here is GNU coreutils 9.1's (LC_ALL=C.UTF-8, TZ unset) on the same files.
 let shell: CommandTestSession;

@@ -1,9 +1,10 @@
 import { posix } from "node:path";
 import { rethrowIfFatal } from "@atrium/spec";
 import { type Command, defineCommand, type ExecResult, type FsStat } from "just-bash";
+import { defineFlags } from "../../flags/flag-table.js";
 import { processOwner } from "../../fs/process-owner.js";
-import { WrittenOutput } from "../../shell/written-order.js";
 import { allocatedKiB } from "../ls/ls-long-format.js";
+import { WrittenOutput } from "../written-order.js";
 
 /** `%y`: `2026-12-01 06:59:24.895000000 +0000` in local time (nanoseconds from milliseconds). */
 function humanTime(date: Date): string {
@@ -73,6 +74,19 @@ export function formatStat(format: string, name: string, stat: FsStat, subdirect
   return out;
 }
 
+const STAT_FLAGS = defineFlags<{ format: string | undefined }>([
+  {
+    short: "c",
+    long: "format",
+    value: "required",
+    apply: (o, v) => {
+      o.format = v;
+    },
+  },
+  // Pages are no links: following them changes nothing.
+  { short: "L", long: "dereference", apply: () => {} },
+]);
+
 /**
  * GNU `stat -c FORMAT` / `--format=FORMAT` (`%n %N %s %Y %y %X %x %Z %z %F %a %A %U %G %u %g
  * %h %b %B %o %%`), one line per operand, `cannot statx 'X'` with status 1. The default report
@@ -80,20 +94,14 @@ export function formatStat(format: string, name: string, stat: FsStat, subdirect
  */
 export function createStatCommand(): Command {
   return defineCommand("stat", async (args, ctx): Promise<ExecResult> => {
-    let format: string | undefined;
-    const operands: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i]!;
-      if (arg === "-c" || arg === "--format") format = args[++i];
-      else if (arg.startsWith("--format=")) format = arg.slice("--format=".length);
-      else if (arg.startsWith("-c") && arg.length > 2) format = arg.slice(2);
-      else if (arg.startsWith("-") && arg !== "-") format = undefined;
-      else operands.push(arg);
-    }
     const fallback = () =>
       ctx.origCommand
         ? ctx.origCommand(args)
         : Promise.resolve({ stdout: "", stderr: "stat: unsupported\n", exitCode: 1 });
+    const parsed = STAT_FLAGS.parse(args, { format: undefined });
+    if (!parsed.ok) return fallback();
+    const { format } = parsed.options;
+    const { operands } = parsed;
     if (format === undefined || operands.length === 0) return fallback();
     const output = new WrittenOutput();
     let failed = false;

@@ -1,5 +1,47 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
+import { countValue, defineFlags, sets } from "../../flags/flag-table.js";
 import { joinLines, readOperand, textLines } from "../command-input.js";
+
+interface UniqOptions {
+  count: boolean;
+  repeated: boolean;
+  unique: boolean;
+  ignoreCase: boolean;
+  skipFields: number;
+  skipChars: number;
+  compareChars: number;
+}
+
+const UNIQ_FLAGS = defineFlags<UniqOptions>([
+  { short: "c", long: "count", apply: sets({ count: true }) },
+  { short: "d", long: "repeated", apply: sets({ repeated: true }) },
+  { short: "u", long: "unique", apply: sets({ unique: true }) },
+  { short: "i", long: "ignore-case", apply: sets({ ignoreCase: true }) },
+  {
+    short: "f",
+    value: "required",
+    apply: (o, v) =>
+      countValue(v, (n) => {
+        o.skipFields = n;
+      }),
+  },
+  {
+    short: "s",
+    value: "required",
+    apply: (o, v) =>
+      countValue(v, (n) => {
+        o.skipChars = n;
+      }),
+  },
+  {
+    short: "w",
+    value: "required",
+    apply: (o, v) =>
+      countValue(v, (n) => {
+        o.compareChars = n;
+      }),
+  },
+]);
 
 /**
  * GNU `uniq`: adjacent equal lines folded; `-c` prefixes the count right-aligned in 7 columns
@@ -9,52 +51,19 @@ import { joinLines, readOperand, textLines } from "../command-input.js";
  */
 export function createUniqCommand(): Command {
   return defineCommand("uniq", async (args, ctx): Promise<ExecResult> => {
-    let count = false;
-    let repeated = false;
-    let unique = false;
-    let ignoreCase = false;
-    let skipFields = 0;
-    let skipChars = 0;
-    let compareChars = Number.POSITIVE_INFINITY;
-    const operands: string[] = [];
     const fallback = () => (ctx.origCommand ? ctx.origCommand(args) : Promise.resolve(bad(args)));
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i]!;
-      if (arg === "--") {
-        operands.push(...args.slice(i + 1));
-        break;
-      }
-      if (!arg.startsWith("-") || arg === "-") {
-        operands.push(arg);
-        continue;
-      }
-      const long: Record<string, () => void> = {
-        "--count": () => (count = true),
-        "--repeated": () => (repeated = true),
-        "--unique": () => (unique = true),
-        "--ignore-case": () => (ignoreCase = true),
-      };
-      if (arg.startsWith("--")) {
-        if (!long[arg]) return fallback();
-        long[arg]!();
-        continue;
-      }
-      for (let f = 1; f < arg.length; f++) {
-        const flag = arg[f]!;
-        if (flag === "c") count = true;
-        else if (flag === "d") repeated = true;
-        else if (flag === "u") unique = true;
-        else if (flag === "i") ignoreCase = true;
-        else if ("fsw".includes(flag)) {
-          const value = f + 1 < arg.length ? arg.slice(f + 1) : args[++i];
-          if (value === undefined || !/^\d+$/.test(value)) return fallback();
-          if (flag === "f") skipFields = Number(value);
-          else if (flag === "s") skipChars = Number(value);
-          else compareChars = Number(value);
-          break;
-        } else return fallback();
-      }
-    }
+    const parsed = UNIQ_FLAGS.parse(args, {
+      count: false,
+      repeated: false,
+      unique: false,
+      ignoreCase: false,
+      skipFields: 0,
+      skipChars: 0,
+      compareChars: Number.POSITIVE_INFINITY,
+    });
+    if (!parsed.ok) return fallback();
+    const { count, repeated, unique, ignoreCase, skipFields, skipChars, compareChars } = parsed.options;
+    const { operands } = parsed;
     if (operands.length > 1) return fallback();
     const read = await readOperand(ctx, operands[0] ?? "-");
     if (!read.ok) return { stdout: "", stderr: `uniq: ${operands[0]}: ${read.reason}\n`, exitCode: 1 };

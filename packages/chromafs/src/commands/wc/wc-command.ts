@@ -1,6 +1,7 @@
 import { type Command, defineCommand, type ExecResult } from "just-bash";
-import { WrittenOutput } from "../../shell/written-order.js";
+import { defineFlags } from "../../flags/flag-table.js";
 import { readOperand } from "../command-input.js";
+import { WrittenOutput } from "../written-order.js";
 import { longestLineWidth } from "./line-width.js";
 
 interface Counts {
@@ -13,18 +14,20 @@ interface Counts {
 }
 
 const COLUMNS = ["lines", "words", "chars", "bytes", "longest"] as const;
-const FLAGS: Record<string, (typeof COLUMNS)[number]> = {
-  l: "lines",
-  w: "words",
-  m: "chars",
-  c: "bytes",
-  L: "longest",
-  "--lines": "lines",
-  "--words": "words",
-  "--chars": "chars",
-  "--bytes": "bytes",
-  "--max-line-length": "longest",
-};
+type Column = (typeof COLUMNS)[number];
+
+const column =
+  (name: Column) =>
+  (shown: Set<Column>): void => {
+    shown.add(name);
+  };
+const WC_FLAGS = defineFlags<Set<Column>>([
+  { short: "l", long: "lines", apply: column("lines") },
+  { short: "w", long: "words", apply: column("words") },
+  { short: "m", long: "chars", apply: column("chars") },
+  { short: "c", long: "bytes", apply: column("bytes") },
+  { short: "L", long: "max-line-length", apply: column("longest") },
+]);
 
 /** Whether the code unit is one of glibc's UTF-8 spaces (`iswspace`). */
 function isSpace(code: number): boolean {
@@ -83,20 +86,9 @@ function countWords(text: string): number {
  */
 export function createWcCommand(): Command {
   return defineCommand("wc", async (args, ctx): Promise<ExecResult> => {
-    const shown = new Set<(typeof COLUMNS)[number]>();
-    const operands: string[] = [];
-    let options = true;
-    for (const arg of args) {
-      if (options && arg === "--") options = false;
-      else if (options && arg.startsWith("-") && arg !== "-") {
-        const flags = arg.startsWith("--") ? [arg] : arg.slice(1).split("");
-        for (const flag of flags) {
-          const column = FLAGS[flag];
-          if (!column) return ctx.origCommand ? ctx.origCommand(args) : unsupported(arg);
-          shown.add(column);
-        }
-      } else operands.push(arg);
-    }
+    const parsed = WC_FLAGS.parse(args, new Set());
+    if (!parsed.ok) return ctx.origCommand ? ctx.origCommand(args) : unsupported(parsed.unsupported);
+    const { options: shown, operands } = parsed;
     const columns =
       shown.size === 0 ? (["lines", "words", "bytes"] as const) : COLUMNS.filter((c) => shown.has(c));
     const inputs = operands.length === 0 ? ["-"] : operands;
