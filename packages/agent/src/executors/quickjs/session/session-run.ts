@@ -1,7 +1,7 @@
+import { OutputBuffer } from "@atrium/kit";
 import type { ExecutionError } from "@atrium/spec";
 import type { QuickJSDeferredPromise } from "quickjs-emscripten";
-import { LogBuffer } from "./log-buffer.js";
-import type { ToolOutcome } from "./worker-protocol.js";
+import type { ToolOutcome } from "../worker-protocol.js";
 
 /** Why a run must stop now, whatever the code does; the interrupt handler enforces it. */
 export type StopReason =
@@ -22,9 +22,12 @@ export interface PendingToolCall {
   outcome?: ToolOutcome;
 }
 
-/** Everything one `run` accumulates; dropped when the run ends. */
-export class RunState {
-  readonly logs: LogBuffer;
+/**
+ * The sandbox's side of one `run` (the host's side is kit's `ExecutorRun`): what the step
+ * accumulates (output, pending tool calls, counts) and why it must stop; dropped when it ends.
+ */
+export class SessionRun {
+  readonly output: OutputBuffer;
   readonly pending = new Set<PendingToolCall>();
   readonly settled: PendingToolCall[] = [];
   stop: StopReason | undefined;
@@ -40,7 +43,7 @@ export class RunState {
     public deadline: number,
     maxOutputChars: number,
   ) {
-    this.logs = new LogBuffer(maxOutputChars);
+    this.output = new OutputBuffer(maxOutputChars);
   }
 
   requestStop(reason: StopReason): void {
