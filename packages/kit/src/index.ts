@@ -1,5 +1,5 @@
 export { SandboxExitError, SandboxProtocolError } from "./errors.js";
-export { EXECUTOR_LIMIT_KINDS, type ExecutorLimits } from "./executor/executor-limits.js";
+export { EXECUTOR_LIMIT_KINDS, type ExecutorLimits, limitOptions } from "./executor/executor-limits.js";
 export { type ExecutorRun, type HostStop, newExecutorRun } from "./executor/executor-run.js";
 export {
   boundOutput,

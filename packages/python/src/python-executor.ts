@@ -1,6 +1,7 @@
 import {
   boundOutput,
   type ExecutorRun,
+  limitOptions,
   type SandboxExitError,
   SandboxedExecutor,
   SandboxProtocolError,
@@ -71,11 +72,7 @@ export class PythonExecutor extends SandboxedExecutor<ToolCallMessage, PythonSan
 
   private constructor(options: PythonExecutorOptions) {
     super();
-    const overrides: Partial<Record<keyof PythonLimits, number>> = {};
-    for (const field of Object.keys(DEFAULT_PYTHON_LIMITS) as (keyof PythonLimits)[]) {
-      overrides[field] = options[field];
-    }
-    this.limits = resolvePythonLimits(overrides);
+    this.limits = resolvePythonLimits(limitOptions(options, DEFAULT_PYTHON_LIMITS));
     this.imports = authorizedImports(options.additionalAuthorizedImports);
     this.onToolCall = options.onToolCall;
     const isolation = options.isolation ?? PythonIsolation.default;

@@ -33,3 +33,18 @@ export const EXECUTOR_LIMIT_KINDS: LimitKinds<ExecutorLimits> = {
   maxOutputChars: "count",
   maxErrorChars: "count",
 };
+
+/**
+ * The limits among an executor's options (the fields `defaults` has), ready for its
+ * `resolve…Limits`: options carry limits beside other settings (tools, isolation, a machine).
+ */
+export function limitOptions<Limits extends object>(
+  options: Partial<Limits>,
+  defaults: Readonly<Limits>,
+): Partial<Limits> {
+  const limits: Partial<Limits> = {};
+  for (const field of Object.keys(defaults) as (keyof Limits)[]) {
+    if (options[field] !== undefined) limits[field] = options[field];
+  }
+  return limits;
+}

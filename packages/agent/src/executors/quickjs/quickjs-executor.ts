@@ -1,4 +1,10 @@
-import { type ExecutorRun, SandboxedExecutor, SandboxProtocolError, type VariableEntry } from "@atrium/kit";
+import {
+  type ExecutorRun,
+  limitOptions,
+  SandboxedExecutor,
+  SandboxProtocolError,
+  type VariableEntry,
+} from "@atrium/kit";
 import {
   ConfigError,
   describeThrown,
@@ -56,11 +62,7 @@ export class QuickJsExecutor extends SandboxedExecutor<
 
   private constructor(options: QuickJsExecutorOptions) {
     super();
-    const overrides: Partial<Record<keyof QuickJsLimits, number>> = {};
-    for (const field of Object.keys(DEFAULT_QUICKJS_LIMITS) as (keyof QuickJsLimits)[]) {
-      overrides[field] = options[field];
-    }
-    this.limits = resolveQuickJsLimits(overrides);
+    this.limits = resolveQuickJsLimits(limitOptions(options, DEFAULT_QUICKJS_LIMITS));
     this.onToolCall = options.onToolCall;
     const isolation = options.isolation ?? "worker";
     if (!QUICKJS_ISOLATIONS.includes(isolation)) {
