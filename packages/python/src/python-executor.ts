@@ -2,7 +2,6 @@ import {
   boundOutput,
   type ExecutorRun,
   limitOptions,
-  type SandboxExitError,
   SandboxedExecutor,
   SandboxProtocolError,
   type VariableEntry,
@@ -168,14 +167,8 @@ export class PythonExecutor extends SandboxedExecutor<ToolCallMessage, PythonSan
     host.interrupt();
   }
 
-  protected override lostSandboxError(loss: "hung" | SandboxExitError, run: ExecutorRun): ExecutionError {
-    if (loss !== "hung") return super.lostSandboxError(loss, run);
-    return {
-      kind: "timeout",
-      name: "TimeoutError",
-      message: `The code did not stop within ${run.timeoutMs} ms (it may catch KeyboardInterrupt); its sandbox was restarted, so every variable is lost`,
-      stateLost: true,
-    };
+  protected override hungMessage(run: ExecutorRun): string {
+    return `The code did not stop within ${run.timeoutMs} ms (it may catch KeyboardInterrupt); its sandbox was restarted, so every variable is lost`;
   }
 
   protected toResult(

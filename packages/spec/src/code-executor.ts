@@ -71,6 +71,17 @@ export type ExecutionErrorKind =
   | "output-limit"
   | "crashed";
 
+/** Every `ExecutionErrorKind`, for validating an error that came out of a sandbox. */
+export const EXECUTION_ERROR_KINDS: readonly ExecutionErrorKind[] = [
+  "syntax",
+  "runtime",
+  "tool",
+  "timeout",
+  "memory",
+  "output-limit",
+  "crashed",
+];
+
 export interface ExecutionError {
   kind: ExecutionErrorKind;
   name: string;

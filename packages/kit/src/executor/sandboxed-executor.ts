@@ -122,15 +122,15 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
     run.timers.push(setTimeout(run.giveUp, run.timeoutMs + graceMs));
   }
 
+  /** What a run that hung past the watchdog reports (its sandbox was replaced). */
+  protected hungMessage(run: ExecutorRun): string {
+    return `The code did not finish within ${run.timeoutMs} ms and its sandbox was restarted; every variable is lost`;
+  }
+
   /** What a run reports when its sandbox was lost: it hung past the watchdog, or it exited. */
-  protected lostSandboxError(loss: "hung" | SandboxExitError, run: ExecutorRun): ExecutionError {
+  private lostSandboxError(loss: "hung" | SandboxExitError, run: ExecutorRun): ExecutionError {
     return loss === "hung"
-      ? {
-          kind: "timeout",
-          name: "TimeoutError",
-          message: `The code did not finish within ${run.timeoutMs} ms and its sandbox was restarted; every variable is lost`,
-          stateLost: true,
-        }
+      ? { kind: "timeout", name: "TimeoutError", message: this.hungMessage(run), stateLost: true }
       : {
           // The sandbox died (a wasm abort, an out-of-memory in the engine, a terminate): not
           // a limit the code hit, so not "memory".

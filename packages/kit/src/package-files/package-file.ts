@@ -43,10 +43,18 @@ export function packageFile({ from, source, built, owner }: PackageFileOptions):
   );
 }
 
+const texts = new Map<string, string>();
+
 /**
  * The text of a file the package ships (a Python harness, say), read at run time from where
- * `packageFile` finds it. Read on every call: callers that need it often keep it.
+ * `packageFile` finds it, once per process: a package's files do not change while it runs.
  */
 export function packageText(files: PackageFileOptions): string {
-  return readFileSync(packageFile(files), "utf8");
+  const url = packageFile(files).href;
+  let text = texts.get(url);
+  if (text === undefined) {
+    text = readFileSync(new URL(url), "utf8");
+    texts.set(url, text);
+  }
+  return text;
 }

@@ -30,20 +30,17 @@ export type ToolMessage = {
   kwargs: Record<string, unknown>;
 };
 
-let harness: string | undefined;
-
 /**
- * The guest half (`guest-harness.py`), read from the package once per process: beside this file
- * in the sources, in `dist/harness/` in a build (tsup.config.ts copies it there).
+ * The guest half (`guest-harness.py`), read from the package: beside this file in the sources,
+ * in `dist/harness/` in a build (tsup.config.ts copies it there).
  */
 export function guestHarness(): string {
-  harness ??= packageText({
+  return packageText({
     from: import.meta.url,
     source: "./guest-harness.py",
     built: ["./harness/guest-harness.py", "../harness/guest-harness.py"],
     owner: "MicroVmExecutor",
   });
-  return harness;
 }
 
 const SIGINT = 2;

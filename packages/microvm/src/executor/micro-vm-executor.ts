@@ -2,13 +2,13 @@ import {
   boundOutput,
   type ExecutorRun,
   limitOptions,
-  type SandboxExitError,
   SandboxedExecutor,
   SandboxProtocolError,
   type VariableEntry,
 } from "@atrium/kit";
 import {
   describeThrown,
+  EXECUTION_ERROR_KINDS,
   type ExecutionError,
   type ExecutionErrorKind,
   type ExecutionResult,
@@ -56,15 +56,7 @@ type DoneMessage = Extract<HarnessMessage, { op: "done" }>;
 const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names the guest harness defines in every step's globals. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(["final_answer", "ToolError", "ValidationError"]);
-const ERROR_KINDS: ReadonlySet<string> = new Set<ExecutionErrorKind>([
-  "syntax",
-  "runtime",
-  "tool",
-  "timeout",
-  "memory",
-  "output-limit",
-  "crashed",
-]);
+const ERROR_KINDS: ReadonlySet<string> = new Set(EXECUTION_ERROR_KINDS);
 
 /** Boots a machine for the executor: Debian's python3 image unless the config names another, 512 MiB. */
 export async function bootPythonMachine(
@@ -175,14 +167,8 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
     host.interrupt();
   }
 
-  protected override lostSandboxError(loss: "hung" | SandboxExitError, run: ExecutorRun): ExecutionError {
-    if (loss !== "hung") return super.lostSandboxError(loss, run);
-    return {
-      kind: "timeout",
-      name: "TimeoutError",
-      message: `the step ran longer than its time limit of ${run.timeoutMs} ms and did not stop; its interpreter was killed`,
-      stateLost: true,
-    };
+  protected override hungMessage(run: ExecutorRun): string {
+    return `the step ran longer than its time limit of ${run.timeoutMs} ms and did not stop; its interpreter was killed`;
   }
 
   protected toResult(done: DoneMessage, run: ExecutorRun, code: string, started: number): ExecutionResult {

@@ -3,20 +3,17 @@ import { packageText } from "@atrium/kit";
 /** The file name the harness runs under (what tracebacks and the audit hook see). */
 export const HARNESS_FILENAME = "<atrium-harness>";
 
-let harness: string | undefined;
-
 /**
  * The Python half of the sandbox (`harness.py`, security-critical: see its header), read from
- * the package once per process: beside this file in the sources, in `dist/harness/` in a build
- * (tsup.config.ts copies it there; `src/` ships too). The host reads it and hands it to each
- * sandbox as it boots, so the sandbox itself needs no access to the package.
+ * the package: beside this file in the sources, in `dist/harness/` in a build (tsup.config.ts
+ * copies it there; `src/` ships too). The host reads it and hands it to each sandbox as it boots,
+ * so the sandbox itself needs no access to the package.
  */
 export function pythonHarness(): string {
-  harness ??= packageText({
+  return packageText({
     from: import.meta.url,
     source: "./harness.py",
     built: ["./harness/harness.py", "../harness/harness.py"],
     owner: "PythonExecutor",
   });
-  return harness;
 }

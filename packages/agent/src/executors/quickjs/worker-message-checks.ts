@@ -1,5 +1,5 @@
 import { SandboxProtocolError } from "@atrium/kit";
-import type { ExecutionError, ExecutionErrorKind } from "@atrium/spec";
+import { EXECUTION_ERROR_KINDS, type ExecutionError } from "@atrium/spec";
 import type { QuickJsLimits } from "../../limits.js";
 import type { SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
 
@@ -10,15 +10,7 @@ import type { SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-pro
  * crashed and replaces the worker), never a value handed on.
  */
 
-const KINDS: ReadonlySet<ExecutionErrorKind> = new Set<ExecutionErrorKind>([
-  "syntax",
-  "runtime",
-  "tool",
-  "timeout",
-  "memory",
-  "output-limit",
-  "crashed",
-]);
+const KINDS: ReadonlySet<string> = new Set(EXECUTION_ERROR_KINDS);
 /** Room for the wording the worker adds around bounded parts (cut markers, limits named). */
 const WORDING_CHARS = 1_000;
 
@@ -57,7 +49,7 @@ export function checkToolCall(message: Extract<WorkerToHost, { type: "tool-call"
 
 function checkExecutionError(value: unknown, limits: Limits): ExecutionError {
   const e = record(value, "error");
-  if (!KINDS.has(e.kind as ExecutionErrorKind)) throw new SandboxProtocolError("error: unknown kind");
+  if (typeof e.kind !== "string" || !KINDS.has(e.kind)) throw new SandboxProtocolError("error: unknown kind");
   text(e.name, "error name", WORDING_CHARS);
   text(e.message, "error message", limits.maxErrorChars + WORDING_CHARS);
   if (e.line !== undefined && !(Number.isSafeInteger(e.line) && (e.line as number) >= 1))

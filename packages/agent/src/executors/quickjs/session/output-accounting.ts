@@ -1,4 +1,3 @@
-import { executionError } from "../execution-errors.js";
 import type { SessionCore } from "./session-core.js";
 import type { SessionRun } from "./session-run.js";
 
@@ -15,15 +14,11 @@ import type { SessionRun } from "./session-run.js";
 export function crossBoundary(core: SessionCore, run: SessionRun, chars: number): boolean {
   run.crossedChars += chars;
   if (run.crossedChars <= core.limits.maxStepTransferChars) return true;
-  run.requestStop({
-    type: "limit",
-    error: executionError(
-      "output-limit",
-      "RangeError",
-      `The code moved more than ${core.limits.maxStepTransferChars} characters across the sandbox boundary in one step (tool inputs and results, printed output, answers) and was stopped; move less data per step`,
-      "",
-    ),
-  });
+  run.stopAtLimit(
+    "output-limit",
+    "RangeError",
+    `The code moved more than ${core.limits.maxStepTransferChars} characters across the sandbox boundary in one step (tool inputs and results, printed output, answers) and was stopped; move less data per step`,
+  );
   return false;
 }
 
@@ -36,15 +31,11 @@ export function printFromSandbox(core: SessionCore, json: string): void {
   if (!crossBoundary(core, run, json.length)) return;
   run.output.append(text);
   if (run.output.printed > core.limits.maxPrintedChars) {
-    run.requestStop({
-      type: "limit",
-      error: executionError(
-        "output-limit",
-        "OutputLimitError",
-        `The code printed more than ${core.limits.maxPrintedChars} characters (an output flood) and was stopped; print less, or a summary`,
-        "",
-      ),
-    });
+    run.stopAtLimit(
+      "output-limit",
+      "OutputLimitError",
+      `The code printed more than ${core.limits.maxPrintedChars} characters (an output flood) and was stopped; print less, or a summary`,
+    );
   }
 }
 

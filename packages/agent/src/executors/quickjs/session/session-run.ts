@@ -1,6 +1,7 @@
 import { OutputBuffer } from "@atrium/kit";
-import type { ExecutionError } from "@atrium/spec";
+import type { ExecutionError, ExecutionErrorKind } from "@atrium/spec";
 import type { QuickJSDeferredPromise } from "quickjs-emscripten";
+import { executionError } from "../execution-errors.js";
 import type { ToolOutcome } from "../worker-protocol.js";
 
 /** Why a run must stop now, whatever the code does; the interrupt handler enforces it. */
@@ -48,6 +49,11 @@ export class SessionRun {
 
   requestStop(reason: StopReason): void {
     this.stop ??= reason;
+  }
+
+  /** A limit of the run was reached: it stops, and ends with this error (the failing line from `code`). */
+  stopAtLimit(kind: ExecutionErrorKind, name: string, message: string, code = ""): void {
+    this.requestStop({ type: "limit", error: executionError(kind, name, message, code) });
   }
 
   settle(call: PendingToolCall, outcome: ToolOutcome): void {

@@ -206,15 +206,11 @@ function drainJobs(core: SessionCore, run: SessionRun): QuickJSHandle | undefine
     if (executed.error) return executed.error;
     run.jobs += executed.value;
     if (run.jobs > maxJobs) {
-      run.requestStop({
-        type: "limit",
-        error: executionError(
-          "runtime",
-          "RangeError",
-          `The code ran more than ${maxJobs} promise jobs in one step (a promise flood) and was stopped`,
-          "",
-        ),
-      });
+      run.stopAtLimit(
+        "runtime",
+        "RangeError",
+        `The code ran more than ${maxJobs} promise jobs in one step (a promise flood) and was stopped`,
+      );
     }
   }
   return undefined;

@@ -1,5 +1,4 @@
 import type { QuickJSHandle } from "quickjs-emscripten";
-import { executionError } from "../execution-errors.js";
 import type { ToolOutcome } from "../worker-protocol.js";
 import { crossBoundary } from "./output-accounting.js";
 import type { SessionCore } from "./session-core.js";
@@ -19,15 +18,12 @@ export function callToolFromSandbox(core: SessionCore, name: string, json: strin
   if (!run || run.stop) throw new Error(`tool ${name} was called after the step ended`);
   if (!core.toolNames.has(name)) throw new ReferenceError(`${name} is not a tool anymore`);
   if (++run.toolCalls > limits.maxToolCalls) {
-    run.requestStop({
-      type: "limit",
-      error: executionError(
-        "runtime",
-        "RangeError",
-        `The code made more than ${limits.maxToolCalls} tool calls in one step and was stopped; call tools fewer times per step`,
-        core.activeCode,
-      ),
-    });
+    run.stopAtLimit(
+      "runtime",
+      "RangeError",
+      `The code made more than ${limits.maxToolCalls} tool calls in one step and was stopped; call tools fewer times per step`,
+      core.activeCode,
+    );
     throw new RangeError("too many tool calls");
   }
   if (json.length > limits.maxTransferChars) {
