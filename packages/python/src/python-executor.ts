@@ -87,8 +87,7 @@ export class PythonExecutor extends SandboxedExecutor<ToolCallMessage, PythonSan
   /** Creates an executor on a warm worker when there is one (milliseconds), else boots one. */
   static async create(options: PythonExecutorOptions = {}): Promise<PythonExecutor> {
     const executor = new PythonExecutor(options);
-    await executor.attach();
-    if (options.tools) await executor.setTools(options.tools);
+    await executor.open(options.tools);
     return executor;
   }
 

@@ -227,6 +227,12 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
 
   // ── the lifecycle ────────────────────────────────────────────────────────────────────────
 
+  /** What a subclass's `create` does: attach a sandbox, then install the tools it was given. */
+  protected async open(tools: readonly Tool[] | undefined): Promise<void> {
+    await this.attach();
+    if (tools) await this.setTools(tools);
+  }
+
   /** Takes a sandbox and readies it; a failure ends the sandbox and is the caller's error. */
   protected async attach(): Promise<void> {
     const host = await this.acquireHost();

@@ -117,12 +117,11 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
         : await bootPythonMachine(options.config, options.machineOptions);
     const executor = new MicroVmExecutor(machine, owns, limits, options.onToolCall);
     try {
-      await executor.attach();
+      await executor.open(options.tools);
     } catch (error) {
       if (owns) await machine.stop();
       throw error;
     }
-    if (options.tools) await executor.setTools(options.tools);
     return executor;
   }
 

@@ -77,8 +77,7 @@ export class QuickJsExecutor extends SandboxedExecutor<
   /** Creates an executor; reuses an idle sandbox worker when there is one. */
   static async create(options: QuickJsExecutorOptions = {}): Promise<QuickJsExecutor> {
     const executor = new QuickJsExecutor(options);
-    await executor.attach();
-    if (options.tools) await executor.setTools(options.tools);
+    await executor.open(options.tools);
     return executor;
   }
 
