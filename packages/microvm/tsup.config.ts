@@ -1,3 +1,4 @@
+import { copyFile, mkdir } from "node:fs/promises";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -11,4 +12,9 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
+  // The executor's guest harness ships as a file (guest-repl.ts reads it from dist/harness/).
+  async onSuccess() {
+    await mkdir("dist/harness", { recursive: true });
+    await copyFile("src/executor/guest-harness.py", "dist/harness/guest-harness.py");
+  },
 });

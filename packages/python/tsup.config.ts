@@ -1,3 +1,4 @@
+import { copyFile, mkdir } from "node:fs/promises";
 import { defineConfig } from "tsup";
 
 export default defineConfig([
@@ -18,6 +19,11 @@ export default defineConfig([
     target: "node20",
     // Pyodide loads its wasm and standard library from its own package directory at run time.
     external: ["pyodide"],
+    // The Python harness ships as a file (harness-file.ts reads it from dist/harness/ in a build).
+    async onSuccess() {
+      await mkdir("dist/harness", { recursive: true });
+      await copyFile("src/harness/harness.py", "dist/harness/harness.py");
+    },
   },
   {
     // The OS-sandboxed process sees no node_modules: its two files are self-contained bundles

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /**
@@ -8,7 +9,9 @@ import ts from "typescript";
  * interface there and every key of an exported object record (the defaults); it counts as used
  * when it appears as an identifier (a variable, a property access, a destructured or object key)
  * in any other non-test source file of the package's `src/`. Comments and strings never count,
- * because the files are parsed, not searched.
+ * because the files are parsed, not searched. The limits every executor shares (`@atrium/kit`'s
+ * `ExecutorLimits`) are read by kit's `SandboxedExecutor`, so they count as used in a package
+ * whose executor extends it.
  */
 
 export interface UnusedName {
@@ -20,6 +23,9 @@ export interface UnusedName {
 /** The module files that declare a package's limits and tuning values, relative to its root. */
 export const LIMIT_FILES = ["src/limits.ts", "src/tuning.ts"] as const;
 
+const KIT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "packages", "kit");
+const SHARED_EXECUTOR_LIMITS = "src/executor/executor-limits.ts";
+
 export function unusedLimits(packageRoot: string): UnusedName[] {
   const sources = listSources(join(packageRoot, "src")).map((path) => relative(packageRoot, path));
   const declaring = LIMIT_FILES.filter((file) => sources.includes(file));
@@ -28,6 +34,9 @@ export function unusedLimits(packageRoot: string): UnusedName[] {
     const used = new Set<string>();
     for (const other of sources) {
       if (other !== file) collectIdentifiers(parse(packageRoot, other), used);
+    }
+    if (used.has("SandboxedExecutor")) {
+      for (const name of declaredNames(parse(KIT_ROOT, SHARED_EXECUTOR_LIMITS))) used.add(name);
     }
     for (const name of declaredNames(parse(packageRoot, file))) {
       if (!used.has(name)) unused.push({ file, name });

@@ -30,6 +30,7 @@ export {
   ConfigError,
   type ContentPart,
   type ErrorCode,
+  ExecutorBusyError,
   errorMessage,
   type ImagePart,
   imagesOf,

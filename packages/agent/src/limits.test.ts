@@ -40,7 +40,7 @@ describe("agent limits", () => {
     );
     expect(() => resolveQuickJsLimits({ maxTimers: 5 } as object)).toThrow(
       new ConfigError(
-        '@atrium/agent has no limit "maxTimers"; known limits: timeoutMs, memoryLimitBytes, maxStackBytes, maxOutputChars, maxPrintedChars, maxToolCalls, maxJobs, maxCodeChars, maxTransferChars, maxStepTransferChars, maxErrorChars, cleanupMs, watchdogGraceMs, stopGraceMs',
+        '@atrium/agent has no limit "maxTimers"; known limits: timeoutMs, stopGraceMs, watchdogGraceMs, maxTransferChars, maxOutputChars, maxErrorChars, memoryLimitBytes, maxStackBytes, maxPrintedChars, maxToolCalls, maxJobs, maxCodeChars, maxStepTransferChars, cleanupMs',
       ),
     );
   });

@@ -1,4 +1,10 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
+import {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  EXECUTOR_LIMIT_KINDS,
+  type ExecutorLimits,
+  type LimitKinds,
+  resolveLimitValues,
+} from "@atrium/kit";
 
 /**
  * Every limit of @atrium/agent, one interface per area (the QuickJS sandbox, the agent loop, the
@@ -11,8 +17,12 @@ const OWNER = "@atrium/agent";
 
 // ── QuickJS executor ──────────────────────────────────────────────────────────────────────────
 
-/** Limits of one QuickJS sandbox and of the host's watch over it; each is a `QuickJsExecutor` option. */
-export interface QuickJsLimits {
+/**
+ * Limits of one QuickJS sandbox and of the host's watch over it; each is a `QuickJsExecutor`
+ * option. Those every executor shares (`timeoutMs`, `stopGraceMs`, `watchdogGraceMs`,
+ * `maxTransferChars`, `maxOutputChars`, `maxErrorChars`) have the same names and meaning in each.
+ */
+export interface QuickJsLimits extends ExecutorLimits {
   /** Wall-clock budget of one `run` (sync code, awaited tools and jobs together). */
   timeoutMs: number;
   /** Heap of one sandbox; an allocation past it fails inside the code with an "out of memory" error. */
@@ -58,7 +68,7 @@ export const DEFAULT_QUICKJS_LIMITS: Readonly<QuickJsLimits> = Object.freeze({
   timeoutMs: 30_000,
   memoryLimitBytes: 64 * 1024 * 1024,
   maxStackBytes: 256 * 1024,
-  maxOutputChars: 20_000,
+  maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
   maxPrintedChars: 5_000_000,
   maxToolCalls: 200,
   maxJobs: 1_000_000,
@@ -72,20 +82,15 @@ export const DEFAULT_QUICKJS_LIMITS: Readonly<QuickJsLimits> = Object.freeze({
 });
 
 const QUICKJS_LIMIT_KINDS: LimitKinds<QuickJsLimits> = {
-  timeoutMs: "duration",
+  ...EXECUTOR_LIMIT_KINDS,
   memoryLimitBytes: "count",
   maxStackBytes: "count",
-  maxOutputChars: "count",
   maxPrintedChars: "count",
   maxToolCalls: "count",
   maxJobs: "count",
   maxCodeChars: "count",
-  maxTransferChars: "count",
   maxStepTransferChars: "count",
-  maxErrorChars: "count",
   cleanupMs: "duration",
-  watchdogGraceMs: "duration",
-  stopGraceMs: "duration",
 };
 
 /** The QuickJS defaults with `partial`'s fields (undefined ones ignored), each checked; frozen. */

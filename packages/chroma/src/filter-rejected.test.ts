@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChromaServer, startChromaServer } from "./server/chroma-server.js";
 import { connectChroma } from "./connect-chroma.js";
 import { asFilterRejected, ChromaFilterRejectedError } from "./errors.js";
+import { type ChromaServer, startChromaServer } from "./server/chroma-server.js";
 
 describe("asFilterRejected on a real server's answers", () => {
   let root: string;

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
-import { startChromaServer } from "./server/chroma-server.js";
 import { DEFAULT_CHROMA_LIMITS, resolveChromaLimits } from "./limits.js";
+import { startChromaServer } from "./server/chroma-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-chroma-limits-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,3 +1,14 @@
+export { SandboxExitError, SandboxProtocolError } from "./errors.js";
+export { EXECUTOR_LIMIT_KINDS, type ExecutorLimits, limitOptions } from "./executor/executor-limits.js";
+export { type ExecutorRun, type HostStop, newExecutorRun } from "./executor/executor-run.js";
+export {
+  boundOutput,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  OutputBuffer,
+  outputCutNote,
+} from "./executor/output-limit.js";
+export type { SandboxHost } from "./executor/sandbox-host.js";
+export { SandboxedExecutor, type VariableEntry } from "./executor/sandboxed-executor.js";
 export { type LimitKind, type LimitKinds, resolveLimitValues } from "./limits/resolve-limit-values.js";
 export {
   launchOsSandbox,
@@ -23,6 +34,17 @@ export { type OsSandboxReport, probeOsSandbox } from "./os-sandbox/probe-os-sand
 export { type SandboxCallOptions, SandboxConnection } from "./os-sandbox/sandbox-connection.js";
 export { type SandboxProgramFiles, sandboxProgramDir } from "./os-sandbox/sandbox-program-dir.js";
 export { DENIED_SYSCALLS, seccompProgram } from "./os-sandbox/seccomp-program.js";
+export {
+  type PackageFileOptions,
+  packageFile,
+  packageText,
+  runsFromSource,
+} from "./package-files/package-file.js";
+export {
+  startWorkerThread,
+  type WorkerEntry,
+  workerEntry,
+} from "./package-files/start-worker-thread.js";
 export {
   OPENAI_COMPATIBLE_PROVIDER,
   type ProviderSpec,

@@ -8,15 +8,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type BenchRow, compared, median, writeBenchResults } from "@atrium/bench";
-import { writeCpio } from "../src/image/cpio.js";
 import { kernelCommandLine, machineArgs } from "../src/boot/qemu-args.js";
 import { buildOnce, defaultCacheDir, sha256Hex } from "../src/cache-dir.js";
-import { chooseAccelerator, hostTscKhz } from "../src/machine/accelerator.js";
 import { prepareKernel } from "../src/engine/kernel.js";
 import { findQemu } from "../src/engine/qemu.js";
 import { buildGuestAgent } from "../src/guest-agent/build-agent.js";
+import { writeCpio } from "../src/image/cpio.js";
 import { Machine } from "../src/index.js";
 import { resolveMicrovmLimits } from "../src/limits.js";
+import { chooseAccelerator, hostTscKhz } from "../src/machine/accelerator.js";
 import { openBootFiles } from "../src/machine/boot-files.js";
 import { spawnQemu } from "../src/machine/qemu-process.js";
 import { qemuUser } from "../src/machine/qemu-user.js";

@@ -32,11 +32,11 @@ export { buildDebianPythonImage, type PythonImageOptions } from "./image/debian-
 export { writeOciLayout } from "./image/oci-layout-writer.js";
 export { importImage, type RootFilesystem } from "./image/rootfs.js";
 export {
-  DEFAULT_EXECUTOR_LIMITS,
+  DEFAULT_MICRO_VM_EXECUTOR_LIMITS,
   DEFAULT_MICROVM_LIMITS,
-  type ExecutorLimits,
+  type MicroVmExecutorLimits,
   type MicrovmLimits,
-  resolveExecutorLimits,
+  resolveMicroVmExecutorLimits,
   resolveMicrovmLimits,
 } from "./limits.js";
 export { type DoctorReport, doctor } from "./machine/doctor.js";

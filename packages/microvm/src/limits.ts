@@ -1,4 +1,11 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
+import {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_SANDBOX_ERROR_CHARS,
+  EXECUTOR_LIMIT_KINDS,
+  type ExecutorLimits,
+  type LimitKinds,
+  resolveLimitValues,
+} from "@atrium/kit";
 
 /**
  * Every limit of @atrium/microvm in one place. Guest output is untrusted (a command can print
@@ -96,44 +103,45 @@ export function resolveMicrovmLimits(partial: Partial<MicrovmLimits> = {}): Read
   return resolveLimitValues("@atrium/microvm", DEFAULT_MICROVM_LIMITS, MICROVM_LIMIT_KINDS, partial);
 }
 
-/** Limits of the micro-VM `CodeExecutor` (src/executor). */
-export interface ExecutorLimits {
-  /** Time limit of a run that gives none. */
-  defaultTimeoutMs: number;
-  /** How long the host waits past a step's time limit, or after an abort, before it kills the interpreter. */
-  interruptGraceMs: number;
-  /** Characters of printed output one run keeps. */
-  logMaxChars: number;
-  /** Largest tool result (as JSON) sent into the guest. */
-  toolResultMaxChars: number;
+/**
+ * Limits of the micro-VM `CodeExecutor` (src/executor), each one of its options. Those every
+ * executor shares (`timeoutMs`, `stopGraceMs`, `watchdogGraceMs`, `maxTransferChars`,
+ * `maxOutputChars`, `maxErrorChars`: see kit's `ExecutorLimits`) have the same names and meaning
+ * as in QuickJS and Python.
+ */
+export interface MicroVmExecutorLimits extends ExecutorLimits {
   /**
    * Longest line the host reads from the guest's harness (its answers, images included): code
    * that writes to fd 1 without a newline must not grow the host's line buffer without end.
    */
-  harnessLineMaxChars: number;
+  maxHarnessLineChars: number;
 }
 
-export const DEFAULT_EXECUTOR_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
-  defaultTimeoutMs: 60_000,
-  interruptGraceMs: 3_000,
-  logMaxChars: 100_000,
-  toolResultMaxChars: 4 * 1024 * 1024,
-  harnessLineMaxChars: 64 * 1024 * 1024,
+export const DEFAULT_MICRO_VM_EXECUTOR_LIMITS: Readonly<MicroVmExecutorLimits> = Object.freeze({
+  timeoutMs: 60_000,
+  // SIGINT reaches a step at once; a step that blocks it (a C call, a handler of its own) loses
+  // its interpreter after this.
+  stopGraceMs: 3_000,
+  // The guest keeps the time limit itself (SIGALRM); one that blocks it is killed by the host.
+  watchdogGraceMs: 3_000,
+  maxTransferChars: 4 * 1024 * 1024,
+  maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
+  maxErrorChars: DEFAULT_SANDBOX_ERROR_CHARS,
+  maxHarnessLineChars: 64 * 1024 * 1024,
 });
 
-const EXECUTOR_LIMIT_KINDS: LimitKinds<ExecutorLimits> = {
-  defaultTimeoutMs: "duration",
-  interruptGraceMs: "duration",
-  logMaxChars: "count",
-  toolResultMaxChars: "count",
-  harnessLineMaxChars: "count",
+const MICRO_VM_EXECUTOR_LIMIT_KINDS: LimitKinds<MicroVmExecutorLimits> = {
+  ...EXECUTOR_LIMIT_KINDS,
+  maxHarnessLineChars: "count",
 };
 
-export function resolveExecutorLimits(partial: Partial<ExecutorLimits> = {}): Readonly<ExecutorLimits> {
+export function resolveMicroVmExecutorLimits(
+  partial: Partial<MicroVmExecutorLimits> = {},
+): Readonly<MicroVmExecutorLimits> {
   return resolveLimitValues(
     "@atrium/microvm executor",
-    DEFAULT_EXECUTOR_LIMITS,
-    EXECUTOR_LIMIT_KINDS,
+    DEFAULT_MICRO_VM_EXECUTOR_LIMITS,
+    MICRO_VM_EXECUTOR_LIMIT_KINDS,
     partial,
   );
 }

@@ -1,3 +1,4 @@
+import { outputCutNote } from "@atrium/kit";
 import { richToolResult, SecurityError, type Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -62,7 +63,7 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
 
   beforeAll(async () => {
     machine = await bootPythonMachine();
-    executor = await MicroVmExecutor.create({ machine, limits: { interruptGraceMs: 1_000 } });
+    executor = await MicroVmExecutor.create({ machine, stopGraceMs: 1_000, watchdogGraceMs: 1_000 });
     await executor.setTools(tools);
   }, 240_000);
 
@@ -106,14 +107,14 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
     });
   });
 
-  it("answers tool values as the other executors do: BigInt as text, a value over toolResultMaxChars a tool error naming it", async () => {
+  it("answers tool values as the other executors do: BigInt as text, a value over maxTransferChars a tool error naming it", async () => {
     expect((await executor.run("count()")).output).toEqual({ atoms: "1000000000000000000000000000000" });
     const result = await executor.run("count(size=5_000_000)");
     expect(result.error).toEqual({
       kind: "tool",
       name: "ToolError",
       message:
-        'Tool "count" failed: tool "count" returned 5000002 characters of JSON; the sandbox accepts at most 4194304 (toolResultMaxChars)',
+        'Tool "count" failed: tool "count" returned 5000002 characters of JSON; the sandbox accepts at most 4194304 (maxTransferChars)',
       line: 1,
       lineText: "count(size=5_000_000)",
     });
@@ -150,6 +151,12 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
     expect((await executor.run("'caught' in dir()")).output).toBe(false);
   }, 60_000);
 
+  it("keeps printed output as the other executors do: 20,000 characters, the first and last halves, the rest noted", async () => {
+    const result = await executor.run('print("a" * 15_000 + "b" * 15_000)');
+    expect(result.error).toBeUndefined();
+    expect(result.logs).toBe(`${"a".repeat(10_000)}${outputCutNote(10_001)}${"b".repeat(9_999)}\n`);
+  });
+
   it("returns a value JSON cannot carry as its repr", async () => {
     const result = await executor.run("{1, 2}");
     expect(result.output).toBe("{1, 2}");
@@ -177,8 +184,9 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
     const result = await executor.run("import os\nos._exit(3)");
     expect(result.error).toEqual({
       kind: "crashed",
-      name: "GuestCrash",
-      message: "the Python process in the guest ended (exit code 3)",
+      name: "SandboxCrashError",
+      message:
+        "The sandbox crashed (the Python process in the guest ended (exit code 3)) and was restarted; every variable is lost",
       stateLost: true,
     });
     expect((await executor.run("40 + 2")).output).toBe(42);
@@ -186,9 +194,9 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
 });
 
 describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor fed an endless line", () => {
-  it("kills an interpreter that writes a line over harnessLineMaxChars on the harness's channel", async () => {
+  it("kills an interpreter that writes a line over maxHarnessLineChars on the harness's channel", async () => {
     const machine = await bootPythonMachine();
-    const executor = await MicroVmExecutor.create({ machine, limits: { harnessLineMaxChars: 1024 * 1024 } });
+    const executor = await MicroVmExecutor.create({ machine, maxHarnessLineChars: 1024 * 1024 });
     try {
       // Written on the harness's own channel (fd 1 of the exec, which the harness keeps for
       // itself), with no newline: the host's line buffer must stop at the limit.
@@ -197,9 +205,9 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor fed an endless line", () => {
       );
       expect(result.error).toEqual({
         kind: "crashed",
-        name: "GuestCrash",
+        name: "SandboxCrashError",
         message:
-          "the guest wrote a line of over 1048576 characters on the harness's channel (harnessLineMaxChars)",
+          "The sandbox crashed (the guest wrote a line of over 1048576 characters on the harness's channel (maxHarnessLineChars)) and was restarted; every variable is lost",
         stateLost: true,
       });
       expect((await executor.run("40 + 2")).output).toBe(42);

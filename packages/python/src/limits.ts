@@ -1,7 +1,17 @@
-import { type LimitKinds, resolveLimitValues } from "@atrium/kit";
+import {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  EXECUTOR_LIMIT_KINDS,
+  type ExecutorLimits,
+  type LimitKinds,
+  resolveLimitValues,
+} from "@atrium/kit";
 
-/** Limits of one Python sandbox and of the host's watch over it; each is a `PythonExecutor` option. */
-export interface PythonLimits {
+/**
+ * Limits of one Python sandbox and of the host's watch over it; each is a `PythonExecutor`
+ * option. Those every executor shares (`timeoutMs`, `stopGraceMs`, `watchdogGraceMs`,
+ * `maxTransferChars`, `maxOutputChars`, `maxErrorChars`) have the same names and meaning in each.
+ */
+export interface PythonLimits extends ExecutorLimits {
   /** Wall-clock budget of one run when `run` is given none. */
   timeoutMs: number;
   /**
@@ -35,7 +45,7 @@ export interface PythonLimits {
 export const DEFAULT_PYTHON_LIMITS: Readonly<PythonLimits> = Object.freeze({
   timeoutMs: 30_000,
   memoryLimitBytes: 512 * 1024 * 1024,
-  maxOutputChars: 20_000,
+  maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
   maxPrintedChars: 1_000_000,
   maxTransferChars: 5_000_000,
   maxToolCalls: 1_000,
@@ -46,16 +56,11 @@ export const DEFAULT_PYTHON_LIMITS: Readonly<PythonLimits> = Object.freeze({
 });
 
 const PYTHON_LIMIT_KINDS: LimitKinds<PythonLimits> = {
-  timeoutMs: "duration",
+  ...EXECUTOR_LIMIT_KINDS,
   memoryLimitBytes: "count",
-  maxOutputChars: "count",
   maxPrintedChars: "count",
-  maxTransferChars: "count",
   maxToolCalls: "count",
-  maxErrorChars: "count",
   maxCodeChars: "count",
-  watchdogGraceMs: "duration",
-  stopGraceMs: "duration",
 };
 
 export function resolvePythonLimits(partial: Partial<PythonLimits> = {}): Readonly<PythonLimits> {

@@ -1,6 +1,7 @@
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
+import { SandboxExitError, startWorkerThread, type WorkerEntry } from "@atrium/kit";
 import { ConfigError } from "@atrium/spec";
-import type { PythonWorkerEntry } from "./python-worker-entry.js";
+import { PythonWorkerRequestError } from "./errors.js";
 import {
   clearInterrupt,
   type HarnessRunResult,
@@ -23,19 +24,15 @@ export interface PythonWorkerSpawnOptions {
   /** Pyodide's files, when they are not this package's `pyodide` dependency (the OS sandbox). */
   pyodideFiles?: { moduleUrl: string; indexURL: string };
   /** What the worker runs: `packagedWorkerEntry()`, or the OS sandbox's own bundle. */
-  workerEntry: PythonWorkerEntry;
+  workerEntry: WorkerEntry;
+  /** The Python harness's source (`pythonHarness()`), run once the interpreter has loaded. */
+  harness: string;
 }
 
 /** The worker died, was terminated, or broke (a fatal error in the interpreter). */
-export class PythonWorkerExit extends Error {
-  constructor(detail: string) {
-    super(`the Python sandbox worker exited: ${detail}`);
-    this.name = "PythonWorkerExit";
-  }
+export function pythonWorkerExit(detail: string): SandboxExitError {
+  return new SandboxExitError(`the Python sandbox worker exited: ${detail}`);
 }
-
-/** A request the worker answered with an error; the interpreter is still sound. */
-export class PythonWorkerRequestError extends Error {}
 
 /**
  * The host's handle on one Pyodide worker thread: boot, requests and replies over
@@ -46,7 +43,7 @@ export class PythonWorkerClient {
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
   private readonly replies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
-  private exited: PythonWorkerExit | undefined;
+  private exited: SandboxExitError | undefined;
 
   private constructor(
     private readonly worker: Worker,
@@ -54,8 +51,8 @@ export class PythonWorkerClient {
     private readonly toolPort: MessagePort,
   ) {
     worker.on("message", (message: WorkerToHost) => this.receive(message));
-    worker.on("error", (error) => this.fail(new PythonWorkerExit(error.message)));
-    worker.on("exit", (code) => this.fail(new PythonWorkerExit(`exit code ${code}`)));
+    worker.on("error", (error) => this.fail(pythonWorkerExit(error.message)));
+    worker.on("exit", (code) => this.fail(pythonWorkerExit(`exit code ${code}`)));
     // Only a pending request keeps the process alive, never an idle worker. After the
     // listeners: attaching a "message" listener refs the worker's port again.
     worker.unref();
@@ -68,7 +65,7 @@ export class PythonWorkerClient {
     const { port1, port2 } = new MessageChannel();
     // The host only posts on its end (large tool outcomes): it must not keep the process alive.
     port1.unref();
-    const worker = startWorkerThread(memory, port2, options);
+    const worker = startPythonWorker(memory, port2, options);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerToHost) => {
         if (message.type === "snapshot") {
@@ -88,7 +85,7 @@ export class PythonWorkerClient {
       };
       const onExit = (code: number) => {
         cleanUp();
-        reject(new PythonWorkerExit(`exit code ${code} while booting`));
+        reject(pythonWorkerExit(`exit code ${code} while booting`));
       };
       const cleanUp = () => {
         worker.off("message", onMessage);
@@ -134,7 +131,7 @@ export class PythonWorkerClient {
   }
 
   async terminate(): Promise<void> {
-    this.fail(new PythonWorkerExit("terminated"));
+    this.fail(pythonWorkerExit("terminated"));
     await this.worker.terminate();
   }
 
@@ -152,7 +149,7 @@ export class PythonWorkerClient {
       waiter.resolve(message.value);
     } else if (message.fatal) {
       // The interpreter can no longer be trusted: end the worker, the executor replaces it.
-      const exit = new PythonWorkerExit(`${message.error.name}: ${message.error.message}`);
+      const exit = pythonWorkerExit(`${message.error.name}: ${message.error.message}`);
       waiter.reject(exit);
       this.fail(exit);
       void this.worker.terminate();
@@ -163,7 +160,7 @@ export class PythonWorkerClient {
     }
   }
 
-  private fail(error: PythonWorkerExit): void {
+  private fail(error: SandboxExitError): void {
     this.exited ??= error;
     for (const waiter of this.replies.values()) waiter.reject(this.exited);
     this.replies.clear();
@@ -172,19 +169,16 @@ export class PythonWorkerClient {
   }
 }
 
-function startWorkerThread(
+function startPythonWorker(
   memory: SharedArrayBuffer,
   toolPort: MessagePort,
-  { snapshot, pyodideFiles, workerEntry }: PythonWorkerSpawnOptions,
+  { snapshot, pyodideFiles, workerEntry, harness }: PythonWorkerSpawnOptions,
 ): Worker {
   // Each worker restores its own copy: handed the shared original, a guest that got into one
   // worker's JavaScript could rewrite the interpreter every later worker starts from.
   const copy = snapshot?.slice(0);
-  const options = {
-    workerData: { memory, toolPort, snapshot: copy, pyodideFiles },
+  return startWorkerThread(workerEntry, {
+    workerData: { memory, toolPort, snapshot: copy, pyodideFiles, harness },
     transferList: [toolPort],
-  };
-  return "evalSource" in workerEntry
-    ? new Worker(workerEntry.evalSource, { ...options, eval: true })
-    : new Worker(workerEntry.url, options);
+  });
 }

@@ -1,3 +1,4 @@
+import { pythonHarness } from "./harness/harness-file.js";
 import { PythonIsolation } from "./python-isolation.js";
 import type { PythonSandboxClient } from "./python-sandbox-client.js";
 import { PythonWorkerClient } from "./python-worker-client.js";
@@ -132,13 +133,14 @@ async function whileAwaited<T>(promise: Promise<T>): Promise<T> {
 
 const pools: Record<PythonIsolation, SandboxPool<unknown>> = {
   process: new SandboxPool<Uint8Array>((snapshot, onSnapshot) =>
-    PythonProcessClient.spawn({ ...(snapshot ? { snapshot } : {}), onSnapshot }),
+    PythonProcessClient.spawn({ ...(snapshot ? { snapshot } : {}), onSnapshot, harness: pythonHarness() }),
   ) as SandboxPool<unknown>,
   wasm: new SandboxPool<SharedArrayBuffer>((snapshot, onSnapshot) =>
     PythonWorkerClient.spawn({
       ...(snapshot ? { snapshot } : {}),
       onSnapshot,
       workerEntry: packagedWorkerEntry(),
+      harness: pythonHarness(),
     }),
   ) as SandboxPool<unknown>,
 };

@@ -19,7 +19,7 @@ export type ToolOutcome =
   | { ok: true; json: string | undefined }
   | { ok: false; name: string; message: string };
 
-/** What the Python harness reports about a run (see harness-source.ts). */
+/** What the Python harness reports about a run (see harness/harness.py). */
 export interface HarnessRunResult {
   outputJson: string | null;
   isFinalAnswer: boolean;

@@ -6,8 +6,8 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SandboxExitError } from "@atrium/kit";
 import { afterAll, describe, expect, it } from "vitest";
-import { PythonWorkerExit } from "../src/python-worker-client.js";
 import { PythonProcessClient } from "../src/sandbox/python-process-client.js";
 
 const dirs: string[] = [];
@@ -42,7 +42,7 @@ setInterval(() => {}, 1 << 30);
 
 async function expectExit(promise: Promise<unknown>, message: string): Promise<void> {
   const error = await promise.catch((thrown: unknown) => thrown);
-  expect(error).toBeInstanceOf(PythonWorkerExit);
+  expect(error).toBeInstanceOf(SandboxExitError);
   expect((error as Error).message).toBe(`the Python sandbox worker exited: ${message}`);
 }
 

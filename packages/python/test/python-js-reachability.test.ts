@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { loadPyodide } from "pyodide";
 import { expect, it } from "vitest";
-import { HARNESS_FILENAME, HARNESS_SOURCE } from "../src/harness/harness-source.js";
+import { HARNESS_FILENAME, pythonHarness } from "../src/harness/harness-file.js";
 import { FORGET_JS_MODULES } from "../src/worker/forget-js-modules.js";
 
 const WALK = `
@@ -54,7 +54,7 @@ it("leaves no JavaScript object reachable from sys.modules, and hardens the stdl
   // The harness's stdlib hardening, seen from outside the guards (as code past them would see
   // it): CPython raises no audit event for sys.setrecursionlimit, so it is replaced.
   const harness = (pyodide.globals.get("dict") as () => { get(name: string): unknown })();
-  pyodide.runPython(HARNESS_SOURCE, { globals: harness as never, filename: HARNESS_FILENAME });
+  pyodide.runPython(pythonHarness(), { globals: harness as never, filename: HARNESS_FILENAME });
   pyodide.runPython("_harden_stdlib()", { globals: harness as never });
   const outcome = (code: string) =>
     pyodide.runPython(

@@ -44,7 +44,11 @@ export interface ExecutorCapabilities {
 export interface RunOptions {
   /** Aborting interrupts the code; `run` then rejects with `AbortError`. */
   signal?: AbortSignal;
-  /** Wall-clock budget for this run; exceeding it yields an `error` with code "timeout". */
+  /**
+   * Wall-clock budget for this run; exceeding it yields an `error` of kind "timeout". Without
+   * it, the executor's `timeoutMs` option applies (see docs/NAMING.md for the options every
+   * executor shares: `timeoutMs`, `stopGraceMs`, `maxTransferChars`, `maxOutputChars`).
+   */
   timeoutMs?: number;
 }
 
@@ -64,6 +68,17 @@ export type ExecutionErrorKind =
   | "output-limit"
   | "crashed";
 
+/** Every `ExecutionErrorKind`, for validating an error that came out of a sandbox. */
+export const EXECUTION_ERROR_KINDS: readonly ExecutionErrorKind[] = [
+  "syntax",
+  "runtime",
+  "tool",
+  "timeout",
+  "memory",
+  "output-limit",
+  "crashed",
+];
+
 export interface ExecutionError {
   kind: ExecutionErrorKind;
   name: string;
@@ -79,7 +94,11 @@ export interface ExecutionError {
 export interface ExecutionResult {
   /** The value of `final_answer(x)` when called, else the last expression's value (or undefined). */
   output: unknown;
-  /** Everything printed (console.log / print), bounded by the executor's output limit. */
+  /**
+   * Everything printed (console.log / print), at most the executor's `maxOutputChars` (20,000
+   * by default): past it the first and last halves are kept with a note of how many characters
+   * were dropped between them.
+   */
   logs: string;
   isFinalAnswer: boolean;
   error?: ExecutionError;
@@ -94,7 +113,12 @@ export interface ExecutionResult {
  * sandbox host access. Every executor defines `final_answer(value)`.
  *
  * Errors in the code are returned in `ExecutionResult.error`; `run` rejects only for fatal
- * conditions: `AbortError` (signal), `ClosedError` (after `close`).
+ * conditions: `AbortError` (signal), `ClosedError` (after `close`), `ExecutorBusyError`.
+ *
+ * Runs never overlap. A second `run` while one is going on (a tool calling back into the
+ * executor that runs it, say) is refused at once with `ExecutorBusyError` (code "CONFIG",
+ * fatal), and so are `setTools`, `setVariables` and `reset`; the run under way goes on
+ * unharmed. Nothing is queued: a caller that wants concurrency uses a second executor.
  */
 export interface CodeExecutor extends Closeable {
   readonly language: CodeLanguage;

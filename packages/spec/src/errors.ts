@@ -78,6 +78,22 @@ export class ConfigError extends AtriumError {
   }
 }
 
+/**
+ * A call reached a `CodeExecutor` while one of its runs was still going: most often a tool that
+ * calls back into the executor running it. Runs of one executor never overlap, in every
+ * executor: the call is refused, not queued. Use a second executor for nested work.
+ */
+export class ExecutorBusyError extends ConfigError {
+  /** What was called: "run()", "setTools()", "setVariables()", "reset()", ... */
+  readonly operation: string;
+  constructor(operation: string) {
+    super(
+      `${operation} was called while this executor is running code (a tool calling back into its own executor?); runs never overlap: wait for the run to finish or use another executor`,
+    );
+    this.operation = operation;
+  }
+}
+
 /** A model provider failed. `status` is the HTTP status when there was one. */
 export class ModelError extends AtriumError {
   readonly status: number | undefined;

@@ -62,6 +62,16 @@ class ForgetfulLogsExecutor extends ReferenceExecutor {
   }
 }
 
+/** Queues a second run behind the first instead of refusing it. */
+class QueueingExecutor extends ReferenceExecutor {
+  private queue: Promise<unknown> = Promise.resolve();
+  override run(code: string, options?: RunOptions): Promise<ExecutionResult> {
+    const next = this.queue.then(() => super.run(code, options));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
 /** Never closes. */
 class UnclosableExecutor extends ReferenceExecutor {
   override async close(): Promise<void> {}
@@ -115,6 +125,15 @@ describe("the CodeExecutor contract fails broken executors", () => {
       "captures printed output",
       "returns runtime errors as values with the failing line",
       "keeps logs printed before an error",
+    ]);
+  }, 30_000);
+
+  it("an executor that queues a run behind another instead of refusing it", async () => {
+    expect(await failureMessages(broken(() => new QueueingExecutor()))).toEqual([
+      {
+        name: "a second run while one runs is refused with ExecutorBusyError, and the first goes on",
+        message: "expected an ExecutorBusyError, got a result (the run was queued or overlapped)",
+      },
     ]);
   }, 30_000);
 

@@ -4,6 +4,7 @@ import {
   ClosedError,
   type CodeExecutor,
   type ExecutionResult,
+  ExecutorBusyError,
   type ExecutorCapabilities,
   type ExecutorFactory,
   type ImagePart,
@@ -27,6 +28,7 @@ export class ReferenceExecutor implements CodeExecutor {
   private logs = "";
   private images: ImagePart[] = [];
   private final: { value: unknown } | undefined;
+  private running = false;
 
   constructor() {
     this.createContext();
@@ -72,7 +74,17 @@ export class ReferenceExecutor implements CodeExecutor {
 
   async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
     if (this.closed) throw new ClosedError("ReferenceExecutor");
+    if (this.running) throw new ExecutorBusyError("run()");
     if (options.signal?.aborted) throw new AbortError();
+    this.running = true;
+    try {
+      return await this.runNow(code, options);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runNow(code: string, options: RunOptions): Promise<ExecutionResult> {
     this.logs = "";
     this.images = [];
     this.final = undefined;

@@ -25,9 +25,9 @@ import {
   rejectedAnswerNote,
   updatePlanPrompt,
 } from "../prompts/loop-prompts.js";
-import { ActiveRun, type RunContext, type RunOutcome } from "./active-run.js";
 import { AgentMemory } from "./agent-memory.js";
 import { checkTools, describeVariables, nonNegativeInteger, positiveInteger } from "./agent-options.js";
+import { AgentRun, type RunContext, type RunOutcome } from "./agent-run.js";
 import { loadImages } from "./load-images.js";
 import {
   checkLongTermMemory,
@@ -47,7 +47,7 @@ import { imagePartOf, type StoredImage } from "./stored-image.js";
 import { instrumentTool } from "./tool-runner.js";
 import { truncateMiddle } from "./truncate.js";
 
-export type { RunContext } from "./active-run.js";
+export type { RunContext } from "./agent-run.js";
 
 /**
  * The loop every agent shares: task → optional planning → action steps until a final answer
@@ -235,7 +235,7 @@ export abstract class MultiStepAgent implements Agent {
       );
     }
     this.#running = true;
-    let run: ActiveRun;
+    let run: AgentRun;
     try {
       const maxSteps = positiveInteger("maxSteps", options.maxSteps ?? this.maxSteps);
       const images = await loadImages(options.images);
@@ -247,7 +247,7 @@ export abstract class MultiStepAgent implements Agent {
         this.memory = new AgentMemory();
         await this.resetState();
       }
-      run = new ActiveRun(task, maxSteps, this.memory.steps.length, options, yieldsEvents);
+      run = new AgentRun(task, maxSteps, this.memory.steps.length, options, yieldsEvents);
       this.#scope = run;
       yield* this.#loop(run, images, options.variables);
     } finally {
@@ -261,7 +261,7 @@ export abstract class MultiStepAgent implements Agent {
 
   /** From `run-start` to `run-end`, inside the run's span. */
   async *#loop(
-    run: ActiveRun,
+    run: AgentRun,
     images: StoredImage[],
     variables: Record<string, unknown> | undefined,
   ): AsyncGenerator<AgentEvent, void, undefined> {
@@ -314,7 +314,7 @@ export abstract class MultiStepAgent implements Agent {
   }
 
   /** Long-term memory for this task, as text for the system prompt ("" without one). */
-  async #recall(run: ActiveRun): Promise<string> {
+  async #recall(run: AgentRun): Promise<string> {
     const memory = this.#longTermMemory;
     if (!memory) return "";
     const started = performance.now();
@@ -329,7 +329,7 @@ export abstract class MultiStepAgent implements Agent {
   }
 
   /** Files the task and its answer; a failure is reported, never turns a success into an error. */
-  async #fileRun(run: ActiveRun): Promise<void> {
+  async #fileRun(run: AgentRun): Promise<void> {
     const memory = this.#longTermMemory;
     if (!memory || memory.fileRuns === false) return;
     const started = performance.now();
@@ -351,7 +351,7 @@ export abstract class MultiStepAgent implements Agent {
   }
 
   /** One step: an optional plan, then the action, its observation and, maybe, the final answer. */
-  async *#step(run: ActiveRun, step: number, system: string, runSpan: Context): AsyncGenerator<AgentEvent> {
+  async *#step(run: AgentRun, step: number, system: string, runSpan: Context): AsyncGenerator<AgentEvent> {
     // The consumer sees the previous step's events before this one starts (and may stop here).
     yield* run.drain();
     throwIfAborted(run.signal);
@@ -396,7 +396,7 @@ export abstract class MultiStepAgent implements Agent {
   }
 
   /** After `maxSteps` without an answer: one model call that must answer. */
-  async *#closingStep(run: ActiveRun, system: string, runSpan: Context): AsyncGenerator<AgentEvent> {
+  async *#closingStep(run: AgentRun, system: string, runSpan: Context): AsyncGenerator<AgentEvent> {
     yield* run.drain();
     throwIfAborted(run.signal);
     run.step = run.maxSteps + 1;
@@ -423,7 +423,7 @@ export abstract class MultiStepAgent implements Agent {
     run.emit({ type: "final-answer", step: run.step, output: run.output });
   }
 
-  async #actionStepInSpan(run: ActiveRun, runSpan: Context): Promise<ActionStep> {
+  async #actionStepInSpan(run: AgentRun, runSpan: Context): Promise<ActionStep> {
     return inSpan(SPAN.step, { [ATTR.step]: run.step }, runSpan, async (span, stepSpan) => {
       run.spanContext = stepSpan;
       const action = await this.actionStep(run);
@@ -463,7 +463,7 @@ export abstract class MultiStepAgent implements Agent {
   }
 
   /** A plan (or plan update) in its own span, added to memory with its callbacks run. */
-  async #plan(run: ActiveRun, system: string, step: number): Promise<PlanningStep> {
+  async #plan(run: AgentRun, system: string, step: number): Promise<PlanningStep> {
     return inSpan(SPAN.planning, { [ATTR.step]: step }, run.spanContext, async (_span, planSpan) => {
       const startedAt = Date.now();
       const started = performance.now();
@@ -487,7 +487,7 @@ export abstract class MultiStepAgent implements Agent {
   }
 
   /** Runs the step callbacks, yielding the run's events meanwhile; nothing to wait for without any. */
-  async *#stepCallbacksOf(run: ActiveRun, step: MemoryStep): AsyncGenerator<AgentEvent> {
+  async *#stepCallbacksOf(run: AgentRun, step: MemoryStep): AsyncGenerator<AgentEvent> {
     if (this.#stepCallbacks.length) yield* run.during(this.#callStepCallbacks(step));
   }
 

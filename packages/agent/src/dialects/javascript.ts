@@ -1,7 +1,7 @@
 import type { Tool } from "@atrium/spec";
-import { inputFields } from "../prompts/input-fields.js";
-import { renderType, TYPESCRIPT_TYPES } from "../prompts/json-schema-types.js";
 import type { CodeDialect } from "./code-dialect.js";
+import { inputFields } from "./input-fields.js";
+import { renderType, TYPESCRIPT_TYPES } from "./json-schema-types.js";
 
 /** A tool as a documented, typed async function declaration in TypeScript syntax. */
 export function javascriptSignature(tool: Tool): string {

@@ -1,7 +1,7 @@
 import type { Tool } from "@atrium/spec";
-import { inputFields } from "../prompts/input-fields.js";
-import { PYTHON_TYPES, renderType } from "../prompts/json-schema-types.js";
 import type { CodeDialect } from "./code-dialect.js";
+import { inputFields } from "./input-fields.js";
+import { PYTHON_TYPES, renderType } from "./json-schema-types.js";
 
 /** A tool as a Python function with keyword arguments and a Google-style docstring. */
 export function pythonSignature(tool: Tool): string {

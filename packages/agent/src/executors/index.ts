@@ -1,5 +1,4 @@
 export type { ToolCallEvent } from "@atrium/kit";
-export { ExecutorBusyError } from "./executor-errors.js";
 export {
   QUICKJS_CAPABILITIES,
   QUICKJS_ISOLATIONS,

@@ -1,8 +1,8 @@
 import { type ProviderSpecSyntax, parseProviderSpec, providerApiKey, providerBaseUrl } from "@atrium/kit";
 import type { Embedding } from "@atrium/spec";
+import { HASHING_DEFAULT_DIMENSIONS } from "../tuning.js";
 import { loadedAiSdkEmbedding } from "./ai-sdk-embedding.js";
 import { hashingEmbedding } from "./hashing-embedding.js";
-import { HASHING_DEFAULT_DIMENSIONS } from "../tuning.js";
 
 export const DEFAULT_OLLAMA_EMBEDDING_BASE_URL = "http://127.0.0.1:11434/v1";
 export const DEFAULT_OPENAI_EMBEDDING_BASE_URL = "https://api.openai.com/v1";

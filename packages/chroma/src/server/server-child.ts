@@ -4,14 +4,14 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ChromaStartError } from "../errors.js";
-import { stopOnExit } from "./exit-cleanup.js";
 import { isChromaAlive } from "../heartbeat.js";
 import { DEFAULT_CHROMA_LIMITS } from "../limits.js";
+import { HEARTBEAT_POLL_INTERVAL_MS } from "../tuning.js";
+import { stopOnExit } from "./exit-cleanup.js";
 import { LogRing } from "./log-ring.js";
 import { SERVER_LOG_FILE } from "./server-info-file.js";
 import { SERVER_LAUNCHER_SOURCE } from "./server-launcher.js";
 import { classifyStartFailure, describeStartFailure, describeStartTimeout } from "./start-failure.js";
-import { HEARTBEAT_POLL_INTERVAL_MS } from "../tuning.js";
 
 export interface ChildExit {
   code: number | null;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "@atrium/spec";
+import { runsFromSource } from "../package-files/package-file.js";
 
 export interface SandboxProgramFiles {
   /** `import.meta.url` of the module asking: it tells whether the package runs built or from source. */
@@ -27,7 +28,7 @@ const bundled = new Map<string, Promise<string>>();
  * content-addressed temporary folder, as the sandbox may not start a compiler's process.
  */
 export function sandboxProgramDir(files: SandboxProgramFiles): Promise<string> {
-  if (!/\.[cm]?tsx?$/.test(files.from)) {
+  if (!runsFromSource(files.from)) {
     const dirs = (typeof files.builtDir === "string" ? [files.builtDir] : files.builtDir).map((dir) =>
       fileURLToPath(new URL(dir, files.from)),
     );

@@ -1,23 +1,47 @@
+import { packageText, SandboxExitError, type SandboxHost } from "@atrium/kit";
 import { ConfigError } from "@atrium/spec";
 import { GuestFileError } from "../errors.js";
-import { DEFAULT_EXECUTOR_LIMITS } from "../limits.js";
+import { DEFAULT_MICRO_VM_EXECUTOR_LIMITS } from "../limits.js";
 import type { ExecControl, Machine } from "../machine/machine.js";
-import { HARNESS_SOURCE } from "./harness-source.js";
 
-/** A JSON line from the harness (see harness-source.ts). */
+/** A JSON line from the harness (see guest-harness.py). */
 export type HarnessMessage =
   | { op: "ready"; version: string }
   | { op: "ok" }
-  | { op: "tool"; id: number; name: string; args: unknown[]; kwargs: Record<string, unknown> }
+  | ToolMessage
   | {
       op: "done";
       final: boolean;
       output: unknown;
       value?: unknown;
       repr?: boolean;
+      /** The printed output kept (first and last halves of `maxOutputChars`), and how much was dropped between them. */
       logs: string;
+      cut?: number;
       error?: { kind: string; name: string; message: string; line?: number | null };
     };
+
+/** A tool call from guest code. */
+export type ToolMessage = {
+  op: "tool";
+  id: number;
+  name: string;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+};
+
+/**
+ * The guest half (`guest-harness.py`), read from the package: beside this file in the sources,
+ * in `dist/harness/` in a build (tsup.config.ts copies it there).
+ */
+export function guestHarness(): string {
+  return packageText({
+    from: import.meta.url,
+    source: "./guest-harness.py",
+    built: ["./harness/guest-harness.py", "../harness/guest-harness.py"],
+    owner: "MicroVmExecutor",
+  });
+}
 
 const SIGINT = 2;
 const SIGKILL = 9;
@@ -25,26 +49,30 @@ const ENOENT = 2;
 
 /**
  * One Python harness process in a guest, spoken to over the agent channel: its stdin and stdout
- * are frames of one long-lived exec, so it works with the guest's network off. Requests go one at
- * a time; `tool` lines that arrive while a request is pending go to `onTool`, whose answer is
- * written back. `exited` settles when the process ends (crash, kill, machine gone).
+ * are frames of one long-lived exec, so it works with the guest's network off. The micro-VM
+ * executor's kit `SandboxHost`. Requests go one at a time, in order; `tool` lines that arrive
+ * while a request is pending go to `onToolCall`, whose answer is written back. `exited` settles
+ * when the process ends (crash, kill, machine gone); requests then reject with a
+ * `SandboxExitError` saying why.
  */
-export class GuestRepl {
+export class GuestRepl implements SandboxHost<ToolMessage> {
   readonly exited: Promise<string>;
+  onToolCall: ((message: ToolMessage) => void) | undefined;
   private control!: ExecControl;
   private pendingLine = "";
   private waiting: ((message: HarnessMessage) => void) | undefined;
+  /** The request before the next one: requests wait for each other's answers. */
+  private queue: Promise<unknown> = Promise.resolve();
   private dead: string | undefined;
   /** Why the exec itself failed (it never started, or the machine died), when it did. */
   private execError: unknown;
 
   private constructor(
     machine: Machine,
-    private readonly onTool: (message: Extract<HarnessMessage, { op: "tool" }>) => void,
     private readonly maxLineChars: number,
   ) {
     this.exited = machine
-      .exec(["/usr/bin/python3", "-I", "-S", "-u", "-c", HARNESS_SOURCE], {
+      .exec(["/usr/bin/python3", "-I", "-S", "-u", "-c", guestHarness()], {
         cwd: "/root",
         control: (handle) => {
           this.control = handle;
@@ -69,10 +97,9 @@ export class GuestRepl {
   /** Starts the harness and waits for its `ready` line. */
   static async start(
     machine: Machine,
-    onTool: (message: Extract<HarnessMessage, { op: "tool" }>) => void,
-    maxLineChars: number = DEFAULT_EXECUTOR_LIMITS.harnessLineMaxChars,
+    maxLineChars: number = DEFAULT_MICRO_VM_EXECUTOR_LIMITS.maxHarnessLineChars,
   ): Promise<GuestRepl> {
-    const repl = new GuestRepl(machine, onTool, maxLineChars);
+    const repl = new GuestRepl(machine, maxLineChars);
     const ready = await repl.next().catch((error: unknown) => {
       const cause = repl.execError;
       if (cause instanceof GuestFileError && cause.errno === ENOENT)
@@ -85,14 +112,21 @@ export class GuestRepl {
     return repl;
   }
 
-  get isDead(): boolean {
-    return this.dead !== undefined;
+  get healthy(): boolean {
+    return this.dead === undefined;
   }
 
-  /** Sends one request; resolves with the harness's answer, or rejects with why the process died. */
+  /**
+   * Sends one request once the requests before it are answered; resolves with the harness's
+   * answer, or rejects with why the process died.
+   */
   request(message: Record<string, unknown>): Promise<HarnessMessage> {
-    const answer = this.next();
-    this.send(message);
+    const answer = this.queue.then(() => {
+      const next = this.next();
+      this.send(message);
+      return next;
+    });
+    this.queue = answer.catch(() => undefined);
     return answer;
   }
 
@@ -106,7 +140,7 @@ export class GuestRepl {
   }
 
   /** Kills the process group at once and waits until the exec has ended. */
-  async kill(): Promise<void> {
+  async terminate(): Promise<void> {
     if (!this.dead) {
       this.control.kill(SIGKILL);
       this.control.closeStdin();
@@ -117,12 +151,12 @@ export class GuestRepl {
   /** The next non-tool line, or a rejection once the process has ended. */
   private next(): Promise<HarnessMessage> {
     return new Promise((resolve, reject) => {
-      if (this.dead) return reject(new Error(this.dead));
+      if (this.dead) return reject(new SandboxExitError(this.dead));
       this.waiting = resolve;
       void this.exited.then((reason) => {
         if (this.waiting === resolve) {
           this.waiting = undefined;
-          reject(new Error(reason));
+          reject(new SandboxExitError(reason));
         }
       });
     });
@@ -136,7 +170,7 @@ export class GuestRepl {
     let newline = this.pendingLine.indexOf("\n", searchFrom);
     if (newline < 0 && this.pendingLine.length > this.maxLineChars) {
       // Not the harness (its lines end): code that writes to fd 1 itself. Bounded, then killed.
-      this.dead = `the guest wrote a line of over ${this.maxLineChars} characters on the harness's channel (harnessLineMaxChars)`;
+      this.dead = `the guest wrote a line of over ${this.maxLineChars} characters on the harness's channel (maxHarnessLineChars)`;
       this.pendingLine = "";
       this.control.kill(SIGKILL);
       return;
@@ -155,7 +189,7 @@ export class GuestRepl {
         this.control.kill(SIGKILL);
         return;
       }
-      if (message.op === "tool") this.onTool(message);
+      if (message.op === "tool") this.onToolCall?.(message);
       else {
         const waiting = this.waiting;
         this.waiting = undefined;

@@ -1,27 +1,38 @@
-import { describeThrown, runSandboxToolCall } from "@atrium/kit";
 import {
-  AbortError,
-  ClosedError,
-  type CodeExecutor,
+  boundOutput,
+  describeThrown,
+  type ExecutorRun,
+  limitOptions,
+  runSandboxToolCall,
+  SandboxedExecutor,
+  SandboxProtocolError,
+  type SandboxToolOutcome,
+  type ToolCallEvent,
+  type VariableEntry,
+} from "@atrium/kit";
+import {
+  EXECUTION_ERROR_KINDS,
   type ExecutionError,
   type ExecutionErrorKind,
   type ExecutionResult,
   type ExecutorCapabilities,
-  type ImagePart,
-  type RunOptions,
-  rethrowIfFatal,
   type Tool,
 } from "@atrium/spec";
 import { defaultCacheDir } from "../cache-dir.js";
 import type { VmConfigInput } from "../config/vm-config.js";
 import { buildDebianPythonImage } from "../image/debian-python-image.js";
-import { type ExecutorLimits, resolveExecutorLimits } from "../limits.js";
+import {
+  DEFAULT_MICRO_VM_EXECUTOR_LIMITS,
+  type MicroVmExecutorLimits,
+  resolveMicroVmExecutorLimits,
+} from "../limits.js";
 import { Machine, type MachineOptions } from "../machine/machine.js";
 import type { WarmPool } from "../pool/warm-pool.js";
-import { GuestRepl, type HarnessMessage } from "./guest-repl.js";
+import { GuestRepl, type HarnessMessage, type ToolMessage } from "./guest-repl.js";
 import { toolInputFromCall } from "./tool-input.js";
 
-export interface MicroVmExecutorOptions {
+/** Every limit of `MicroVmExecutorLimits` is an option (its default in `DEFAULT_MICRO_VM_EXECUTOR_LIMITS`). */
+export interface MicroVmExecutorOptions extends Partial<MicroVmExecutorLimits> {
   /**
    * Run in this machine (its image must have /usr/bin/python3) instead of booting one; `close`
    * then ends only this executor's interpreter and leaves the machine running.
@@ -35,11 +46,18 @@ export interface MicroVmExecutorOptions {
   /** The machine to boot when none is given; the image defaults to Debian's python3. */
   config?: Partial<VmConfigInput>;
   machineOptions?: MachineOptions;
-  limits?: Partial<ExecutorLimits>;
+  /** Observes every tool call the code makes (call, progress, result). */
+  onToolCall?: (event: ToolCallEvent) => void;
+  /** Tools to install right away (same as `setTools`). */
+  tools?: readonly Tool[];
 }
 
 type DoneMessage = Extract<HarnessMessage, { op: "done" }>;
-type ToolMessage = Extract<HarnessMessage, { op: "tool" }>;
+
+const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Names the guest harness defines in every step's globals. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(["final_answer", "ToolError", "ValidationError"]);
+const ERROR_KINDS: ReadonlySet<string> = new Set(EXECUTION_ERROR_KINDS);
 
 /** Boots a machine for the executor: Debian's python3 image unless the config names another, 512 MiB. */
 export async function bootPythonMachine(
@@ -68,233 +86,152 @@ export function microVmCapabilities(
  * host tools are plain functions there whose calls travel over the guest agent's channel (so they
  * work with the network off), and time limits are enforced in the guest (SIGALRM), with the host
  * killing the interpreter only if the guest stops answering.
+ *
+ * The lifecycle (a new interpreter for a lost one, the busy rule, run supervision, close) is
+ * kit's `SandboxedExecutor`, as for QuickJS and Python; this class says how to talk to the
+ * guest harness.
  */
-export class MicroVmExecutor implements CodeExecutor {
+export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, DoneMessage> {
   readonly language = "python" as const;
   readonly capabilities: ExecutorCapabilities;
-  private tools = new Map<string, Tool>();
-  private closed = false;
-  /** Runs, resets and the like go one at a time; each waits for the one before. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private runImages: ImagePart[] = [];
-  private runSignal: AbortSignal | undefined;
-  /** Ends the run under way with a fatal error from one of its tool calls (set while it runs). */
-  private stopRun: ((fatal: unknown) => void) | undefined;
+  protected readonly executorName = "MicroVmExecutor";
 
   private constructor(
     /** The machine the interpreter runs in (shared when it was given, else this executor's own). */
     readonly machine: Machine,
     private readonly ownsMachine: boolean,
-    private repl: GuestRepl,
-    private readonly limits: Readonly<ExecutorLimits>,
+    protected readonly limits: Readonly<MicroVmExecutorLimits>,
+    onToolCall: ((event: ToolCallEvent) => void) | undefined,
   ) {
+    super();
+    this.onToolCall = onToolCall;
     this.capabilities = microVmCapabilities(machine.config.network);
   }
 
   static async create(options: MicroVmExecutorOptions = {}): Promise<MicroVmExecutor> {
-    const limits = resolveExecutorLimits(options.limits);
+    const limits = resolveMicroVmExecutorLimits(limitOptions(options, DEFAULT_MICRO_VM_EXECUTOR_LIMITS));
     let machine = options.machine;
     const owns = !machine;
     if (!machine)
       machine = options.pool
         ? await options.pool.acquire()
         : await bootPythonMachine(options.config, options.machineOptions);
+    const executor = new MicroVmExecutor(machine, owns, limits, options.onToolCall);
     try {
-      const holder: { executor?: MicroVmExecutor } = {};
-      const repl = await GuestRepl.start(
-        machine,
-        (call) => holder.executor?.onTool(call),
-        limits.harnessLineMaxChars,
-      );
-      holder.executor = new MicroVmExecutor(machine, owns, repl, limits);
-      return holder.executor;
+      await executor.open(options.tools);
     } catch (error) {
       if (owns) await machine.stop();
       throw error;
     }
+    return executor;
   }
 
-  setTools(tools: readonly Tool[]): Promise<void> {
-    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
-    return this.serially(async () => {
-      await this.repl.request({ op: "tools", names: [...this.tools.keys()] });
-    });
+  // ── how to talk to the guest harness ────────────────────────────────────────────────────
+
+  protected acquireHost(): Promise<GuestRepl> {
+    return GuestRepl.start(this.machine, this.limits.maxHarnessLineChars);
   }
 
-  setVariables(variables: Record<string, unknown>): Promise<void> {
-    const json = JSON.stringify(variables);
-    return this.serially(async () => {
-      await this.repl.request({ op: "vars", json });
-    });
+  /** The harness has nothing to set up: its limits come with each run. */
+  protected async initHost(): Promise<void> {}
+
+  /** An own machine stops with the executor; in a shared one only this interpreter ends. */
+  protected override releaseHost(host: GuestRepl): Promise<void> {
+    return this.ownsMachine ? this.machine.stop() : host.terminate();
   }
 
-  reset(): Promise<void> {
-    return this.serially(async () => {
-      await this.repl.request({ op: "reset" });
-    });
+  protected async installTools(host: GuestRepl): Promise<void> {
+    await host.request({ op: "tools", names: [...this.tools.keys()] });
   }
 
-  run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
-    if (this.closed) return Promise.reject(new ClosedError("this micro-VM executor"));
-    if (options.signal?.aborted) return Promise.reject(new AbortError());
-    return this.serially(() => this.runNow(code, options));
+  protected async installVariables(host: GuestRepl, entries: readonly VariableEntry[]): Promise<void> {
+    const json = `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${value ?? "null"}`).join(",")}}`;
+    await host.request({ op: "vars", json });
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.queue.catch(() => {});
-    if (this.ownsMachine) await this.machine.stop();
-    else await this.repl.kill();
+  protected async resetHost(host: GuestRepl): Promise<void> {
+    await host.request({ op: "reset" });
   }
 
-  private async runNow(code: string, options: RunOptions): Promise<ExecutionResult> {
-    const started = performance.now();
-    const timeoutMs = options.timeoutMs ?? this.limits.defaultTimeoutMs;
-    const controller = new AbortController();
-    this.runImages = [];
-    this.runSignal = controller.signal;
-    const answer = this.repl.request({ op: "run", code, timeoutMs, maxLogChars: this.limits.logMaxChars });
-    let watchdog: NodeJS.Timeout | undefined;
-    let aborted = false;
-    const onAbort = () => {
-      aborted = true;
-      controller.abort();
-      this.repl.interrupt();
-      // A step that ignores SIGINT (a C call, a handler of its own) loses its interpreter.
-      watchdog ??= setTimeout(() => void this.repl.kill(), this.limits.interruptGraceMs);
-    };
-    // A fatal error from a tool ends the run with that error, as in the other executors: the
-    // guest is interrupted as for an abort, and the error is what `run` throws.
-    let fatal: { error: unknown } | undefined;
-    this.stopRun = (error) => {
-      fatal ??= { error };
-      onAbort();
-    };
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    if (timeoutMs > 0)
-      watchdog = setTimeout(() => void this.repl.kill(), timeoutMs + this.limits.interruptGraceMs);
-    let done: DoneMessage | undefined;
-    let crash: string | undefined;
-    try {
-      const message = await answer;
-      if (message.op === "done") done = message;
-      else crash = `the guest harness answered ${message.op} to a run`;
-    } catch (error) {
-      rethrowIfFatal(error);
-      crash = error instanceof Error ? error.message : String(error);
-    } finally {
-      clearTimeout(watchdog);
-      options.signal?.removeEventListener("abort", onAbort);
-      controller.abort();
-      this.stopRun = undefined;
-    }
-    const durationMs = performance.now() - started;
-    if (crash !== undefined) {
-      // The interpreter is gone (killed by the watchdog, or it died): start a fresh one.
-      const killedAtTimeout = !aborted && timeoutMs > 0 && durationMs >= timeoutMs;
-      await this.restart();
-      if (fatal) throw fatal.error;
-      if (aborted) throw new AbortError("the run was aborted; the guest's Python state was lost");
-      return {
-        output: undefined,
-        logs: "",
-        isFinalAnswer: false,
-        durationMs,
-        error: killedAtTimeout
-          ? {
-              kind: "timeout",
-              name: "TimeoutError",
-              message: `the step ran longer than its time limit of ${timeoutMs} ms and did not stop; its interpreter was killed`,
-              stateLost: true,
-            }
-          : { kind: "crashed", name: "GuestCrash", message: crash, stateLost: true },
-      };
-    }
-    const result = done as DoneMessage;
-    if (fatal) throw fatal.error;
-    if (aborted || result.error?.kind === "aborted") throw new AbortError("the run was aborted");
+  /** The guest keeps the time limit itself (SIGALRM); the host arms only the watchdog. */
+  protected async startRun(host: GuestRepl, code: string, run: ExecutorRun): Promise<DoneMessage> {
+    const { maxOutputChars } = this.limits;
+    const answer = await host.request({ op: "run", code, timeoutMs: run.timeoutMs, maxOutputChars });
+    if (answer.op !== "done")
+      throw new SandboxProtocolError(`the guest harness answered ${answer.op} to a run`);
+    return answer;
+  }
+
+  /** SIGINT to the step in progress: it raises KeyboardInterrupt there. */
+  protected interruptHost(host: GuestRepl): void {
+    host.interrupt();
+  }
+
+  protected override hungMessage(run: ExecutorRun): string {
+    return `the step ran longer than its time limit of ${run.timeoutMs} ms and did not stop; its interpreter was killed`;
+  }
+
+  protected toResult(done: DoneMessage, run: ExecutorRun, code: string, started: number): ExecutionResult {
     return {
-      output: result.error ? undefined : result.value,
-      logs: result.logs,
-      isFinalAnswer: result.final,
-      ...(result.error ? { error: this.executionError(result.error, code) } : {}),
-      ...(this.runImages.length ? { images: this.runImages } : {}),
-      durationMs,
+      output: done.error ? undefined : done.value,
+      logs: boundOutput(String(done.logs ?? ""), this.limits.maxOutputChars, Number(done.cut) || 0),
+      isFinalAnswer: done.final === true,
+      ...(done.error ? { error: this.executionError(done.error, code) } : {}),
+      ...(run.images.length ? { images: run.images } : {}),
+      durationMs: performance.now() - started,
     };
-  }
-
-  private executionError(error: NonNullable<DoneMessage["error"]>, code: string): ExecutionError {
-    const line = error.line ?? undefined;
-    const lineText = line ? code.split("\n")[line - 1] : undefined;
-    return {
-      kind: error.kind as ExecutionErrorKind,
-      name: error.name,
-      message: error.message,
-      ...(line ? { line } : {}),
-      ...(lineText !== undefined ? { lineText } : {}),
-    };
-  }
-
-  private async restart(): Promise<void> {
-    await this.repl.kill();
-    this.repl = await GuestRepl.start(
-      this.machine,
-      (call) => this.onTool(call),
-      this.limits.harnessLineMaxChars,
-    );
-    await this.repl.request({ op: "tools", names: [...this.tools.keys()] });
   }
 
   /** A tool call from guest code: run it on the host and write the outcome back. */
-  private onTool(call: ToolMessage): void {
-    const repl = this.repl;
-    const images = this.runImages;
-    const signal = this.runSignal ?? AbortSignal.abort();
-    const stopRun = this.stopRun;
-    void this.callTool(call, signal, images).then((outcome) => {
-      // A call that outlived its run answers nothing (and must not interrupt the next run).
-      if (signal.aborted) return;
-      if ("fatal" in outcome) stopRun?.(outcome.fatal);
-      else repl.send({ op: "tool-result", id: call.id, ...outcome });
-    });
-  }
-
-  private async callTool(
-    call: ToolMessage,
-    signal: AbortSignal,
-    images: ImagePart[],
-  ): Promise<
-    { ok: true; json: string | null } | { ok: false; name: string; message: string } | { fatal: unknown }
-  > {
+  protected handleToolCall(call: ToolMessage): void {
+    const run = this.active;
+    if (!run || run.stop) return;
+    const host = this.host;
+    const reply = (outcome: SandboxToolOutcome) =>
+      host.send({
+        op: "tool-result",
+        id: call.id,
+        ...(outcome.ok ? { ok: true, json: outcome.json ?? null } : outcome),
+      });
     const tool = this.tools.get(call.name);
     let input: unknown;
     try {
       if (!tool) throw new Error(`no tool named ${call.name}`);
       input = toolInputFromCall(tool, call.args, call.kwargs);
     } catch (error) {
-      return {
+      reply({
         ok: false,
         name: "ToolError",
         message: `Tool "${call.name}" failed: ${describeThrown(error)}`,
-      };
+      });
+      return;
     }
-    const outcome = await runSandboxToolCall({
-      tool,
-      input,
-      id: `vm-${call.id}`,
-      signal,
-      images,
-      maxJsonChars: this.limits.toolResultMaxChars,
-      limitName: "toolResultMaxChars",
-    });
-    if ("fatal" in outcome || !outcome.ok) return outcome;
-    return { ok: true, json: outcome.json ?? null };
+    this.callTool(run, tool, input, `vm-${call.id}`, reply);
   }
 
-  private serially<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => {});
-    return next;
+  protected override toolNameProblem(name: string): string | undefined {
+    if (PYTHON_IDENTIFIER.test(name) && !RESERVED_NAMES.has(name)) return undefined;
+    return `in Python: use an identifier other than ${[...RESERVED_NAMES].join(", ")}`;
+  }
+
+  protected override variableNameProblem(name: string): string | undefined {
+    if (!PYTHON_IDENTIFIER.test(name)) return ": it is not a Python identifier";
+    return super.variableNameProblem(name);
+  }
+
+  /**
+   * The guest's error as a value. KeyboardInterrupt reaches here only when the host did not
+   * interrupt (it throws then): the code raised it itself, an ordinary runtime error.
+   */
+  private executionError(error: NonNullable<DoneMessage["error"]>, code: string): ExecutionError {
+    const line = typeof error.line === "number" && error.line > 0 ? error.line : undefined;
+    const lineText = line ? code.split("\n")[line - 1] : undefined;
+    return {
+      kind: ERROR_KINDS.has(error.kind) ? (error.kind as ExecutionErrorKind) : "runtime",
+      name: String(error.name),
+      message: String(error.message),
+      ...(line ? { line } : {}),
+      ...(lineText !== undefined ? { lineText } : {}),
+    };
   }
 }

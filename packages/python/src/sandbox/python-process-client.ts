@@ -6,11 +6,14 @@ import {
   type OsSandboxProgram,
   RemoteCallError,
   SandboxConnection,
+  type SandboxExitError,
   sandboxProgramDir,
 } from "@atrium/kit";
 import { ConfigError } from "@atrium/spec";
+import { PythonWorkerRequestError } from "../errors.js";
+import { pythonHarness } from "../harness/harness-file.js";
 import type { PythonSandboxClient, SandboxRequest, ToolCallMessage } from "../python-sandbox-client.js";
-import { PythonWorkerExit, PythonWorkerRequestError } from "../python-worker-client.js";
+import { pythonWorkerExit } from "../python-worker-client.js";
 import type { HarnessRunResult, ToolOutcome } from "../worker-protocol.js";
 import { MAX_SANDBOX_JSON_BYTES, MAX_SNAPSHOT_BYTES, SANDBOX_PYODIDE_DIR } from "./python-sandbox-layout.js";
 
@@ -34,6 +37,8 @@ export interface PythonProcessSpawnOptions {
   programDir?: string;
   /** How long a request other than a run may take (default 30 s). */
   requestTimeoutMs?: number;
+  /** The Python harness the sandbox runs (default: the package's own, `pythonHarness()`). */
+  harness?: string;
 }
 
 /** The files of the sandboxed process: bundles beside the package's index, or built from source. */
@@ -68,14 +73,14 @@ export function pythonSandboxProgram(dir: string, main = "python-sandbox.mjs"): 
  */
 export class PythonProcessClient implements PythonSandboxClient {
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
-  private exited: PythonWorkerExit | undefined;
+  private exited: SandboxExitError | undefined;
 
   private constructor(
     private readonly sandbox: SandboxConnection,
     private readonly requestTimeoutMs: number,
   ) {
     sandbox.endpoint.onClose((error) => {
-      this.exited ??= new PythonWorkerExit(error.message);
+      this.exited ??= pythonWorkerExit(error.message);
     });
   }
 
@@ -114,7 +119,11 @@ export class PythonProcessClient implements PythonSandboxClient {
     try {
       // Straight on the channel, not through `call`: a boot must not keep the process alive on
       // its own (a pool warming in the background); whoever waits for it does.
-      await sandbox.endpoint.call("boot", [], options.snapshot ? { attachment: options.snapshot } : {});
+      await sandbox.endpoint.call(
+        "boot",
+        [options.harness ?? pythonHarness()],
+        options.snapshot ? { attachment: options.snapshot } : {},
+      );
       booted = true;
       sandbox.endpoint.refuseBytesFrames();
     } catch (error) {
@@ -144,18 +153,16 @@ export class PythonProcessClient implements PythonSandboxClient {
       if (message.type !== "run") return undefined;
       const result = asHarnessRunResult(value);
       if (!result) {
-        const exit = new PythonWorkerExit(
-          "the sandbox answered a run with a value that is not a run's result",
-        );
+        const exit = pythonWorkerExit("the sandbox answered a run with a value that is not a run's result");
         this.fail(exit);
         throw exit;
       }
       return result;
     } catch (error) {
       if (!(error instanceof RemoteCallError)) throw this.exited ?? error;
-      if (error.name === "PythonWorkerExit") {
+      if (error.name === "SandboxExitError") {
         // The interpreter broke inside the sandbox: the whole process goes.
-        const exit = new PythonWorkerExit(error.message.replace(/^the Python sandbox worker exited: /, ""));
+        const exit = pythonWorkerExit(error.message.replace(/^the Python sandbox worker exited: /, ""));
         this.fail(exit);
         throw exit;
       }
@@ -181,11 +188,11 @@ export class PythonProcessClient implements PythonSandboxClient {
   }
 
   async terminate(): Promise<void> {
-    this.exited ??= new PythonWorkerExit("terminated");
+    this.exited ??= pythonWorkerExit("terminated");
     await this.sandbox.terminate(this.exited.message);
   }
 
-  private fail(error: PythonWorkerExit): void {
+  private fail(error: SandboxExitError): void {
     this.exited ??= error;
     this.sandbox.kill(error.message);
   }

@@ -25,8 +25,9 @@ const server = serveRemote({
 
   onClose: () => process.exit(0),
   handlers: {
-    async boot(_args, attachment) {
+    async boot([harness], attachment) {
       if (client) throw new Error("the sandbox's interpreter is already booted");
+      if (typeof harness !== "string") throw new Error("the sandbox was booted without its harness");
       let snapshot: SharedArrayBuffer | undefined;
       if (attachment) {
         snapshot = new SharedArrayBuffer(attachment.byteLength);
@@ -40,6 +41,7 @@ const server = serveRemote({
           indexURL: `${SANDBOX_PYODIDE_DIR}/`,
         },
         workerEntry: { url: new URL("./python-sandbox-worker.mjs", import.meta.url) },
+        harness,
       });
       client.onToolCall = (message) => server.emit("tool-call", message);
     },

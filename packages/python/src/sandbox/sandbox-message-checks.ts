@@ -1,3 +1,4 @@
+import { EXECUTION_ERROR_KINDS } from "@atrium/spec";
 import type { ToolCallMessage } from "../python-sandbox-client.js";
 import type { HarnessRunResult } from "../worker-protocol.js";
 
@@ -11,7 +12,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const ERROR_KINDS = new Set(["syntax", "runtime", "tool", "timeout", "memory", "output-limit", "crashed"]);
+const ERROR_KINDS: ReadonlySet<string> = new Set(EXECUTION_ERROR_KINDS);
 
 export function asToolCallMessage(value: unknown): ToolCallMessage | undefined {
   if (!isRecord(value) || value.type !== "tool-call") return undefined;

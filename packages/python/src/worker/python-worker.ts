@@ -4,7 +4,7 @@ import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type { PyodideInterface } from "pyodide";
-import { HARNESS_FILENAME, HARNESS_SOURCE } from "../harness/harness-source.js";
+import { HARNESS_FILENAME } from "../harness/harness-file.js";
 import {
   clearToolSlot,
   controlWords,
@@ -27,9 +27,17 @@ import { installWasmMemoryCap, setWasmMemoryCap } from "./wasm-memory-cap.js";
  */
 if (!parentPort) throw new Error("python-worker must run in a worker thread");
 const port = parentPort;
-const { memory, toolPort, snapshot, pyodideFiles } = workerData as {
+const {
+  memory,
+  toolPort,
+  snapshot,
+  pyodideFiles,
+  harness: harnessSource,
+} = workerData as {
   memory: SharedArrayBuffer;
   toolPort: MessagePort;
+  /** The Python harness (harness/harness.py), read by the host from the package. */
+  harness: string;
   /** A memory snapshot of a fresh interpreter (see `boot`), when the process has one. */
   snapshot?: SharedArrayBuffer;
   /**
@@ -231,7 +239,7 @@ async function boot(): Promise<void> {
   installHostDevice(pyodide.FS as unknown as EmscriptenFS);
   protectStack((pyodide as unknown as { _module: EmscriptenModule })._module);
   const namespace = (pyodide.globals.get("dict") as PyCallable)() as { get(name: string): unknown };
-  pyodide.runPython(HARNESS_SOURCE, { globals: namespace as never, filename: HARNESS_FILENAME });
+  pyodide.runPython(harnessSource, { globals: namespace as never, filename: HARNESS_FILENAME });
   makeHarness = namespace.get("make_harness") as PyCallable;
   // The JS bridge goes before any guest code exists: no finder can produce it again, and the
   // harness refuses its import besides.

@@ -7,7 +7,7 @@ import {
   type ExecutionResult,
   type ExecutorFactory,
 } from "../code-executor.js";
-import { AtriumError, ToolError } from "../errors.js";
+import { AtriumError, ExecutorBusyError, ToolError } from "../errors.js";
 import type { ImagePart } from "../messages.js";
 import { richToolResult, type Tool } from "../tool.js";
 import { type Contract, type ContractCase, within, withSubject } from "./contract.js";
@@ -145,7 +145,8 @@ export function contractTools(): Tool[] {
 /**
  * The behaviour every `CodeExecutor` promises (see its contract in `@atrium/spec`): declared
  * capabilities, notebook state, logs, final answers, errors as values with the failing line,
- * tools, variables, reset, time limits that leave the executor usable, aborts, and close.
+ * tools, variables, reset, time limits that leave the executor usable, aborts, runs that never
+ * overlap (a second one is refused with `ExecutorBusyError`), and close.
  * Given an `ExecutorFactory`, it also checks that the factory declares what its executors do.
  */
 export function codeExecutorContract(
@@ -386,6 +387,33 @@ export function codeExecutorContract(
         assert.equal(outcome.code, "ABORTED");
         const next = await run(executor, code.lastValue);
         expectOk(next, "a run after the abort");
+        assert.equal(next.output, 42);
+      }),
+    },
+    {
+      name: "a second run while one runs is refused with ExecutorBusyError, and the first goes on",
+      run: withExecutor(async (executor) => {
+        // The first run awaits a tool, so it is still going when the second call arrives.
+        const first = executor.run(code.callAdd);
+        const refused = await within(
+          interruptWithinMs,
+          "a run during a run",
+          executor.run(code.lastValue).then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        );
+        assert.ok(
+          refused instanceof ExecutorBusyError,
+          `expected an ExecutorBusyError, got ${refused === undefined ? "a result (the run was queued or overlapped)" : String(refused)}`,
+        );
+        assert.equal(refused.code, "CONFIG");
+        assert.equal(refused.isFatal, true);
+        const result = await within(interruptWithinMs, "the first run", first);
+        expectOk(result, "the first run");
+        assert.equal(result.output, 5);
+        const next = await run(executor, code.lastValue);
+        expectOk(next, "a run after the refused one");
         assert.equal(next.output, 42);
       }),
     },

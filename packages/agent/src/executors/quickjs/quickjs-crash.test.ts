@@ -9,7 +9,7 @@ import { QuickJsExecutor } from "./quickjs-executor.js";
  * abort or an engine crash does: end the thread while a run waits for it.
  */
 function workerThreadOf(executor: QuickJsExecutor): Worker {
-  const sandboxWorker = (executor as unknown as { worker: { worker: Worker } }).worker;
+  const sandboxWorker = (executor as unknown as { host: { worker: Worker } }).host;
   return sandboxWorker.worker;
 }
 

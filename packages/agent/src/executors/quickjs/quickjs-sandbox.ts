@@ -8,7 +8,7 @@ export interface SandboxLimits {
 }
 
 /** What the sandbox calls back into. Every callback runs while QuickJS is on the stack. */
-export interface SandboxHost {
+export interface SandboxCallbacks {
   shouldInterrupt(): boolean;
   /** Printed text as JSON text (a C string would end at a NUL and lose lone surrogates). */
   print(json: string): void;
@@ -44,12 +44,12 @@ export class QuickJsSandbox {
   ) {}
 
   /** A sandbox on a new wasm instance. */
-  static async create(limits: SandboxLimits, host: SandboxHost): Promise<QuickJsSandbox> {
+  static async create(limits: SandboxLimits, host: SandboxCallbacks): Promise<QuickJsSandbox> {
     return QuickJsSandbox.onModule(await newQuickJsModule(), limits, host);
   }
 
   /** A fresh runtime and context on an existing (healthy) wasm instance. */
-  static onModule(module: QuickJSWASMModule, limits: SandboxLimits, host: SandboxHost): QuickJsSandbox {
+  static onModule(module: QuickJSWASMModule, limits: SandboxLimits, host: SandboxCallbacks): QuickJsSandbox {
     const runtime = module.newRuntime();
     const helpers = new Map<HelperName, QuickJSHandle>();
     let context: QuickJSContext | undefined;
@@ -109,7 +109,11 @@ export class QuickJsSandbox {
   }
 }
 
-function installPrelude(context: QuickJSContext, host: SandboxHost, helpers: Map<HelperName, QuickJSHandle>) {
+function installPrelude(
+  context: QuickJSContext,
+  host: SandboxCallbacks,
+  helpers: Map<HelperName, QuickJSHandle>,
+) {
   const optionalString = (handle: QuickJSHandle) =>
     context.typeof(handle) === "string" ? context.getString(handle) : undefined;
   const bridge = [

@@ -1,6 +1,5 @@
-import type { ExecutionResult, Tool } from "@atrium/spec";
+import { type ExecutionResult, ExecutorBusyError, type Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExecutorBusyError } from "../executor-errors.js";
 import { QuickJsExecutor } from "./quickjs-executor.js";
 
 /**

@@ -3,7 +3,7 @@ import { AbortError, type Tool, type ToolContext } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_QUICKJS_LIMITS } from "../../limits.js";
 import { QuickJsExecutor } from "./quickjs-executor.js";
-import { SandboxWorker, SandboxWorkerExit } from "./sandbox-worker-pool.js";
+import { SandboxWorker, sandboxWorkerExit } from "./sandbox-worker-pool.js";
 import {
   ChannelSlot,
   type HostToWorker,
@@ -147,7 +147,7 @@ describe("QuickJsExecutor over the channel", () => {
     await worker.terminate();
     expect(performance.now() - terminated).toBeLessThan(500);
     expect(worker.healthy).toBe(false);
-    await expect(worker.request({ type: "reset" })).rejects.toEqual(new SandboxWorkerExit("terminated"));
+    await expect(worker.request({ type: "reset" })).rejects.toEqual(sandboxWorkerExit("terminated"));
   });
 
   it("a finished tool's signal aborts once its step has ended; the next step's tools get a fresh one", async () => {

@@ -1,3 +1,4 @@
+import type { SandboxHost } from "@atrium/kit";
 import type { HostToWorker, SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
 
 export type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
@@ -8,14 +9,12 @@ export type SandboxRequest = HostToWorker extends infer M
   : never;
 
 /**
- * The executor's handle on one QuickJS sandbox, wherever it runs: a worker thread of this
+ * The executor's handle on one QuickJS sandbox (its kit `SandboxHost`), wherever it runs: a worker thread of this
  * process (`SandboxWorker`, isolation "worker") or a worker thread inside an OS-sandboxed
  * process (`QuickJsProcessClient`, isolation "process"). Replies and tool calls are not
  * trusted either way: the executor checks them (worker-message-checks.ts).
  */
-export interface QuickJsSandboxHandle {
-  onToolCall: ((message: ToolCallMessage) => void) | undefined;
-  readonly healthy: boolean;
+export interface QuickJsSandboxHandle extends SandboxHost<ToolCallMessage> {
   request(message: Extract<SandboxRequest, { type: "run" }>): Promise<SessionRunResult>;
   request(message: Extract<SandboxRequest, { type: "memory" }>): Promise<SandboxMemory>;
   request(message: SandboxRequest): Promise<void>;
@@ -23,5 +22,4 @@ export interface QuickJsSandboxHandle {
   /** Asks the running guest code to stop. */
   stop(): void;
   clearStop(): void;
-  terminate(): Promise<void>;
 }

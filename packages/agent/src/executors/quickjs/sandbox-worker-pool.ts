@@ -1,9 +1,5 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { describeThrown } from "@atrium/kit";
-import { ConfigError } from "@atrium/spec";
+import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
+import { describeThrown, SandboxExitError, startWorkerThread } from "@atrium/kit";
 import {
   ChannelSlot,
   channelControl,
@@ -37,11 +33,8 @@ export interface SandboxWorkerSpawnOptions {
 }
 
 /** The worker died (or was terminated) while a request was waiting for it. */
-export class SandboxWorkerExit extends Error {
-  constructor(detail: string) {
-    super(`the sandbox worker exited: ${detail}`);
-    this.name = "SandboxWorkerExit";
-  }
+export function sandboxWorkerExit(detail: string): SandboxExitError {
+  return new SandboxExitError(`the sandbox worker exited: ${detail}`);
 }
 
 /**
@@ -60,7 +53,7 @@ export class SandboxWorker {
   private waitingForRoom = false;
   private readonly replies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
-  private exited: SandboxWorkerExit | undefined;
+  private exited: SandboxExitError | undefined;
   private listening = false;
 
   private constructor(
@@ -74,15 +67,15 @@ export class SandboxWorker {
     // Only a pending request keeps the process alive, never an idle worker (a pending
     // `Atomics.waitAsync` does not either).
     worker.unref();
-    worker.on("error", (error) => this.fail(new SandboxWorkerExit(error.message)));
-    worker.on("exit", (code) => this.fail(new SandboxWorkerExit(`exit code ${code}`)));
+    worker.on("error", (error) => this.fail(sandboxWorkerExit(error.message)));
+    worker.on("exit", (code) => this.fail(sandboxWorkerExit(`exit code ${code}`)));
   }
 
   static async spawn(options: SandboxWorkerSpawnOptions = {}): Promise<SandboxWorker> {
     const memory = newChannelMemory();
     // Carries only messages too big for a slot; neither end listens, both read it synchronously.
     const { port1, port2 } = new MessageChannel();
-    const worker = startWorkerThread(memory, port2, options);
+    const worker = startSandboxWorker(memory, port2, options);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown) => {
         if (message !== WORKER_READY) return;
@@ -132,7 +125,7 @@ export class SandboxWorker {
   }
 
   async terminate(): Promise<void> {
-    this.fail(new SandboxWorkerExit("terminated"));
+    this.fail(sandboxWorkerExit("terminated"));
     await this.worker.terminate();
   }
 
@@ -166,7 +159,7 @@ export class SandboxWorker {
     void this.listenWhileDue().catch((error: unknown) => {
       this.listening = false;
       // A message that cannot be read breaks the protocol: the worker can no longer be trusted.
-      this.fail(new SandboxWorkerExit(`its channel broke (${describeThrown(error)})`));
+      this.fail(sandboxWorkerExit(`its channel broke (${describeThrown(error)})`));
       void this.worker.terminate();
     });
   }
@@ -210,7 +203,7 @@ export class SandboxWorker {
     else waiter.reject(Object.assign(new Error(message.error.message), { name: message.error.name }));
   }
 
-  private fail(error: SandboxWorkerExit): void {
+  private fail(error: SandboxExitError): void {
     this.exited ??= error;
     for (const waiter of this.replies.values()) waiter.reject(this.exited);
     this.replies.clear();
@@ -257,37 +250,25 @@ export async function releaseWorker(worker: SandboxWorker): Promise<void> {
   }
 }
 
-function startWorkerThread(
+function startSandboxWorker(
   memory: SharedArrayBuffer,
   port: MessagePort,
   { workerEntry, wasmFile }: SandboxWorkerSpawnOptions,
 ): Worker {
-  const here = import.meta.url;
   const options = {
     workerData: { memory, port, wasmFile },
     transferList: [port],
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
   };
-  if (workerEntry) return new Worker(workerEntry, options);
-  if (!here.endsWith(".ts")) return new Worker(builtWorkerEntry(here), options);
-  // Running from TypeScript sources (tests, `tsx`): the worker loads tsx's loader first.
-  const entry = new URL("./sandbox-worker.ts", here).href;
-  const tsxApi = new URL("./index.mjs", pathToFileURL(createRequire(here).resolve("tsx/esm/api"))).href;
-  const boot = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { ...options, eval: true });
-}
-
-/**
- * In a build, the worker is its own entry (`sandbox-worker.js`) at the root of `dist/`; the code
- * asking for it sits in `dist/` (a chunk or `index.js`) or one folder down (`dist/cli/`).
- */
-function builtWorkerEntry(here: string): URL {
-  const candidates = [new URL("./sandbox-worker.js", here), new URL("../sandbox-worker.js", here)];
-  const found = candidates.find((url) => existsSync(fileURLToPath(url)));
-  if (!found) {
-    throw new ConfigError(
-      `QuickJsExecutor: its worker entry is missing (looked for ${candidates.map((url) => fileURLToPath(url)).join(" and ")}); build src/executors/quickjs/sandbox-worker.ts as dist/sandbox-worker.js`,
-    );
-  }
-  return found;
+  // In a build, the worker is its own entry (`sandbox-worker.js`) at the root of `dist/`; the
+  // code asking for it sits in `dist/` (a chunk or `index.js`) or one folder down (`dist/cli/`).
+  const entry = workerEntry
+    ? { url: workerEntry }
+    : {
+        from: import.meta.url,
+        source: "./sandbox-worker.ts",
+        built: ["./sandbox-worker.js", "../sandbox-worker.js"],
+        owner: "QuickJsExecutor",
+      };
+  return startWorkerThread(entry, options);
 }

@@ -2,7 +2,7 @@ import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { DEFAULT_QUICKJS_LIMITS } from "../../limits.js";
 import { useQuickJsWasmFile } from "./quickjs-module.js";
-import { SandboxSession } from "./sandbox-session.js";
+import { SandboxSession } from "./session/sandbox-session.js";
 import {
   ChannelSlot,
   channelControl,

@@ -1,10 +1,6 @@
+import { SandboxProtocolError } from "@atrium/kit";
 import { describe, expect, it } from "vitest";
-import {
-  checkMemory,
-  checkRunResult,
-  checkToolCall,
-  MalformedWorkerMessage,
-} from "./worker-message-checks.js";
+import { checkMemory, checkRunResult, checkToolCall } from "./worker-message-checks.js";
 
 const limits = { maxTransferChars: 100, maxOutputChars: 50, maxErrorChars: 20, maxCodeChars: 30 };
 const ok = { outputJson: "1", isFinalAnswer: false, logs: "", stoppedByHost: false, durationMs: 3 };
@@ -13,7 +9,7 @@ function failure(check: () => unknown): string {
   try {
     check();
   } catch (error) {
-    expect(error).toBeInstanceOf(MalformedWorkerMessage);
+    expect(error).toBeInstanceOf(SandboxProtocolError);
     return (error as Error).message;
   }
   throw new Error("the check passed");

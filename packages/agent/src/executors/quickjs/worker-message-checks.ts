@@ -1,26 +1,16 @@
-import type { ExecutionError, ExecutionErrorKind } from "@atrium/spec";
+import { SandboxProtocolError } from "@atrium/kit";
+import { EXECUTION_ERROR_KINDS, type ExecutionError } from "@atrium/spec";
 import type { QuickJsLimits } from "../../limits.js";
 import type { SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
 
 /**
  * Checks of what the sandbox worker sends the host. The worker runs guest code, so its messages
  * are not trusted: every field must have its type, its allowed values and a bounded size. A
- * message that fails is a broken sandbox (the executor reports it as crashed and replaces the
- * worker), never a value handed on.
+ * message that fails (`SandboxProtocolError`) is a broken sandbox (the executor reports it as
+ * crashed and replaces the worker), never a value handed on.
  */
-export class MalformedWorkerMessage extends Error {
-  override readonly name = "MalformedWorkerMessage";
-}
 
-const KINDS: ReadonlySet<ExecutionErrorKind> = new Set<ExecutionErrorKind>([
-  "syntax",
-  "runtime",
-  "tool",
-  "timeout",
-  "memory",
-  "output-limit",
-  "crashed",
-]);
+const KINDS: ReadonlySet<string> = new Set(EXECUTION_ERROR_KINDS);
 /** Room for the wording the worker adds around bounded parts (cut markers, limits named). */
 const WORDING_CHARS = 1_000;
 
@@ -35,7 +25,7 @@ export function checkRunResult(value: unknown, limits: Limits): SessionRunResult
   flag(r.stoppedByHost, "stoppedByHost");
   text(r.logs, "logs", limits.maxOutputChars + WORDING_CHARS);
   if (typeof r.durationMs !== "number" || !(r.durationMs >= 0))
-    throw new MalformedWorkerMessage("run result: durationMs is not a duration");
+    throw new SandboxProtocolError("run result: durationMs is not a duration");
   if (r.error !== undefined) checkExecutionError(r.error, limits);
   return value as SessionRunResult;
 }
@@ -44,14 +34,14 @@ export function checkRunResult(value: unknown, limits: Limits): SessionRunResult
 export function checkMemory(value: unknown): SandboxMemory {
   const r = record(value, "memory");
   if (!Number.isSafeInteger(r.usedBytes) || !Number.isSafeInteger(r.wasmBytes))
-    throw new MalformedWorkerMessage("memory: byte counts are not integers");
+    throw new SandboxProtocolError("memory: byte counts are not integers");
   return value as SandboxMemory;
 }
 
 /** A tool call, checked (the tool's name is checked against the tools by the caller). */
 export function checkToolCall(message: Extract<WorkerToHost, { type: "tool-call" }>, limits: Limits): void {
   if (!Number.isSafeInteger(message.runId))
-    throw new MalformedWorkerMessage("tool call: runId is not an integer");
+    throw new SandboxProtocolError("tool call: runId is not an integer");
   text(message.callId, "tool call id", 100);
   text(message.name, "tool name", 200);
   text(message.json, "tool input", limits.maxTransferChars);
@@ -59,11 +49,11 @@ export function checkToolCall(message: Extract<WorkerToHost, { type: "tool-call"
 
 function checkExecutionError(value: unknown, limits: Limits): ExecutionError {
   const e = record(value, "error");
-  if (!KINDS.has(e.kind as ExecutionErrorKind)) throw new MalformedWorkerMessage("error: unknown kind");
+  if (typeof e.kind !== "string" || !KINDS.has(e.kind)) throw new SandboxProtocolError("error: unknown kind");
   text(e.name, "error name", WORDING_CHARS);
   text(e.message, "error message", limits.maxErrorChars + WORDING_CHARS);
   if (e.line !== undefined && !(Number.isSafeInteger(e.line) && (e.line as number) >= 1))
-    throw new MalformedWorkerMessage("error: line is not a positive integer");
+    throw new SandboxProtocolError("error: line is not a positive integer");
   if (e.lineText !== undefined) text(e.lineText, "error lineText", limits.maxCodeChars);
   if (e.stateLost !== undefined) flag(e.stateLost, "stateLost");
   return value as ExecutionError;
@@ -71,16 +61,16 @@ function checkExecutionError(value: unknown, limits: Limits): ExecutionError {
 
 function record(value: unknown, what: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new MalformedWorkerMessage(`${what} is not an object`);
+    throw new SandboxProtocolError(`${what} is not an object`);
   return value as Record<string, unknown>;
 }
 
 function text(value: unknown, what: string, maxChars: number): void {
-  if (typeof value !== "string") throw new MalformedWorkerMessage(`${what} is not a string`);
+  if (typeof value !== "string") throw new SandboxProtocolError(`${what} is not a string`);
   if (value.length > maxChars)
-    throw new MalformedWorkerMessage(`${what} is ${value.length} characters; at most ${maxChars} may cross`);
+    throw new SandboxProtocolError(`${what} is ${value.length} characters; at most ${maxChars} may cross`);
 }
 
 function flag(value: unknown, what: string): void {
-  if (typeof value !== "boolean") throw new MalformedWorkerMessage(`${what} is not a boolean`);
+  if (typeof value !== "boolean") throw new SandboxProtocolError(`${what} is not a boolean`);
 }

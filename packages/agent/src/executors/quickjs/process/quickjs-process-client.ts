@@ -4,12 +4,13 @@ import {
   type OsSandboxProgram,
   RemoteCallError,
   SandboxConnection,
+  type SandboxExitError,
   sandboxProgramDir,
 } from "@atrium/kit";
 import { ConfigError } from "@atrium/spec";
 import { packagedWasmFile } from "../quickjs-module.js";
 import type { QuickJsSandboxHandle, SandboxRequest, ToolCallMessage } from "../sandbox-handle.js";
-import { SandboxWorkerExit } from "../sandbox-worker-pool.js";
+import { sandboxWorkerExit } from "../sandbox-worker-pool.js";
 import type { HostToWorker } from "../worker-protocol.js";
 import { MAX_QUICKJS_FRAME_BYTES, SANDBOX_QUICKJS_WASM } from "./quickjs-sandbox-layout.js";
 
@@ -57,11 +58,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export class QuickJsProcessClient implements QuickJsSandboxHandle {
   onToolCall: ((message: ToolCallMessage) => void) | undefined;
-  private exited: SandboxWorkerExit | undefined;
+  private exited: SandboxExitError | undefined;
 
   private constructor(private readonly sandbox: SandboxConnection) {
     sandbox.endpoint.onClose((error) => {
-      this.exited ??= new SandboxWorkerExit(error.message);
+      this.exited ??= sandboxWorkerExit(error.message);
     });
   }
 
@@ -115,8 +116,8 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
       });
     } catch (error) {
       if (!(error instanceof RemoteCallError)) throw this.exited ?? error;
-      if (error.name === "SandboxWorkerExit") {
-        const exit = new SandboxWorkerExit(error.message.replace(/^the sandbox worker exited: /, ""));
+      if (error.name === "SandboxExitError") {
+        const exit = sandboxWorkerExit(error.message.replace(/^the sandbox worker exited: /, ""));
         this.fail(exit);
         throw exit;
       }
@@ -137,11 +138,11 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
   }
 
   async terminate(): Promise<void> {
-    this.exited ??= new SandboxWorkerExit("terminated");
+    this.exited ??= sandboxWorkerExit("terminated");
     await this.sandbox.terminate(this.exited.message);
   }
 
-  private fail(error: SandboxWorkerExit): void {
+  private fail(error: SandboxExitError): void {
     this.exited ??= error;
     this.sandbox.kill(error.message);
   }

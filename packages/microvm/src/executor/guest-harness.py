@@ -1,17 +1,18 @@
-/**
- * The guest half of the micro-VM executor: a long-lived CPython process (`python3 -c` this
- * source) that keeps one globals dict across steps, like a notebook. The VM is the security
- * boundary, so unlike the Pyodide harness this one does not police the code it runs.
- *
- * It speaks JSON lines with the host over its own stdin/stdout (one exec of the guest agent):
- * host → guest `run`, `tools`, `vars`, `reset`, `tool-result`; guest → host `ready`, `done`,
- * `tool`. Before any guest code runs it moves the protocol to private descriptors and points
- * fds 0 and 1 at /dev/null and stderr, so neither `input()` nor a child process writing to
- * stdout can corrupt the channel. Time limits are the guest's own: SIGALRM (setitimer) raises
- * inside the step; the host sends SIGINT to abort. Kept as a TypeScript string so the build ships
- * it without a copy step; written without backticks or "${".
- */
-export const HARNESS_SOURCE = String.raw`
+# The guest half of the micro-VM executor: a long-lived CPython process (`python3 -c` this
+# file's text, which the host reads from its package) that keeps one globals dict across steps,
+# like a notebook. The VM is the security boundary, so unlike the Pyodide harness this one does
+# not police the code it runs.
+#
+# It speaks JSON lines with the host over its own stdin/stdout (one exec of the guest agent):
+# host -> guest `run`, `tools`, `vars`, `reset`, `tool-result`; guest -> host `ready`, `done`,
+# `tool`. Before any guest code runs it moves the protocol to private descriptors and points
+# fds 0 and 1 at /dev/null and stderr, so neither `input()` nor a child process writing to
+# stdout can corrupt the channel. Time limits are the guest's own: SIGALRM (setitimer) raises
+# inside the step; the host sends SIGINT to abort. Printed output is kept as every executor
+# keeps it: the first and last halves of `maxOutputChars`, with the count of what was dropped
+# between them (`cut`), which the host turns into its note.
+#
+# src/executor/guest-harness.test.ts runs it under the host's CPython.
 import ast, json, os, signal, sys, traceback
 
 _out = os.fdopen(os.dup(1), "w", encoding="utf-8")
@@ -46,24 +47,40 @@ class _Timeout(BaseException):
 
 
 class _Logs:
-    """sys.stdout / sys.stderr during a step: keeps at most 'limit' characters."""
+    """sys.stdout / sys.stderr during a step: keeps the first and last halves of 'limit'
+    characters, and counts what it drops between them."""
 
     def __init__(self, limit):
-        self.parts = []
-        self.size = 0
-        self.limit = limit
-        self.cut = False
+        self.head_limit = (limit + 1) // 2
+        self.tail_limit = limit // 2
+        self.head = []
+        self.head_size = 0
+        self.tail = []
+        self.tail_size = 0
+        self.total = 0
 
     def write(self, text):
         text = str(text)
-        room = self.limit - self.size
-        if len(text) > room:
-            self.cut = True
-            text = text[:max(room, 0)]
+        written = len(text)
+        self.total += written
+        room = self.head_limit - self.head_size
+        if room > 0 and text:
+            kept = text[:room]
+            self.head.append(kept)
+            self.head_size += len(kept)
+            text = text[room:]
         if text:
-            self.parts.append(text)
-            self.size += len(text)
-        return len(text)
+            self.tail.append(text)
+            self.tail_size += len(text)
+            if self.tail_size > 2 * self.tail_limit + 1024:
+                self._compact()
+        return written
+
+    def _compact(self):
+        joined = "".join(self.tail)
+        kept = joined[-self.tail_limit:] if self.tail_limit > 0 else ""
+        self.tail = [kept] if kept else []
+        self.tail_size = len(kept)
 
     def flush(self):
         pass
@@ -71,9 +88,10 @@ class _Logs:
     def isatty(self):
         return False
 
-    def text(self):
-        joined = "".join(self.parts)
-        return joined + "\n[output truncated]\n" if self.cut else joined
+    def kept(self):
+        """The text kept (head and tail, joined) and how many characters were dropped between."""
+        self._compact()
+        return "".join(self.head) + "".join(self.tail), self.total - self.head_size - self.tail_size
 
 
 state = {"tools": [], "next_id": 0, "globals": None}
@@ -138,15 +156,16 @@ def failing_line(tb):
     return line
 
 
-def run_step(code, timeout_ms, max_log_chars):
+def run_step(code, timeout_ms, max_output_chars):
     scope = state["globals"]
-    logs = _Logs(max_log_chars)
+    logs = _Logs(max_output_chars)
     result = {"op": "done", "final": False, "output": None}
     try:
         tree = ast.parse(code, STEP)
     except SyntaxError as error:
         result["error"] = {"kind": "syntax", "name": type(error).__name__, "message": error.msg or str(error), "line": error.lineno}
         result["logs"] = ""
+        result["cut"] = 0
         return result
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
@@ -176,7 +195,7 @@ def run_step(code, timeout_ms, max_log_chars):
     except BaseException as error:
         kind = "tool" if isinstance(error, ToolError) else "memory" if isinstance(error, MemoryError) else "runtime"
         result["error"] = {"kind": kind, "name": type(error).__name__, "message": str(error) or type(error).__name__, "line": failing_line(error.__traceback__)}
-    result["logs"] = logs.text()
+    result["logs"], result["cut"] = logs.kept()
     return result
 
 
@@ -195,7 +214,7 @@ while True:
         message = json.loads(line)
         op = message.get("op")
         if op == "run":
-            send(run_step(message["code"], message.get("timeoutMs", 0), message.get("maxLogChars", 100000)))
+            send(run_step(message["code"], message.get("timeoutMs", 0), message.get("maxOutputChars", 20000)))
         elif op == "tools":
             state["tools"] = list(message["names"])
             install_tools(state["globals"])
@@ -209,4 +228,3 @@ while True:
     except KeyboardInterrupt:
         # An abort that arrived after its step had finished: nothing is running, carry on.
         continue
-`;

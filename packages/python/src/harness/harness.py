@@ -1,24 +1,22 @@
-/**
- * The Python half of the sandbox, run once in each interpreter (see python-worker.ts) under the
- * file name `<atrium-harness>`. It defines `make_harness(host, config_json)`, which returns the
- * entry points the worker calls: `run_step`, `set_tools`, `set_variables`, `reset`.
- *
- * Guest code never sees this module's globals: every path to them (dunder attributes, frames,
- * `sys`, `gc`, the import system) is closed by three layers that must all fail for an escape:
- * 1. a static check of each step's syntax tree (no dunder attributes or names, no frame
- *    attributes, imports only from the allow-list);
- * 2. the guest's own builtins (no eval/exec/open/globals/vars, a guarded getattr and
- *    `__import__`), with imported modules handed out as read-only views of their public names;
- * 3. an audit hook (PEP 578: it cannot be removed once added) that, while guest code runs, refuses
- *    process and network events, reading frames or code, writing files, importing the JS bridge,
- *    and compiling source that fails the check of layer 1 (e.g. `typing.get_type_hints`
- *    evaluating an annotation string).
- * Kept as a TypeScript string so the build ships it without a copy step; written without
- * backticks or "${" so the template needs no escapes.
- */
-export const HARNESS_FILENAME = "<atrium-harness>";
-
-export const HARNESS_SOURCE = String.raw`
+# The Python half of the Pyodide sandbox, run once in each interpreter (see
+# src/worker/python-worker.ts) under the file name `<atrium-harness>`. The host reads this file
+# from the package at run time and hands it to the sandbox as it boots. It defines
+# `make_harness(config_json, recursion_limit)`, which returns the entry points the worker calls:
+# `run_step`, `set_tools`, `set_variables`, `reset`.
+#
+# Guest code never sees this module's globals: every path to them (dunder attributes, frames,
+# `sys`, `gc`, the import system) is closed by three layers that must all fail for an escape:
+# 1. a static check of each step's syntax tree (no dunder attributes or names, no frame
+#    attributes, imports only from the allow-list);
+# 2. the guest's own builtins (no eval/exec/open/globals/vars, a guarded getattr and
+#    `__import__`), with imported modules handed out as read-only views of their public names;
+# 3. an audit hook (PEP 578: it cannot be removed once added) that, while guest code runs, refuses
+#    process and network events, reading frames or code, writing files, importing the JS bridge,
+#    and compiling source that fails the check of layer 1 (e.g. `typing.get_type_hints`
+#    evaluating an annotation string).
+#
+# It needs Pyodide's CPython (3.14: annotationlib) and the sandbox's host device to run;
+# test/harness-cpython.test.ts compiles it with the host's python3 and unit-tests its pure parts.
 import annotationlib as _annotationlib
 import ast as _ast
 import builtins as _builtins
@@ -982,4 +980,3 @@ def make_harness(config_json, recursion_limit):
     _sys.addaudithook(_make_audit_hook(authorized, trusted_compilers, trusted_readers))
 
     return {"run_step": run_step, "set_tools": set_tools, "set_variables": set_variables, "reset": reset}
-`;

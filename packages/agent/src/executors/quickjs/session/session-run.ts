@@ -1,7 +1,8 @@
-import type { ExecutionError } from "@atrium/spec";
+import { OutputBuffer } from "@atrium/kit";
+import type { ExecutionError, ExecutionErrorKind } from "@atrium/spec";
 import type { QuickJSDeferredPromise } from "quickjs-emscripten";
-import { LogBuffer } from "./log-buffer.js";
-import type { ToolOutcome } from "./worker-protocol.js";
+import { executionError } from "../execution-errors.js";
+import type { ToolOutcome } from "../worker-protocol.js";
 
 /** Why a run must stop now, whatever the code does; the interrupt handler enforces it. */
 export type StopReason =
@@ -22,9 +23,12 @@ export interface PendingToolCall {
   outcome?: ToolOutcome;
 }
 
-/** Everything one `run` accumulates; dropped when the run ends. */
-export class RunState {
-  readonly logs: LogBuffer;
+/**
+ * The sandbox's side of one `run` (the host's side is kit's `ExecutorRun`): what the step
+ * accumulates (output, pending tool calls, counts) and why it must stop; dropped when it ends.
+ */
+export class SessionRun {
+  readonly output: OutputBuffer;
   readonly pending = new Set<PendingToolCall>();
   readonly settled: PendingToolCall[] = [];
   stop: StopReason | undefined;
@@ -40,11 +44,16 @@ export class RunState {
     public deadline: number,
     maxOutputChars: number,
   ) {
-    this.logs = new LogBuffer(maxOutputChars);
+    this.output = new OutputBuffer(maxOutputChars);
   }
 
   requestStop(reason: StopReason): void {
     this.stop ??= reason;
+  }
+
+  /** A limit of the run was reached: it stops, and ends with this error (the failing line from `code`). */
+  stopAtLimit(kind: ExecutionErrorKind, name: string, message: string, code = ""): void {
+    this.requestStop({ type: "limit", error: executionError(kind, name, message, code) });
   }
 
   settle(call: PendingToolCall, outcome: ToolOutcome): void {

@@ -36,11 +36,11 @@ export interface RunOutcome {
 }
 
 /**
- * One run in progress: what steps read (the `RunContext`), where its events go, and the
+ * One agent run in progress (an executor's run is kit's `ExecutorRun`): what steps read (the `RunContext`), where its events go, and the
  * tallies its result is made of. The loop's generator owns one, so the run's state lives here
  * rather than in closure variables.
  */
-export class ActiveRun implements RunContext {
+export class AgentRun implements RunContext {
   readonly runId = randomUUID();
   readonly task: string;
   readonly maxSteps: number;
@@ -140,7 +140,7 @@ export class ActiveRun implements RunContext {
 
   /** The result, the error that ended the run, and what `onEvent` threw; after `end`. */
   outcome(): RunOutcome {
-    if (!this.#result) throw new Error("ActiveRun.outcome() before end()");
+    if (!this.#result) throw new Error("AgentRun.outcome() before end()");
     const outcome: RunOutcome = { result: this.#result };
     if (this.#failure) outcome.thrown = this.#failure.error;
     if (this.#observer.failure) outcome.observerFailure = this.#observer.failure;

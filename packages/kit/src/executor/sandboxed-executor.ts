@@ -1,0 +1,423 @@
+import {
+  AbortError,
+  ClosedError,
+  type CodeExecutor,
+  type CodeLanguage,
+  ConfigError,
+  type ExecutionError,
+  type ExecutionResult,
+  ExecutorBusyError,
+  type ExecutorCapabilities,
+  type RunOptions,
+  type Tool,
+} from "@atrium/spec";
+import { SandboxExitError, SandboxProtocolError } from "../errors.js";
+import {
+  runSandboxToolCall,
+  type SandboxToolOutcome,
+  type ToolCallEvent,
+} from "../tool-call/sandbox-tool-call.js";
+import { describeThrown } from "../values/describe-thrown.js";
+import { toJsonText } from "../values/sandbox-json.js";
+import type { ExecutorLimits } from "./executor-limits.js";
+import { type ExecutorRun, type HostStop, newExecutorRun } from "./executor-run.js";
+import type { SandboxHost } from "./sandbox-host.js";
+
+/**
+ * The reason a run's tool signal aborts with. One shared instance: `abort()` without a reason
+ * builds a DOMException with a stack trace on every tool step, a measurable part of its cost.
+ */
+const STEP_ENDED = new AbortError("the step that called this tool ended");
+
+/** A variable's name and its value as JSON text (undefined: no value). */
+export type VariableEntry = [name: string, json: string | undefined];
+
+/**
+ * The lifecycle every sandboxed `CodeExecutor` shares, over a `SandboxHost` (a worker thread,
+ * an OS-sandboxed process, an interpreter in a guest): attaching a sandbox, replacing one that
+ * was lost (in the background, so a run's time bound holds, with the next operation waiting for
+ * it in `ready`), the busy rule (`assertIdle`: runs never overlap, a call during a run is
+ * refused with `ExecutorBusyError`), the supervision of a run (abort, watchdog, a sandbox that
+ * hangs, dies or breaks its protocol), tool calls through `runSandboxToolCall`, and close.
+ *
+ * A subclass says how to talk to its sandbox and nothing else, like smolagents'
+ * `RemotePythonExecutor`, whose backends override two methods: `acquireHost`, `initHost`,
+ * `installTools`, `installVariables`, `resetHost`, `startRun`, `interruptHost`, `toResult` and
+ * `handleToolCall`; the rest has defaults to override where a sandbox differs.
+ */
+export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolCall>, Reply>
+  implements CodeExecutor
+{
+  abstract readonly language: CodeLanguage;
+  abstract readonly capabilities: ExecutorCapabilities;
+  /** Names the executor in messages ("QuickJsExecutor is closed"). */
+  protected abstract readonly executorName: string;
+  protected abstract readonly limits: Readonly<ExecutorLimits>;
+  /** Observes every tool call the code makes (call, progress, result). */
+  protected onToolCall: ((event: ToolCallEvent) => void) | undefined;
+  /** The sandbox; replaced when one is lost. */
+  protected host!: Host;
+  protected tools: ReadonlyMap<string, Tool> = new Map();
+  /** The run under way, if any: while it is set, every other operation is refused. */
+  protected active: ExecutorRun | undefined;
+  private activeCompletion: Promise<unknown> | undefined;
+  private closing: Promise<void> | undefined;
+  /**
+   * The replacement of a lost sandbox, started when a run gave up on it: the run returns at once
+   * (its time bound holds) and the next operation waits for the new sandbox.
+   */
+  private replacement: Promise<void> | undefined;
+  /** A fresh controller for the next run's tool calls, made while the host was idle. */
+  private spareController: AbortController | undefined;
+
+  // ── what each sandbox does its own way ───────────────────────────────────────────────────
+
+  /** A sandbox for this executor: a warm one from a pool, or a new one. */
+  protected abstract acquireHost(): Promise<Host>;
+  /** Readies a sandbox for this executor (its limits, say) before anything else reaches it. */
+  protected abstract initHost(host: Host): Promise<void>;
+  /** Defines `this.tools` in the sandbox (after `setTools`, and in a replacement). */
+  protected abstract installTools(host: Host): Promise<void>;
+  protected abstract installVariables(host: Host, entries: readonly VariableEntry[]): Promise<void>;
+  protected abstract resetHost(host: Host): Promise<void>;
+  /**
+   * Starts `code` in the sandbox and resolves with its reply, checked: a reply that fails the
+   * checks rejects with `SandboxProtocolError`, a sandbox that died with `SandboxExitError`.
+   */
+  protected abstract startRun(host: Host, code: string, run: ExecutorRun): Promise<Reply>;
+  /** Asks the sandbox to stop the code it runs (a stop flag, an interrupt, a signal). */
+  protected abstract interruptHost(host: Host): void;
+  /** The result of a run the sandbox answered. */
+  protected abstract toResult(reply: Reply, run: ExecutorRun, code: string, started: number): ExecutionResult;
+  /**
+   * A tool call from the sandbox: the subclass checks it (against `activeRun`), finds the tool
+   * and its input, and runs it with `callTool`; a call that breaks the protocol goes to `breakRun`.
+   */
+  protected abstract handleToolCall(call: ToolCall): void;
+
+  /** Gives the sandbox up when the executor closes; ends it unless the subclass keeps it (a pool). */
+  protected releaseHost(host: Host): Promise<void> {
+    return host.terminate();
+  }
+
+  /** Why `name` cannot be a tool's name here, said after "cannot be a tool name"; undefined if it can. */
+  protected toolNameProblem(_name: string): string | undefined {
+    return undefined;
+  }
+
+  /** Why `name` cannot be a variable's name here, said after "cannot be a variable name". */
+  protected variableNameProblem(name: string): string | undefined {
+    return this.tools.has(name) ? ": it is a tool's name" : undefined;
+  }
+
+  /** Code refused before it reaches the sandbox (a length limit, say), as the run's error. */
+  protected refuseCode(_code: string): ExecutionError | undefined {
+    return undefined;
+  }
+
+  /**
+   * Arms the run's timers. By default only the watchdog: the sandbox keeps the deadline itself,
+   * and one that does not answer by max(2 × timeout, timeout + watchdogGraceMs) is given up on.
+   */
+  protected armTimers(run: ExecutorRun): void {
+    const graceMs = Math.max(run.timeoutMs, this.limits.watchdogGraceMs);
+    run.timers.push(setTimeout(run.giveUp, run.timeoutMs + graceMs));
+  }
+
+  /** What a run that hung past the watchdog reports (its sandbox was replaced). */
+  protected hungMessage(run: ExecutorRun): string {
+    return `The code did not finish within ${run.timeoutMs} ms and its sandbox was restarted; every variable is lost`;
+  }
+
+  /** What a run reports when its sandbox was lost: it hung past the watchdog, or it exited. */
+  private lostSandboxError(loss: "hung" | SandboxExitError, run: ExecutorRun): ExecutionError {
+    return loss === "hung"
+      ? { kind: "timeout", name: "TimeoutError", message: this.hungMessage(run), stateLost: true }
+      : {
+          // The sandbox died (a wasm abort, an out-of-memory in the engine, a terminate): not
+          // a limit the code hit, so not "memory".
+          kind: "crashed",
+          name: "SandboxCrashError",
+          message: `The sandbox crashed (${loss.message}) and was restarted; every variable is lost`,
+          stateLost: true,
+        };
+  }
+
+  // ── the CodeExecutor ─────────────────────────────────────────────────────────────────────
+
+  async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
+    this.assertIdle("run()");
+    if (typeof code !== "string") throw new ConfigError("run(code): code must be a string");
+    if (options.signal?.aborted) throw new AbortError("The run was aborted before it started");
+    const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new ConfigError(
+        `${this.executorName}: timeoutMs must be a positive number, got ${String(timeoutMs)}`,
+      );
+    }
+    const run = newExecutorRun(timeoutMs);
+    this.active = run;
+    const completion = this.supervise(code, run, options.signal);
+    this.activeCompletion = completion.catch(() => undefined);
+    try {
+      return await completion;
+    } finally {
+      this.active = undefined;
+      this.activeCompletion = undefined;
+    }
+  }
+
+  async setTools(tools: readonly Tool[]): Promise<void> {
+    this.assertIdle("setTools()");
+    const next = new Map<string, Tool>();
+    for (const tool of tools) {
+      const problem = this.toolNameProblem(tool.name);
+      if (problem) throw new ConfigError(`setTools: "${tool.name}" cannot be a tool name ${problem}`);
+      if (next.has(tool.name))
+        throw new ConfigError(`setTools: two tools are named "${tool.name}"; names must be unique`);
+      next.set(tool.name, tool);
+    }
+    this.tools = next;
+    await this.installTools(await this.ready());
+  }
+
+  /** Copies each value in as JSON text (`toJsonText`), at most `maxTransferChars` of it. */
+  async setVariables(variables: Record<string, unknown>): Promise<void> {
+    this.assertIdle("setVariables()");
+    const entries: VariableEntry[] = [];
+    for (const [name, value] of Object.entries(variables)) {
+      const problem = this.variableNameProblem(name);
+      if (problem) throw new ConfigError(`setVariables: "${name}" cannot be a variable name${problem}`);
+      let json: string | undefined;
+      try {
+        json = toJsonText(value);
+      } catch (error) {
+        throw new ConfigError(
+          `setVariables: "${name}" is not JSON-compatible data: ${describeThrown(error)}`,
+        );
+      }
+      if (json !== undefined && json.length > this.limits.maxTransferChars) {
+        throw new ConfigError(
+          `setVariables: "${name}" is ${json.length} characters of JSON; the limit is ${this.limits.maxTransferChars} (maxTransferChars)`,
+        );
+      }
+      entries.push([name, json]);
+    }
+    await this.installVariables(await this.ready(), entries);
+  }
+
+  async reset(): Promise<void> {
+    this.assertIdle("reset()");
+    await this.resetHost(await this.ready());
+  }
+
+  /** Stops a run under way (its `run` rejects with `ClosedError`), then gives the sandbox up. */
+  async close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.active) this.stopRun(this.active, { type: "closed" });
+      await this.activeCompletion;
+      await this.replacement?.catch(() => undefined);
+      await this.releaseHost(this.host);
+    })();
+    await this.closing;
+  }
+
+  /** `await using executor = await X.create()` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  // ── the lifecycle ────────────────────────────────────────────────────────────────────────
+
+  /** What a subclass's `create` does: attach a sandbox, then install the tools it was given. */
+  protected async open(tools: readonly Tool[] | undefined): Promise<void> {
+    await this.attach();
+    if (tools) await this.setTools(tools);
+  }
+
+  /** Takes a sandbox and readies it; a failure ends the sandbox and is the caller's error. */
+  protected async attach(): Promise<void> {
+    const host = await this.acquireHost();
+    try {
+      await this.initHost(host);
+    } catch (error) {
+      await host.terminate();
+      throw error;
+    }
+    host.onToolCall = (call) => this.handleToolCall(call);
+    this.host = host;
+  }
+
+  /** Ends the lost sandbox and attaches a new one with the same tools (variables are gone). */
+  private async replaceHost(): Promise<void> {
+    await this.host.terminate();
+    await this.attach();
+    if (this.tools.size) await this.installTools(this.host);
+  }
+
+  protected startReplacement(): void {
+    const replacement = this.replaceHost();
+    this.replacement = replacement;
+    // Its failure is reported to the operation that waits for it (`ready`), not unhandled.
+    replacement.catch(() => undefined);
+  }
+
+  /**
+   * The sandbox, once a replacement under way is done. A failed replacement is this operation's
+   * error, and the next operation tries again.
+   */
+  protected async ready(): Promise<Host> {
+    const replacement = this.replacement;
+    if (replacement) {
+      try {
+        await replacement;
+      } catch (error) {
+        if (this.replacement === replacement) this.startReplacement();
+        throw error;
+      }
+      if (this.replacement === replacement) this.replacement = undefined;
+    }
+    return this.host;
+  }
+
+  /** The busy rule: nothing reaches a closed executor, nor one whose run is under way. */
+  protected assertIdle(operation: string): void {
+    if (this.closing) throw new ClosedError(this.executorName);
+    if (this.active) throw new ExecutorBusyError(operation);
+  }
+
+  // ── one run ──────────────────────────────────────────────────────────────────────────────
+
+  private async supervise(code: string, run: ExecutorRun, signal: AbortSignal | undefined) {
+    const started = performance.now();
+    const refused = this.refuseCode(code);
+    if (refused) return this.failed(run, started, refused);
+    const onAbort = () => this.stopRun(run, { type: "abort" });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const hung = new Promise<{ loss: "hung" }>((resolve) => {
+      run.giveUp = () => resolve({ loss: "hung" });
+    });
+    let outcome: { reply: Reply } | { loss: "hung" | SandboxExitError };
+    try {
+      // No await on the common path: an idle await per step is measurable on trivial steps.
+      const host = this.replacement ? await this.ready() : this.host;
+      this.armTimers(run);
+      outcome = await Promise.race([this.startRun(host, code, run).then((reply) => ({ reply })), hung]);
+    } catch (error) {
+      if (error instanceof SandboxProtocolError) run.broken ??= error.message;
+      else if (!(error instanceof SandboxExitError)) throw error;
+      outcome = { loss: error instanceof SandboxExitError ? error : "hung" };
+    } finally {
+      for (const timer of run.timers) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.endToolSignal(run);
+    }
+    if (run.broken !== undefined) {
+      outcome = { loss: new SandboxExitError(`it broke the protocol: ${run.broken}`) };
+    }
+    // A sandbox that stopped answering (or died) is replaced; everything it held is gone.
+    const lost = "loss" in outcome;
+    if (lost && run.stop?.type === "closed") await this.host.terminate();
+    else if (lost) this.startReplacement();
+    if (run.stop?.type === "abort") {
+      throw new AbortError(
+        lost
+          ? "The run was aborted; its sandbox did not stop in time and was restarted, so every variable is lost"
+          : "The run was aborted",
+      );
+    }
+    if (run.stop?.type === "closed") throw new ClosedError(this.executorName);
+    if (run.stop?.type === "fatal") throw run.stop.error;
+    if ("loss" in outcome) return this.failed(run, started, this.lostSandboxError(outcome.loss, run));
+    return this.toResult(outcome.reply, run, code, started);
+  }
+
+  private failed(run: ExecutorRun, started: number, error: ExecutionError): ExecutionResult {
+    return {
+      output: undefined,
+      logs: "",
+      isFinalAnswer: false,
+      error,
+      images: run.images,
+      durationMs: performance.now() - started,
+    };
+  }
+
+  /**
+   * Stops a run: its tool calls are aborted and the sandbox is interrupted. Guest code stops
+   * within moments; a sandbox stuck in a long native call is given up on after `stopGraceMs`
+   * instead of waited for (a timeout has the watchdog for that).
+   */
+  protected stopRun(run: ExecutorRun, stop: HostStop): void {
+    if (run.stop) return;
+    run.stop = stop;
+    run.controller?.abort(STEP_ENDED);
+    this.interruptHost(this.host);
+    if (stop.type !== "timeout") run.timers.push(setTimeout(run.giveUp, this.limits.stopGraceMs));
+  }
+
+  /** The sandbox broke its protocol during `run`: it is ended at once, and the run reports a crash. */
+  protected breakRun(run: ExecutorRun, why: string): void {
+    run.broken ??= why;
+    run.giveUp();
+    void this.host.terminate();
+  }
+
+  /** The run a message from the sandbox names, while it is under way and not stopped. */
+  protected activeRun(runId: number): ExecutorRun | undefined {
+    const run = this.active;
+    return run && run.id === runId && !run.stop ? run : undefined;
+  }
+
+  /**
+   * Runs a tool for a call of `run`'s code, the same way in every executor
+   * (`runSandboxToolCall`: validation, the run's signal, images kept, the value as JSON within
+   * `maxTransferChars`). `reply` gets the outcome while the run goes on; a fatal error ends the
+   * run, which then rejects with it.
+   */
+  protected callTool(
+    run: ExecutorRun,
+    tool: Tool,
+    input: unknown,
+    id: string,
+    reply: (outcome: SandboxToolOutcome) => void,
+  ): void {
+    run.controller ??= this.spareController ?? new AbortController();
+    this.spareController = undefined;
+    run.toolsRunning++;
+    void runSandboxToolCall({
+      tool,
+      input,
+      id,
+      signal: run.controller.signal,
+      images: run.images,
+      maxJsonChars: this.limits.maxTransferChars,
+      limitName: "maxTransferChars",
+      maxErrorChars: this.limits.maxErrorChars,
+      ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
+    }).then((outcome) => {
+      run.toolsRunning--;
+      if ("fatal" in outcome) this.stopRun(run, { type: "fatal", error: outcome.fatal });
+      // An answer that arrives after its run ended is dropped: the sandbox may serve others now.
+      else if (this.active === run && !run.stop) reply(outcome);
+    });
+  }
+
+  /**
+   * Aborts the run's tool signal. A tool still running learns it before `run` returns; when every
+   * tool call has settled, the abort (and a spare controller for the next run) waits for the
+   * event loop's next turn, off the path of the result.
+   */
+  private endToolSignal(run: ExecutorRun): void {
+    const controller = run.controller;
+    if (!controller) return;
+    if (run.toolsRunning > 0) {
+      controller.abort(STEP_ENDED);
+      return;
+    }
+    setImmediate(() => {
+      controller.abort(STEP_ENDED);
+      this.spareController ??= new AbortController();
+    });
+  }
+}
