@@ -224,7 +224,7 @@ describe("atrium-docs mcp --http: who may connect is said explicitly", () => {
     expect(atriumDocs(["mcp", "--dir", "/nonexistent", "--no-auth"])).toEqual({
       stdout: "",
       stderr:
-        "atrium-docs mcp: --tokens-file and --no-auth apply only with --http (see atrium-docs mcp --help)\n",
+        "atrium-docs mcp: --tokens-file, --no-auth, --port and --host apply only with --http (see atrium-docs mcp --help)\n",
       exitCode: 2,
     });
     // A tokens file that is not there is a failure (exit 1), found before any store opens.

@@ -7,7 +7,7 @@ export {
   OutputBuffer,
   outputCutNote,
 } from "./executor/output-limit.js";
-export type { SandboxHost } from "./executor/sandbox-host.js";
+export type { RequestOf, SandboxHost, ToolCallOf } from "./executor/sandbox-host.js";
 export { SandboxedExecutor, type VariableEntry } from "./executor/sandboxed-executor.js";
 export { type LimitKind, type LimitKinds, resolveLimitValues } from "./limits/resolve-limit-values.js";
 export {

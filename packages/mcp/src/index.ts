@@ -24,6 +24,7 @@ export * as limits from "./limits.js";
 export { toCallToolResult } from "./serve/call-tool.js";
 export type { McpHttpAuth, McpIdentity } from "./serve/client-identity.js";
 export { createMcpServer } from "./serve/create-server.js";
+export { LOOPBACK_HOSTS, MCP_HTTP_CLI_OPTIONS, mcpHttpOptionsProblem } from "./serve/http-cli-options.js";
 export {
   type HealthReport,
   type ServedMcpHttp,

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ExecutionError, type ExecutionResult, type Tool, ToolError } from "@atrium/spec";
+import { contractTools } from "@atrium/spec/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEFAULT_AUTHORIZED_IMPORTS,
@@ -20,18 +21,8 @@ let secretFile: string;
 const toolCalls: ToolCallEvent[] = [];
 
 const tools: Tool[] = [
-  {
-    name: "add",
-    description: "Adds a and b.",
-    inputSchema: {
-      type: "object",
-      properties: { a: { type: "number" }, b: { type: "number" } },
-      required: ["a", "b"],
-    },
-    async execute(input: { a: number; b: number }) {
-      return input.a + input.b;
-    },
-  },
+  // add(a, b), as the executor contract's cases call it.
+  ...contractTools().filter((tool) => tool.name === "add"),
   {
     name: "refuse",
     description: "Always fails.",

@@ -2,6 +2,7 @@
 // sandbox: every one must be contained with a clear error, and the sandbox (with a canary
 // variable set before the attacks) and the host must stay healthy after each.
 import type { ExecutionError, ExecutionResult, Tool } from "@atrium/spec";
+import { contractTools } from "@atrium/spec/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_AUTHORIZED_IMPORTS, drainPythonWorkers, PythonExecutor } from "../src/index.js";
 
@@ -13,18 +14,8 @@ const outside = (module: string) =>
   `Import of ${module} is not allowed: it reaches outside the sandbox. Authorized imports are: ${authorized}`;
 const forbiddenAttribute = (name: string) => `access to attribute '${name}' is not allowed in this sandbox`;
 
-const add: Tool = {
-  name: "add",
-  description: "Adds a and b.",
-  inputSchema: {
-    type: "object",
-    properties: { a: { type: "number" }, b: { type: "number" } },
-    required: ["a", "b"],
-  },
-  async execute(input: { a: number; b: number }) {
-    return input.a + input.b;
-  },
-};
+/** add(a, b), as the executor contract's cases call it. */
+const add = contractTools().find((tool) => tool.name === "add") as Tool;
 
 let executor: PythonExecutor;
 

@@ -1,9 +1,7 @@
 import { defineCommand, integerOption, UsageError } from "@atrium/kit/cli";
-import { loadTokensFile } from "@atrium/mcp";
+import { loadTokensFile, MCP_HTTP_CLI_OPTIONS, mcpHttpOptionsProblem } from "@atrium/mcp";
 import { serveDocsMcp, serveDocsMcpHttp } from "../mcp/docs-mcp-server.js";
 import { openStoreFromArgs, parseGroups, STORE_OPTIONS, storeArgs } from "./store-args.js";
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /** `atrium-docs mcp …`: serves until stdin closes (stdio) or SIGTERM/Ctrl-C (--http). */
 export const mcpCommand = defineCommand({
@@ -25,18 +23,12 @@ An embedded Chroma server (--path) that dies is restarted; each restart is logge
   options: {
     ...STORE_OPTIONS,
     groups: { type: "string", value: "a,b", help: "the user's groups (stdio, or --http --no-auth)" },
-    http: { type: "boolean", help: "serve streamable HTTP instead of stdio; prints the endpoint URL" },
+    ...MCP_HTTP_CLI_OPTIONS,
     "tokens-file": {
       type: "string",
       value: "FILE",
       help: 'bearer tokens allowed over HTTP, stored hashed (see atrium-docs hash-token):\n{"tokens": {"<sha256 hex>": {"identity": "alice", "groups": ["staff"]}}}',
     },
-    "no-auth": {
-      type: "boolean",
-      help: "serve HTTP without authentication (refused unless --host is loopback)",
-    },
-    port: { type: "string", value: "N", help: "HTTP port (default: a free one)" },
-    host: { type: "string", value: "H", help: "HTTP interface (default 127.0.0.1)" },
   },
   async run({ values }, io) {
     // Every option is checked, and the tokens file read, before any store or server starts.
@@ -78,28 +70,15 @@ An embedded Chroma server (--path) that dies is restarted; each restart is logge
 
 /** Who may connect must be said explicitly for HTTP, and only for HTTP. */
 function authProblem(values: {
-  http?: boolean;
-  "tokens-file"?: string;
-  "no-auth"?: boolean;
-  groups?: string;
-  host?: string;
+  http?: boolean | undefined;
+  "tokens-file"?: string | undefined;
+  "no-auth"?: boolean | undefined;
+  groups?: string | undefined;
+  port?: string | undefined;
+  host?: string | undefined;
 }): string | undefined {
-  const tokensFile = values["tokens-file"];
-  const noAuth = values["no-auth"] === true;
-  if (!values.http) {
-    if (tokensFile !== undefined || noAuth) return "--tokens-file and --no-auth apply only with --http";
-    return undefined;
-  }
-  if (tokensFile !== undefined && noAuth) return "give either --tokens-file or --no-auth, not both";
-  if (tokensFile === undefined && !noAuth) {
-    return "--http needs --tokens-file FILE (the bearer tokens allowed in) or --no-auth (anyone who can reach the port; loopback only)";
-  }
-  if (tokensFile !== undefined && values.groups !== undefined) {
+  if (values["tokens-file"] !== undefined && values.groups !== undefined) {
     return "--groups does not apply with --tokens-file: each token's groups decide what its client sees";
   }
-  const host = typeof values.host === "string" ? values.host : "127.0.0.1";
-  if (noAuth && !LOOPBACK.has(host)) {
-    return `--no-auth serves anyone who reaches the port, so it is refused on --host ${host}; use a loopback host or --tokens-file`;
-  }
-  return undefined;
+  return mcpHttpOptionsProblem(values);
 }

@@ -12,3 +12,16 @@ export interface SandboxHost<ToolCall> {
   /** Ends the sandbox; requests still waiting reject with a `SandboxExitError`. Idempotent. */
   terminate(): Promise<void>;
 }
+
+/** The tool-call message of a sandbox protocol's guest-to-host messages. */
+export type ToolCallOf<GuestMessage> = Extract<GuestMessage, { type: "tool-call" }>;
+
+/**
+ * A request as the executor writes it: each host-to-guest message that carries an `id`, without
+ * it (the host numbers requests and matches the replies).
+ */
+export type RequestOf<HostMessage> = HostMessage extends infer Message
+  ? Message extends { id: number }
+    ? Omit<Message, "id">
+    : never
+  : never;

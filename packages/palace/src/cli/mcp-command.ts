@@ -1,10 +1,8 @@
 import { defineCommand, integerOption, UsageError } from "@atrium/kit/cli";
-import { loadTokensFile, type TokensAuth } from "@atrium/mcp";
+import { loadTokensFile, MCP_HTTP_CLI_OPTIONS, mcpHttpOptionsProblem, type TokensAuth } from "@atrium/mcp";
 import type { PalaceGrants } from "../access/palace-grants.js";
 import { checkTokenGrants, servePalaceMcp, servePalaceMcpHttp } from "../mcp/palace-mcp-server.js";
 import { PALACE_OPTION, withPalace } from "./palace-option.js";
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 export const mcpCommand = defineCommand({
   name: "mcp",
@@ -26,7 +24,7 @@ Over stdio the one client is you (every wing, unless --read/--write narrow it); 
 say what the client may do: --admin, or --read and --write naming wings.`,
   options: {
     ...PALACE_OPTION,
-    http: { type: "boolean", help: "serve streamable HTTP instead of stdio" },
+    ...MCP_HTTP_CLI_OPTIONS,
     "tokens-file": {
       type: "string",
       value: "FILE",
@@ -45,12 +43,6 @@ say what the client may do: --admin, or --read and --write naming wings.`,
       value: "WING",
       help: "the client may write WING (repeat for more)",
     },
-    "no-auth": {
-      type: "boolean",
-      help: "serve HTTP without authentication (refused unless --host is loopback)",
-    },
-    port: { type: "string", value: "N", help: "HTTP port (default: a free one)" },
-    host: { type: "string", value: "H", help: "HTTP interface (default 127.0.0.1)" },
   },
   async run({ values }, io) {
     const http = values.http === true;
@@ -58,21 +50,8 @@ say what the client may do: --admin, or --read and --write naming wings.`,
     const noAuth = values["no-auth"] === true;
     const { host } = values;
     const port = integerOption(values.port, "--port", { min: 0, max: 65_535 });
-    if (!http) {
-      if (tokensFile !== undefined || noAuth || host !== undefined || port !== undefined) {
-        throw new UsageError("--tokens-file, --no-auth, --port and --host apply only with --http");
-      }
-    } else if ((tokensFile === undefined) === !noAuth) {
-      throw new UsageError(
-        tokensFile === undefined
-          ? "--http needs --tokens-file FILE (the bearer tokens allowed in) or --no-auth (anyone who can reach the port; loopback only)"
-          : "give either --tokens-file or --no-auth, not both",
-      );
-    } else if (noAuth && !LOOPBACK.has(host ?? "127.0.0.1")) {
-      throw new UsageError(
-        `--no-auth serves anyone who reaches the port, so it is refused on --host ${host}; use a loopback host or --tokens-file`,
-      );
-    }
+    const problem = mcpHttpOptionsProblem(values);
+    if (problem !== undefined) throw new UsageError(problem);
     const grants = grantsOption(values);
     if (tokensFile !== undefined && grants !== undefined) {
       throw new UsageError(

@@ -1,12 +1,8 @@
-import type { SandboxHost } from "@atrium/kit";
+import type { RequestOf, SandboxHost, ToolCallOf } from "@atrium/kit";
 import type { HostToWorker, SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
 
-export type ToolCallMessage = Extract<WorkerToHost, { type: "tool-call" }>;
-export type SandboxRequest = HostToWorker extends infer M
-  ? M extends { id: number }
-    ? Omit<M, "id">
-    : never
-  : never;
+export type ToolCallMessage = ToolCallOf<WorkerToHost>;
+export type SandboxRequest = RequestOf<HostToWorker>;
 
 /**
  * The executor's handle on one QuickJS sandbox (its kit `SandboxHost`), wherever it runs: a worker thread of this
