@@ -1,4 +1,4 @@
-import { AtriumError } from "@atrium/spec";
+import { AtriumError, ConfigError } from "@atrium/spec";
 
 /**
  * A sandbox (a worker thread, an OS-sandboxed process, an interpreter in a guest) died, was
@@ -21,3 +21,10 @@ export class SandboxProtocolError extends AtriumError {
     super("EXECUTION", message);
   }
 }
+
+/**
+ * A mistake in how a command was called: an unknown command or option, a missing argument, a
+ * value out of range, options that do not go together. `runCli` prints the message and where the
+ * command's `--help` is, on one line, and exits 2.
+ */
+export class UsageError extends ConfigError {}

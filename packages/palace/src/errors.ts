@@ -52,3 +52,55 @@ export function isPalaceError(error: unknown, code?: PalaceErrorCode): error is 
 export function invalidInput(field: string, problem: string): PalaceError {
   return new PalaceError("palace/invalid-input", `${field}: ${problem}`);
 }
+
+/**
+ * The knowledge graph's failures, in the palace's error family (match on `palaceCode`). Bad
+ * input is spec's `ValidationError` (code "VALIDATION", it names every field); these cover the
+ * rest.
+ */
+
+/** An entity or fact the caller named does not exist (or is no longer open). */
+export class KnowledgeGraphNotFoundError extends PalaceError {
+  constructor(message: string, options: AtriumErrorOptions = {}) {
+    super("palace/not-found", message, options);
+  }
+}
+
+/**
+ * A request that contradicts what is stored: an alias already naming another entity, an imported
+ * triple id holding a different fact, ending a fact that already ended. Not fatal: an agent sees
+ * it and corrects the call. Not thrown for conflicting facts of single-valued predicates: `add`
+ * reports those as values.
+ */
+export class KnowledgeGraphConflictError extends PalaceError {
+  constructor(message: string, options: AtriumErrorOptions = {}) {
+    super("palace/conflict", message, { isFatal: false, ...options });
+  }
+}
+
+/** The stored graph is in a shape this version cannot read (a newer schema). */
+export class KnowledgeGraphFormatError extends PalaceError {
+  constructor(message: string, options: AtriumErrorOptions = {}) {
+    super("palace/format", message, options);
+  }
+}
+
+/** Where in an export file: "line 3, column 14", "conversation 2". */
+export type ExportPosition = string;
+
+/**
+ * A file a miner cannot read at all: invalid JSON, a top-level shape no format has, a transcript
+ * with no message in it. It names the position so the user can open the file there; the mining
+ * run reports it with the file's name and goes on with the other files.
+ */
+export class ExportParseError extends AtriumError {
+  readonly position: ExportPosition | undefined;
+  /** The message without the position. */
+  readonly detail: string;
+
+  constructor(position: ExportPosition | undefined, detail: string, options: AtriumErrorOptions = {}) {
+    super("PARSE", position === undefined ? detail : `${position}: ${detail}`, options);
+    this.position = position;
+    this.detail = detail;
+  }
+}

@@ -1,4 +1,8 @@
-import { AbortError, AtriumError, errorMessage, ModelError } from "@atrium/spec";
+import { AbortError, AtriumError, errorMessage } from "@atrium/spec";
+import { ProviderError } from "../errors.js";
+
+export { ProviderError };
+
 import { APICallError } from "ai";
 
 /** Who was being called, so that an error can say where to look. */
@@ -9,25 +13,6 @@ export interface ModelErrorContext {
   apiKeyEnvVar?: string;
   /** The user's signal: an abort from it is an AbortError, any other abort is a timeout. */
   signal?: AbortSignal;
-}
-
-/**
- * A provider call failed. Adds what a retry loop needs (`retryAfterMs`, from the provider's
- * `Retry-After` / `retry-after-ms` headers) to spec's `ModelError`.
- */
-export class ProviderError extends ModelError {
-  readonly modelId: string;
-  readonly retryAfterMs: number | undefined;
-
-  constructor(
-    modelId: string,
-    message: string,
-    options: { status?: number; isRetryable: boolean; retryAfterMs?: number; cause?: unknown },
-  ) {
-    super(message, { status: options.status, isRetryable: options.isRetryable, cause: options.cause });
-    this.modelId = modelId;
-    this.retryAfterMs = options.retryAfterMs;
-  }
 }
 
 /** HTTP statuses worth another try: timeouts, rate limits and server errors. Never other 4xx. */

@@ -1,11 +1,6 @@
-import { ConfigError } from "@atrium/spec";
+import { UsageError } from "../errors.js";
 
-/**
- * A mistake in how a command was called: an unknown command or option, a missing argument, a
- * value out of range, options that do not go together. `runCli` prints the message and where the
- * command's `--help` is, on one line, and exits 2.
- */
-export class UsageError extends ConfigError {}
+export { UsageError };
 
 /**
  * The exit codes every Atrium CLI shares. A command may return others that it documents: a

@@ -1,5 +1,5 @@
+import { ExportParseError } from "../errors.js";
 import type { ConversationMessage, ParsedExport } from "./conversation.js";
-import { ExportParseError } from "./export-parse-error.js";
 import { readJsonLines } from "./json-lines.js";
 import { isRecord, type JsonRecord, stringField } from "./json-shape.js";
 import { toIsoTimestamp } from "./timestamps.js";

@@ -1,3 +1,5 @@
+import type { ExportPosition } from "../errors.js";
+
 /**
  * The one shape every conversation parser produces, whatever the export looked like: a
  * conversation is an ordered list of messages, each with the source's own turn id (so evidence
@@ -37,7 +39,7 @@ export const CONVERSATION_FORMATS = [
 export type ConversationFormat = (typeof CONVERSATION_FORMATS)[number];
 
 /** Where in a file something went wrong: "line 3, column 14", "$[2].chat_messages[5].sender". */
-export type SourcePosition = string;
+export type SourcePosition = ExportPosition;
 
 /**
  * A part of a file the parser had to leave out (one bad conversation in an export, one bad line

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ExportParseError } from "./export-parse-error.js";
+import { ExportParseError } from "../errors.js";
 import { jsonSyntaxErrorOffset, lineColumn, parseJsonText } from "./json-syntax.js";
 
 describe("jsonSyntaxErrorOffset", () => {

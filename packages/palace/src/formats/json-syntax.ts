@@ -1,4 +1,4 @@
-import { ExportParseError } from "./export-parse-error.js";
+import { ExportParseError } from "../errors.js";
 
 /**
  * JSON parsing that says where a file is broken. Node 20's `JSON.parse` often reports no position

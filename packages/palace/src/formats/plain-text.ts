@@ -1,5 +1,5 @@
+import { ExportParseError } from "../errors.js";
 import type { ConversationMessage, MessageRole, ParsedExport } from "./conversation.js";
-import { ExportParseError } from "./export-parse-error.js";
 import { toIsoTimestamp } from "./timestamps.js";
 
 /**

@@ -1,5 +1,5 @@
+import { ExportParseError } from "../errors.js";
 import type { ConversationMessage, ParsedExport, ParseProblem } from "./conversation.js";
-import { ExportParseError } from "./export-parse-error.js";
 import { isRecord, type JsonRecord, jsonPath, jsonType, stringField } from "./json-shape.js";
 import { toIsoTimestamp } from "./timestamps.js";
 

@@ -2,7 +2,7 @@ export {
   KnowledgeGraphConflictError,
   KnowledgeGraphFormatError,
   KnowledgeGraphNotFoundError,
-} from "./kg-errors.js";
+} from "../errors.js";
 export { renderFact } from "./kg-fact-lines.js";
 export { entityKey, normalizePredicate } from "./kg-names.js";
 export {

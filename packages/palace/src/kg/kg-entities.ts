@@ -1,6 +1,6 @@
 import { LimitError } from "@atrium/spec";
+import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "../errors.js";
 import type { KgContext } from "./kg-context.js";
-import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "./kg-errors.js";
 import { wingKey } from "./kg-names.js";
 import type { Entity, EntityInput } from "./kg-types.js";
 

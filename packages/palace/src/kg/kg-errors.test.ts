@@ -1,11 +1,11 @@
 import { isFatalError } from "@atrium/spec";
 import { expect, it } from "vitest";
-import { isPalaceError } from "../errors.js";
 import {
+  isPalaceError,
   KnowledgeGraphConflictError,
   KnowledgeGraphFormatError,
   KnowledgeGraphNotFoundError,
-} from "./kg-errors.js";
+} from "../errors.js";
 
 it("sits in the palace's error family; only a format error ends a run", () => {
   const cases = [

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/test-database.js";
 import { PalaceAccess } from "../access/palace-access.js";
-import { KnowledgeGraphConflictError } from "./kg-errors.js";
+import { KnowledgeGraphConflictError } from "../errors.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
 
 const clock = () => new Date("2025-01-01T00:00:00.000Z");

@@ -1,7 +1,7 @@
 import { LimitError, ValidationError } from "@atrium/spec";
+import { KnowledgeGraphConflictError } from "../errors.js";
 import { type KgContext, SUBJECT } from "./kg-context.js";
 import { addAlias, type EntityRow, ensureEntity, entityFromRow } from "./kg-entities.js";
-import { KnowledgeGraphConflictError } from "./kg-errors.js";
 import { renderFact } from "./kg-fact-lines.js";
 import { insertTriple } from "./kg-facts.js";
 import { entityKey } from "./kg-names.js";

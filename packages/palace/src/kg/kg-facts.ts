@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ValidationError } from "@atrium/spec";
+import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "../errors.js";
 import {
   invalidatedMessage,
   keptBothMessage,
@@ -8,7 +9,6 @@ import {
 } from "./kg-conflict-messages.js";
 import { type KgContext, SUBJECT } from "./kg-context.js";
 import { ensureEntity, resolve } from "./kg-entities.js";
-import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "./kg-errors.js";
 import { renderFact } from "./kg-fact-lines.js";
 import { singleValued } from "./kg-predicates.js";
 import { type TripleRow, tripleFromRow } from "./kg-rows.js";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/test-database.js";
 import { PalaceAccess } from "../access/palace-access.js";
-import { KnowledgeGraphFormatError } from "./kg-errors.js";
+import { KnowledgeGraphFormatError } from "../errors.js";
 import { createKnowledgeGraphTables, KG_SCHEMA_VERSION } from "./kg-schema.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
 

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { KnowledgeGraphFormatError } from "./kg-errors.js";
+import { KnowledgeGraphFormatError } from "../errors.js";
 
 /** Bumped when the `kg_` tables change shape; a palace written by a newer version is refused. */
 export const KG_SCHEMA_VERSION = 2;

@@ -1,7 +1,7 @@
 import { ValidationError } from "@atrium/spec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/test-database.js";
-import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "./kg-errors.js";
+import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "../errors.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
 
 const NOW = "2025-01-01T00:00:00.000Z";

@@ -1,5 +1,6 @@
 /** The mining API the package exports: the run, its sink seam, the parsers and room assignment. */
 
+export { ExportParseError } from "../errors.js";
 export { parseChatGptExport } from "../formats/chatgpt.js";
 export {
   type ConversationChunk,
@@ -20,7 +21,6 @@ export {
   type ParseProblem,
 } from "../formats/conversation.js";
 export { detectFormat } from "../formats/detect-format.js";
-export { ExportParseError } from "../formats/export-parse-error.js";
 export { parsePlainTranscript } from "../formats/plain-text.js";
 export { parseSlackDay, slackUsers } from "../formats/slack.js";
 export type {

@@ -1,5 +1,4 @@
-import type { Collection, Metadata, Where } from "@atrium/chroma";
-import { chromaEmbeddingFunction } from "@atrium/chroma";
+import { type Collection, chromaEmbeddingFunction, type Metadata, type Where } from "@atrium/chroma";
 import { type Embedding, errorMessage, rethrowIfFatal } from "@atrium/spec";
 import { PalaceError } from "../errors.js";
 import { VECTOR_LIST_PAGE, VECTOR_UPSERT_BATCH } from "../tuning.js";
