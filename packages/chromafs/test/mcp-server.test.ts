@@ -22,7 +22,11 @@ describe("atrium-docs mcp", () => {
       cwd: PACKAGE_DIR,
     });
     try {
-      expect((await client.listTools()).map((tool) => tool.name)).toEqual(["bash", "search"]);
+      // Both only read: MCP would take a tool without annotations for one that may destroy.
+      expect((await client.listTools()).map(({ name, annotations }) => ({ name, annotations }))).toEqual([
+        { name: "bash", annotations: { readOnlyHint: true, openWorldHint: false } },
+        { name: "search", annotations: { readOnlyHint: true, openWorldHint: false } },
+      ]);
       const result = await client.callTool("bash", { command: "grep -rn Falcon / ; ls /secret" });
       expect(result.structuredContent).toEqual({
         stdout: "/internal/roadmap.md:5:Project Falcon ships in Q3.\n",

@@ -46,6 +46,8 @@ export function docsBashTool(
     name,
     description: DOCS_BASH_DESCRIPTION,
     ...schemaToolInput(Input, name),
+    // The docs are read-only (writes go to a scratch /tmp that the next call may not see).
+    annotations: { readOnlyHint: true, openWorldHint: false },
     async execute({ command }, context) {
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
       const target = typeof session === "function" ? await session() : session;

@@ -25,6 +25,7 @@ export function docsSearchTool(store: DocStore, access: Access): Tool<z.infer<ty
       "Rank documentation pages by meaning and keywords. Returns one `path: snippet` line per hit; " +
       "read a hit with the bash tool (cat <path>).",
     ...schemaToolInput(Input, "search"),
+    annotations: { readOnlyHint: true, openWorldHint: false },
     async execute({ query, limit }) {
       const hits = await store.search(query, access, limit ?? SEARCH_DEFAULT_HITS);
       return formatSearchHits(hits, query) || "no matches\n";
