@@ -41,7 +41,7 @@ export interface ExecutorCapabilities {
   readonly network: ExecutorNetwork;
 }
 
-export interface RunOptions {
+export interface ExecutorRunOptions {
   /** Aborting interrupts the code; `run` then rejects with `AbortError`. */
   signal?: AbortSignal;
   /**
@@ -123,7 +123,7 @@ export interface ExecutionResult {
 export interface CodeExecutor extends Closeable {
   readonly language: CodeLanguage;
   readonly capabilities: ExecutorCapabilities;
-  run(code: string, options?: RunOptions): Promise<ExecutionResult>;
+  run(code: string, options?: ExecutorRunOptions): Promise<ExecutionResult>;
   setTools(tools: readonly Tool[]): void | Promise<void>;
   /** Defines (or overwrites) global variables; values are copied in as JSON-compatible data. */
   setVariables(variables: Record<string, unknown>): void | Promise<void>;

@@ -7,9 +7,9 @@ import {
   ExecutorBusyError,
   type ExecutorCapabilities,
   type ExecutorFactory,
+  type ExecutorRunOptions,
   type ImagePart,
   isRichToolResult,
-  type RunOptions,
   type Tool,
 } from "../src/index.js";
 
@@ -72,7 +72,7 @@ export class ReferenceExecutor implements CodeExecutor {
     }
   }
 
-  async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
+  async run(code: string, options: ExecutorRunOptions = {}): Promise<ExecutionResult> {
     if (this.closed) throw new ClosedError("ReferenceExecutor");
     if (this.running) throw new ExecutorBusyError("run()");
     if (options.signal?.aborted) throw new AbortError();
@@ -84,7 +84,7 @@ export class ReferenceExecutor implements CodeExecutor {
     }
   }
 
-  private async runNow(code: string, options: RunOptions): Promise<ExecutionResult> {
+  private async runNow(code: string, options: ExecutorRunOptions): Promise<ExecutionResult> {
     this.logs = "";
     this.images = [];
     this.final = undefined;

@@ -8,7 +8,7 @@ import {
   type ExecutionResult,
   ExecutorBusyError,
   type ExecutorCapabilities,
-  type RunOptions,
+  type ExecutorRunOptions,
   type Tool,
 } from "@atrium/spec";
 import { SandboxExitError, SandboxProtocolError } from "../errors.js";
@@ -145,7 +145,7 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
 
   // ── the CodeExecutor ─────────────────────────────────────────────────────────────────────
 
-  async run(code: string, options: RunOptions = {}): Promise<ExecutionResult> {
+  async run(code: string, options: ExecutorRunOptions = {}): Promise<ExecutionResult> {
     this.assertIdle("run()");
     if (typeof code !== "string") throw new ConfigError("run(code): code must be a string");
     if (options.signal?.aborted) throw new AbortError("The run was aborted before it started");
