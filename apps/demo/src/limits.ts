@@ -13,23 +13,23 @@ export interface DemoLimits {
   /** Wall-clock budget of one code step (the greps of a step run inside it). */
   stepTimeoutMs: number;
   /** Characters of a docs command's output shown in a `docs-command` event (the trace). */
-  traceOutputChars: number;
+  maxTraceOutputChars: number;
   /** Pages the scripted docs model reads with `cat` before answering. */
   scriptedPagesRead: number;
   /** Key terms the scripted docs model greps for (the longest question words win). */
-  scriptedMaxTerms: number;
+  maxScriptedTerms: number;
   /** Sentences the scripted docs model quotes in its answer. */
   scriptedAnswerSentences: number;
   /** Questions in one evaluation file. */
-  evalMaxQuestions: number;
+  maxEvalQuestions: number;
   /** Web UI: largest request body (an ask with its images, as multipart form data), in bytes. */
-  webMaxBodyBytes: number;
+  maxWebBodyBytes: number;
   /** Web UI: largest image sent with a question, in bytes (PNG, JPEG, GIF or WebP only). */
-  webMaxImageBytes: number;
+  maxWebImageBytes: number;
   /** Web UI: images sent with one question. */
-  webMaxImages: number;
+  maxWebImages: number;
   /** Web UI: questions answered at once by one server; more get 429 until one ends. */
-  webMaxConcurrentAsks: number;
+  maxConcurrentAsks: number;
   /** Web UI: an ask whose stream has had no event for this long is stopped (and says so). */
   webSseIdleTimeoutMs: number;
   /** Memory: tokens of the palace's wake-up context added to the instructions of each question. */
@@ -46,15 +46,15 @@ export const DEFAULT_DEMO_LIMITS: Readonly<DemoLimits> = Object.freeze({
   maxSteps: 8,
   maxQuestionChars: 2_000,
   stepTimeoutMs: 60_000,
-  traceOutputChars: 600,
+  maxTraceOutputChars: 600,
   scriptedPagesRead: 2,
-  scriptedMaxTerms: 5,
+  maxScriptedTerms: 5,
   scriptedAnswerSentences: 2,
-  evalMaxQuestions: 500,
-  webMaxBodyBytes: 12 * 1024 * 1024,
-  webMaxImageBytes: 5 * 1024 * 1024,
-  webMaxImages: 2,
-  webMaxConcurrentAsks: 4,
+  maxEvalQuestions: 500,
+  maxWebBodyBytes: 12 * 1024 * 1024,
+  maxWebImageBytes: 5 * 1024 * 1024,
+  maxWebImages: 2,
+  maxConcurrentAsks: 4,
   webSseIdleTimeoutMs: 120_000,
   memoryWakeUpTokens: 170,
   memoryRecallK: 3,
@@ -66,15 +66,15 @@ const KINDS: LimitKinds<DemoLimits> = {
   maxSteps: "count",
   maxQuestionChars: "count",
   stepTimeoutMs: "duration",
-  traceOutputChars: "count",
+  maxTraceOutputChars: "count",
   scriptedPagesRead: "count",
-  scriptedMaxTerms: "count",
+  maxScriptedTerms: "count",
   scriptedAnswerSentences: "count",
-  evalMaxQuestions: "count",
-  webMaxBodyBytes: "count",
-  webMaxImageBytes: "count",
-  webMaxImages: "count",
-  webMaxConcurrentAsks: "count",
+  maxEvalQuestions: "count",
+  maxWebBodyBytes: "count",
+  maxWebImageBytes: "count",
+  maxWebImages: "count",
+  maxConcurrentAsks: "count",
   webSseIdleTimeoutMs: "duration",
   memoryWakeUpTokens: "count",
   memoryRecallK: "count",

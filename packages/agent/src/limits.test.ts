@@ -40,14 +40,14 @@ describe("agent limits", () => {
     );
     expect(() => resolveQuickJsLimits({ maxTimers: 5 } as object)).toThrow(
       new ConfigError(
-        '@atrium/agent has no limit "maxTimers"; known limits: timeoutMs, stopGraceMs, watchdogGraceMs, maxTransferChars, maxOutputChars, maxErrorChars, memoryLimitBytes, maxStackBytes, maxPrintedChars, maxToolCalls, maxJobs, maxCodeChars, maxStepTransferChars, cleanupMs',
+        '@atrium/agent has no limit "maxTimers"; known limits: timeoutMs, stopGraceMs, watchdogGraceMs, maxTransferChars, maxOutputChars, maxErrorChars, maxMemoryBytes, maxStackBytes, maxPrintedChars, maxToolCalls, maxJobs, maxCodeChars, maxStepTransferChars, cleanupMs',
       ),
     );
   });
 
   it("QuickJsExecutor takes its limits as options, checked before a worker is taken", async () => {
-    await expect(QuickJsExecutor.create({ memoryLimitBytes: 0 })).rejects.toThrow(
-      new ConfigError("@atrium/agent limit memoryLimitBytes must be a positive integer, got 0"),
+    await expect(QuickJsExecutor.create({ maxMemoryBytes: 0 })).rejects.toThrow(
+      new ConfigError("@atrium/agent limit maxMemoryBytes must be a positive integer, got 0"),
     );
     await expect(QuickJsExecutor.create({ stopGraceMs: Number.NaN })).rejects.toThrow(
       new ConfigError(

@@ -26,7 +26,7 @@ export interface QuickJsLimits extends ExecutorLimits {
   /** Wall-clock budget of one `run` (sync code, awaited tools and jobs together). */
   timeoutMs: number;
   /** Heap of one sandbox; an allocation past it fails inside the code with an "out of memory" error. */
-  memoryLimitBytes: number;
+  maxMemoryBytes: number;
   /**
    * Interpreter stack. Kept small on purpose: QuickJS's own check must fire before the wasm
    * frames exhaust Node's native stack (about 1 MB); 256 KiB allows ~1,400 plain recursive calls.
@@ -66,7 +66,7 @@ export interface QuickJsLimits extends ExecutorLimits {
 
 export const DEFAULT_QUICKJS_LIMITS: Readonly<QuickJsLimits> = Object.freeze({
   timeoutMs: 30_000,
-  memoryLimitBytes: 64 * 1024 * 1024,
+  maxMemoryBytes: 64 * 1024 * 1024,
   maxStackBytes: 256 * 1024,
   maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
   maxPrintedChars: 5_000_000,
@@ -83,7 +83,7 @@ export const DEFAULT_QUICKJS_LIMITS: Readonly<QuickJsLimits> = Object.freeze({
 
 const QUICKJS_LIMIT_KINDS: LimitKinds<QuickJsLimits> = {
   ...EXECUTOR_LIMIT_KINDS,
-  memoryLimitBytes: "count",
+  maxMemoryBytes: "count",
   maxStackBytes: "count",
   maxPrintedChars: "count",
   maxToolCalls: "count",

@@ -20,7 +20,7 @@ export interface McpLimits {
   /** After SIGTERM, how long a stdio server gets to exit before SIGKILL. */
   stdioTermGraceMs: number;
   /** The tail of a stdio server's stderr kept to explain why it failed. */
-  stderrTailChars: number;
+  maxStderrTailChars: number;
   /** Text of one tool result handed to the model; longer text is cut with a note. */
   maxResultTextChars: number;
   /**
@@ -70,7 +70,7 @@ export const DEFAULT_MCP_LIMITS: Readonly<McpLimits> = Object.freeze({
   sessionEndTimeoutMs: 2_000,
   stdioExitGraceMs: 500,
   stdioTermGraceMs: 1_000,
-  stderrTailChars: 2_000,
+  maxStderrTailChars: 2_000,
   maxResultTextChars: 200_000,
   maxErrorChars: 20_000,
   maxResultImageChars: 10 * 1024 * 1024,
@@ -96,7 +96,7 @@ const MCP_LIMIT_KINDS: LimitKinds<McpLimits> = {
   sessionEndTimeoutMs: "duration",
   stdioExitGraceMs: "duration",
   stdioTermGraceMs: "duration",
-  stderrTailChars: "count",
+  maxStderrTailChars: "count",
   maxResultTextChars: "count",
   maxErrorChars: "count",
   maxResultImageChars: "count",

@@ -19,7 +19,7 @@ export interface PythonLimits extends ExecutorLimits {
    * far, and the guest's objects). A loaded Pyodide holds about 40 MB; past the cap, allocations
    * fail with a `MemoryError` the code sees.
    */
-  memoryLimitBytes: number;
+  maxMemoryBytes: number;
   /** Characters of printed output kept in a result (head and tail, the middle cut). */
   maxOutputChars: number;
   /** Characters a step may print in all before it is stopped as an output flood. */
@@ -44,7 +44,7 @@ export interface PythonLimits extends ExecutorLimits {
 
 export const DEFAULT_PYTHON_LIMITS: Readonly<PythonLimits> = Object.freeze({
   timeoutMs: 30_000,
-  memoryLimitBytes: 512 * 1024 * 1024,
+  maxMemoryBytes: 512 * 1024 * 1024,
   maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
   maxPrintedChars: 1_000_000,
   maxTransferChars: 5_000_000,
@@ -57,7 +57,7 @@ export const DEFAULT_PYTHON_LIMITS: Readonly<PythonLimits> = Object.freeze({
 
 const PYTHON_LIMIT_KINDS: LimitKinds<PythonLimits> = {
   ...EXECUTOR_LIMIT_KINDS,
-  memoryLimitBytes: "count",
+  maxMemoryBytes: "count",
   maxPrintedChars: "count",
   maxToolCalls: "count",
   maxCodeChars: "count",

@@ -111,8 +111,8 @@ export class PythonExecutor extends SandboxedExecutor<ToolCallMessage, PythonSan
   }
 
   protected async initHost(host: PythonSandboxClient): Promise<void> {
-    const { memoryLimitBytes, maxPrintedChars, maxTransferChars, maxToolCalls, maxErrorChars } = this.limits;
-    const limits = { memoryLimitBytes, maxPrintedChars, maxTransferChars, maxToolCalls, maxErrorChars };
+    const { maxMemoryBytes, maxPrintedChars, maxTransferChars, maxToolCalls, maxErrorChars } = this.limits;
+    const limits = { maxMemoryBytes, maxPrintedChars, maxTransferChars, maxToolCalls, maxErrorChars };
     await host.request({ type: "init", config: { limits, authorizedImports: this.imports } });
   }
 

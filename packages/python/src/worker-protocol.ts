@@ -32,7 +32,7 @@ export interface HarnessRunResult {
 /** The limits the Python harness enforces itself (the host enforces the others). */
 export type HarnessLimits = Pick<
   PythonLimits,
-  "memoryLimitBytes" | "maxPrintedChars" | "maxTransferChars" | "maxToolCalls" | "maxErrorChars"
+  "maxMemoryBytes" | "maxPrintedChars" | "maxTransferChars" | "maxToolCalls" | "maxErrorChars"
 >;
 
 export interface InitConfig {

@@ -194,8 +194,8 @@ describe("PythonExecutor", () => {
         'additionalAuthorizedImports: "os path" is not a module name; use names like "csv", "xml.*" or "*"',
       ),
     );
-    await expect(PythonExecutor.create({ memoryLimitBytes: -1 })).rejects.toThrow(
-      new ConfigError("@atrium/python limit memoryLimitBytes must be a positive integer, got -1"),
+    await expect(PythonExecutor.create({ maxMemoryBytes: -1 })).rejects.toThrow(
+      new ConfigError("@atrium/python limit maxMemoryBytes must be a positive integer, got -1"),
     );
   });
 });

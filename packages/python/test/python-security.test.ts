@@ -22,7 +22,7 @@ let executor: PythonExecutor;
 beforeAll(async () => {
   executor = await PythonExecutor.create({
     tools: [add],
-    memoryLimitBytes: 256 * 1024 * 1024,
+    maxMemoryBytes: 256 * 1024 * 1024,
     maxPrintedChars: 100_000,
     watchdogGraceMs: 500,
   });
@@ -226,7 +226,7 @@ describe("Python sandbox security", () => {
     expect((await attack("x = bytearray(10**9)")).error).toEqual({
       kind: "memory",
       name: "MemoryError",
-      message: "out of memory: the sandbox may use at most 256 MiB (memoryLimitBytes)",
+      message: "out of memory: the sandbox may use at most 256 MiB (maxMemoryBytes)",
       line: 1,
       lineText: "x = bytearray(10**9)",
     });

@@ -5,7 +5,7 @@ export interface DocsCommandEvent {
   type: "docs-command";
   step: number;
   command: string;
-  /** stdout, cut to `traceOutputChars` (`stdoutChars` tells the full length). */
+  /** stdout, cut to `maxTraceOutputChars` (`stdoutChars` tells the full length). */
   stdout: string;
   stdoutChars: number;
   stderr: string;

@@ -209,7 +209,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
             calls.delete(event.id);
             const durationMs = now - call.started;
             if (--docsActive === 0) timing.retrievalMs += now - docsSince;
-            const docsEvent = docsCommandEvent(event, call.command, durationMs, limits.traceOutputChars);
+            const docsEvent = docsCommandEvent(event, call.command, durationMs, limits.maxTraceOutputChars);
             for (const path of pagePathsOf(call.command, fullStdout(event.output), docsEvent.exitCode))
               seen.add(path);
             yield docsEvent;

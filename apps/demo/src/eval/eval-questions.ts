@@ -37,7 +37,7 @@ export function loadEvalQuestions(file: string = DEFAULT_EVAL_FILE): EvalQuestio
       { path: [file, "questions"], message: "expected a non-empty array of questions" },
     ]);
   }
-  const max = resolveDemoLimits().evalMaxQuestions;
+  const max = resolveDemoLimits().maxEvalQuestions;
   if (list.length > max) {
     throw new ValidationError("eval", [
       { path: [file, "questions"], message: `${list.length} questions, over the limit of ${max}` },

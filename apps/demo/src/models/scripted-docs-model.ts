@@ -120,7 +120,7 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
   if (!intent.docsQuestion) {
     return answer(noted || "There was nothing to remember.", []);
   }
-  const extra = memoryTerms(memories, topic, limits.scriptedMaxTerms);
+  const extra = memoryTerms(memories, topic, limits.maxScriptedTerms);
   const prefix = [
     noted,
     memories.length > 0
@@ -151,9 +151,9 @@ function docsReply(
   limits: Readonly<DemoLimits>,
   prefix: string,
 ): string {
-  const terms = [...new Set([...extraTerms, ...keyTerms(question, limits.scriptedMaxTerms)])].slice(
+  const terms = [...new Set([...extraTerms, ...keyTerms(question, limits.maxScriptedTerms)])].slice(
     0,
-    limits.scriptedMaxTerms,
+    limits.maxScriptedTerms,
   );
   const withPrefix = (text: string) => (prefix ? `${prefix} ${text}` : text);
   const answer = (text: string, sources: string[]) => answerStep(writer, text, sources);

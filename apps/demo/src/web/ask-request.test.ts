@@ -7,7 +7,7 @@ const PIXEL_PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
   "base64",
 );
-const limits = resolveDemoLimits({ maxQuestionChars: 40, webMaxImageBytes: 100, webMaxImages: 2 });
+const limits = resolveDemoLimits({ maxQuestionChars: 40, maxWebImageBytes: 100, maxWebImages: 2 });
 
 function form(
   fields: Record<string, string>,
@@ -60,7 +60,7 @@ describe("readAskRequest", () => {
     });
     expect(await readAskRequest(form({ question: "x" }, [png, png, png]), limits)).toEqual({
       status: 400,
-      message: "3 images attached; at most 2 go with one question (webMaxImages)",
+      message: "3 images attached; at most 2 go with one question (maxWebImages)",
     });
     expect(
       await readAskRequest(
@@ -69,7 +69,7 @@ describe("readAskRequest", () => {
       ),
     ).toEqual({
       status: 413,
-      message: "big.png is 101 bytes; an image may have at most 100 (webMaxImageBytes); send a smaller one",
+      message: "big.png is 101 bytes; an image may have at most 100 (maxWebImageBytes); send a smaller one",
     });
     expect(
       await readAskRequest(

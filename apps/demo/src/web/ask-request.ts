@@ -27,7 +27,7 @@ export interface RequestProblem {
  */
 export async function readAskRequest(
   form: FormData,
-  limits: Pick<DemoLimits, "maxQuestionChars" | "webMaxImageBytes" | "webMaxImages">,
+  limits: Pick<DemoLimits, "maxQuestionChars" | "maxWebImageBytes" | "maxWebImages">,
 ): Promise<AskRequest | RequestProblem> {
   const question = form.get("question");
   if (typeof question !== "string" || question.trim() === "") {
@@ -45,10 +45,10 @@ export async function readAskRequest(
   if (typeof model !== "string") return model;
 
   const files = form.getAll("images");
-  if (files.length > limits.webMaxImages) {
+  if (files.length > limits.maxWebImages) {
     return {
       status: 400,
-      message: `${files.length} images attached; at most ${limits.webMaxImages} go with one question (webMaxImages)`,
+      message: `${files.length} images attached; at most ${limits.maxWebImages} go with one question (maxWebImages)`,
     };
   }
   const images: ImagePart[] = [];
@@ -58,10 +58,10 @@ export async function readAskRequest(
       return { status: 400, message: "the images field must hold files, not text; attach image files" };
     }
     const name = file.name || "image";
-    if (file.size > limits.webMaxImageBytes) {
+    if (file.size > limits.maxWebImageBytes) {
       return {
         status: 413,
-        message: `${name} is ${file.size} bytes; an image may have at most ${limits.webMaxImageBytes} (webMaxImageBytes); send a smaller one`,
+        message: `${name} is ${file.size} bytes; an image may have at most ${limits.maxWebImageBytes} (maxWebImageBytes); send a smaller one`,
       };
     }
     const bytes = new Uint8Array(await file.arrayBuffer());

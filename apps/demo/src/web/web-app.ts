@@ -78,8 +78,8 @@ export function createWebApp(options: WebAppOptions): Hono {
       memory: memory !== undefined,
       limits: {
         maxQuestionChars: limits.maxQuestionChars,
-        maxImages: limits.webMaxImages,
-        maxImageBytes: limits.webMaxImageBytes,
+        maxImages: limits.maxWebImages,
+        maxImageBytes: limits.maxWebImageBytes,
         imageTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
       },
     }),
@@ -88,11 +88,11 @@ export function createWebApp(options: WebAppOptions): Hono {
   app.post(
     "/api/ask",
     bodyLimit({
-      maxSize: limits.webMaxBodyBytes,
+      maxSize: limits.maxWebBodyBytes,
       onError: (c) =>
         c.json(
           {
-            error: `the request is over ${limits.webMaxBodyBytes} bytes (webMaxBodyBytes); attach smaller or fewer images`,
+            error: `the request is over ${limits.maxWebBodyBytes} bytes (maxWebBodyBytes); attach smaller or fewer images`,
           },
           413,
         ),
@@ -150,7 +150,7 @@ export function createWebApp(options: WebAppOptions): Hono {
       if (!slots.tryRun(() => finished)) {
         return c.json(
           {
-            error: `${limits.webMaxConcurrentAsks} questions are being answered (webMaxConcurrentAsks); ask again when one has finished`,
+            error: `${limits.maxConcurrentAsks} questions are being answered (maxConcurrentAsks); ask again when one has finished`,
           },
           429,
         );
@@ -192,7 +192,7 @@ export function createWebApp(options: WebAppOptions): Hono {
               break;
             }
             if (next.done) break;
-            await send(toWireEvent(next.value, limits.traceOutputChars));
+            await send(toWireEvent(next.value, limits.maxTraceOutputChars));
           }
         } catch (error) {
           // Thrown before the run started (a refused question) or fatal (aborted): the page shows it.

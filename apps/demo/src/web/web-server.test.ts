@@ -219,7 +219,7 @@ describe("the web server", () => {
   }, 30_000);
 
   it("refuses other sites' pages and names, and requests it cannot use, saying why", async () => {
-    const server = await start({ webMaxBodyBytes: 2_000 });
+    const server = await start({ maxWebBodyBytes: 2_000 });
     const rebound = await rawGet(server.url, { host: `evil.example:${server.port}` });
     expect(rebound).toEqual({
       status: 421,
@@ -246,7 +246,7 @@ describe("the web server", () => {
       await post(askForm({ question: "x" }, [{ name: "big.png", bytes: new Uint8Array(3_000) }])),
     ).toEqual({
       status: 413,
-      body: { error: "the request is over 2000 bytes (webMaxBodyBytes); attach smaller or fewer images" },
+      body: { error: "the request is over 2000 bytes (maxWebBodyBytes); attach smaller or fewer images" },
     });
     expect(await post("question=x")).toEqual({
       status: 415,
@@ -330,8 +330,8 @@ describe("the web server", () => {
     });
   }, 60_000);
 
-  it("answers at most webMaxConcurrentAsks at once, and a closed page frees its slot", async () => {
-    const server = await start({ webMaxConcurrentAsks: 1 });
+  it("answers at most maxConcurrentAsks at once, and a closed page frees its slot", async () => {
+    const server = await start({ maxConcurrentAsks: 1 });
     const reading = new AbortController();
     const first = await fetch(`${server.url}api/ask`, {
       method: "POST",
@@ -345,7 +345,7 @@ describe("the web server", () => {
     });
     expect(busy.status).toBe(429);
     expect(await busy.json()).toEqual({
-      error: "1 questions are being answered (webMaxConcurrentAsks); ask again when one has finished",
+      error: "1 questions are being answered (maxConcurrentAsks); ask again when one has finished",
     });
     // The page goes away: the server stops that question and takes the next.
     reading.abort();

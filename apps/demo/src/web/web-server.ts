@@ -41,7 +41,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? "127.0.0.1";
   const stopping = new AbortController();
-  const slots = new AskSlots(options.limits.webMaxConcurrentAsks);
+  const slots = new AskSlots(options.limits.maxConcurrentAsks);
   let port = 0;
   const app = createWebApp({
     ...options,

@@ -94,7 +94,7 @@ export class StdioProcessTransport implements Transport {
         this.drain();
       });
       child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-        this.stderr = (this.stderr + chunk).slice(-DEFAULT_MCP_LIMITS.stderrTailChars);
+        this.stderr = (this.stderr + chunk).slice(-DEFAULT_MCP_LIMITS.maxStderrTailChars);
         this.onStderr?.(chunk);
       });
       // A server that dies mid-write makes stdin emit EPIPE; the exit itself is reported by "close".

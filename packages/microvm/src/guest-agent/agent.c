@@ -709,7 +709,7 @@ static void do_read_file(uint32_t id, struct reader *r) {
     /* The host takes at most max_bytes: stop there instead of streaming what it would drop (a
      * file that grows while it is read included). */
     char what[600];
-    snprintf(what, sizeof what, "%s: larger than the host's limit of %u bytes (readFileMaxBytes)", path, max_bytes);
+    snprintf(what, sizeof what, "%s: larger than the host's limit of %u bytes (maxReadFileBytes)", path, max_bytes);
     struct stat st;
     static uint8_t buf[CHUNK];
     uint64_t sent = 0;

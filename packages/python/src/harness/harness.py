@@ -440,7 +440,7 @@ def make_harness(config_json, recursion_limit):
     max_transfer = limits["maxTransferChars"]
     max_tool_calls = limits["maxToolCalls"]
     max_error = limits["maxErrorChars"]
-    memory_mib = limits["memoryLimitBytes"] // 1048576
+    memory_mib = limits["maxMemoryBytes"] // 1048576
     host_fd = _os.open(_HOST_DEVICE, _os.O_RDWR)
     real_getattr = _builtins.getattr
     real_hasattr = _builtins.hasattr
@@ -917,7 +917,7 @@ def make_harness(config_json, recursion_limit):
                 line = guest_line(error.__traceback__, filename)
                 message = describe(error)
                 if isinstance(error, MemoryError) and not message:
-                    message = "out of memory: the sandbox may use at most %d MiB (memoryLimitBytes)" % memory_mib
+                    message = "out of memory: the sandbox may use at most %d MiB (maxMemoryBytes)" % memory_mib
                 result["error"] = failure(kind_of(error), _type_name(error), message, line, code_lines)
             error = None
         finally:

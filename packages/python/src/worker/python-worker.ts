@@ -264,7 +264,7 @@ function allowPyodideUnderPermissionModel(): void {
 
 function init(config: InitConfig): void {
   if (harness) throw new WorkerRequestError("this worker already serves an executor");
-  setWasmMemoryCap(config.limits.memoryLimitBytes);
+  setWasmMemoryCap(config.limits.maxMemoryBytes);
   maxToolCalls = config.limits.maxToolCalls;
   const entries = makeHarness(JSON.stringify(config), RECURSION_LIMIT) as {
     get(name: string): PyCallable;

@@ -44,8 +44,8 @@ export function describedToExecutionError(
   return executionError("runtime", described.name, described.message, code, line);
 }
 
-export function outOfMemoryMessage(memoryLimitBytes?: number): string {
-  const limit = memoryLimitBytes ? ` of ${Math.round(memoryLimitBytes / (1024 * 1024))} MiB` : "";
+export function outOfMemoryMessage(maxMemoryBytes?: number): string {
+  const limit = maxMemoryBytes ? ` of ${Math.round(maxMemoryBytes / (1024 * 1024))} MiB` : "";
   return `Out of memory: the code used up the sandbox's memory${limit}; work on smaller pieces of data`;
 }
 

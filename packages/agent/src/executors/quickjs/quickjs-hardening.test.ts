@@ -98,7 +98,7 @@ describe("finding 6: error kinds cannot be forged", () => {
 
 describe("finding 7: errors have a size limit", () => {
   it("a 20,000,000-character message is cut before it reaches the host", async () => {
-    const small = await QuickJsExecutor.create({ memoryLimitBytes: 128 * 1024 * 1024, maxErrorChars: 1_000 });
+    const small = await QuickJsExecutor.create({ maxMemoryBytes: 128 * 1024 * 1024, maxErrorChars: 1_000 });
     try {
       const result = await small.run('throw new Error("E".repeat(2e7))');
       expect(result.error?.kind).toBe("runtime");

@@ -360,11 +360,11 @@ describe("QuickJsExecutor watchdog", () => {
   const fill =
     "var data = new Float64Array(1 << 24);\nfor (let i = 0; i < 65536; i++) data[i] = Math.sin(i);\nfor (let n = 65536; n < data.length; n *= 2) data.set(data.subarray(0, n), n)";
   const stuck = "data.sort()";
-  const memoryLimitBytes = 256 * 1024 * 1024;
+  const maxMemoryBytes = 256 * 1024 * 1024;
   const fillTimeoutMs = 60_000;
 
   it("a worker stuck past the time limit is replaced, with stateLost, and the executor stays usable", async () => {
-    const executor = await QuickJsExecutor.create({ timeoutMs: 300, memoryLimitBytes });
+    const executor = await QuickJsExecutor.create({ timeoutMs: 300, maxMemoryBytes });
     try {
       await executor.run("const keep = 1");
       expect((await executor.run(fill, { timeoutMs: fillTimeoutMs })).error).toBeUndefined();
@@ -383,7 +383,7 @@ describe("QuickJsExecutor watchdog", () => {
   }, 30_000);
 
   it("abort and close do not wait for a stuck worker", async () => {
-    const executor = await QuickJsExecutor.create({ memoryLimitBytes });
+    const executor = await QuickJsExecutor.create({ maxMemoryBytes });
     expect((await executor.run(fill, { timeoutMs: fillTimeoutMs })).error).toBeUndefined();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);

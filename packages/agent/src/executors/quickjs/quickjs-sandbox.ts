@@ -3,7 +3,7 @@ import { newQuickJsModule } from "./quickjs-module.js";
 import { SANDBOX_PRELUDE } from "./sandbox-prelude.js";
 
 export interface SandboxLimits {
-  memoryLimitBytes: number;
+  maxMemoryBytes: number;
   maxStackBytes: number;
 }
 
@@ -54,7 +54,7 @@ export class QuickJsSandbox {
     const helpers = new Map<HelperName, QuickJSHandle>();
     let context: QuickJSContext | undefined;
     try {
-      runtime.setMemoryLimit(limits.memoryLimitBytes);
+      runtime.setMemoryLimit(limits.maxMemoryBytes);
       runtime.setMaxStackSize(limits.maxStackBytes);
       runtime.setInterruptHandler(() => host.shouldInterrupt());
       context = runtime.newContext();

@@ -48,7 +48,7 @@ beforeAll(async () => {
   executor = await QuickJsExecutor.create({
     tools,
     timeoutMs: 500,
-    memoryLimitBytes: 32 * 1024 * 1024,
+    maxMemoryBytes: 32 * 1024 * 1024,
     maxJobs: 10_000,
     maxToolCalls: 50,
     maxOutputChars: 2_000,
@@ -276,7 +276,7 @@ describe("QuickJS sandbox: resource abuse", () => {
   });
 
   it("25. allocating promises without end runs out of memory", async () => {
-    const small = await QuickJsExecutor.create({ memoryLimitBytes: 4 * 1024 * 1024 });
+    const small = await QuickJsExecutor.create({ maxMemoryBytes: 4 * 1024 * 1024 });
     try {
       const result = await small.run("const ps = [];\nfor (;;) ps.push(new Promise(() => {}))");
       expect(result.error).toMatchObject({ kind: "memory", name: "MemoryError", line: 2 });

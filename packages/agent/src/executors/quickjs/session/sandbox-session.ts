@@ -86,7 +86,7 @@ export class SandboxSession implements SessionCore {
   /** Applies an executor's limits (a session may be built ahead of time with others). */
   configure(limits: QuickJsLimits): void {
     this.limits = limits;
-    this.sandbox.runtime.setMemoryLimit(limits.memoryLimitBytes);
+    this.sandbox.runtime.setMemoryLimit(limits.maxMemoryBytes);
     this.sandbox.runtime.setMaxStackSize(limits.maxStackBytes);
   }
 
