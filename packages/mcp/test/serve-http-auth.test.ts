@@ -166,3 +166,76 @@ describe("serving without authentication", () => {
     }
   });
 });
+
+describe("the per-identity session quota", () => {
+  it("refuses with 429 when every session of the identity has a request open, and takes none of another's", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hold: Tool = {
+      name: "hold",
+      description: "Answers once the test lets it",
+      inputSchema: { type: "object", properties: {} },
+      execute: async () => {
+        await held;
+        return "released";
+      },
+    };
+    const quota = await serveMcpHttp({
+      name: "quota",
+      version: "1.0.0",
+      auth: tokens,
+      maxSessionsPerIdentity: 1,
+      openSession: () => ({ tools: [hold] }),
+    });
+    const connectTo = async (token: string) => {
+      const client = new Client({ name: "quota-test", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(quota.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      return client;
+    };
+    const initialize = (token: string) =>
+      fetch(quota.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${token}`,
+        },
+        body: INITIALIZE,
+      });
+    try {
+      const alice = await connectTo(ALICE);
+      const busy = alice.callTool({ name: "hold", arguments: {} });
+      // alice's one session has a request open: her next session is refused, not made by closing it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const refused = await initialize(ALICE);
+      expect({ status: refused.status, body: await refused.json() }).toEqual({
+        status: 429,
+        body: {
+          jsonrpc: "2.0",
+          error: {
+            code: -32000,
+            message:
+              "alice already holds 1 sessions, each with a request open; end one (DELETE with its mcp-session-id) before opening another",
+          },
+          id: null,
+        },
+      });
+      // bob's quota is his own.
+      const bob = await connectTo(BOB);
+      expect(quota.sessionCount).toBe(2);
+      release();
+      expect(await busy).toEqual({ content: [{ type: "text", text: "released" }] });
+      await bob.close();
+      await alice.close();
+    } finally {
+      release();
+      await quota.close();
+    }
+  });
+});
