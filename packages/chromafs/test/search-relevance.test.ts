@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocStore } from "../src/doc-store/doc-store.js";
 import type { SearchRanking } from "../src/doc-store/search-ranking.js";
 import { ingestDocs } from "../src/ingest/ingest-docs.js";
-import { startTestChroma, type TestChroma, writeFixtureCorpus } from "../src/ingest/test-fixtures.js";
 import { bestSnippet, windowAround } from "../src/search/snippet.js";
 import { openDocsSession } from "../src/session/docs-session.js";
 import { ChromaDocStore } from "../src/store/chroma/chroma-doc-store.js";
 import { LocalFolderStore } from "../src/store/local-folder-store.js";
+import { startTestChroma, type TestChroma, writeFixtureCorpus } from "./fixtures/ingest-fixtures.js";
 import { startChromaCorpus } from "./oracle/chroma-corpus.js";
 import { CORPUS_DIR } from "./oracle/disk-copy.js";
 

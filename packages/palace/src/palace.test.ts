@@ -444,10 +444,10 @@ describe("search", () => {
     await palace.file(drafts);
     const context = palaceCore(palace);
     const paths = {
-      local: { idFilterMax: 1, postfilterMax: 1, localScopeMax: 1_000 },
-      overFetch: { idFilterMax: 1, postfilterMax: 1_000, localScopeMax: 0 },
-      ids: { idFilterMax: 1_000, postfilterMax: 1, localScopeMax: 0 },
-      where: { idFilterMax: 1, postfilterMax: 1, localScopeMax: 0 },
+      local: { maxIdFilter: 1, maxPostfilter: 1, maxLocalScope: 1_000 },
+      overFetch: { maxIdFilter: 1, maxPostfilter: 1_000, maxLocalScope: 0 },
+      ids: { maxIdFilter: 1_000, maxPostfilter: 1, maxLocalScope: 0 },
+      where: { maxIdFilter: 1, maxPostfilter: 1, maxLocalScope: 0 },
     };
     for (const filter of [
       { wing: "w1" },

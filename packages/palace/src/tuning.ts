@@ -18,13 +18,13 @@ export const SEARCH_CANDIDATE_FACTOR = 4;
  * metadata pre-filter (`where`, a wing of 10%) took 214 ms p50; an id pre-filter 22 ms for 1,000
  * ids, 69 ms for 10,000 and, oddly, 96 ms for 300; an unfiltered query for 1,000 neighbours 11 ms.
  * So the palace first asks for `VECTOR_OVERSAMPLE` times the neighbours the filter's share of the
- * palace calls for (at most `VECTOR_POSTFILTER_MAX`) and filters them itself; when that is not
- * enough it passes the allowed ids (at most `VECTOR_ID_FILTER_MAX`, found in SQLite); only
+ * palace calls for (at most `MAX_VECTOR_POSTFILTER`) and filters them itself; when that is not
+ * enough it passes the allowed ids (at most `MAX_VECTOR_ID_FILTER`, found in SQLite); only
  * beyond that does it use `where`.
  */
-export const VECTOR_ID_FILTER_MAX = 10_000;
+export const MAX_VECTOR_ID_FILTER = 10_000;
 export const VECTOR_OVERSAMPLE = 2;
-export const VECTOR_POSTFILTER_MAX = 3_000;
+export const MAX_VECTOR_POSTFILTER = 3_000;
 
 /**
  * Scopes of at most this many drawers are scored from the vectors palace.sqlite keeps
@@ -34,7 +34,7 @@ export const VECTOR_POSTFILTER_MAX = 3_000;
  * up to a few thousand it beats Chroma's filtered queries (an id filter of 1,000 ids: 22 ms of
  * Chroma's CPU); wider scopes go to them.
  */
-export const LOCAL_VECTOR_SCOPE_MAX = 2_500;
+export const MAX_LOCAL_VECTOR_SCOPE = 2_500;
 
 /**
  * FTS rows a BM25 query may match, summed over its terms (`match-budget.ts`): past it, the most

@@ -3,9 +3,6 @@ import type { ImagePart } from "./messages.js";
 import type { Usage } from "./model.js";
 import type { ToolProgress } from "./tool.js";
 
-/** Contract version of `AgentEvent`; bump on a breaking change. */
-export const AGENT_EVENT_VERSION = 1;
-
 export type RunState = "success" | "max_steps" | "error" | "aborted";
 
 /**

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { EMBEDDING_SPEC_FORMS, embedText, hashingEmbedding } from "@atrium/chroma";
 import { runCli } from "@atrium/kit/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestChroma, type TestChroma } from "../../test/fixtures/ingest-fixtures.js";
 import { ingestDocs } from "../ingest/ingest-docs.js";
-import { startTestChroma, type TestChroma } from "../ingest/test-fixtures.js";
 import { docsCli } from "./docs-cli.js";
 
 const PAGES: Record<string, string> = {

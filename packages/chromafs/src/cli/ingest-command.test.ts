@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandHelp, runCli } from "@atrium/kit/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_PAGES, startTestChroma, writeFixtureCorpus } from "../../test/fixtures/ingest-fixtures.js";
 import type { IngestSummary } from "../ingest/ingest-docs.js";
-import { FIXTURE_PAGES, startTestChroma, writeFixtureCorpus } from "../ingest/test-fixtures.js";
 import { docsCli } from "./docs-cli.js";
 import { ingestCommand } from "./ingest-command.js";
 

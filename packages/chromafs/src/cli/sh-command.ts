@@ -62,7 +62,7 @@ async function readCommands(
   print: (result: { stdout: string; stderr: string }) => void,
 ): Promise<number> {
   const interactive = io.stdin.isTTY === true;
-  const shell = new ShellState(session);
+  const shell = new InteractiveShell(session);
   const lines = createInterface({ input: io.stdin, terminal: false });
   let pending: string[] = [];
   const prompt = () => interactive && io.stderr.write(pending.length > 0 ? "> " : `docs:${shell.cwd}$ `);
@@ -99,7 +99,7 @@ const EXECUTION_LIMIT = /increase executionLimits\.\w+\n$/;
  * One interactive shell over a session: each command is a just-bash script started with the
  * previous one's variables (exported or not), directory and `$?`.
  */
-class ShellState {
+class InteractiveShell {
   status = 0;
   private env: Record<string, string> | undefined;
 

@@ -1,6 +1,6 @@
 import { connectChroma } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestChroma, type TestChroma } from "../ingest/test-fixtures.js";
+import { startTestChroma, type TestChroma } from "../../test/fixtures/ingest-fixtures.js";
 import { regexLiteral } from "./regex-literal.js";
 
 /** Every printable ASCII character, a tab, a newline and some non-ASCII text. */

@@ -3,19 +3,19 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chunkId, currentChunking, pageRevision } from "../collection-schema/page-revision.js";
-import { chunkPage } from "../docs-folder/chunk-page.js";
-import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
-import { PATH_TREE_ID } from "../tree/path-tree.js";
-import { decodePathTree } from "../tree/path-tree-codec.js";
-import { type IngestProgress, ingestDocs } from "./ingest-docs.js";
 import {
   FIXTURE_PAGES,
   INGESTED_PATHS,
   startTestChroma,
   type TestChroma,
   writeFixtureCorpus,
-} from "./test-fixtures.js";
+} from "../../test/fixtures/ingest-fixtures.js";
+import { chunkId, currentChunking, pageRevision } from "../collection-schema/page-revision.js";
+import { chunkPage } from "../docs-folder/chunk-page.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
+import { PATH_TREE_ID } from "../tree/path-tree.js";
+import { decodePathTree } from "../tree/path-tree-codec.js";
+import { type IngestProgress, ingestDocs } from "./ingest-docs.js";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

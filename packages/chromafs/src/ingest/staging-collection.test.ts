@@ -1,9 +1,9 @@
 import { connectChroma } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestChroma, type TestChroma, writeFixtureCorpus } from "../../test/fixtures/ingest-fixtures.js";
 import { ingestDocs } from "./ingest-docs.js";
 import { PENDING_GROUPS_METADATA_KEY } from "./pending-groups.js";
 import { REBUILD_OF_METADATA_KEY, stagingCollectionName } from "./staging-collection.js";
-import { startTestChroma, type TestChroma, writeFixtureCorpus } from "./test-fixtures.js";
 
 describe("a rebuild's staging collection", () => {
   let chroma: TestChroma;

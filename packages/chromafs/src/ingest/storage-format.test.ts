@@ -1,6 +1,14 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  FIXTURE_PAGES,
+  INGESTED_PATHS,
+  SECRET_LINE,
+  startTestChroma,
+  type TestChroma,
+  writeFixtureCorpus,
+} from "../../test/fixtures/ingest-fixtures.js";
 import { accessMetadata } from "../collection-schema/access-keys.js";
 import { EMBEDDING_METADATA_KEY, TREE_DIGEST_METADATA_KEY } from "../collection-schema/docs-collection.js";
 import { chunkId, pageRevision } from "../collection-schema/page-revision.js";
@@ -15,14 +23,6 @@ import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
 import { PATH_TREE_ID, type PathTreeFile, type StoredPathTree } from "../tree/path-tree.js";
 import { format1Chunking } from "../tree/path-tree-migrations.js";
 import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
-import {
-  FIXTURE_PAGES,
-  INGESTED_PATHS,
-  SECRET_LINE,
-  startTestChroma,
-  type TestChroma,
-  writeFixtureCorpus,
-} from "./test-fixtures.js";
 
 const STAFF = { groups: ["staff", "enterprise"] };
 const SECRET = { kind: "contains", text: SECRET_LINE, caseInsensitive: false } as const;

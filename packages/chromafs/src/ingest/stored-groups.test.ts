@@ -3,12 +3,6 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDocsSession } from "../session/docs-session.js";
-import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
-import { PATH_TREE_ID, type PathTree } from "../tree/path-tree.js";
-import { decodePathTree } from "../tree/path-tree-codec.js";
-import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
-import { formatSummary } from "./progress-reporter.js";
 import {
   FIXTURE_PAGES,
   INGESTED_PATHS,
@@ -16,7 +10,13 @@ import {
   startTestChroma,
   type TestChroma,
   writeFixtureCorpus,
-} from "./test-fixtures.js";
+} from "../../test/fixtures/ingest-fixtures.js";
+import { openDocsSession } from "../session/docs-session.js";
+import { ChromaDocStore } from "../store/chroma/chroma-doc-store.js";
+import { PATH_TREE_ID, type PathTree } from "../tree/path-tree.js";
+import { decodePathTree } from "../tree/path-tree-codec.js";
+import { type IngestOptions, ingestDocs } from "./ingest-docs.js";
+import { formatSummary } from "./progress-reporter.js";
 
 const STAFF_MAPPING = { "internal/**": ["staff"] };
 const OPS_MAPPING = { "guides/**": ["ops"] };

@@ -84,8 +84,8 @@ export function osSandboxCommand(
   const nodeInUsr = host.nodePath.startsWith("/usr/");
   const node = nodeInUsr ? host.nodePath : SANDBOX_NODE;
   const rlimits = [
-    `--data=${limits.memoryBytes}`,
-    `--cpu=${limits.cpuSeconds}`,
+    `--data=${limits.maxMemoryBytes}`,
+    `--cpu=${limits.maxCpuSeconds}`,
     // RLIMIT_NPROC counts every process of the uid, and a user namespace is charged up to its
     // creator: only a uid of the sandbox's own (a root host hands one out) makes it a limit on
     // the sandbox rather than on everything its user runs.

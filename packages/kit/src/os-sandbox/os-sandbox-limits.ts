@@ -7,9 +7,9 @@ export interface OsSandboxLimits {
    * mapping, wasm memory included once it is used). An address-space limit cannot be used:
    * Node reserves gigabytes of address space for each wasm memory up front.
    */
-  memoryBytes: number;
+  maxMemoryBytes: number;
   /** CPU seconds over the process's whole life (RLIMIT_CPU); steps have their own time limits. */
-  cpuSeconds: number;
+  maxCpuSeconds: number;
   /** Processes and threads of the sandbox's own uid (RLIMIT_NPROC), set only when the host is root and hands the sandbox a uid of its own. */
   maxProcesses: number;
   /** Open file descriptors (RLIMIT_NOFILE). */
@@ -17,15 +17,15 @@ export interface OsSandboxLimits {
 }
 
 export const DEFAULT_OS_SANDBOX_LIMITS: Readonly<OsSandboxLimits> = Object.freeze({
-  memoryBytes: 2 * 1024 * 1024 * 1024,
-  cpuSeconds: 3_600,
+  maxMemoryBytes: 2 * 1024 * 1024 * 1024,
+  maxCpuSeconds: 3_600,
   maxProcesses: 256,
   maxOpenFiles: 256,
 });
 
 const OS_SANDBOX_LIMIT_KINDS: LimitKinds<OsSandboxLimits> = {
-  memoryBytes: "count",
-  cpuSeconds: "count",
+  maxMemoryBytes: "count",
+  maxCpuSeconds: "count",
   maxProcesses: "count",
   maxOpenFiles: "count",
 };

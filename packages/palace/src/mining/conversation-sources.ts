@@ -45,7 +45,7 @@ export async function* conversationSources(
   const files: ProjectFile[] = [];
   if (info.isDirectory()) {
     for await (const entry of walkProject(root, {
-      fileMaxBytes: context.limits.maxExportFileBytes,
+      maxFileBytes: context.limits.maxExportFileBytes,
       signal: context.signal,
     })) {
       if (entry.type === "excluded") yield { type: "excluded", file: entry.path, reason: entry.reason };

@@ -21,7 +21,7 @@ export async function* projectSources(
   const { wing, classifier, limits } = context;
   const files: ProjectFile[] = [];
   for await (const entry of walkProject(root, {
-    fileMaxBytes: limits.maxProjectFileBytes,
+    maxFileBytes: limits.maxProjectFileBytes,
     signal: context.signal,
   })) {
     if (entry.type === "excluded") yield { type: "excluded", file: entry.path, reason: entry.reason };

@@ -43,7 +43,7 @@ afterAll(async () => {
 describe("walkProject", () => {
   it("applies every level's .gitignore (deeper rules win), skips the usual noise, follows no link", async () => {
     const entries: string[] = [];
-    for await (const entry of walkProject(root, { fileMaxBytes: 100 })) {
+    for await (const entry of walkProject(root, { maxFileBytes: 100 })) {
       entries.push(entry.type === "file" ? entry.file.path : `${entry.path} (${entry.reason})`);
     }
     expect(entries).toEqual([
@@ -63,7 +63,7 @@ describe("walkProject", () => {
   });
 
   it("gives each file's size and absolute path", async () => {
-    for await (const entry of walkProject(root, { fileMaxBytes: 1000 })) {
+    for await (const entry of walkProject(root, { maxFileBytes: 1000 })) {
       if (entry.type === "file" && entry.file.path === "big.txt") {
         expect(entry.file.size).toBe(200);
         expect(entry.file.absolutePath).toBe(join(root, "big.txt"));
@@ -75,7 +75,7 @@ describe("walkProject", () => {
     const controller = new AbortController();
     controller.abort();
     await expect(async () => {
-      for await (const _ of walkProject(root, { fileMaxBytes: 100, signal: controller.signal })) {
+      for await (const _ of walkProject(root, { maxFileBytes: 100, signal: controller.signal })) {
         // walking
       }
     }).rejects.toBeInstanceOf(AbortError);
@@ -83,7 +83,7 @@ describe("walkProject", () => {
 
   it("fails on a root that does not exist", async () => {
     await expect(async () => {
-      for await (const _ of walkProject(join(root, "missing"), { fileMaxBytes: 100 })) {
+      for await (const _ of walkProject(join(root, "missing"), { maxFileBytes: 100 })) {
         // walking
       }
     }).rejects.toThrow("ENOENT");

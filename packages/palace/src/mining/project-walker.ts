@@ -28,7 +28,7 @@ export type WalkEntry =
 
 export interface WalkOptions {
   /** Files larger than this are excluded ("too-large"). */
-  fileMaxBytes: number;
+  maxFileBytes: number;
   signal?: AbortSignal;
 }
 
@@ -104,7 +104,7 @@ export async function* walkProject(root: string, options: WalkOptions): AsyncGen
       const absolutePath = join(root, path);
       const info = await stat(absolutePath).catch(() => undefined);
       if (info === undefined) continue;
-      if (info.size > options.fileMaxBytes) {
+      if (info.size > options.maxFileBytes) {
         yield { type: "excluded", path, reason: "too-large" };
         continue;
       }

@@ -11,13 +11,13 @@ import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
 import {
   BM25_MATCH_BUDGET,
-  LOCAL_VECTOR_SCOPE_MAX,
+  MAX_LOCAL_VECTOR_SCOPE,
   SEARCH_CANDIDATE_FACTOR,
   SEARCH_DEFAULT_K,
   SEARCH_MIN_CANDIDATES,
-  VECTOR_ID_FILTER_MAX,
+  MAX_VECTOR_ID_FILTER,
   VECTOR_OVERSAMPLE,
-  VECTOR_POSTFILTER_MAX,
+  MAX_VECTOR_POSTFILTER,
 } from "../tuning.js";
 import { nearestInScope } from "../vectors/local-vectors.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
@@ -67,7 +67,7 @@ export interface SearchContext {
   embedding: Embedding;
   limits: PalaceLimits;
   /** Overrides of the filtered-vector thresholds (tests reach every path on a small palace). */
-  vectorFilter?: { idFilterMax: number; postfilterMax: number; localScopeMax?: number };
+  vectorFilter?: { maxIdFilter: number; maxPostfilter: number; maxLocalScope?: number };
 }
 
 interface Ranked {
@@ -295,20 +295,20 @@ async function vectorRanks(
     vector,
     { sql, params },
     n,
-    context.vectorFilter?.localScopeMax ?? LOCAL_VECTOR_SCOPE_MAX,
+    context.vectorFilter?.maxLocalScope ?? MAX_LOCAL_VECTOR_SCOPE,
   );
   if (local) return ranked(local);
-  const idFilterMax = context.vectorFilter?.idFilterMax ?? VECTOR_ID_FILTER_MAX;
-  const postfilterMax = context.vectorFilter?.postfilterMax ?? VECTOR_POSTFILTER_MAX;
+  const maxIdFilter = context.vectorFilter?.maxIdFilter ?? MAX_VECTOR_ID_FILTER;
+  const maxPostfilter = context.vectorFilter?.maxPostfilter ?? MAX_VECTOR_POSTFILTER;
   // A scope too wide to score here, or with vectors not yet stored (a palace from schema v1):
-  // see VECTOR_ID_FILTER_MAX. Over-fetching is cheapest, Chroma's metadata filter the slow last resort.
+  // see MAX_VECTOR_ID_FILTER. Over-fetching is cheapest, Chroma's metadata filter the slow last resort.
   const count = (where: string, values: (string | number)[]) =>
     (context.db.prepare(`SELECT COUNT(*) AS n FROM drawers d${where}`).get(...values) as { n: number }).n;
   const matching = count(` WHERE ${sql}`, params);
   if (matching === 0) return [];
   const total = count("", []);
   const wanted = Math.ceil((n * VECTOR_OVERSAMPLE * total) / matching);
-  if (wanted <= postfilterMax) {
+  if (wanted <= maxPostfilter) {
     const nearest = await context.index.query(vector, Math.min(wanted, total));
     // SQLite checks the filter and returns ids only: building a whole row (content and all) per
     // neighbour cost more node CPU than the rest of the search (10k drawers, one wing: 2,500 rows).
@@ -322,7 +322,7 @@ async function vectorRanks(
     const kept = nearest.filter((match) => passing.has(match.id));
     if (kept.length >= n || wanted >= total) return ranked(kept.slice(0, n));
   }
-  if (matching <= idFilterMax) {
+  if (matching <= maxIdFilter) {
     const allowed = (
       context.db.prepare(`SELECT d.id FROM drawers d WHERE ${sql}`).all(...params) as { id: string }[]
     ).map((row) => row.id);

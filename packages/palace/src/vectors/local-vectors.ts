@@ -7,7 +7,7 @@ import type { VectorMatch } from "./vector-index.js";
  * brute force for scoped searches. Measured at 100k drawers on a loaded machine, a scope of one
  * wing (400 drawers): Chroma's filtered query took 36–76 ms of its CPU and 123 ms p50 wall,
  * reading and scoring the scope's vectors here 2–3 ms of node CPU and 8–11 ms wall (see
- * `LOCAL_VECTOR_SCOPE_MAX` for wider scopes). Vectors are stored L2-normalised, so a dot product
+ * `MAX_LOCAL_VECTOR_SCOPE` for wider scopes). Vectors are stored L2-normalised, so a dot product
  * is the cosine similarity Chroma's `cosine` space reports as 1 − distance.
  */
 

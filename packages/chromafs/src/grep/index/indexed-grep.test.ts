@@ -2,10 +2,14 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { connectChroma } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  startTestChroma,
+  type TestChroma,
+  writeFixtureCorpus,
+} from "../../../test/fixtures/ingest-fixtures.js";
 import { chunkId, pageRevision } from "../../collection-schema/page-revision.js";
 import type { Access, PageChunk, TextFilter } from "../../doc-store/doc-store.js";
 import { ingestDocs } from "../../ingest/ingest-docs.js";
-import { startTestChroma, type TestChroma, writeFixtureCorpus } from "../../ingest/test-fixtures.js";
 import { ChromaDocStore } from "../../store/chroma/chroma-doc-store.js";
 import type { ChunkingRecord, PathTreeFile } from "../../tree/path-tree.js";
 import { GREP_INDEX_ID, readStoredGrepIndex } from "./stored-grep-index.js";

@@ -3,9 +3,6 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { ChromaUnreachableError, type Collection, connectChroma, hashingEmbedding } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Access } from "../../doc-store/doc-store.js";
-import { PathTreeError } from "../../errors.js";
-import { ingestDocs } from "../../ingest/ingest-docs.js";
 import {
   FIXTURE_PAGES,
   INGESTED_PATHS,
@@ -13,7 +10,10 @@ import {
   startTestChroma,
   type TestChroma,
   writeFixtureCorpus,
-} from "../../ingest/test-fixtures.js";
+} from "../../../test/fixtures/ingest-fixtures.js";
+import type { Access } from "../../doc-store/doc-store.js";
+import { PathTreeError } from "../../errors.js";
+import { ingestDocs } from "../../ingest/ingest-docs.js";
 import { queryWords } from "../../search/query-words.js";
 import { PATH_TREE_ID } from "../../tree/path-tree.js";
 import { accessWhere } from "./access-where.js";
