@@ -102,6 +102,18 @@ export function builtPackagesPlugin(project: string): Plugin {
  * TypeScript entry through tsx, or under ATRIUM_TEST_TARGET=dist the installed tarball's bin
  * (`node_modules/.bin/<name>`, so the link npm made is part of what is tested).
  */
+/**
+ * The version of the package under test: its source's, or with ATRIUM_TEST_TARGET=dist the
+ * installed tarball's (the built pass publishes HEAD with its pending changesets applied).
+ */
+export function targetVersion(packageDir: string): string {
+  const dir =
+    testTarget() === "dist"
+      ? join(installedProject(), "node_modules", readManifest(packageDir).name)
+      : packageDir;
+  return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+}
+
 export function cliArgs(packageDir: string): string[] {
   const manifest = readManifest(packageDir);
   const bins = typeof manifest.bin === "string" ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {});

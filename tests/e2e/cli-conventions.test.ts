@@ -4,13 +4,13 @@
 // JSON document. Each CLI starts from its TypeScript sources, or under ATRIUM_TEST_TARGET=dist
 // (the built pass of .ci/run-tests.mjs) the `bin` its installed tarball links (test-target.ts).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ChromaServer, startChromaServer } from "@atrium/chroma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliArgs } from "../test-target.ts";
+import { cliArgs, targetVersion } from "../test-target.ts";
 
 const PACKAGES = fileURLToPath(new URL("../../packages", import.meta.url));
 /** A fresh process each, from sources through tsx on 2 loaded cores: seconds each. */
@@ -158,9 +158,7 @@ const CLIS: CliCase[] = [
 
 describe.each(CLIS)("$name", (cli) => {
   const packageDir = join(PACKAGES, cli.dir);
-  const { version } = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
-    version: string;
-  };
+  const version = targetVersion(packageDir);
 
   it(
     "--version prints the package's version; --help lists the commands; both exit 0",
