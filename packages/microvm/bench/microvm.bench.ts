@@ -8,7 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type BenchRow, compared, median, writeBenchResults } from "@atrium/bench";
-import { kernelCommandLine, machineArgs } from "../src/boot/qemu-args.js";
+import { consoleOnlyArgs, kernelCommandLine } from "../src/boot/qemu-args.js";
 import { buildOnce, defaultCacheDir, sha256Hex } from "../src/cache-dir.js";
 import { prepareKernel } from "../src/engine/kernel.js";
 import { findQemu } from "../src/engine/qemu.js";
@@ -63,25 +63,7 @@ async function bareBusyboxBootMs(): Promise<number> {
     agentSocketPath: "",
     tscKhz,
   });
-  const args = [
-    ...machineArgs(accelerator, 1, 256),
-    "-nodefaults",
-    "-no-user-config",
-    "-nographic",
-    "-no-reboot",
-    "-sandbox",
-    "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
-    "-kernel",
-    "/dev/fd/3",
-    "-initrd",
-    "/dev/fd/4",
-    "-append",
-    append,
-    "-chardev",
-    "stdio,id=console,signal=off",
-    "-serial",
-    "chardev:console",
-  ];
+  const args = consoleOnlyArgs(accelerator, 256, append);
   // Started the way every machine's QEMU is (unprivileged, namespaces, seccomp), so the baseline
   // pays what a machine pays.
   const user = qemuUser();

@@ -115,6 +115,33 @@ export function machineArgs(accelerator: Accelerator, cpus: number, memoryMiB: n
 }
 
 /**
+ * The argv of a one-CPU machine with nothing but a serial console on stdio: the kernel and
+ * initramfs as inherited fds 3 and 4, QEMU's seccomp sandbox with no spawning. The accelerator
+ * probe and the bench's bare boot start QEMU this way.
+ */
+export function consoleOnlyArgs(accelerator: Accelerator, memoryMiB: number, append: string): string[] {
+  return [
+    ...machineArgs(accelerator, 1, memoryMiB),
+    "-nodefaults",
+    "-no-user-config",
+    "-nographic",
+    "-no-reboot",
+    "-sandbox",
+    "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
+    "-kernel",
+    "/dev/fd/3",
+    "-initrd",
+    "/dev/fd/4",
+    "-append",
+    append,
+    "-chardev",
+    "stdio,id=console,signal=off",
+    "-serial",
+    "chardev:console",
+  ];
+}
+
+/**
  * QEMU's argv: `-M microvm` (virtio-mmio, no PCI, no firmware option ROMs), nothing QEMU would
  * add by default, the console on stdio, the agent's port on a Unix socket, the root disk, and a
  * network device only when the network is on.

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { constants } from "node:fs";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type Accelerator, kernelCommandLine, machineArgs } from "../boot/qemu-args.js";
+import { type Accelerator, consoleOnlyArgs, kernelCommandLine } from "../boot/qemu-args.js";
 import { buildOnce, sha256Hex } from "../cache-dir.js";
 import type { GuestKernel } from "../engine/kernel.js";
 import type { QemuBinary } from "../engine/qemu.js";
@@ -96,25 +96,7 @@ export async function probeBoot(options: {
     agentSocketPath: "",
     tscKhz,
   });
-  const args = [
-    ...machineArgs(options.accelerator, 1, 128),
-    "-nodefaults",
-    "-no-user-config",
-    "-nographic",
-    "-no-reboot",
-    "-sandbox",
-    "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
-    "-kernel",
-    "/dev/fd/3",
-    "-initrd",
-    "/dev/fd/4",
-    "-append",
-    append,
-    "-chardev",
-    "stdio,id=console,signal=off",
-    "-serial",
-    "chardev:console",
-  ];
+  const args = consoleOnlyArgs(options.accelerator, 128, append);
   // Like every QEMU here: unprivileged when this process is root, its files as inherited fds.
   const user = qemuUser();
   const files = await openBootFiles({
