@@ -83,6 +83,12 @@ export {
   serveRemote,
 } from "./remote/serve-remote.js";
 export {
+  type AskApprovalOptions,
+  askApproval,
+  NO_APPROVER_REASON,
+  toolNeedsApproval,
+} from "./tool-call/ask-approval.js";
+export {
   DEFAULT_SANDBOX_ERROR_CHARS,
   runSandboxToolCall,
   type SandboxToolCall,

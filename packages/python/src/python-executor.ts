@@ -151,9 +151,11 @@ export class PythonExecutor extends SandboxedExecutor<ToolCallMessage, PythonSan
    * The host keeps the deadline: at `timeoutMs` it interrupts the code (KeyboardInterrupt); code
    * that catches it (or sits in one long native call) has the watchdog after that.
    */
-  protected override armTimers(run: ExecutorRun): void {
-    super.armTimers(run);
-    run.timers.push(setTimeout(() => this.stopRun(run, { type: "timeout" }), run.timeoutMs));
+  protected override armTimers(run: ExecutorRun, remainingMs: number): ReturnType<typeof setTimeout>[] {
+    return [
+      ...super.armTimers(run, remainingMs),
+      setTimeout(() => this.stopRun(run, { type: "timeout" }), remainingMs),
+    ];
   }
 
   protected startRun(host: PythonSandboxClient, code: string, run: ExecutorRun): Promise<PythonReply> {

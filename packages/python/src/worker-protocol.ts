@@ -131,15 +131,11 @@ export function clearToolSlot(memory: SharedArrayBuffer, port: MessagePort): voi
 }
 
 /**
- * Worker: blocks until the outcome of `callId` arrives, the host interrupts, or `deadline`
- * (epoch ms) passes; returns the outcome's JSON, or `{"interrupted": true}`.
+ * Worker: blocks until the outcome of `callId` arrives or the host interrupts; returns the
+ * outcome's JSON, or `{"interrupted": true}`. No deadline of its own: the host keeps the step's
+ * time limit (it interrupts at it), and stops that clock while the call waits for an approval.
  */
-export function waitForToolOutcome(
-  memory: SharedArrayBuffer,
-  port: MessagePort,
-  callId: number,
-  deadline: number,
-): string {
+export function waitForToolOutcome(memory: SharedArrayBuffer, port: MessagePort, callId: number): string {
   const words = controlWords(memory);
   const decoder = new TextDecoder();
   for (;;) {
@@ -159,9 +155,7 @@ export function waitForToolOutcome(
       continue;
     }
     if (Atomics.load(words, INTERRUPT) !== 0) return INTERRUPTED;
-    const left = deadline - Date.now();
-    if (left <= 0) return INTERRUPTED;
-    Atomics.wait(words, TOOL_STATE, EMPTY, Math.min(left, TOOL_WAIT_SLICE_MS));
+    Atomics.wait(words, TOOL_STATE, EMPTY, TOOL_WAIT_SLICE_MS);
   }
 }
 

@@ -20,6 +20,10 @@ export type AgentEvent =
   | { type: "tool-call"; step: number; id: string; name: string; input: unknown }
   | { type: "tool-progress"; step: number; id: string; name: string; progress: ToolProgress }
   | { type: "tool-result"; step: number; id: string; name: string; output: unknown; error?: string }
+  /** A tool call waits for a person's answer (`Tool.needsApproval`); nothing else of the call runs yet. */
+  | { type: "approval-requested"; step: number; id: string; name: string; input: unknown }
+  /** The answer to an `approval-requested` (`reason`: why it was refused, when it was). */
+  | { type: "approval-resolved"; step: number; id: string; name: string; approved: boolean; reason?: string }
   | { type: "observation"; step: number; text: string; images?: ImagePart[] }
   | { type: "step-end"; step: number; durationMs: number; usage: Usage; error?: SerializedError }
   | { type: "final-answer"; step: number; output: unknown }

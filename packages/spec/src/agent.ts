@@ -1,4 +1,5 @@
 import type { AgentEvent, RunState } from "./agent-event.js";
+import type { ApprovalHandler } from "./approval.js";
 import type { SerializedError } from "./errors.js";
 import type { Usage } from "./model.js";
 
@@ -9,6 +10,13 @@ export interface AgentRunOptions {
   variables?: Record<string, unknown>;
   /** Receives every event of the run, as `stream` would yield them. */
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Answers the run's tool calls that need approval (`Tool.needsApproval`); each waits (the
+   * `approval-requested` event) until it answers. Without one, such calls are refused.
+   */
+  onApproval?: ApprovalHandler;
+  /** The longest one call waits for its answer (default `DEFAULT_APPROVAL_TIMEOUT_MS`). */
+  approvalTimeoutMs?: number;
 }
 
 export interface AgentRunResult<Output = unknown> {

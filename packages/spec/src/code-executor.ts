@@ -1,3 +1,4 @@
+import type { ApprovalHandler } from "./approval.js";
 import type { Closeable } from "./closeable.js";
 import type { ImagePart } from "./messages.js";
 import type { Tool } from "./tool.js";
@@ -50,6 +51,13 @@ export interface ExecutorRunOptions {
    * executor shares: `timeoutMs`, `stopGraceMs`, `maxTransferChars`, `maxOutputChars`).
    */
   timeoutMs?: number;
+  /**
+   * Asked about every tool call that needs approval (`Tool.needsApproval`). Without it such calls
+   * are refused. The wait does not count against `timeoutMs`; it has `approvalTimeoutMs` instead.
+   */
+  onApproval?: ApprovalHandler;
+  /** The longest one call waits for its answer (default `DEFAULT_APPROVAL_TIMEOUT_MS`); then it is refused. */
+  approvalTimeoutMs?: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 export * from "./agent.js";
 export * from "./agent-event.js";
+export * from "./approval.js";
 export * from "./closeable.js";
 export * from "./code-executor.js";
 export * from "./embedding.js";

@@ -1,3 +1,4 @@
+import type { NeedsApproval } from "./approval.js";
 import type { ValidationIssue } from "./errors.js";
 import type { ImagePart } from "./messages.js";
 
@@ -50,6 +51,12 @@ export interface Tool<Input = any, Output = unknown> {
   readonly outputSchema?: JsonSchema;
   /** What it does to the world (MCP lists these with the tool). */
   readonly annotations?: ToolAnnotations;
+  /**
+   * A call waits for an approval before it runs (`true`, or a function of the input saying so
+   * per call), as the AI SDK's tools declare it. Without an `ApprovalHandler` to ask, such a call
+   * is refused.
+   */
+  readonly needsApproval?: NeedsApproval<Input>;
   /** Checks and normalises input before `execute`; a failure becomes an observation naming the field. */
   validate?(input: unknown): ValidationResult<Input> | Promise<ValidationResult<Input>>;
   execute(input: Input, context: ToolContext): Promise<Output | RichToolResult<Output>>;

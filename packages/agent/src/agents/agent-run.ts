@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import {
   AbortError,
   type AgentEvent,
+  type ApprovalHandler,
   addUsage,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  errorMessage,
   type RunState,
   serializeError,
   type Usage,
@@ -24,6 +27,13 @@ export interface RunContext extends ToolScope {
   readonly streaming: boolean;
   /** This run's system prompt: the agent's, then what long-term memory recalled for the task. */
   readonly system: string;
+  /**
+   * Asks about a tool call that needs approval, between an `approval-requested` event and its
+   * `approval-resolved`; undefined when the run has no one to ask (such calls are refused).
+   */
+  readonly approve: ApprovalHandler | undefined;
+  /** The longest one call waits for an approval. */
+  readonly approvalTimeoutMs: number;
 }
 
 /** How a run ended, as `run()` and `stream()` report it. */
@@ -50,6 +60,8 @@ export class AgentRun implements RunContext {
   step = 0;
   spanContext: Context | undefined;
   system = "";
+  readonly approve: ApprovalHandler | undefined;
+  readonly approvalTimeoutMs: number;
 
   usage: Usage = ZERO_USAGE;
   output: unknown;
@@ -79,6 +91,38 @@ export class AgentRun implements RunContext {
     const signals = [this.#stop.signal, this.#observer.signal];
     if (options.signal) signals.push(options.signal);
     this.signal = AbortSignal.any(signals);
+    this.approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    this.approve = options.onApproval ? this.#announced(options.onApproval) : undefined;
+  }
+
+  /**
+   * The caller's handler, with the run's events around each request: `approval-requested`
+   * before it is asked, `approval-resolved` once it answers or the wait ends without it.
+   */
+  #announced(handler: ApprovalHandler): ApprovalHandler {
+    return async (request, signal) => {
+      const step = this.step;
+      const { toolCallId: id, toolName: name } = request;
+      let resolved = false;
+      const resolve = (approved: boolean, reason?: string) => {
+        if (resolved) return;
+        resolved = true;
+        this.emit({ type: "approval-resolved", step, id, name, approved, ...(reason ? { reason } : {}) });
+      };
+      const withdrawn = () => resolve(false, errorMessage(signal.reason));
+      signal.addEventListener("abort", withdrawn, { once: true });
+      this.emit({ type: "approval-requested", step, id, name, input: request.input });
+      try {
+        const decision = await handler(request, signal);
+        resolve(decision?.approved === true, decision?.approved === false ? decision.reason : undefined);
+        return decision;
+      } catch (error) {
+        resolve(false, errorMessage(error));
+        throw error;
+      } finally {
+        signal.removeEventListener("abort", withdrawn);
+      }
+    };
   }
 
   /** Sends an event to `onEvent` now and queues it for the generator's consumer. */

@@ -185,7 +185,11 @@ export class CodeAgent extends MultiStepAgent {
     }
     run.emit({ type: "code", step: run.step, language: executor.language, code: extracted.code });
     this.#dirty = true;
-    const result = await executor.run(extracted.code, { signal: run.signal, timeoutMs: this.#stepTimeoutMs });
+    const result = await executor.run(extracted.code, {
+      signal: run.signal,
+      timeoutMs: this.#stepTimeoutMs,
+      ...(run.approve ? { onApproval: run.approve, approvalTimeoutMs: run.approvalTimeoutMs } : {}),
+    });
     const failed = result.error !== undefined;
     const kept = keepStepImages(result.images ?? []);
     const observation = codeObservation(result, this.maxObservationChars);

@@ -247,7 +247,20 @@ export abstract class MultiStepAgent implements Agent {
         this.memory = new AgentMemory();
         await this.resetState();
       }
-      run = new AgentRun(task, maxSteps, this.memory.steps.length, options, yieldsEvents);
+      const approvalTimeoutMs = options.approvalTimeoutMs ?? this.options.approvalTimeoutMs;
+      if (approvalTimeoutMs !== undefined) positiveInteger("approvalTimeoutMs", approvalTimeoutMs);
+      const onApproval = options.onApproval ?? this.options.onApproval;
+      if (onApproval !== undefined && typeof onApproval !== "function") {
+        throw new ConfigError(
+          "onApproval must be a function (request, signal) => { approved: true | false }",
+        );
+      }
+      const runOptions = {
+        ...options,
+        ...(onApproval ? { onApproval } : {}),
+        ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+      };
+      run = new AgentRun(task, maxSteps, this.memory.steps.length, runOptions, yieldsEvents);
       this.#scope = run;
       yield* this.#loop(run, images, options.variables);
     } finally {

@@ -1,4 +1,11 @@
-import type { AgentRunOptions, AgentRunResult, GenerateOptions, Model, Tool } from "@atrium/spec";
+import type {
+  AgentRunOptions,
+  AgentRunResult,
+  ApprovalHandler,
+  GenerateOptions,
+  Model,
+  Tool,
+} from "@atrium/spec";
 import type { AgentMemory } from "./agent-memory.js";
 import type { ImageInput } from "./load-images.js";
 import type { LongTermMemoryOptions } from "./long-term-memory.js";
@@ -47,6 +54,13 @@ export interface AgentOptions {
   keepImagesForSteps?: number;
   /** Observations are cut head-and-tail at this many characters (default 20,000). */
   maxObservationChars?: number;
+  /**
+   * Answers tool calls that need approval (`Tool.needsApproval`) in every run that names no
+   * `onApproval` of its own. Without one, such calls are refused.
+   */
+  onApproval?: ApprovalHandler;
+  /** The longest one tool call waits for an approval (default `DEFAULT_APPROVAL_TIMEOUT_MS`, 10 minutes). */
+  approvalTimeoutMs?: number;
   /** Passed to every model call. */
   modelOptions?: Pick<GenerateOptions, "temperature" | "maxOutputTokens">;
 }

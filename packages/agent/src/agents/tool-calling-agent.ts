@@ -1,3 +1,4 @@
+import { askApproval, NO_APPROVER_REASON, toolNeedsApproval } from "@atrium/kit";
 import {
   AtriumError,
   errorMessage,
@@ -6,6 +7,7 @@ import {
   ParseError,
   rethrowIfFatal,
   serializeError,
+  type Tool,
   type ToolCall,
   type ToolSpec,
 } from "@atrium/spec";
@@ -153,6 +155,8 @@ export class ToolCallingAgent extends MultiStepAgent {
       };
     }
     try {
+      const refusal = await approvalRefusal(run, target, call);
+      if (refusal) return { record: record(call, `Error: ${refusal}`, true), images: [] };
       const output = await target.execute(call.input, { signal: run.signal, toolCallId: call.id });
       const value = isRichToolResult(output) ? output.value : output;
       const images = isRichToolResult(output) ? (output.images ?? []) : [];
@@ -169,6 +173,20 @@ export class ToolCallingAgent extends MultiStepAgent {
       };
     }
   }
+}
+
+/** The refusal of a call that needs approval and did not get it; undefined: it may run. */
+async function approvalRefusal(run: RunContext, tool: Tool, call: ToolCall): Promise<string | undefined> {
+  if (!(await toolNeedsApproval(tool, call.input, call.id))) return undefined;
+  const decision = run.approve
+    ? await askApproval(
+        run.approve,
+        { toolCallId: call.id, toolName: tool.name, input: call.input },
+        { timeoutMs: run.approvalTimeoutMs, signal: run.signal },
+      )
+    : { approved: false as const, reason: NO_APPROVER_REASON };
+  if (decision.approved) return undefined;
+  return `Tool "${tool.name}" was not approved${decision.reason ? `: ${decision.reason}` : ""}`;
 }
 
 function record(call: ToolCall, observation: string, isError: boolean): ToolCallRecord {

@@ -25,6 +25,9 @@ export function instrumentTool(tool: Tool, scope: () => ToolScope): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    // Whoever calls the wrapper (an executor, the tool-calling loop) asks for the approval.
+    ...(tool.needsApproval === undefined ? {} : { needsApproval: checkedNeedsApproval(tool) }),
     async execute(input: unknown, context?: ToolContext) {
       const run = scope();
       const id = context?.toolCallId ?? `call_${++callCounter}`;
@@ -63,5 +66,19 @@ export function instrumentTool(tool: Tool, scope: () => ToolScope): Tool {
         }
       });
     },
+  };
+}
+
+/**
+ * The tool's `needsApproval`, asked with its validated input as it would be without the wrapper
+ * (which validates only in `execute`). Input that fails validation needs no approval: `execute`
+ * refuses it anyway, before the tool runs.
+ */
+function checkedNeedsApproval(tool: Tool): NonNullable<Tool["needsApproval"]> {
+  const needs = tool.needsApproval!;
+  if (typeof needs !== "function" || !tool.validate) return needs;
+  return async (input, context) => {
+    const checked = await tool.validate!(input);
+    return checked.ok ? needs(checked.value, context) : false;
   };
 }

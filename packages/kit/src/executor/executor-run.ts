@@ -1,4 +1,4 @@
-import type { ImagePart } from "@atrium/spec";
+import type { ApprovalHandler, ImagePart } from "@atrium/spec";
 
 /** Why the host stopped a run: decides what `run` throws (or, for a timeout, reports). */
 export type HostStop =
@@ -26,6 +26,13 @@ export interface ExecutorRun {
   giveUp: () => void;
   readonly timers: ReturnType<typeof setTimeout>[];
   /**
+   * The step's clock: its timers (`armTimers`) run while the code runs and stop while a tool call
+   * waits for a person (`holds` > 0), so that wait does not count against `timeoutMs`.
+   */
+  readonly clock: RunClock;
+  /** Who answers the run's tool calls that need approval, and how long each may wait. */
+  readonly approval: { handler: ApprovalHandler | undefined; timeoutMs: number };
+  /**
    * Aborts the signal of the run's tool calls when the run ends. Made (or taken from a spare)
    * by the first tool call: building one and aborting it (an event and a DOMException with a
    * stack) costs as much as a trivial step, so neither happens where a run waits for it.
@@ -37,12 +44,27 @@ export interface ExecutorRun {
   toolsRunning: number;
 }
 
+export interface RunClock {
+  timers: ReturnType<typeof setTimeout>[];
+  /** When the timers were last armed (performance.now()). */
+  armedAt: number;
+  /** Time the code had before the timers were last armed, in ms. */
+  spentMs: number;
+  /** Approvals being waited for; the clock is stopped while there is one. */
+  holds: number;
+}
+
 let lastRunId = 0;
 
-export function newExecutorRun(timeoutMs: number): ExecutorRun {
+export function newExecutorRun(
+  timeoutMs: number,
+  approval: ExecutorRun["approval"] = { handler: undefined, timeoutMs: 0 },
+): ExecutorRun {
   return {
     id: ++lastRunId,
     timeoutMs,
+    clock: { timers: [], armedAt: 0, spentMs: 0, holds: 0 },
+    approval,
     images: [],
     giveUp: () => {},
     timers: [],

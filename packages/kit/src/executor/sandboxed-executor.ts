@@ -1,9 +1,12 @@
 import {
   AbortError,
+  type ApprovalDecision,
+  type ApprovalRequest,
   ClosedError,
   type CodeExecutor,
   type CodeLanguage,
   ConfigError,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
   type ExecutionError,
   type ExecutionResult,
   ExecutorBusyError,
@@ -12,6 +15,7 @@ import {
   type Tool,
 } from "@atrium/spec";
 import { SandboxExitError, SandboxProtocolError } from "../errors.js";
+import { askApproval } from "../tool-call/ask-approval.js";
 import {
   runSandboxToolCall,
   type SandboxToolOutcome,
@@ -116,13 +120,21 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
   }
 
   /**
-   * Arms the run's timers. By default only the watchdog: the sandbox keeps the deadline itself,
-   * and one that does not answer by max(2 × timeout, timeout + watchdogGraceMs) is given up on.
+   * Arms the run's timers for the `remainingMs` of its time limit it has left (all of it at the
+   * start; less after a wait for an approval, which stops the clock). By default only the
+   * watchdog: the sandbox keeps the deadline itself, and one that does not answer by
+   * max(2 × timeout, timeout + watchdogGraceMs) from its start is given up on.
    */
-  protected armTimers(run: ExecutorRun): void {
+  protected armTimers(run: ExecutorRun, remainingMs: number): ReturnType<typeof setTimeout>[] {
     const graceMs = Math.max(run.timeoutMs, this.limits.watchdogGraceMs);
-    run.timers.push(setTimeout(run.giveUp, run.timeoutMs + graceMs));
+    return [setTimeout(run.giveUp, remainingMs + graceMs)];
   }
+
+  /**
+   * Stops (`held`) or restarts the deadline a sandbox keeps itself, while a tool call of `run`
+   * waits for an approval. Nothing by default: for a sandbox whose deadline is the host's timers.
+   */
+  protected holdSandboxClock(_host: Host, _run: ExecutorRun, _held: boolean): void {}
 
   /** What a run that hung past the watchdog reports (its sandbox was replaced). */
   protected hungMessage(run: ExecutorRun): string {
@@ -155,7 +167,18 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
         `${this.executorName}: timeoutMs must be a positive number, got ${String(timeoutMs)}`,
       );
     }
-    const run = newExecutorRun(timeoutMs);
+    const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    if (!Number.isFinite(approvalTimeoutMs) || approvalTimeoutMs <= 0) {
+      throw new ConfigError(
+        `${this.executorName}: approvalTimeoutMs must be a positive number, got ${String(approvalTimeoutMs)}`,
+      );
+    }
+    if (options.onApproval !== undefined && typeof options.onApproval !== "function") {
+      throw new ConfigError(
+        `${this.executorName}: onApproval must be a function (request, signal) => decision`,
+      );
+    }
+    const run = newExecutorRun(timeoutMs, { handler: options.onApproval, timeoutMs: approvalTimeoutMs });
     this.active = run;
     const completion = this.supervise(code, run, options.signal);
     this.activeCompletion = completion.catch(() => undefined);
@@ -301,7 +324,7 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
     try {
       // No await on the common path: an idle await per step is measurable on trivial steps.
       const host = this.replacement ? await this.ready() : this.host;
-      this.armTimers(run);
+      this.startClock(run);
       outcome = await Promise.race([this.startRun(host, code, run).then((reply) => ({ reply })), hung]);
     } catch (error) {
       if (error instanceof SandboxProtocolError) run.broken ??= error.message;
@@ -309,6 +332,7 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
       outcome = { loss: error instanceof SandboxExitError ? error : "hung" };
     } finally {
       for (const timer of run.timers) clearTimeout(timer);
+      for (const timer of run.clock.timers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       this.endToolSignal(run);
     }
@@ -395,12 +419,53 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
       limitName: "maxTransferChars",
       maxErrorChars: this.limits.maxErrorChars,
       ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
+      ...(run.approval.handler ? { approve: (request) => this.awaitApproval(run, request) } : {}),
     }).then((outcome) => {
       run.toolsRunning--;
       if ("fatal" in outcome) this.stopRun(run, { type: "fatal", error: outcome.fatal });
       // An answer that arrives after its run ended is dropped: the sandbox may serve others now.
       else if (this.active === run && !run.stop) reply(outcome);
     });
+  }
+
+  // ── the step's clock and approvals ───────────────────────────────────────────────────────
+
+  private startClock(run: ExecutorRun): void {
+    run.clock.armedAt = performance.now();
+    run.clock.timers = this.armTimers(run, run.timeoutMs);
+  }
+
+  /**
+   * Asks the run's handler about a tool call (`askApproval`) with the step's clock stopped: a
+   * person's time is not the code's. The wait ends with the run too (its tool signal aborts).
+   */
+  private async awaitApproval(run: ExecutorRun, request: ApprovalRequest): Promise<ApprovalDecision> {
+    this.holdClock(run);
+    try {
+      return await askApproval(run.approval.handler!, request, {
+        timeoutMs: run.approval.timeoutMs,
+        signal: run.controller!.signal,
+      });
+    } finally {
+      this.releaseClock(run);
+    }
+  }
+
+  private holdClock(run: ExecutorRun): void {
+    const clock = run.clock;
+    if (clock.holds++ > 0 || run.stop || this.active !== run) return;
+    for (const timer of clock.timers) clearTimeout(timer);
+    clock.timers = [];
+    clock.spentMs += performance.now() - clock.armedAt;
+    this.holdSandboxClock(this.host, run, true);
+  }
+
+  private releaseClock(run: ExecutorRun): void {
+    const clock = run.clock;
+    if (--clock.holds > 0 || run.stop || this.active !== run) return;
+    clock.armedAt = performance.now();
+    clock.timers = this.armTimers(run, Math.max(0, run.timeoutMs - clock.spentMs));
+    this.holdSandboxClock(this.host, run, false);
   }
 
   /**

@@ -1,4 +1,6 @@
 import {
+  type ApprovalDecision,
+  type ApprovalRequest,
   type ImagePart,
   isFatalError,
   isRichToolResult,
@@ -9,6 +11,7 @@ import {
 import { capText } from "../values/cap-text.js";
 import { describeThrown } from "../values/describe-thrown.js";
 import { toJsonText } from "../values/sandbox-json.js";
+import { NO_APPROVER_REASON, toolNeedsApproval } from "./ask-approval.js";
 
 /**
  * What an executor reports about the tool calls its code makes, shaped like the matching
@@ -54,6 +57,18 @@ export interface SandboxToolCall {
    */
   maxErrorChars?: number;
   onToolCall?: (event: ToolCallEvent) => void;
+  /**
+   * Asks whether a call of a tool that needs approval (`Tool.needsApproval`) may run. Absent,
+   * such a call is refused. The executor's version holds the step's clock while it waits.
+   */
+  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+}
+
+/** A call that was not approved: the code sees a `ToolError` with this message. */
+class ToolDenied extends Error {
+  constructor(toolName: string, reason: string | undefined) {
+    super(`Tool "${toolName}" was not approved${reason ? `: ${reason}` : ""}`);
+  }
 }
 
 /**
@@ -81,6 +96,12 @@ export async function runSandboxToolCall(
       const checked = await tool.validate(value);
       if (!checked.ok) throw new ValidationError(`Invalid input for tool "${name}"`, checked.issues);
       value = checked.value;
+    }
+    if (await toolNeedsApproval(tool, value, id)) {
+      const decision = call.approve
+        ? await call.approve({ toolCallId: id, toolName: name, input: value })
+        : { approved: false as const, reason: NO_APPROVER_REASON };
+      if (!decision.approved) throw new ToolDenied(name, decision.reason);
     }
     const result = await tool.execute(value, {
       signal,
@@ -115,7 +136,12 @@ export async function runSandboxToolCall(
         : {
             ok: false,
             name: "ToolError",
-            message: capText(`Tool "${name}" failed: ${describeThrown(error)}`, maxErrorChars),
+            message: capText(
+              kind === "denied"
+                ? (error as ToolDenied).message
+                : `Tool "${name}" failed: ${describeThrown(error)}`,
+              maxErrorChars,
+            ),
           };
     // Here nothing may throw (it would escape as a rejection): an observer's fatal error is returned.
     const fatal = notify(call, {
@@ -161,12 +187,14 @@ function resultJson(name: string, output: unknown, call: SandboxToolCall): strin
 }
 
 /**
- * What a thrown value is: fatal (`isFatalError`), a `ValidationError`, or any other failure; a
+ * What a thrown value is: fatal (`isFatalError`), a `ValidationError`, a call that was not
+ * approved, or any other failure; a
  * hostile value (a proxy whose traps throw) is the last.
  */
-function failureKind(error: unknown): "fatal" | "validation" | "tool" {
+function failureKind(error: unknown): "fatal" | "validation" | "denied" | "tool" {
   try {
     if (isFatalError(error)) return "fatal";
+    if (error instanceof ToolDenied) return "denied";
     return error instanceof ValidationError ? "validation" : "tool";
   } catch {
     return "tool";

@@ -4,11 +4,13 @@ import {
   formatIssues,
   isRichToolResult,
   type JsonSchema,
+  type NeedsApproval,
   type RichToolResult,
   type StandardSchemaV1,
   type StandardSchemaWithJson,
   TOOL_NAME_PATTERN,
   type Tool,
+  type ToolAnnotations,
   type ToolContext,
   ToolError,
   type ValidationIssue,
@@ -41,6 +43,13 @@ export interface SchemaToolDefinition<Input extends StandardSchemaWithJson, Retu
    * the parsed value, and a mismatch is a `ToolError` naming the tool and the field.
    */
   outputSchema?: StandardSchemaWithJson<Returned, Output>;
+  /** What it does to the world, as MCP's tool annotations say it (`readOnlyHint`, `destructiveHint` ...). */
+  annotations?: ToolAnnotations;
+  /**
+   * Each call waits for a person's approval first (`true`, or a function of the input): see
+   * `Tool.needsApproval`. The function gets the validated input.
+   */
+  needsApproval?: NeedsApproval<InferOutput<Input>>;
   execute(
     input: InferOutput<Input>,
     context: ToolContext,
@@ -54,7 +63,7 @@ export interface SchemaToolDefinition<Input extends StandardSchemaWithJson, Retu
 export function schemaTool<Input extends StandardSchemaWithJson, Returned = unknown, Output = Returned>(
   definition: SchemaToolDefinition<Input, Returned, Output>,
 ): Tool<InferOutput<Input>, Output> {
-  const { name, description, inputSchema, outputSchema, execute } = definition;
+  const { name, description, inputSchema, outputSchema, execute, annotations, needsApproval } = definition;
   if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
     throw new ConfigError(
       `tool(): name ${JSON.stringify(name)} is not a valid identifier; use letters, digits and _ (e.g. "web_search")`,
@@ -75,6 +84,8 @@ export function schemaTool<Input extends StandardSchemaWithJson, Returned = unkn
     description,
     ...input,
     ...(outputJsonSchema ? { outputSchema: outputJsonSchema } : {}),
+    ...(annotations ? { annotations } : {}),
+    ...(needsApproval === undefined ? {} : { needsApproval }),
     async execute(value, context) {
       const result = await execute(value, context);
       if (!outputSchema) return result as Output | RichToolResult<Output>;

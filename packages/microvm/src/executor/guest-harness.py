@@ -4,7 +4,8 @@
 # not police the code it runs.
 #
 # It speaks JSON lines with the host over its own stdin/stdout (one exec of the guest agent):
-# host -> guest `run`, `tools`, `vars`, `reset`, `tool-result`; guest -> host `ready`, `done`,
+# host -> guest `run`, `tools`, `vars`, `reset`, `tool-result`, `clock` (a tool call waits for an
+# approval: the step's timer stops, then restarts); guest -> host `ready`, `done`,
 # `tool`. Before any guest code runs it moves the protocol to private descriptors and points
 # fds 0 and 1 at /dev/null and stderr, so neither `input()` nor a child process writing to
 # stdout can corrupt the channel. Time limits are the guest's own: SIGALRM (setitimer) raises
@@ -94,7 +95,18 @@ class _Logs:
         return "".join(self.head) + "".join(self.tail), self.total - self.head_size - self.tail_size
 
 
-state = {"tools": [], "next_id": 0, "globals": None}
+state = {"tools": [], "next_id": 0, "globals": None, "held": None}
+
+
+def hold_clock(held):
+    """A tool call waits for a person's approval: the step's timer stops (held) and restarts
+    with what it had left, so the wait does not count against the time limit."""
+    if held and state["held"] is None:
+        state["held"] = signal.setitimer(signal.ITIMER_REAL, 0)[0]
+    elif not held and state["held"] is not None:
+        left, state["held"] = state["held"], None
+        if left > 0:
+            signal.setitimer(signal.ITIMER_REAL, left)
 
 
 def call_tool(name, args, kwargs):
@@ -106,6 +118,9 @@ def call_tool(name, args, kwargs):
         if not line:
             os._exit(0)
         reply = json.loads(line)
+        if reply.get("op") == "clock":
+            hold_clock(reply.get("held") is True)
+            continue
         # A result for an earlier call (cut short by a time limit) is stale: skip it.
         if reply.get("op") == "tool-result" and reply.get("id") == call_id:
             break
@@ -172,6 +187,7 @@ def run_step(code, timeout_ms, max_output_chars):
         last = ast.Expression(tree.body.pop().value)
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = logs
+    state["held"] = None
     if timeout_ms > 0:
         signal.setitimer(signal.ITIMER_REAL, timeout_ms / 1000.0)
     try:

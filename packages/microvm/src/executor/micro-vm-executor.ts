@@ -183,6 +183,10 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
   }
 
   /** A tool call from guest code: run it on the host and write the outcome back. */
+  protected override holdSandboxClock(host: GuestRepl, _run: ExecutorRun, held: boolean): void {
+    host.send({ op: "clock", held });
+  }
+
   protected handleToolCall(call: ToolMessage): void {
     const run = this.active;
     if (!run || run.stop) return;

@@ -122,7 +122,7 @@ function callTool(runId: number, name: string, json: string): string {
   }
   clearToolSlot(memory, toolPort);
   send({ type: "tool-call", runId: run.runId, callId, name, json });
-  return waitForToolOutcome(memory, toolPort, callId, run.deadline);
+  return waitForToolOutcome(memory, toolPort, callId);
 }
 
 function refusal(message: string): string {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { ApprovalHandler, ApprovalRequest } from "../approval.js";
 import {
   type CodeExecutor,
   type CodeLanguage,
@@ -48,6 +49,15 @@ export interface CodeSnippets {
   infiniteLoop: string;
   /** Evaluates to an object { a: [1, "two", null] }. */
   jsonValue: string;
+  /** Calls tool `guarded` (it needs approval) with n=7 and evaluates to its result. */
+  callGuarded: string;
+  /** Calls `guarded` with n=7, catches, and evaluates to "caught: " + the error message. */
+  catchGuarded: string;
+  /**
+   * Calls `guarded` (n=7) and `add` (a=2, b=3) at once and evaluates to [guarded's, add's];
+   * absent in a language whose tool calls block the code (one call at a time).
+   */
+  parallelGuarded?: string;
 }
 
 export const CODE_SNIPPETS: Partial<Record<CodeLanguage, CodeSnippets>> = {
@@ -69,6 +79,10 @@ export const CODE_SNIPPETS: Partial<Record<CodeLanguage, CodeSnippets>> = {
     readVariables: "greeting + String(data.n)",
     infiniteLoop: "while (true) {}",
     jsonValue: '({ a: [1, "two", null] })',
+    callGuarded: "await guarded({ n: 7 })",
+    catchGuarded:
+      'let caught;\ntry { await guarded({ n: 7 }) } catch (e) { caught = "caught: " + e.message }\ncaught',
+    parallelGuarded: "await Promise.all([guarded({ n: 7 }), add({ a: 2, b: 3 })])",
   },
   python: {
     lastValue: "40 + 2",
@@ -89,6 +103,9 @@ export const CODE_SNIPPETS: Partial<Record<CodeLanguage, CodeSnippets>> = {
     readVariables: 'greeting + str(data["n"])',
     infiniteLoop: "while True:\n    pass",
     jsonValue: '{"a": [1, "two", None]}',
+    callGuarded: "guarded(n=7)",
+    catchGuarded:
+      'try:\n    guarded(n=7)\n    caught = None\nexcept Exception as e:\n    caught = "caught: " + str(e)\ncaught',
   },
 };
 
@@ -107,8 +124,14 @@ export const PIXEL_PNG: ImagePart = {
   image: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
 };
 
-/** The tools every case installs: add, fail (raises "nope"), snapshot (returns an image). */
-export function contractTools(): Tool[] {
+/**
+ * The tools every case installs: add, fail (raises "nope"), snapshot (returns an image), and
+ * guarded (needs approval; returns "ran " + n). `calls` counts each tool's executions.
+ */
+export function contractTools(calls: Record<string, number> = {}): Tool[] {
+  const count = (name: string) => {
+    calls[name] = (calls[name] ?? 0) + 1;
+  };
   const objectSchema = { type: "object", additionalProperties: true };
   return [
     {
@@ -120,6 +143,7 @@ export function contractTools(): Tool[] {
         required: ["a", "b"],
       },
       async execute(input: { a: number; b: number }) {
+        count("add");
         return input.a + input.b;
       },
     },
@@ -137,6 +161,16 @@ export function contractTools(): Tool[] {
       inputSchema: objectSchema,
       async execute() {
         return richToolResult("pixel", [PIXEL_PNG]);
+      },
+    },
+    {
+      name: "guarded",
+      description: "Returns 'ran ' + n; every call needs approval.",
+      inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      needsApproval: true,
+      async execute(input: { n: number }) {
+        count("guarded");
+        return `ran ${input.n}`;
       },
     },
   ];
@@ -165,16 +199,19 @@ export function codeExecutorContract(
   const interruptWithinMs = options.interruptWithinMs ?? 5_000;
 
   const withExecutor =
-    (body: (executor: CodeExecutor) => Promise<void>) => (make: () => Promise<CodeExecutor>) =>
-      withSubject(
+    (body: (executor: CodeExecutor, calls: Record<string, number>) => Promise<void>) =>
+    (make: () => Promise<CodeExecutor>) => {
+      const calls: Record<string, number> = {};
+      return withSubject(
         async () => {
           const executor = await make();
-          await executor.setTools(contractTools());
+          await executor.setTools(contractTools(calls));
           return executor;
         },
         (executor) => executor.close(),
-        body,
+        (executor) => body(executor, calls),
       );
+    };
 
   const run = (executor: CodeExecutor, snippet: string, ms = interruptWithinMs) =>
     within(ms, "run()", executor.run(snippet));
@@ -417,6 +454,7 @@ export function codeExecutorContract(
         assert.equal(next.output, 42);
       }),
     },
+    ...approvalCases(code, { timeoutMs, interruptWithinMs, withExecutor, expectOk }),
     {
       name: "close is idempotent and later runs reject with CLOSED",
       run: async (make) => {
@@ -432,4 +470,194 @@ export function codeExecutorContract(
     },
   ];
   return { name: `CodeExecutor contract (${language})`, factory: make, cases };
+}
+
+interface ApprovalCaseKit {
+  timeoutMs: number;
+  interruptWithinMs: number;
+  withExecutor: (
+    body: (executor: CodeExecutor, calls: Record<string, number>) => Promise<void>,
+  ) => (make: () => Promise<CodeExecutor>) => Promise<void>;
+  expectOk: (result: ExecutionResult, what: string) => void;
+}
+
+const DENIED = 'Tool "guarded" was not approved: not today';
+
+/** A handler that never answers, and what it was asked with. */
+function silentHandler() {
+  const seen: { request: ApprovalRequest; signal: AbortSignal }[] = [];
+  const handler: ApprovalHandler = (request, signal) => {
+    seen.push({ request, signal });
+    return new Promise<never>(() => {});
+  };
+  return { seen, handler };
+}
+
+/**
+ * Approvals of tool calls made by the code (`Tool.needsApproval`, `ExecutorRunOptions.onApproval`):
+ * the call waits and then runs, a denial is a catchable tool error and the tool never runs, a
+ * call with no one to ask is refused, the wait does not count against the time limit and has a
+ * limit of its own, an abort ends the wait, and (where the language calls tools concurrently)
+ * the other calls go on while one waits.
+ */
+function approvalCases(code: CodeSnippets, kit: ApprovalCaseKit): ContractCase<CodeExecutor>[] {
+  const { timeoutMs, interruptWithinMs, withExecutor, expectOk } = kit;
+  const deny: ApprovalHandler = () => ({ approved: false, reason: "not today" });
+  const cases: ContractCase<CodeExecutor>[] = [
+    {
+      name: "approvals: a call that needs approval waits for it, then runs",
+      run: withExecutor(async (executor, calls) => {
+        const requests: ApprovalRequest[] = [];
+        const result = await within(
+          interruptWithinMs,
+          "an approved run",
+          executor.run(code.callGuarded, {
+            onApproval: (request) => {
+              requests.push(request);
+              assert.equal(calls.guarded, undefined, "the tool ran before its approval");
+              return { approved: true };
+            },
+          }),
+        );
+        expectOk(result, "callGuarded");
+        assert.equal(result.output, "ran 7");
+        assert.equal(calls.guarded, 1);
+        assert.equal(requests.length, 1);
+        assert.equal(requests[0]?.toolName, "guarded");
+        assert.deepEqual(requests[0]?.input, { n: 7 });
+        assert.ok(typeof requests[0]?.toolCallId === "string" && requests[0].toolCallId.length > 0);
+      }),
+    },
+    {
+      name: "approvals: a denied call is a 'tool' error with the reason, and the tool never runs",
+      run: withExecutor(async (executor, calls) => {
+        const result = await within(
+          interruptWithinMs,
+          "a denied run",
+          executor.run(code.callGuarded, { onApproval: deny }),
+        );
+        assert.ok(result.error, "expected an error");
+        assert.equal(result.error.kind, "tool");
+        assert.ok(result.error.message.includes(DENIED), `got: ${result.error.message}`);
+        assert.equal(calls.guarded, undefined);
+      }),
+    },
+    {
+      name: "approvals: the code can catch a denial",
+      run: withExecutor(async (executor, calls) => {
+        const result = await within(
+          interruptWithinMs,
+          "a caught denial",
+          executor.run(code.catchGuarded, { onApproval: deny }),
+        );
+        expectOk(result, "catchGuarded");
+        assert.equal(result.output, `caught: ${DENIED}`);
+        assert.equal(calls.guarded, undefined);
+      }),
+    },
+    {
+      name: "approvals: with no one to ask, a call that needs approval is refused",
+      run: withExecutor(async (executor, calls) => {
+        const result = await within(interruptWithinMs, "an unasked run", executor.run(code.catchGuarded));
+        expectOk(result, "catchGuarded");
+        assert.equal(
+          result.output,
+          'caught: Tool "guarded" was not approved: it needs approval and no one was asked (give the run an onApproval handler, or run the CLI with --approve)',
+        );
+        assert.equal(calls.guarded, undefined);
+      }),
+    },
+    {
+      name: "approvals: waiting for an answer does not count against the time limit",
+      run: withExecutor(async (executor) => {
+        const wait = timeoutMs * 3;
+        const started = Date.now();
+        const result = await within(
+          interruptWithinMs + wait,
+          "a run that waits for an approval",
+          executor.run(code.callGuarded, {
+            timeoutMs,
+            onApproval: () => new Promise((resolve) => setTimeout(() => resolve({ approved: true }), wait)),
+          }),
+        );
+        expectOk(result, "callGuarded after a long wait");
+        assert.equal(result.output, "ran 7");
+        assert.ok(Date.now() - started >= wait, "the run returned before its approval came");
+      }),
+    },
+    {
+      name: "approvals: a wait past approvalTimeoutMs is refused and the request withdrawn",
+      run: withExecutor(async (executor, calls) => {
+        const { seen, handler } = silentHandler();
+        const result = await within(
+          interruptWithinMs,
+          "a run whose approval never comes",
+          executor.run(code.catchGuarded, { onApproval: handler, approvalTimeoutMs: 200 }),
+        );
+        expectOk(result, "catchGuarded");
+        assert.equal(
+          result.output,
+          'caught: Tool "guarded" was not approved: no answer came within 200 ms (approvalTimeoutMs)',
+        );
+        assert.equal(seen.length, 1);
+        assert.equal(seen[0]?.signal.aborted, true, "the handler's signal must abort");
+        assert.equal(calls.guarded, undefined);
+      }),
+    },
+    {
+      name: "approvals: aborting while a call waits rejects with ABORTED, withdraws it, and the executor stays usable",
+      run: withExecutor(async (executor, calls) => {
+        const { seen, handler } = silentHandler();
+        const controller = new AbortController();
+        const outcome = await within(
+          interruptWithinMs,
+          "a run aborted while it waits",
+          executor
+            .run(code.callGuarded, {
+              signal: controller.signal,
+              onApproval: (request, signal) => {
+                setTimeout(() => controller.abort(), 20);
+                return handler(request, signal);
+              },
+            })
+            .then(
+              () => undefined,
+              (error: unknown) => error,
+            ),
+        );
+        assert.ok(outcome instanceof AtriumError, `expected an AtriumError, got ${String(outcome)}`);
+        assert.equal(outcome.code, "ABORTED");
+        assert.equal(seen[0]?.signal.aborted, true, "the handler's signal must abort");
+        assert.equal(calls.guarded, undefined);
+        const next = await within(interruptWithinMs, "run()", executor.run(code.lastValue));
+        expectOk(next, "a run after the abort");
+        assert.equal(next.output, 42);
+      }),
+    },
+  ];
+  const parallel = code.parallelGuarded;
+  if (parallel) {
+    cases.push({
+      name: "approvals: while one call waits for its approval, the others run",
+      run: withExecutor(async (executor, calls) => {
+        let addRanFirst = false;
+        const result = await within(
+          interruptWithinMs,
+          "parallel calls with one waiting",
+          executor.run(parallel, {
+            onApproval: async () => {
+              // Approve only once `add` has run: it must not wait for this answer.
+              for (let i = 0; i < 200 && calls.add !== 1; i++) await new Promise((r) => setTimeout(r, 10));
+              addRanFirst = calls.add === 1;
+              return { approved: true };
+            },
+          }),
+        );
+        expectOk(result, "parallelGuarded");
+        assert.deepEqual(result.output, ["ran 7", 5]);
+        assert.equal(addRanFirst, true, "add waited for guarded's approval");
+      }),
+    });
+  }
+  return cases;
 }

@@ -159,6 +159,10 @@ export class QuickJsExecutor extends SandboxedExecutor<
     };
   }
 
+  protected override holdSandboxClock(host: QuickJsSandboxHandle, run: ExecutorRun, held: boolean): void {
+    host.post({ type: "clock", runId: run.id, held });
+  }
+
   protected handleToolCall(message: ToolCallMessage): void {
     const run = this.activeRun(message.runId);
     if (!run) return;

@@ -1,5 +1,11 @@
 import type { RequestOf, SandboxHost, ToolCallOf } from "@atrium/kit";
-import type { HostToWorker, SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
+import type {
+  HostToWorker,
+  RunNotice,
+  SandboxMemory,
+  SessionRunResult,
+  WorkerToHost,
+} from "./worker-protocol.js";
 
 export type ToolCallMessage = ToolCallOf<WorkerToHost>;
 export type SandboxRequest = RequestOf<HostToWorker>;
@@ -14,7 +20,8 @@ export interface QuickJsSandboxHandle extends SandboxHost<ToolCallMessage> {
   request(message: Extract<SandboxRequest, { type: "run" }>): Promise<SessionRunResult>;
   request(message: Extract<SandboxRequest, { type: "memory" }>): Promise<SandboxMemory>;
   request(message: SandboxRequest): Promise<void>;
-  post(message: Extract<HostToWorker, { type: "tool-result" }>): void;
+  /** A message for the run under way: a tool result, or its clock held or restarted. */
+  post(message: RunNotice): void;
   /** Asks the running guest code to stop. */
   stop(): void;
   clearStop(): void;

@@ -5,6 +5,7 @@ import {
   channelControl,
   type HostToWorker,
   newChannelMemory,
+  type RunNotice,
   type SandboxMemory,
   type SessionRunResult,
   STOP_FLAG,
@@ -107,7 +108,7 @@ export class SandboxWorker {
     });
   }
 
-  post(message: Extract<HostToWorker, { type: "tool-result" }>): void {
+  post(message: RunNotice): void {
     if (!this.exited) this.send(message);
   }
 

@@ -7,6 +7,7 @@ import {
   ChannelSlot,
   channelControl,
   type HostToWorker,
+  type RunNotice,
   STOP_FLAG,
   WORKER_READY,
   type WorkerToHost,
@@ -66,6 +67,8 @@ function waitForHost(until: number): void {
   const message = receive(until - Date.now(), true);
   if (message?.type === "tool-result") {
     session?.deliverToolResult(message.runId, message.callId, message.outcome);
+  } else if (message?.type === "clock") {
+    session?.holdClock(message.runId, message.held);
   } else if (message) {
     backlog.push(message);
   }
@@ -83,7 +86,7 @@ async function takeNext(): Promise<SandboxSession | undefined> {
   return prepared?.catch(() => undefined);
 }
 
-async function handle(message: Exclude<HostToWorker, { type: "tool-result" }>): Promise<void> {
+async function handle(message: Exclude<HostToWorker, RunNotice>): Promise<void> {
   try {
     switch (message.type) {
       case "init": {
@@ -142,8 +145,8 @@ async function serve(): Promise<never> {
   for (;;) {
     // The stop flag may stay raised while idle (a run stopped as it ended): not a reason to wake.
     const message = backlog.shift() ?? receive(Number.POSITIVE_INFINITY, false);
-    // A bare wake-up (the stop flag) while idle, or a tool result whose run is over: nothing to do.
-    if (!message || message.type === "tool-result") continue;
+    // A bare wake-up (the stop flag) while idle, or a notice for a run that is over: nothing to do.
+    if (!message || message.type === "tool-result" || message.type === "clock") continue;
     await handle(message);
   }
 }

@@ -27,7 +27,12 @@ export type HostToWorker =
   | { type: "memory"; id: number }
   /** Drop every state and get ready to serve a new executor. */
   | { type: "recycle"; id: number }
-  | { type: "tool-result"; runId: number; callId: string; outcome: ToolOutcome };
+  | { type: "tool-result"; runId: number; callId: string; outcome: ToolOutcome }
+  /** A tool call of the run waits for an approval (`held`), or no longer does: stop or restart its deadline. */
+  | { type: "clock"; runId: number; held: boolean };
+
+/** What the host sends without waiting for a reply: messages for the run under way. */
+export type RunNotice = Extract<HostToWorker, { type: "tool-result" | "clock" }>;
 
 /** Memory of a sandbox: what QuickJS has allocated, and the wasm instance's linear memory. */
 export interface SandboxMemory {

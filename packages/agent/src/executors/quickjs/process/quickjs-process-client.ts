@@ -11,7 +11,7 @@ import { ConfigError } from "@atrium/spec";
 import { packagedWasmFile } from "../quickjs-module.js";
 import type { QuickJsSandboxHandle, SandboxRequest, ToolCallMessage } from "../sandbox-handle.js";
 import { sandboxWorkerExit } from "../sandbox-worker-pool.js";
-import type { HostToWorker } from "../worker-protocol.js";
+import type { RunNotice } from "../worker-protocol.js";
 import { MAX_QUICKJS_FRAME_BYTES, SANDBOX_QUICKJS_WASM } from "./quickjs-sandbox-layout.js";
 
 const BOOT_TIMEOUT_MS = 30_000;
@@ -125,7 +125,7 @@ export class QuickJsProcessClient implements QuickJsSandboxHandle {
     }
   }
 
-  post(message: Extract<HostToWorker, { type: "tool-result" }>): void {
+  post(message: RunNotice): void {
     this.sandbox.endpoint.notify("post", [message]);
   }
 

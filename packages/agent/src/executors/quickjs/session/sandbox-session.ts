@@ -136,6 +136,12 @@ export class SandboxSession implements SessionCore {
     deliverToolResult(this.active, runId, callId, outcome);
   }
 
+  /** Stops the run's deadline while a tool call waits for a person (`held`), and restarts it after. */
+  holdClock(runId: number, held: boolean): void {
+    const run = this.active;
+    if (run?.id === runId) run.holdClock(held);
+  }
+
   dispose(): void {
     this.sandbox.dispose();
   }

@@ -47,6 +47,20 @@ export class SessionRun {
     this.output = new OutputBuffer(maxOutputChars);
   }
 
+  /** The time the run had left when its clock was held; undefined while it runs. */
+  private heldRemainingMs: number | undefined;
+
+  /** Held: the deadline stops (a tool call waits for a person); released: it restarts with what was left. */
+  holdClock(held: boolean): void {
+    if (held && this.heldRemainingMs === undefined) {
+      this.heldRemainingMs = Math.max(0, this.deadline - Date.now());
+      this.deadline = Number.POSITIVE_INFINITY;
+    } else if (!held && this.heldRemainingMs !== undefined) {
+      this.deadline = Date.now() + this.heldRemainingMs;
+      this.heldRemainingMs = undefined;
+    }
+  }
+
   requestStop(reason: StopReason): void {
     this.stop ??= reason;
   }
