@@ -30,6 +30,13 @@ export interface ExecutorRun {
    * waits for a person (`holds` > 0), so that wait does not count against `timeoutMs`.
    */
   readonly clock: RunClock;
+  /**
+   * The step's non-deterministic sources (random numbers, the clock), for a run that may be
+   * replayed: `record` asks the sandbox to report the values its code used (`recorded`, a JSON
+   * value only that sandbox reads), `replay` gives values recorded before, used first and in
+   * order before live ones. Both are off for an ordinary run, which pays nothing for this.
+   */
+  readonly tape: { record: boolean; replay?: unknown; recorded?: unknown };
   /** Who answers the run's tool calls that need approval, and how long each may wait. */
   readonly approval: { handler: ApprovalHandler | undefined; timeoutMs: number };
   /**
@@ -64,6 +71,7 @@ export function newExecutorRun(
     id: ++lastRunId,
     timeoutMs,
     clock: { timers: [], armedAt: 0, spentMs: 0, holds: 0 },
+    tape: { record: false },
     approval,
     images: [],
     giveUp: () => {},
