@@ -28,6 +28,8 @@ const PYTHON_PROCESS_CAPABILITIES: ExecutorCapabilities = Object.freeze({
   tools: true,
   isolation: "process",
   network: "none",
+  // Steps replay from a record (tool calls answered from it, the random seed and clock reused).
+  replay: true,
 });
 
 const PYTHON_WASM_CAPABILITIES: ExecutorCapabilities = Object.freeze({
@@ -36,4 +38,6 @@ const PYTHON_WASM_CAPABILITIES: ExecutorCapabilities = Object.freeze({
   tools: true,
   isolation: "wasm",
   network: "none",
+  // Steps replay from a record (tool calls answered from it, the random seed and clock reused).
+  replay: true,
 });

@@ -40,6 +40,8 @@ export interface ExecutorCapabilities {
   readonly tools: boolean;
   readonly isolation: ExecutorIsolation;
   readonly network: ExecutorNetwork;
+  /** Runs can be recorded and replayed (`ExecutorRunOptions.journal`). */
+  readonly replay?: boolean;
 }
 
 export interface ExecutorRunOptions {
@@ -58,6 +60,30 @@ export interface ExecutorRunOptions {
   onApproval?: ApprovalHandler;
   /** The longest one call waits for its answer (default `DEFAULT_APPROVAL_TIMEOUT_MS`); then it is refused. */
   approvalTimeoutMs?: number;
+  /**
+   * Makes the step replayable (`ExecutorCapabilities.replay`): `record` is filled in as the step
+   * runs (every tool call with its outcome, then the values of the code's non-deterministic
+   * sources), even when the run ends by an abort; `replay` answers the step's tool calls from an
+   * earlier record, in order, without running them (a different call is refused with
+   * `ReplayMismatchError`), then lets the rest run live.
+   */
+  journal?: { record?: StepJournal; replay?: StepJournal };
+}
+
+/** One tool call of a recorded step: what the code asked, and what it got back. */
+export interface JournalCall {
+  name: string;
+  /** The input as JSON text. */
+  input: string;
+  /** Absent: the call had not finished when the record was taken; a replay runs it live. */
+  outcome?: { ok: true; json?: string } | { ok: false; name: string; message: string };
+}
+
+/** What a replay of a step needs: its tool calls in order, and its sandbox's tape. */
+export interface StepJournal {
+  toolCalls: JournalCall[];
+  /** The values the code's random numbers and clock gave (a JSON value its sandbox kind reads). */
+  tape?: unknown;
 }
 
 /**

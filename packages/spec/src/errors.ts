@@ -103,6 +103,16 @@ export class ModelError extends AtriumError {
   }
 }
 
+/**
+ * A replayed step did something else than when it was recorded (another tool call, other input):
+ * its state cannot be rebuilt from the record. Fatal: the resume stops.
+ */
+export class ReplayMismatchError extends AtriumError {
+  constructor(message: string) {
+    super("CONFIG", message, { isFatal: true });
+  }
+}
+
 /** A tool failed; the model sees the message and may try again differently. */
 export class ToolError extends AtriumError {
   readonly toolName: string;

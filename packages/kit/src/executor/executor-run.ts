@@ -1,4 +1,4 @@
-import type { ApprovalHandler, ImagePart } from "@atrium/spec";
+import type { ApprovalHandler, ImagePart, StepJournal } from "@atrium/spec";
 
 /** Why the host stopped a run: decides what `run` throws (or, for a timeout, reports). */
 export type HostStop =
@@ -37,6 +37,8 @@ export interface ExecutorRun {
    * order before live ones. Both are off for an ordinary run, which pays nothing for this.
    */
   readonly tape: { record: boolean; replay?: unknown; recorded?: unknown };
+  /** The run's record and the record it replays (`ExecutorRunOptions.journal`); calls replayed so far. */
+  journal?: { record?: StepJournal; replay?: StepJournal; replayed: number };
   /** Who answers the run's tool calls that need approval, and how long each may wait. */
   readonly approval: { handler: ApprovalHandler | undefined; timeoutMs: number };
   /**

@@ -12,6 +12,8 @@ import {
   ExecutorBusyError,
   type ExecutorCapabilities,
   type ExecutorRunOptions,
+  type JournalCall,
+  ReplayMismatchError,
   type Tool,
 } from "@atrium/spec";
 import { SandboxExitError, SandboxProtocolError } from "../errors.js";
@@ -179,6 +181,16 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
       );
     }
     const run = newExecutorRun(timeoutMs, { handler: options.onApproval, timeoutMs: approvalTimeoutMs });
+    if (options.journal) {
+      if (!this.capabilities.replay) {
+        throw new ConfigError(
+          `${this.executorName} cannot record or replay runs (capabilities.replay is not true)`,
+        );
+      }
+      run.journal = { ...options.journal, replayed: 0 };
+      run.tape.record = true;
+      if (options.journal.replay?.tape !== undefined) run.tape.replay = options.journal.replay.tape;
+    }
     this.active = run;
     const completion = this.supervise(code, run, options.signal);
     this.activeCompletion = completion.catch(() => undefined);
@@ -331,6 +343,7 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
       else if (!(error instanceof SandboxExitError)) throw error;
       outcome = { loss: error instanceof SandboxExitError ? error : "hung" };
     } finally {
+      if (run.journal?.record && run.tape.recorded !== undefined) run.journal.record.tape = run.tape.recorded;
       for (const timer of run.timers) clearTimeout(timer);
       for (const timer of run.clock.timers) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -406,6 +419,11 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
     id: string,
     reply: (outcome: SandboxToolOutcome) => void,
   ): void {
+    if (run.journal) {
+      const journaled = this.journalCall(run, run.journal, tool.name, input, reply);
+      if (!journaled) return;
+      reply = journaled;
+    }
     run.controller ??= this.spareController ?? new AbortController();
     this.spareController = undefined;
     run.toolsRunning++;
@@ -426,6 +444,54 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
       // An answer that arrives after its run ended is dropped: the sandbox may serve others now.
       else if (this.active === run && !run.stop) reply(outcome);
     });
+  }
+
+  // ── replay ───────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A call of a run that records or replays. While the replayed record has calls left, the next
+   * one answers this call (undefined: answered, nothing runs) if it is the same call; another
+   * call ends the run with `ReplayMismatchError`. Past them, the call runs live, and the reply
+   * returned also records its outcome.
+   */
+  private journalCall(
+    run: ExecutorRun,
+    journal: NonNullable<ExecutorRun["journal"]>,
+    name: string,
+    input: unknown,
+    reply: (outcome: SandboxToolOutcome) => void,
+  ): ((outcome: SandboxToolOutcome) => void) | undefined {
+    const entry: JournalCall = { name, input: toJsonText(input) ?? "null" };
+    journal.record?.toolCalls.push(entry);
+    const recorded = journal.replay?.toolCalls[journal.replayed];
+    if (recorded) {
+      journal.replayed++;
+      if (recorded.name !== entry.name || recorded.input !== entry.input) {
+        const error = new ReplayMismatchError(
+          `the replay made another call than the record: call ${journal.replayed} was ${recorded.name}(${cut(recorded.input)}), now ${entry.name}(${cut(entry.input)}); the sandbox's state cannot be rebuilt from this record`,
+        );
+        this.stopRun(run, { type: "fatal", error });
+        return undefined;
+      }
+      // A call that had not finished when the record was taken runs live.
+      if (recorded.outcome) {
+        entry.outcome = recorded.outcome;
+        reply(
+          recorded.outcome.ok
+            ? { ok: true, json: recorded.outcome.json }
+            : {
+                ok: false,
+                name: recorded.outcome.name === "ValidationError" ? "ValidationError" : "ToolError",
+                message: recorded.outcome.message,
+              },
+        );
+        return undefined;
+      }
+    }
+    return (outcome) => {
+      entry.outcome = outcome;
+      reply(outcome);
+    };
   }
 
   // ── the step's clock and approvals ───────────────────────────────────────────────────────
@@ -485,4 +551,9 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
       this.spareController ??= new AbortController();
     });
   }
+}
+
+/** A call's input in a message: its first 200 characters. */
+function cut(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -7,8 +7,9 @@ import {
   EXECUTOR_NETWORKS,
   type ExecutionResult,
   type ExecutorFactory,
+  type StepJournal,
 } from "../code-executor.js";
-import { AtriumError, ExecutorBusyError, ToolError } from "../errors.js";
+import { AtriumError, ExecutorBusyError, ReplayMismatchError, ToolError } from "../errors.js";
 import type { ImagePart } from "../messages.js";
 import { richToolResult, type Tool } from "../tool.js";
 import { type Contract, type ContractCase, within, withSubject } from "./contract.js";
@@ -455,6 +456,57 @@ export function codeExecutorContract(
       }),
     },
     ...approvalCases(code, { timeoutMs, interruptWithinMs, withExecutor, expectOk }),
+    {
+      name: "replay: a recorded step's tool calls answer its replay, and another call is refused",
+      run: async (make) => {
+        const record: StepJournal = { toolCalls: [] };
+        await withExecutor(async (executor, calls) => {
+          if (!executor.capabilities.replay) return;
+          const result = await within(
+            interruptWithinMs,
+            "a recorded run",
+            executor.run(code.callAdd, { journal: { record } }),
+          );
+          expectOk(result, "callAdd recorded");
+          assert.equal(result.output, 5);
+          assert.equal(calls.add, 1);
+          assert.deepEqual(record.toolCalls, [
+            { name: "add", input: '{"a":2,"b":3}', outcome: { ok: true, json: "5" } },
+          ]);
+        })(make);
+        if (record.toolCalls.length === 0) return;
+        await withExecutor(async (executor, calls) => {
+          const replayed = await within(
+            interruptWithinMs,
+            "a replayed run",
+            executor.run(code.callAdd, { journal: { replay: record } }),
+          );
+          expectOk(replayed, "callAdd replayed");
+          assert.equal(replayed.output, 5);
+          assert.equal(calls.add, undefined, "a replayed call must not run the tool");
+          const other: StepJournal = {
+            toolCalls: [{ name: "add", input: '{"a":2,"b":4}', outcome: { ok: true, json: "6" } }],
+          };
+          const refused = await within(
+            interruptWithinMs,
+            "a replay that diverges",
+            executor.run(code.callAdd, { journal: { replay: other } }).then(
+              () => undefined,
+              (error: unknown) => error,
+            ),
+          );
+          assert.ok(
+            refused instanceof ReplayMismatchError,
+            `expected a ReplayMismatchError, got ${String(refused)}`,
+          );
+          assert.equal(
+            refused.message,
+            'the replay made another call than the record: call 1 was add({"a":2,"b":4}), now add({"a":2,"b":3}); the sandbox\'s state cannot be rebuilt from this record',
+          );
+          assert.equal(calls.add, undefined);
+        })(make);
+      },
+    },
     {
       name: "close is idempotent and later runs reject with CLOSED",
       run: async (make) => {

@@ -18,6 +18,8 @@ export const QUICKJS_CAPABILITIES: ExecutorCapabilities = Object.freeze({
   tools: true,
   isolation: "worker",
   network: "none",
+  // Steps replay from a record (tool calls answered from it, Math.random and the clock reused).
+  replay: true,
 });
 
 const QUICKJS_PROCESS_CAPABILITIES: ExecutorCapabilities = Object.freeze({
