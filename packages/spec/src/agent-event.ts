@@ -3,7 +3,11 @@ import type { ImagePart } from "./messages.js";
 import type { Usage } from "./model.js";
 import type { ToolProgress } from "./tool.js";
 
-export type RunState = "success" | "max_steps" | "error" | "aborted";
+/**
+ * How a run ended. "suspended": a tool call waits for an approval and the run was saved to be
+ * resumed later (the agent's result carries the continuation).
+ */
+export type RunState = "success" | "max_steps" | "error" | "aborted" | "suspended";
 
 /**
  * What an agent run emits while streaming, a union keyed on `type`. Errors travel as events;

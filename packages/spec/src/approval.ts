@@ -17,13 +17,25 @@ export interface ApprovalRequest {
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
 
 /**
+ * What a handler may answer: a decision now, or `{ suspend: true }` to decide later. An agent
+ * that can save its runs then ends the run in state "suspended" with a continuation that another
+ * process resumes with the decision; anywhere else it refuses the call.
+ */
+export type ApprovalAnswer = ApprovalDecision | { suspend: true };
+
+/**
  * Decides one request. `signal` aborts when the call no longer waits (the run was aborted or
  * closed, or the wait ran out of time): a prompt should be withdrawn then.
  */
 export type ApprovalHandler = (
   request: ApprovalRequest,
   signal: AbortSignal,
-) => ApprovalDecision | Promise<ApprovalDecision>;
+) => ApprovalAnswer | Promise<ApprovalAnswer>;
+
+/** Whether a handler's answer asks to suspend the run. */
+export function isSuspendAnswer(value: unknown): value is { suspend: true } {
+  return typeof value === "object" && value !== null && (value as { suspend?: unknown }).suspend === true;
+}
 
 /** What `Tool.needsApproval` may be: a fixed answer, or one that depends on the input. */
 export type NeedsApproval<Input = unknown> =

@@ -3,7 +3,10 @@ import {
   AbortError,
   type AgentEvent,
   type ApprovalHandler,
+  type ApprovalRequest,
   addUsage,
+  ConfigError,
+  isSuspendAnswer,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   errorMessage,
   type RunState,
@@ -34,6 +37,10 @@ export interface RunContext extends ToolScope {
   readonly approve: ApprovalHandler | undefined;
   /** The longest one call waits for an approval. */
   readonly approvalTimeoutMs: number;
+  /** The call the run was suspended on, once a handler answered `{ suspend: true }`. */
+  readonly suspended: { request: ApprovalRequest; step: number } | undefined;
+  /** The saved run (a signed continuation), set by the step that the suspension stopped. */
+  continuation: string | undefined;
 }
 
 /** How a run ended, as `run()` and `stream()` report it. */
@@ -62,6 +69,12 @@ export class AgentRun implements RunContext {
   system = "";
   readonly approve: ApprovalHandler | undefined;
   readonly approvalTimeoutMs: number;
+  /** Whether the agent can save this run when a handler answers `{ suspend: true }`. */
+  readonly resumable: boolean;
+  /** The call the run was suspended on (its step was stopped), once it has been. */
+  suspended: { request: ApprovalRequest; step: number } | undefined;
+  /** The saved run, for `resume`; set by the step that was stopped. */
+  continuation: string | undefined;
 
   usage: Usage = ZERO_USAGE;
   output: unknown;
@@ -81,7 +94,15 @@ export class AgentRun implements RunContext {
   /** Where this run's steps start in the agent's memory (a continued run has earlier ones). */
   readonly #firstStep: number;
 
-  constructor(task: string, maxSteps: number, firstStep: number, options: RunOptions, yieldsEvents: boolean) {
+  constructor(
+    task: string,
+    maxSteps: number,
+    firstStep: number,
+    options: RunOptions,
+    yieldsEvents: boolean,
+    resumable = false,
+  ) {
+    this.resumable = resumable;
     this.task = task;
     this.maxSteps = maxSteps;
     this.#firstStep = firstStep;
@@ -113,9 +134,15 @@ export class AgentRun implements RunContext {
       signal.addEventListener("abort", withdrawn, { once: true });
       this.emit({ type: "approval-requested", step, id, name, input: request.input });
       try {
-        const decision = await handler(request, signal);
-        resolve(decision?.approved === true, decision?.approved === false ? decision.reason : undefined);
-        return decision;
+        const answer = await handler(request, signal);
+        if (isSuspendAnswer(answer)) {
+          // The request stays open: the continuation carries it, and the resumed run answers it.
+          resolved = true;
+          this.#suspendFor(request, step);
+          return answer;
+        }
+        resolve(answer?.approved === true, answer?.approved === false ? answer.reason : undefined);
+        return answer;
       } catch (error) {
         resolve(false, errorMessage(error));
         throw error;
@@ -123,6 +150,24 @@ export class AgentRun implements RunContext {
         signal.removeEventListener("abort", withdrawn);
       }
     };
+  }
+
+  /**
+   * Ends the run in "suspended": its step is stopped (an abort, which the step that ran the code
+   * turns into a continuation) while `request` waits for an answer from a resumed run.
+   */
+  #suspendFor(request: ApprovalRequest, step: number): void {
+    if (this.suspended) return;
+    if (!this.resumable) {
+      this.#stop.abort(
+        new ConfigError(
+          "onApproval answered { suspend: true }, but this agent cannot save its runs; give it `resumable: { keyFile }` (or { key })",
+        ),
+      );
+      return;
+    }
+    this.suspended = { request, step };
+    this.#stop.abort(new AbortError("the run was suspended to wait for an approval"));
   }
 
   /** Sends an event to `onEvent` now and queues it for the generator's consumer. */
@@ -156,6 +201,11 @@ export class AgentRun implements RunContext {
 
   /** Ends the run in "aborted" or "error" with `error`, and emits the `error` event. */
   fail(error: unknown): void {
+    if (this.suspended && this.continuation !== undefined) {
+      // Not a failure: the run waits for an answer, saved in its continuation.
+      this.state = "suspended";
+      return;
+    }
     const aborted = isAbort(error, this.signal);
     // An abort with an AbortError as its reason (e.g. onEvent threw) is reported by that reason.
     const thrown = aborted && this.signal.reason instanceof AbortError ? this.signal.reason : error;
@@ -179,6 +229,7 @@ export class AgentRun implements RunContext {
       usage,
       timing: { startedAt: this.#startedAt.toISOString(), durationMs },
       ...(failure ? { error: serializeError(failure.error) } : {}),
+      ...(this.continuation === undefined ? {} : { continuation: this.continuation }),
     };
   }
 

@@ -94,4 +94,9 @@ export interface RunOptions extends AgentRunOptions {
 export interface RunResult<Output = unknown> extends AgentRunResult<Output> {
   /** The memory steps this run added, in order (task, planning, action, final answer). */
   steps: MemoryStep[];
+  /**
+   * When `state` is "suspended": the run, saved and signed, for `agent.resume(continuation, {
+   * decision })` in this process or another one.
+   */
+  continuation?: string;
 }

@@ -5,6 +5,7 @@ import {
   type ApprovalRequest,
   isApprovalDecision,
   isFatalError,
+  isSuspendAnswer,
   type Tool,
 } from "@atrium/spec";
 import { describeThrown } from "../values/describe-thrown.js";
@@ -58,6 +59,9 @@ export async function askApproval(
   try {
     const asked = Promise.resolve().then(() => handler(request, waiting.signal));
     const answer = await Promise.race([asked, timedOut, ended]);
+    if (isSuspendAnswer(answer)) {
+      return { approved: false, reason: "the run was suspended to wait for this answer; it comes when the run is resumed" };
+    }
     if (!isApprovalDecision(answer)) {
       return {
         approved: false,

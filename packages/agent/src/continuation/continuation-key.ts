@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { mkdir, open, readFile, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ConfigError } from "@atrium/spec";
+
+/** The shortest key a continuation is signed with: 256 bits, HMAC-SHA256's own size. */
+export const MIN_CONTINUATION_KEY_BYTES = 32;
+
+/**
+ * Where the key that signs continuations comes from: bytes the caller keeps (a secret store, an
+ * environment variable), or a file only its owner can read, made on first use. The key is never
+ * in the continuation itself, so whoever holds a saved run cannot forge another.
+ */
+export type ContinuationKeySource = { key: Uint8Array | string } | { keyFile: string };
+
+/** The key's bytes; a file that is missing is made (0600), one that others can read is refused. */
+export async function loadContinuationKey(source: ContinuationKeySource): Promise<Buffer> {
+  if ("key" in source) {
+    const key = typeof source.key === "string" ? Buffer.from(source.key, "utf8") : Buffer.from(source.key);
+    if (key.length < MIN_CONTINUATION_KEY_BYTES) {
+      throw new ConfigError(
+        `the continuation key is ${key.length} bytes; use at least ${MIN_CONTINUATION_KEY_BYTES} random bytes (e.g. crypto.randomBytes(32))`,
+      );
+    }
+    return key;
+  }
+  const file = source.keyFile;
+  const made = await createKeyFile(file);
+  if (made) return made;
+  const info = await stat(file);
+  if ((info.mode & 0o077) !== 0) {
+    throw new ConfigError(
+      `the continuation key file ${file} can be read by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${file}`,
+    );
+  }
+  const key = await readFile(file);
+  if (key.length < MIN_CONTINUATION_KEY_BYTES) {
+    throw new ConfigError(
+      `the continuation key file ${file} holds ${key.length} bytes; it needs at least ${MIN_CONTINUATION_KEY_BYTES} (delete it and a new one is made)`,
+    );
+  }
+  return key;
+}
+
+/** Makes the key file with fresh random bytes, readable by its owner only; undefined if it exists. */
+async function createKeyFile(file: string): Promise<Buffer | undefined> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const key = randomBytes(MIN_CONTINUATION_KEY_BYTES);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    // O_EXCL: two processes starting at once never overwrite each other's key.
+    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
+    throw error;
+  }
+  try {
+    await handle.writeFile(key);
+  } finally {
+    await handle.close();
+  }
+  return key;
+}
