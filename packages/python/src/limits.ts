@@ -35,7 +35,8 @@ export interface PythonLimits extends ExecutorLimits {
   /**
    * How long past its time budget a run may go on before its worker is terminated (guest code
    * that catches the interrupt, or a long native call): no run lasts past
-   * max(2 × timeout, timeout + watchdogGraceMs).
+   * max(2 × timeout, timeout + watchdogGraceMs). Counted from the interrupt the host sends at
+   * the time limit, so a host that got to it late does not take the grace from the worker.
    */
   watchdogGraceMs: number;
   /** How long an aborted or closed run may take to stop before its worker is terminated. */

@@ -148,13 +148,18 @@ export class PythonExecutor extends SandboxedExecutor<ToolCallMessage, PythonSan
   }
 
   /**
-   * The host keeps the deadline: at `timeoutMs` it interrupts the code (KeyboardInterrupt); code
-   * that catches it (or sits in one long native call) has the watchdog after that.
+   * The host keeps the deadline: at `timeoutMs` it interrupts the code (KeyboardInterrupt), and
+   * the sandbox has the watchdog's grace from that interrupt to stop; code that catches it (or
+   * sits in one long native call) is given up on after the grace. Counted from the interrupt,
+   * not from the start: a host held up past the deadline (descheduled on a loaded machine, a
+   * long synchronous task) interrupts late, and the sandbox still gets its whole grace.
    */
   protected override armTimers(run: ExecutorRun, remainingMs: number): ReturnType<typeof setTimeout>[] {
     return [
-      ...super.armTimers(run, remainingMs),
-      setTimeout(() => this.stopRun(run, { type: "timeout" }), remainingMs),
+      setTimeout(() => {
+        this.stopRun(run, { type: "timeout" });
+        run.timers.push(this.watchdogTimer(run, this.watchdogGraceMs(run)));
+      }, remainingMs),
     ];
   }
 

@@ -1,6 +1,6 @@
 // Escape and abuse attempts specific to Python in WebAssembly, each run on a real Pyodide
 // sandbox: every one must be contained with a clear error, and the sandbox (with a canary
-// variable set before the attacks) and the host must stay healthy after each.
+// variable set before each attack) and the host must stay healthy after each.
 import type { ExecutionError, ExecutionResult, Tool } from "@atrium/spec";
 import { contractTools } from "@atrium/spec/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,7 +26,6 @@ beforeAll(async () => {
     maxPrintedChars: 100_000,
     watchdogGraceMs: 500,
   });
-  expect((await executor.run("canary = 'alive'")).error).toBeUndefined();
 }, 180_000);
 
 afterAll(async () => {
@@ -35,7 +34,11 @@ afterAll(async () => {
 });
 
 async function attack(code: string, timeoutMs = 2_000): Promise<ExecutionResult> {
+  // Each attack sets the state it checks: a sandbox lost in one test fails that test, with
+  // the reason, rather than every later test with a NameError.
+  expect((await executor.run("canary = 'alive'")).error).toBeUndefined();
   const result = await executor.run(code, { timeoutMs });
+  expect(result.error?.stateLost, `the sandbox was replaced: ${result.error?.message}`).toBeUndefined();
   // The host is healthy (this process goes on) and so is the sandbox, state and tools included.
   const health = await executor.run("canary + str(add(a=1, b=1))");
   expect(health.error).toBeUndefined();
@@ -281,6 +284,7 @@ describe("Python sandbox security", () => {
   it("replaces a sandbox whose code catches the interrupt, reporting stateLost", async () => {
     const code =
       "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass";
+    expect((await executor.run("canary = 'alive'")).error).toBeUndefined();
     const result = await executor.run(code, { timeoutMs: 500 });
     expect(result.error).toEqual({
       kind: "timeout",

@@ -14,7 +14,8 @@ export interface ExecutorLimits {
    * The least time past a run's timeout the host waits for a sandbox that does not answer (code
    * that catches the interrupt, a long native call) before replacing it; the wait is the larger
    * of this and the timeout itself, so no run lasts past max(2 × timeoutMs, timeoutMs +
-   * watchdogGraceMs).
+   * watchdogGraceMs). An executor whose host interrupts the sandbox at the timeout counts the
+   * grace from that interrupt.
    */
   watchdogGraceMs: number;
   /** Largest JSON text one value may take crossing the sandbox boundary (a tool's input or result). */

@@ -125,11 +125,28 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
    * Arms the run's timers for the `remainingMs` of its time limit it has left (all of it at the
    * start; less after a wait for an approval, which stops the clock). By default only the
    * watchdog: the sandbox keeps the deadline itself, and one that does not answer by
-   * max(2 × timeout, timeout + watchdogGraceMs) from its start is given up on.
+   * max(2 × timeout, timeout + watchdogGraceMs) of running time is given up on. A subclass whose
+   * host keeps the deadline (it interrupts the sandbox at the timeout) arms the watchdog when it
+   * interrupts instead, so the grace is the sandbox's time to stop.
    */
   protected armTimers(run: ExecutorRun, remainingMs: number): ReturnType<typeof setTimeout>[] {
-    const graceMs = Math.max(run.timeoutMs, this.limits.watchdogGraceMs);
-    return [setTimeout(run.giveUp, remainingMs + graceMs)];
+    return [this.watchdogTimer(run, remainingMs + this.watchdogGraceMs(run))];
+  }
+
+  /** How long a sandbox has to answer past its deadline: max(timeout, watchdogGraceMs). */
+  protected watchdogGraceMs(run: ExecutorRun): number {
+    return Math.max(run.timeoutMs, this.limits.watchdogGraceMs);
+  }
+
+  /**
+   * Gives the run's sandbox up `delayMs` from now unless it has answered by then. The verdict
+   * waits for the event loop's next look at I/O (`setImmediate` runs after its poll phase): a
+   * host that was itself held up past the moment (descheduled on a loaded machine, a long
+   * synchronous task) runs its due timers before it reads what arrived meanwhile, and a sandbox
+   * whose answer is already waiting there must not be judged hung and replaced.
+   */
+  protected watchdogTimer(run: ExecutorRun, delayMs: number): ReturnType<typeof setTimeout> {
+    return setTimeout(() => setImmediate(run.giveUp), delayMs);
   }
 
   /**
@@ -390,7 +407,7 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
     run.stop = stop;
     run.controller?.abort(STEP_ENDED);
     this.interruptHost(this.host);
-    if (stop.type !== "timeout") run.timers.push(setTimeout(run.giveUp, this.limits.stopGraceMs));
+    if (stop.type !== "timeout") run.timers.push(this.watchdogTimer(run, this.limits.stopGraceMs));
   }
 
   /** The sandbox broke its protocol during `run`: it is ended at once, and the run reports a crash. */

@@ -60,7 +60,10 @@ export async function askApproval(
     const asked = Promise.resolve().then(() => handler(request, waiting.signal));
     const answer = await Promise.race([asked, timedOut, ended]);
     if (isSuspendAnswer(answer)) {
-      return { approved: false, reason: "the run was suspended to wait for this answer; it comes when the run is resumed" };
+      return {
+        approved: false,
+        reason: "the run was suspended to wait for this answer; it comes when the run is resumed",
+      };
     }
     if (!isApprovalDecision(answer)) {
       return {
