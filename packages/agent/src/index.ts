@@ -1,4 +1,5 @@
 export * from "./agents/index.js";
+export * from "./continuation/index.js";
 export * from "./dialects/index.js";
 export * from "./executors/index.js";
 export * from "./from-spec.js";

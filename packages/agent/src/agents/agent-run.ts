@@ -6,9 +6,9 @@ import {
   type ApprovalRequest,
   addUsage,
   ConfigError,
-  isSuspendAnswer,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   errorMessage,
+  isSuspendAnswer,
   type RunState,
   serializeError,
   type Usage,
@@ -37,6 +37,10 @@ export interface RunContext extends ToolScope {
   readonly approve: ApprovalHandler | undefined;
   /** The longest one call waits for an approval. */
   readonly approvalTimeoutMs: number;
+  readonly maxSteps: number;
+  /** Action steps taken so far, and the tokens spent. */
+  readonly stepCount: number;
+  readonly usage: Usage;
   /** The call the run was suspended on, once a handler answered `{ suspend: true }`. */
   readonly suspended: { request: ApprovalRequest; step: number } | undefined;
   /** The saved run (a signed continuation), set by the step that the suspension stopped. */

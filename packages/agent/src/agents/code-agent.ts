@@ -1,17 +1,29 @@
+import { NO_APPROVER_REASON, toJsonText } from "@atrium/kit";
 import {
+  type ApprovalDecision,
+  type ApprovalHandler,
   type CodeExecutor,
   ConfigError,
   type ExecutionError,
+  type ExecutionResult,
   type ExecutorFactory,
+  isApprovalDecision,
   ParseError,
+  ReplayMismatchError,
   type SerializedError,
+  type StepJournal,
   serializeError,
+  type Usage,
 } from "@atrium/spec";
+import { ContinuationError, openContinuation, signContinuation } from "../continuation/continuation-codec.js";
+import { type ContinuationKeySource, loadContinuationKey } from "../continuation/continuation-key.js";
+import { type CodeRunState, parseCodeRunState } from "../continuation/continuation-state.js";
 import type { CodeDialect } from "../dialects/code-dialect.js";
 import { dialectFor } from "../dialects/dialect-for.js";
 import { QuickJsExecutor } from "../executors/index.js";
 import { resolveAgentLoopLimits } from "../limits.js";
 import { codeAgentSystemPrompt } from "../prompts/code-agent-prompt.js";
+import { AgentMemory } from "./agent-memory.js";
 import {
   type CodeBlockFormat,
   type CodeBlockStyle,
@@ -19,10 +31,10 @@ import {
   extractCode,
   noCodeBlockMessage,
 } from "./code-blocks.js";
-import type { ActionStep } from "./memory-steps.js";
+import type { ActionStep, SerializedMemory } from "./memory-steps.js";
 import { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
 import { codeObservation } from "./observation.js";
-import type { AgentOptions } from "./run-types.js";
+import type { AgentOptions, RunOptions, RunResult } from "./run-types.js";
 import { keepStepImages } from "./step-images.js";
 
 /** Makes a sandbox; called once per agent, and once per call when the agent is a managed agent. */
@@ -42,6 +54,21 @@ export interface CodeAgentOptions extends AgentOptions {
   stepTimeoutMs?: number;
   /** What the sandbox allows, shown to the model; defaults suit the executor's language. */
   capabilities?: readonly string[];
+  /**
+   * Runs can be saved while a tool call waits for an approval (the handler answers `{ suspend:
+   * true }`) and resumed later, in this process or another, with `resume`. Every step is then
+   * recorded (its tool calls and the values of its random numbers and clock) so that a resume
+   * can rebuild the sandbox by replaying them; the saved run is signed with this key, which is
+   * never part of it. Needs an executor that can replay (`capabilities.replay`).
+   */
+  resumable?: ContinuationKeySource;
+}
+
+/** How `resume` goes on: the answer to the call the run waits for, and the run's options. */
+export interface ResumeOptions
+  extends Omit<RunOptions, "images" | "reset" | "memory" | "variables" | "maxSteps"> {
+  /** The answer to the tool call the run was suspended on. */
+  decision: ApprovalDecision;
 }
 
 /**
@@ -58,6 +85,15 @@ export class CodeAgent extends MultiStepAgent {
   #format: CodeBlockFormat | undefined;
   #dialect: CodeDialect | undefined;
   #systemPrompt: string | undefined;
+  /**
+   * When runs are resumable: every step the sandbox ran since it was last reset (code and
+   * journal, in order) and the variables set first, which a resume replays to rebuild it.
+   */
+  #history: { variables: Record<string, unknown>; steps: { code: string; journal: StepJournal }[] } = {
+    variables: {},
+    steps: [],
+  };
+  #key: Promise<Buffer> | undefined;
 
   constructor(options: CodeAgentOptions) {
     super(options);
@@ -128,18 +164,145 @@ export class CodeAgent extends MultiStepAgent {
 
   protected override async prepareRun(variables: Record<string, unknown> | undefined): Promise<void> {
     const executor = await this.executor();
+    if (this.#codeOptions.resumable && !executor.capabilities?.replay) {
+      throw new ConfigError(
+        `resumable runs need an executor that can replay steps; ${executor.capabilities?.isolation ?? "this"} ${executor.language} executor cannot (capabilities.replay)`,
+      );
+    }
     if (variables && Object.keys(variables).length) {
       this.#dirty = true;
       await executor.setVariables(variables);
+      Object.assign(this.#history.variables, variables);
     }
   }
 
   protected override async resetState(): Promise<void> {
+    this.#history = { variables: {}, steps: [] };
     // A sandbox we have not made yet is clean; one passed in is adopted now so that it is reset too.
     const executor = this.#executor ?? (this.#ownsExecutor() ? undefined : await this.executor());
     if (!executor || !this.#dirty) return;
     await executor.reset();
     this.#dirty = false;
+  }
+
+  protected override canSuspend(): boolean {
+    return this.#codeOptions.resumable !== undefined;
+  }
+
+  /**
+   * Goes on with a run saved when it was suspended (`result.continuation`): checks the
+   * signature, rebuilds the sandbox by replaying every step it had run (tool calls answered from
+   * their records, never run again; a replay that makes another call is refused with
+   * `ReplayMismatchError`), then runs the suspended step's code again up to the call that waited,
+   * gives that call `decision`, and goes on as `run` would. Works in a new process: the agent
+   * needs the same tools, executor language and `resumable` key.
+   */
+  async resume(continuation: string, options: ResumeOptions): Promise<RunResult> {
+    if (!isApprovalDecision(options?.decision)) {
+      throw new ConfigError(
+        "resume(continuation, { decision }): decision must be { approved: true } or { approved: false, reason? }",
+      );
+    }
+    const state = parseCodeRunState(openContinuation(continuation, await this.#continuationKey()));
+    const memory = AgentMemory.fromJSON(state.memory as SerializedMemory);
+    const { decision, ...runOptions } = options;
+    this.memory = memory;
+    return this.resumeFrom(state.task, runOptions, {
+      step: state.pending.step,
+      maxSteps: state.maxSteps,
+      stepCount: state.stepCount,
+      usage: state.usage,
+      prepare: () => this.#replay(state),
+      action: (run) => this.#resumedAction(run, state.pending, decision),
+    });
+  }
+
+  /** The key continuations are signed with (read once). */
+  #continuationKey(): Promise<Buffer> {
+    const source = this.#codeOptions.resumable;
+    if (!source) {
+      return Promise.reject(
+        new ConfigError(
+          "this CodeAgent cannot resume runs; give it `resumable: { keyFile }` (or { key }), the one the run was saved with",
+        ),
+      );
+    }
+    this.#key ??= loadContinuationKey(source);
+    this.#key.catch(() => {
+      this.#key = undefined;
+    });
+    return this.#key;
+  }
+
+  /** Rebuilds the sandbox of a saved run: a clean one, its variables, then every step replayed. */
+  async #replay(state: CodeRunState): Promise<void> {
+    const executor = await this.executor();
+    if (languageOf(executor) !== state.language) {
+      throw new ContinuationError(
+        `the run was saved from a ${state.language} sandbox; this agent's executor runs ${languageOf(executor)}`,
+      );
+    }
+    this.#dirty = true;
+    await this.resetState();
+    if (state.variables && Object.keys(state.variables).length) await this.prepareRun(state.variables);
+    for (const [index, { code, journal }] of state.replay.entries()) {
+      const record: StepJournal = { toolCalls: [] };
+      const result = await executor.run(code, {
+        timeoutMs: this.#stepTimeoutMs,
+        journal: { replay: journal, record },
+      });
+      if (result.error?.stateLost) {
+        throw new ReplayMismatchError(
+          `replaying step ${index + 1} of the saved run lost the sandbox (${result.error.message}); its state cannot be rebuilt`,
+        );
+      }
+      this.#history.steps.push({ code, journal: record });
+    }
+  }
+
+  /**
+   * The suspended step, finished: its code runs again with its record (the calls it made before
+   * the suspension are answered from it), and the call it was suspended on gets `decision`.
+   */
+  async #resumedAction(
+    run: RunContext,
+    pending: CodeRunState["pending"],
+    decision: ApprovalDecision,
+  ): Promise<ActionStep> {
+    const executor = this.#executor!;
+    let answered = false;
+    const onApproval: ApprovalHandler = (request, signal) => {
+      if (answered)
+        return run.approve ? run.approve(request, signal) : { approved: false, reason: NO_APPROVER_REASON };
+      answered = true;
+      const expected = pending.request;
+      if (
+        request.toolName !== expected.toolName ||
+        toJsonText(request.input) !== toJsonText(expected.input)
+      ) {
+        throw new ReplayMismatchError(
+          `the resumed step asked for approval of ${request.toolName}, but the run was suspended on ${expected.toolName}; the continuation does not match this agent's tools or code`,
+        );
+      }
+      run.emit({
+        type: "approval-resolved",
+        step: run.step,
+        id: request.toolCallId,
+        name: request.toolName,
+        approved: decision.approved,
+        ...(decision.approved === false && decision.reason ? { reason: decision.reason } : {}),
+      });
+      return decision;
+    };
+    return this.#execute(run, {
+      code: pending.code,
+      modelOutput: pending.modelOutput,
+      usage: pending.usage,
+      startedAt: pending.startedAt,
+      started: performance.now(),
+      replay: pending.journal,
+      onApproval,
+    });
   }
 
   protected override systemPrompt(): string {
@@ -183,21 +346,53 @@ export class CodeAgent extends MultiStepAgent {
         timing: timing(),
       };
     }
-    run.emit({ type: "code", step: run.step, language: executor.language, code: extracted.code });
-    this.#dirty = true;
-    const result = await executor.run(extracted.code, {
-      signal: run.signal,
-      timeoutMs: this.#stepTimeoutMs,
-      ...(run.approve ? { onApproval: run.approve, approvalTimeoutMs: run.approvalTimeoutMs } : {}),
+    return this.#execute(run, {
+      code: extracted.code,
+      modelOutput: extracted.modelOutput,
+      usage,
+      startedAt,
+      started,
+      ...(run.approve ? { onApproval: run.approve } : {}),
     });
+  }
+
+  /**
+   * Runs a step's code and makes the step of it. When runs are resumable the step is recorded,
+   * and a run suspended during it (a handler answered `{ suspend: true }`) is saved here, from
+   * what the step had done, before the abort ends the run.
+   */
+  async #execute(run: RunContext, step: StepToRun): Promise<ActionStep> {
+    const executor = this.#executor!;
+    run.emit({ type: "code", step: run.step, language: executor.language, code: step.code });
+    this.#dirty = true;
+    const record: StepJournal | undefined = this.#codeOptions.resumable ? { toolCalls: [] } : undefined;
+    let result: ExecutionResult;
+    try {
+      result = await executor.run(step.code, {
+        signal: run.signal,
+        timeoutMs: this.#stepTimeoutMs,
+        ...(step.onApproval ? { onApproval: step.onApproval, approvalTimeoutMs: run.approvalTimeoutMs } : {}),
+        ...(record ? { journal: { record, ...(step.replay ? { replay: step.replay } : {}) } } : {}),
+      });
+    } catch (error) {
+      if (record && run.suspended) run.continuation = await this.#save(run, step, record);
+      throw error;
+    }
+    if (record) {
+      // A sandbox that was restarted lost everything the steps before had made.
+      if (result.error?.stateLost) this.#history = { variables: {}, steps: [] };
+      else this.#history.steps.push({ code: step.code, journal: record });
+    }
+    const { startedAt, started, usage } = step;
+    const timing = () => ({ startedAt, durationMs: performance.now() - started });
     const failed = result.error !== undefined;
     const kept = keepStepImages(result.images ?? []);
     const observation = codeObservation(result, this.maxObservationChars);
     return {
       type: "action",
       step: run.step,
-      modelOutput: extracted.modelOutput,
-      code: extracted.code,
+      modelOutput: step.modelOutput,
+      code: step.code,
       logs: result.logs,
       observation: kept.note ? `${observation}\n${kept.note}` : observation,
       ...(kept.images.length ? { images: kept.images } : {}),
@@ -208,6 +403,46 @@ export class CodeAgent extends MultiStepAgent {
       timing: timing(),
     };
   }
+
+  /** The run, saved and signed at its suspension: everything `resume` needs to go on. */
+  async #save(run: RunContext, step: StepToRun, record: StepJournal): Promise<string> {
+    const { request, step: stepNumber } = run.suspended!;
+    const state: CodeRunState = {
+      kind: "code-agent",
+      runId: run.runId,
+      task: run.task,
+      language: languageOf(this.#executor!),
+      memory: this.memory.toJSON() as CodeRunState["memory"],
+      ...(Object.keys(this.#history.variables).length ? { variables: this.#history.variables } : {}),
+      replay: this.#history.steps,
+      pending: {
+        step: stepNumber,
+        modelOutput: step.modelOutput,
+        code: step.code,
+        journal: record,
+        usage: step.usage,
+        startedAt: step.startedAt,
+        request: { toolCallId: request.toolCallId, toolName: request.toolName, input: request.input },
+      },
+      maxSteps: run.maxSteps,
+      stepCount: run.stepCount,
+      usage: run.usage,
+      suspendedAt: new Date().toISOString(),
+    };
+    return signContinuation(state, await this.#continuationKey());
+  }
+}
+
+/** A step's code, ready to run: what the model wrote, and how its approvals and replay go. */
+interface StepToRun {
+  code: string;
+  modelOutput: string;
+  usage: Usage;
+  startedAt: number;
+  started: number;
+  onApproval?: ApprovalHandler;
+  /** The step's record from before a suspension, to replay up to where it stopped. */
+  replay?: StepJournal;
 }
 
 const ERROR_CODES: Partial<Record<ExecutionError["kind"], SerializedError["code"]>> = {

@@ -1,6 +1,11 @@
 export { ATTR, SPAN, TRACER_NAME } from "../observability/index.js";
 export { AgentMemory, type ToMessagesOptions } from "./agent-memory.js";
-export { CodeAgent, type CodeAgentOptions, type CreateExecutor } from "./code-agent.js";
+export {
+  CodeAgent,
+  type CodeAgentOptions,
+  type CreateExecutor,
+  type ResumeOptions,
+} from "./code-agent.js";
 export {
   type CodeBlockFormat,
   type CodeBlockStyle,
@@ -27,7 +32,7 @@ export type {
   TaskStep,
   ToolCallRecord,
 } from "./memory-steps.js";
-export { MultiStepAgent, type RunContext } from "./multi-step-agent.js";
+export { MultiStepAgent, type ResumePoint, type RunContext } from "./multi-step-agent.js";
 export { codeObservation, formatExecutionError, formatValue } from "./observation.js";
 export type {
   AgentOptions,

@@ -13,6 +13,7 @@ import {
   rethrowIfFatal,
   serializeError,
   type Tool,
+  type Usage,
   ZERO_USAGE,
 } from "@atrium/spec";
 import type { Context } from "@opentelemetry/api";
@@ -48,6 +49,19 @@ import { instrumentTool } from "./tool-runner.js";
 import { truncateMiddle } from "./truncate.js";
 
 export type { RunContext } from "./agent-run.js";
+
+/** Where a saved run goes on (`resumeFrom`): its step, its tallies, and how to rebuild and finish it. */
+export interface ResumePoint {
+  /** The step the run stopped in, which `action` finishes. */
+  step: number;
+  maxSteps: number;
+  /** Action steps and tokens of the run before that step. */
+  stepCount: number;
+  usage: Usage;
+  /** Rebuilds what the run had outside its memory (the sandbox's state), inside the run. */
+  prepare(run: RunContext): Promise<void>;
+  action(run: RunContext): Promise<ActionStep>;
+}
 
 /**
  * The loop every agent shares: task → optional planning → action steps until a final answer
@@ -136,7 +150,27 @@ export abstract class MultiStepAgent implements Agent {
    * run (as an abort) and `run` rejects with that exception, whatever `throwOnError` says.
    */
   async run(task: string, options: RunOptions = {}): Promise<RunResult> {
-    const steps = this.#runSteps(task, options, false);
+    return this.#drain(this.#runSteps(task, options, false), options);
+  }
+
+  /**
+   * Goes on with a saved run (see `CodeAgent.resume`): `point.prepare` rebuilds what the run had
+   * (its sandbox), then the step it stopped in is finished by `point.action`, and the loop goes
+   * on from there as `run` would. `this.memory` must hold the run's steps before that one.
+   */
+  protected resumeFrom(task: string, options: RunOptions, point: ResumePoint): Promise<RunResult> {
+    return this.#drain(this.#runSteps(task, options, false, point), options);
+  }
+
+  /** Whether a run can be saved when an approval handler answers `{ suspend: true }`. */
+  protected canSuspend(): boolean {
+    return false;
+  }
+
+  async #drain(
+    steps: AsyncGenerator<AgentEvent, RunOutcome, undefined>,
+    options: RunOptions,
+  ): Promise<RunResult> {
     let next = await steps.next();
     while (!next.done) next = await steps.next();
     const { result, thrown, observerFailure } = next.value;
@@ -226,6 +260,7 @@ export abstract class MultiStepAgent implements Agent {
     task: string,
     options: RunOptions,
     yieldsEvents: boolean,
+    resume?: ResumePoint,
   ): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
     if (typeof task !== "string" || task.trim() === "")
       throw new ConfigError("run(task): task must be a non-empty string");
@@ -238,8 +273,10 @@ export abstract class MultiStepAgent implements Agent {
     let run: AgentRun;
     try {
       const maxSteps = positiveInteger("maxSteps", options.maxSteps ?? this.maxSteps);
-      const images = await loadImages(options.images);
-      if (options.memory !== undefined) {
+      const images = resume ? [] : await loadImages(options.images);
+      if (resume) {
+        // The caller restored the memory of the saved run.
+      } else if (options.memory !== undefined) {
         this.memory =
           options.memory instanceof AgentMemory ? options.memory : AgentMemory.fromJSON(options.memory);
         await this.resetState();
@@ -260,9 +297,20 @@ export abstract class MultiStepAgent implements Agent {
         ...(onApproval ? { onApproval } : {}),
         ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
       };
-      run = new AgentRun(task, maxSteps, this.memory.steps.length, runOptions, yieldsEvents);
+      run = new AgentRun(
+        task,
+        resume?.maxSteps ?? maxSteps,
+        this.memory.steps.length,
+        runOptions,
+        yieldsEvents,
+        this.canSuspend(),
+      );
+      if (resume) {
+        run.stepCount = resume.stepCount;
+        run.addUsage(resume.usage);
+      }
       this.#scope = run;
-      yield* this.#loop(run, images, options.variables);
+      yield* this.#loop(run, images, options.variables, resume);
     } finally {
       this.#scope = undefined;
       this.#running = false;
@@ -277,6 +325,7 @@ export abstract class MultiStepAgent implements Agent {
     run: AgentRun,
     images: StoredImage[],
     variables: Record<string, unknown> | undefined,
+    resume?: ResumePoint,
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const attributes = { [ATTR.runId]: run.runId, ...(this.name ? { [ATTR.agentName]: this.name } : {}) };
     const { span, spanContext: runSpan } = startSpan(SPAN.run, attributes, undefined);
@@ -290,18 +339,25 @@ export abstract class MultiStepAgent implements Agent {
     try {
       try {
         throwIfAborted(run.signal);
-        yield* run.during(this.prepareRun(variables));
-        const recalled = yield* run.during(this.#recall(run));
-        const system = recalled ? `${this.systemPrompt()}\n\n${recalled}` : this.systemPrompt();
+        let system: string;
+        if (resume) {
+          yield* run.during(resume.prepare(run));
+          // The saved run's system prompt; memory recalled for it then is in its memory steps.
+          system = this.systemPrompt();
+        } else {
+          yield* run.during(this.prepareRun(variables));
+          const recalled = yield* run.during(this.#recall(run));
+          system = recalled ? `${this.systemPrompt()}\n\n${recalled}` : this.systemPrompt();
+          const note = variables ? describeVariables(variables) : "";
+          this.memory.push({
+            type: "task",
+            task: note ? `${run.task}\n\n${note}` : run.task,
+            ...(images.length ? { images } : {}),
+          });
+        }
         run.system = system;
-        const note = variables ? describeVariables(variables) : "";
-        this.memory.push({
-          type: "task",
-          task: note ? `${run.task}\n\n${note}` : run.task,
-          ...(images.length ? { images } : {}),
-        });
-        for (let step = 1; step <= run.maxSteps && run.state !== "success"; step++) {
-          yield* this.#step(run, step, system, runSpan);
+        for (let step = resume?.step ?? 1; step <= run.maxSteps && run.state !== "success"; step++) {
+          yield* this.#step(run, step, system, runSpan, step === resume?.step ? resume.action : undefined);
         }
         if (run.state === "max_steps") yield* this.#closingStep(run, system, runSpan);
         if (run.state === "success") yield* run.during(this.#fileRun(run));
@@ -364,18 +420,24 @@ export abstract class MultiStepAgent implements Agent {
   }
 
   /** One step: an optional plan, then the action, its observation and, maybe, the final answer. */
-  async *#step(run: AgentRun, step: number, system: string, runSpan: Context): AsyncGenerator<AgentEvent> {
+  async *#step(
+    run: AgentRun,
+    step: number,
+    system: string,
+    runSpan: Context,
+    resumed?: ResumePoint["action"],
+  ): AsyncGenerator<AgentEvent> {
     // The consumer sees the previous step's events before this one starts (and may stop here).
     yield* run.drain();
     throwIfAborted(run.signal);
     run.step = step;
     run.spanContext = runSpan;
-    if (this.planningInterval && (step - 1) % this.planningInterval === 0) {
+    if (!resumed && this.planningInterval && (step - 1) % this.planningInterval === 0) {
       const plan = yield* run.during(this.#plan(run, system, step));
       run.addUsage(plan.usage);
     }
     run.emit({ type: "step-start", step });
-    const action = yield* run.during(this.#actionStepInSpan(run, runSpan));
+    const action = yield* run.during(this.#actionStepInSpan(run, runSpan, resumed));
     run.stepCount = step;
     run.addUsage(action.usage);
     this.memory.push(action);
@@ -436,10 +498,14 @@ export abstract class MultiStepAgent implements Agent {
     run.emit({ type: "final-answer", step: run.step, output: run.output });
   }
 
-  async #actionStepInSpan(run: AgentRun, runSpan: Context): Promise<ActionStep> {
+  async #actionStepInSpan(
+    run: AgentRun,
+    runSpan: Context,
+    resumed?: ResumePoint["action"],
+  ): Promise<ActionStep> {
     return inSpan(SPAN.step, { [ATTR.step]: run.step }, runSpan, async (span, stepSpan) => {
       run.spanContext = stepSpan;
-      const action = await this.actionStep(run);
+      const action = await (resumed ? resumed(run) : this.actionStep(run));
       if (action.isFinalAnswer) await this.#checkFinalAnswer(run, action);
       span.setAttributes({
         [ATTR.stepFinal]: action.isFinalAnswer,
