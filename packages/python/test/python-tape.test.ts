@@ -1,39 +1,16 @@
 // A recorded step's tape (src/python-tape.ts) through the executor and the harness, in both
 // isolations: what a step records, and a fresh interpreter replaying it to the same values.
-// Until the kit offers its replay API, `recordedRun` sets `run.tape` as the kit will, by
-// wrapping the executor's `startRun`.
-import type { ExecutorRun } from "@atrium/kit";
-import { ConfigError, type ExecutionResult } from "@atrium/spec";
+// `recordedRun` (tests/recorded-run.ts) sets `run.tape` as the kit's replay driver will.
+import { ConfigError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { recordedRun as recordedRunOf } from "../../../tests/recorded-run.ts";
 import { drainPythonWorkers, PythonExecutor } from "../src/index.js";
 import { MAX_TAPE_VALUES, type PythonTape } from "../src/python-tape.js";
 
 afterAll(() => drainPythonWorkers());
 
-type StartRun = (host: unknown, code: string, run: ExecutorRun) => Promise<unknown>;
-
-/** Runs `code` as a step that records, replaying `replay` first when given. */
-async function recordedRun(
-  executor: PythonExecutor,
-  code: string,
-  replay?: unknown,
-): Promise<{ result: ExecutionResult; recorded: PythonTape }> {
-  const hooks = executor as unknown as { startRun: StartRun };
-  const startRun = hooks.startRun;
-  let tape: ExecutorRun["tape"] | undefined;
-  hooks.startRun = function (this: unknown, host, stepCode, run) {
-    run.tape.record = true;
-    if (replay !== undefined) run.tape.replay = replay;
-    tape = run.tape;
-    return startRun.call(this, host, stepCode, run);
-  };
-  try {
-    const result = await executor.run(code);
-    return { result, recorded: tape?.recorded as PythonTape };
-  } finally {
-    delete (hooks as Partial<typeof hooks>).startRun;
-  }
-}
+const recordedRun = (executor: Parameters<typeof recordedRunOf>[0], code: string, replay?: unknown) =>
+  recordedRunOf<PythonTape>(executor, code, replay);
 
 const STEP =
   "import random, time\nx = random.random()\nn = random.randint(1, 10**9)\nt = time.time()\n[x, n, t]";

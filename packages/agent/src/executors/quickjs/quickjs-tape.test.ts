@@ -1,40 +1,17 @@
 // A recorded step's tape (run-tape.ts) through the executor, the worker and the prelude, in both
-// isolations: what a step records, and a fresh sandbox replaying it to the same values. Until
-// the kit offers its replay API, `recordedRun` sets `run.tape` as the kit will, by wrapping the
-// executor's `startRun`.
-import type { ExecutorRun } from "@atrium/kit";
-import { ConfigError, type ExecutionResult } from "@atrium/spec";
+// isolations: what a step records, and a fresh sandbox replaying it to the same values. `recordedRun`
+// (tests/recorded-run.ts) sets `run.tape` as the kit's replay driver will.
+import { ConfigError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { recordedRun as recordedRunOf } from "../../../../../tests/recorded-run.ts";
 import { QuickJsExecutor } from "./quickjs-executor.js";
 import { type JsTape, MAX_TAPE_VALUES } from "./run-tape.js";
 import { drainSandboxProcesses } from "./sandbox-pools.js";
 
 afterAll(() => drainSandboxProcesses());
 
-type StartRun = (host: unknown, code: string, run: ExecutorRun) => Promise<unknown>;
-
-/** Runs `code` as a step that records, replaying `replay` first when given. */
-async function recordedRun(
-  executor: QuickJsExecutor,
-  code: string,
-  replay?: unknown,
-): Promise<{ result: ExecutionResult; recorded: JsTape }> {
-  const hooks = executor as unknown as { startRun: StartRun };
-  const startRun = hooks.startRun;
-  let tape: ExecutorRun["tape"] | undefined;
-  hooks.startRun = function (this: unknown, host, stepCode, run) {
-    run.tape.record = true;
-    if (replay !== undefined) run.tape.replay = replay;
-    tape = run.tape;
-    return startRun.call(this, host, stepCode, run);
-  };
-  try {
-    const result = await executor.run(code);
-    return { result, recorded: tape?.recorded as JsTape };
-  } finally {
-    delete (hooks as Partial<typeof hooks>).startRun;
-  }
-}
+const recordedRun = (executor: Parameters<typeof recordedRunOf>[0], code: string, replay?: unknown) =>
+  recordedRunOf<JsTape>(executor, code, replay);
 
 const STEP = "const x = Math.random();\nconst t = Date.now();\n[x, t]";
 
