@@ -21,6 +21,7 @@ import { JAVASCRIPT_HINT, looksLikeJavaScript } from "./looks-like-javascript.js
 import { PythonIsolation, pythonCapabilities } from "./python-isolation.js";
 import { badPythonName, toolParameters } from "./python-names.js";
 import type { PythonSandboxClient, ToolCallMessage } from "./python-sandbox-client.js";
+import { harnessTapeRequest, recordedTape } from "./python-tape.js";
 import { explainSandboxFailure } from "./sandbox/explain-sandbox-failure.js";
 import { acquirePythonWorker, prewarmPythonWorkers } from "./worker-pool.js";
 import type { HarnessRunResult, ToolOutcome } from "./worker-protocol.js";
@@ -163,11 +164,22 @@ export class PythonExecutor extends SandboxedExecutor<ToolCallMessage, PythonSan
     ];
   }
 
+  /**
+   * A step that records (`run.tape.record`, set by the kit) carries a tape request: the replay's
+   * seed and clock values, or a new seed; a bad replay tape is refused here, before the step.
+   */
   protected startRun(host: PythonSandboxClient, code: string, run: ExecutorRun): Promise<PythonReply> {
+    const tape = run.tape.record ? harnessTapeRequest(run.tape.replay) : undefined;
     host.clearInterrupt();
+    const deadline = Date.now() + run.timeoutMs;
     return host
-      .request({ type: "run", runId: run.id, code, deadline: Date.now() + run.timeoutMs })
-      .then((result) => ({ result, output: this.readOutput(result) }));
+      .request({ type: "run", runId: run.id, code, deadline, ...(tape ? { tape } : {}) })
+      .then((result) => {
+        if (tape) run.tape.recorded = recordedTape(tape, result.tape);
+        else if (result.tape !== undefined)
+          throw new SandboxProtocolError("it reported a tape for a step that recorded none");
+        return { result, output: this.readOutput(result) };
+      });
   }
 
   protected interruptHost(host: PythonSandboxClient): void {

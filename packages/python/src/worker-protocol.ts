@@ -1,6 +1,7 @@
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import type { ExecutionError } from "@atrium/spec";
 import type { PythonLimits } from "./limits.js";
+import type { HarnessTapeReport, HarnessTapeRequest } from "./python-tape.js";
 
 /**
  * Messages between `PythonExecutor` (main thread) and its Pyodide worker, and the shared memory
@@ -27,6 +28,8 @@ export interface HarnessRunResult {
   error?: ExecutionError;
   /** KeyboardInterrupt ended the run: the host asked it to stop. */
   interrupted: boolean;
+  /** A recorded step's tape (python-tape.ts); only when the run request carried `tape`. */
+  tape?: HarnessTapeReport;
 }
 
 /** The limits the Python harness enforces itself (the host enforces the others). */
@@ -42,7 +45,8 @@ export interface InitConfig {
 
 export type HostToWorker =
   | { type: "init"; id: number; config: InitConfig }
-  | { type: "run"; id: number; runId: number; code: string; deadline: number }
+  /** `tape` only for a step that records its non-deterministic sources (python-tape.ts). */
+  | { type: "run"; id: number; runId: number; code: string; deadline: number; tape?: HarnessTapeRequest }
   | { type: "set-tools"; id: number; tools: [name: string, params: string[]][] }
   | { type: "set-variables"; id: number; entries: [name: string, json: string | null][] }
   | { type: "reset"; id: number };

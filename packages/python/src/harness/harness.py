@@ -28,6 +28,7 @@ import json as _json
 import keyword as _keyword
 import os as _os
 import posixpath as _posixpath
+import random as _random
 import signal as _signal
 import sys as _sys
 import time as _time
@@ -432,6 +433,84 @@ def _harden_stdlib():
     return real
 
 
+# The clocks a recorded step tapes (see src/python-tape.ts), and those a replay must never run
+# backwards: their live values after the replayed ones are shifted to go on from the last one
+# (a new process's monotonic clock may start below the old one's).
+_TAPED_CLOCKS = ("time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns")
+_STEADY_CLOCKS = frozenset(("monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns"))
+
+
+def _install_tape():
+    """Puts the taped clocks in the time module; returns (begin, end) of a step's tape.
+
+    The clocks are replaced in the module itself, so stdlib Python code that reads time.time()
+    is taped too, and a clock the code captured in an earlier step still goes through the tape.
+    Outside a recorded step each is the live clock behind one check. Not covered: os.urandom,
+    secrets, random.SystemRandom, Random() instances the code makes, datetime.now() and
+    date.today() (the C clock of _datetime; no attribute stands in front of it).
+    """
+    live = {name: getattr(_time, name) for name in _TAPED_CLOCKS}
+    state = [None]  # the step's tape while it records, else None
+
+    def begin(request):
+        if request is None:
+            state[0] = None
+            return
+        # Seeded per step: random's functions do not all draw through random() (randint uses
+        # getrandbits), so values alone could not replay them; the seed replays them all.
+        _random.seed(request["seed"])
+        replay = request["clocks"]
+        state[0] = {
+            "replay": {name: replay.get(name, ()) for name in _TAPED_CLOCKS},
+            "used": dict.fromkeys(_TAPED_CLOCKS, 0),
+            "last": {},
+            "shift": {},
+            "recorded": {name: [] for name in _TAPED_CLOCKS},
+            "room": request["maxValues"],
+            "complete": True,
+        }
+
+    def end():
+        tape, state[0] = state[0], None
+        if tape is None:
+            return None
+        clocks = {name: values for name, values in tape["recorded"].items() if values}
+        return {"clocks": clocks, "complete": tape["complete"]}
+
+    def next_value(tape, name):
+        replay, used, nanoseconds = tape["replay"][name], tape["used"][name], name.endswith("_ns")
+        if used < len(replay):
+            value = int(replay[used]) if nanoseconds else float(replay[used])
+            tape["used"][name] = used + 1
+            tape["last"][name] = value
+        else:
+            value = live[name]()
+            if name in _STEADY_CLOCKS and name in tape["last"]:
+                shift = tape["shift"].setdefault(name, max(0, tape["last"][name] - value))
+                value += shift
+        if tape["room"] > 0:
+            tape["room"] -= 1
+            # Nanoseconds as text: past 2**53 a JSON number read by JavaScript would be rounded.
+            tape["recorded"][name].append(str(value) if nanoseconds else value)
+        else:
+            tape["complete"] = False
+        return value
+
+    def taped(name):
+        real = live[name]
+
+        def clock():
+            tape = state[0]
+            return real() if tape is None else next_value(tape, name)
+
+        clock.__name__ = clock.__qualname__ = name
+        return clock
+
+    for name in _TAPED_CLOCKS:
+        setattr(_time, name, taped(name))
+    return begin, end
+
+
 def make_harness(config_json, recursion_limit):
     config = _json.loads(config_json)
     authorized = frozenset(config["authorizedImports"])
@@ -450,6 +529,7 @@ def make_harness(config_json, recursion_limit):
     ModuleType = _types.ModuleType
     real_setrecursionlimit = _harden_stdlib()
     real_setrecursionlimit(recursion_limit)
+    tape_begin, tape_end = _install_tape()
 
     # ── the state of one step, shared with the guest-facing functions below ────────────────
     # Nothing here decides what the audit hook allows or what the host is told: guest code that
@@ -833,9 +913,10 @@ def make_harness(config_json, recursion_limit):
             return "memory"
         return "runtime"
 
-    def run_step(run_id, code):
+    def run_step(run_id, code, tape_json=None):
         # An interrupt may land in the harness itself, after the guest code ended.
         try:
+            tape_begin(None if tape_json is None else _json.loads(tape_json))
             return run_guest(run_id, code)
         except KeyboardInterrupt:
             active[0] = 0
@@ -956,6 +1037,9 @@ def make_harness(config_json, recursion_limit):
         return finish(result)
 
     def finish(result):
+        tape = tape_end()
+        if tape is not None:
+            result["tape"] = tape
         result["logs"] = "".join(logs)
         logs.clear()
         return _json.dumps(result, ensure_ascii=False)

@@ -94,7 +94,8 @@ interface EmscriptenModule {
 }
 
 interface Harness {
-  run_step(runId: number, code: string): string;
+  /** `tape`: the JSON of a recorded step's `HarnessTapeRequest`, absent for an ordinary step. */
+  run_step(runId: number, code: string, tape?: string): string;
   set_tools(json: string): void;
   set_variables(json: string): void;
   reset(): void;
@@ -295,7 +296,8 @@ function handle(message: HostToWorker): ReplyValue {
     case "run": {
       current = { runId: message.runId, deadline: message.deadline, calls: 0 };
       try {
-        return JSON.parse(live().run_step(message.runId, message.code)) as HarnessRunResult;
+        const tape = message.tape === undefined ? undefined : JSON.stringify(message.tape);
+        return JSON.parse(live().run_step(message.runId, message.code, tape)) as HarnessRunResult;
       } catch (error) {
         // The interrupt reached Python between the harness's own lines: the step was stopped.
         if (
@@ -303,7 +305,9 @@ function handle(message: HostToWorker): ReplyValue {
           error.name === "PythonError" &&
           error.message.includes("KeyboardInterrupt")
         ) {
-          return { outputJson: null, isFinalAnswer: false, logs: "", interrupted: true };
+          // The harness never reported its tape: what it gave is unknown, so no replay.
+          const tape = message.tape ? { tape: { clocks: {}, complete: false } } : {};
+          return { outputJson: null, isFinalAnswer: false, logs: "", interrupted: true, ...tape };
         }
         throw error;
       } finally {

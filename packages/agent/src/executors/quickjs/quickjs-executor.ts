@@ -20,7 +20,8 @@ import { DEFAULT_QUICKJS_LIMITS, type QuickJsLimits, resolveQuickJsLimits } from
 import { fromJsonText } from "./json-crossing.js";
 import { QUICKJS_ISOLATIONS, type QuickJsIsolation, quickJsCapabilities } from "./quickjs-capabilities.js";
 import { RESERVED_NAMES } from "./reserved-names.js";
-import type { QuickJsSandboxHandle, ToolCallMessage } from "./sandbox-handle.js";
+import { checkReplayTape } from "./run-tape.js";
+import type { QuickJsSandboxHandle, SandboxRequest, ToolCallMessage } from "./sandbox-handle.js";
 import { acquireSandbox, prewarmSandboxes, releaseSandbox } from "./sandbox-pools.js";
 import { checkMemory, checkRunResult, checkToolCall } from "./worker-message-checks.js";
 import type { SandboxMemory, SessionRunResult, ToolOutcome } from "./worker-protocol.js";
@@ -131,12 +132,31 @@ export class QuickJsExecutor extends SandboxedExecutor<
     await host.request({ type: "reset" });
   }
 
-  /** QuickJS keeps the deadline itself (its interrupt handler), so the host arms only the watchdog. */
+  /**
+   * QuickJS keeps the deadline itself (its interrupt handler), so the host arms only the watchdog.
+   * A step that records (`run.tape.record`, set by the kit) asks for its tape, giving a replay
+   * tape first if there is one (refused here, before the step, when it is bad or incomplete).
+   */
   protected startRun(host: QuickJsSandboxHandle, code: string, run: ExecutorRun): Promise<SessionRunResult> {
+    const request = { type: "run" as const, runId: run.id, code, timeoutMs: run.timeoutMs };
+    if (run.tape.record) return this.startRecordedRun(host, request, run);
     host.clearStop();
-    return host
-      .request({ type: "run", runId: run.id, code, timeoutMs: run.timeoutMs })
-      .then((reply) => checkRunResult(reply, this.limits));
+    return host.request(request).then((reply) => checkRunResult(reply, this.limits));
+  }
+
+  private startRecordedRun(
+    host: QuickJsSandboxHandle,
+    request: Extract<SandboxRequest, { type: "run" }>,
+    run: ExecutorRun,
+  ): Promise<SessionRunResult> {
+    const { replay } = run.tape;
+    const tape = replay === undefined ? {} : { replay: checkReplayTape(replay) };
+    host.clearStop();
+    return host.request({ ...request, tape }).then((reply) => {
+      const result = checkRunResult(reply, this.limits, true);
+      run.tape.recorded = result.tape;
+      return result;
+    });
   }
 
   protected interruptHost(host: QuickJsSandboxHandle): void {

@@ -26,6 +26,8 @@ const HELPER_NAMES = [
   "endStep",
   "markToolError",
   "describeError",
+  "beginTape",
+  "endTape",
 ] as const;
 export type HelperName = (typeof HELPER_NAMES)[number];
 

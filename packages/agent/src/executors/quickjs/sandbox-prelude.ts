@@ -54,6 +54,49 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
   // step's time budget. The sandbox has none (nor a use for one).
   delete G.FinalizationRegistry;
 
+  // The tape (see run-tape.ts): a step that may be replayed in another process records what
+  // Math.random, Date.now, new Date() and Date() gave, and a replay gives those values first,
+  // in order, then live ones. The sources are wrapped in every context, not only while a step
+  // records, so a function that code captured in an earlier step still goes through the tape;
+  // outside a recorded step each is the live source behind one check. (QuickJS has no
+  // performance.now.)
+  const liveRandom = Math.random;
+  const LiveDate = Date;
+  const liveNow = Date.now;
+  const construct = Reflect.construct;
+  const apply = Reflect.apply;
+  const dateToString = uncurry(Date.prototype.toString);
+  let tape;
+  function fromTape(name, live) {
+    const replay = tape.replay[name];
+    const value = tape.used[name] < replay.length ? replay[tape.used[name]++] : live();
+    if (tape.room > 0) {
+      tape.room--;
+      push(tape.recorded[name], value);
+    } else {
+      tape.complete = false;
+    }
+    return value;
+  }
+  const random = { random() { return tape ? fromTape("random", liveRandom) : liveRandom(); } }.random;
+  const now = { now() { return tape ? fromTape("now", liveNow) : liveNow(); } }.now;
+  // A proxy keeps everything else of Date as it is: its statics, prototype, length, name.
+  const TapedDate = new Proxy(LiveDate, {
+    construct(target, args, newTarget) {
+      return construct(target, tape && args.length === 0 ? [fromTape("now", liveNow)] : args, newTarget);
+    },
+    apply(target, self, args) {
+      return tape ? dateToString(new LiveDate(fromTape("now", liveNow))) : apply(target, self, args);
+    },
+  });
+  // As the built-ins are defined: writable, configurable, not enumerable.
+  const builtIn = (object, name, value) =>
+    defineProperty(object, name, { value, writable: true, configurable: true, enumerable: false });
+  builtIn(Math, "random", random);
+  builtIn(LiveDate, "now", now);
+  builtIn(LiveDate.prototype, "constructor", TapedDate);
+  builtIn(G, "Date", TapedDate);
+
   const isInstance = (value, ctor) => {
     try { return value instanceof ctor; } catch { return false; }
   };
@@ -253,6 +296,25 @@ export const SANDBOX_PRELUDE = String.raw`(function (hostPrint, hostFinal, hostC
       try { flushLogs(); } finally { buffered = []; bufferedChars = 0; ended = false; }
     },
     markToolError(error) { weakSetAdd(toolErrors, error); },
+    beginTape(replayJson, room) {
+      const replay = replayJson === undefined ? undefined : parse(replayJson);
+      tape = {
+        __proto__: null,
+        replay: { __proto__: null, random: replay ? replay.random : [], now: replay ? replay.now : [] },
+        used: { __proto__: null, random: 0, now: 0 },
+        recorded: { __proto__: null, random: [], now: [] },
+        room: +room,
+        complete: true,
+      };
+    },
+    endTape() {
+      const ended = tape;
+      tape = undefined;
+      if (!ended) return undefined;
+      // Numbers only, joined by hand: no toJSON or toString the code defined takes part.
+      const values = ended.recorded;
+      return '{"random":[' + join(values.random, ",") + '],"now":[' + join(values.now, ",") + '],"complete":' + (ended.complete ? "true" : "false") + "}";
+    },
     describeError(error, maxChars) {
       // A null prototype: an inherited toJSON (Object.prototype.toJSON) cannot replace it.
       const out = { __proto__: null, isError: false, isToolError: isToolError(error), name: "Error", message: "", stack: "" };

@@ -104,7 +104,7 @@ async function handle(message: Exclude<HostToWorker, RunNotice>): Promise<void> 
           type: "reply",
           id: message.id,
           ok: true,
-          value: await live().run(message.runId, message.code, message.timeoutMs),
+          value: await live().run(message.runId, message.code, message.timeoutMs, message.tape),
         });
       case "set-tools":
         live().setTools(message.names);

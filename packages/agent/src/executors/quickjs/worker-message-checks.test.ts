@@ -1,5 +1,6 @@
 import { SandboxProtocolError } from "@atrium/kit";
 import { describe, expect, it } from "vitest";
+import { MAX_TAPE_VALUES } from "./run-tape.js";
 import { checkMemory, checkRunResult, checkToolCall } from "./worker-message-checks.js";
 
 const limits = { maxTransferChars: 100, maxOutputChars: 50, maxErrorChars: 20, maxCodeChars: 30 };
@@ -34,6 +35,30 @@ describe("checks of what the sandbox worker sends", () => {
     );
     expect(bad({ kind: "tool", name: "E", message: "m", stateLost: "yes" })).toBe(
       "stateLost is not a boolean",
+    );
+  });
+
+  it("takes a step's tape only when it was asked for, bounded and in range", () => {
+    const tape = { random: [0.5], now: [1_764_000_000_000], complete: true };
+    expect(checkRunResult({ ...ok, tape }, limits, true)).toEqual({ ...ok, tape });
+    const bad = (value: unknown, taped = true) =>
+      failure(() => checkRunResult({ ...ok, tape: value }, limits, taped));
+    expect(bad(tape, false)).toBe("run result: a tape for a step that recorded none");
+    expect(bad(undefined)).toBe("run result: the step's tape is not an object");
+    expect(bad({ random: [], complete: true })).toBe(
+      "run result: the step's tape has no random and now lists",
+    );
+    expect(bad({ random: [], now: [], complete: 1 })).toBe(
+      "run result: the step's tape does not say whether it is complete",
+    );
+    expect(bad({ random: [1], now: [], complete: true })).toBe(
+      "run result: the step's tape has a random value outside [0, 1)",
+    );
+    expect(bad({ random: [], now: [1.5], complete: true })).toBe(
+      "run result: the step's tape has a clock value that is not a time in ms",
+    );
+    expect(bad({ random: new Array(MAX_TAPE_VALUES).fill(0), now: [0], complete: false })).toBe(
+      `run result: the step's tape holds more than ${MAX_TAPE_VALUES} values`,
     );
   });
 

@@ -1,6 +1,7 @@
 import { SandboxProtocolError } from "@atrium/kit";
 import { EXECUTION_ERROR_KINDS, type ExecutionError } from "@atrium/spec";
 import type { QuickJsLimits } from "../../limits.js";
+import { tapeProblem } from "./run-tape.js";
 import type { SandboxMemory, SessionRunResult, WorkerToHost } from "./worker-protocol.js";
 
 /**
@@ -16,8 +17,8 @@ const WORDING_CHARS = 1_000;
 
 type Limits = Pick<QuickJsLimits, "maxTransferChars" | "maxOutputChars" | "maxErrorChars" | "maxCodeChars">;
 
-/** The result of a `run` request, checked. */
-export function checkRunResult(value: unknown, limits: Limits): SessionRunResult {
+/** The result of a `run` request, checked; `taped`: the request asked for the step's tape. */
+export function checkRunResult(value: unknown, limits: Limits, taped = false): SessionRunResult {
   const r = record(value, "run result");
   const outputJson = r.outputJson;
   if (outputJson !== undefined) text(outputJson, "outputJson", limits.maxTransferChars);
@@ -27,6 +28,7 @@ export function checkRunResult(value: unknown, limits: Limits): SessionRunResult
   if (typeof r.durationMs !== "number" || !(r.durationMs >= 0))
     throw new SandboxProtocolError("run result: durationMs is not a duration");
   if (r.error !== undefined) checkExecutionError(r.error, limits);
+  if (taped || r.tape !== undefined) checkTape(r.tape, taped);
   return value as SessionRunResult;
 }
 
@@ -45,6 +47,13 @@ export function checkToolCall(message: Extract<WorkerToHost, { type: "tool-call"
   text(message.callId, "tool call id", 100);
   text(message.name, "tool name", 200);
   text(message.json, "tool input", limits.maxTransferChars);
+}
+
+/** A step's tape: there exactly when asked for, and bounded (`MAX_TAPE_VALUES`). */
+function checkTape(value: unknown, taped: boolean): void {
+  if (!taped) throw new SandboxProtocolError("run result: a tape for a step that recorded none");
+  const problem = tapeProblem(value);
+  if (problem) throw new SandboxProtocolError(`run result: the step's tape ${problem}`);
 }
 
 function checkExecutionError(value: unknown, limits: Limits): ExecutionError {

@@ -1,6 +1,7 @@
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import type { ExecutionError } from "@atrium/spec";
 import type { QuickJsLimits } from "../../limits.js";
+import type { JsTape } from "./run-tape.js";
 
 /**
  * Messages between `QuickJsExecutor` (main thread) and its sandbox worker, and the shared-memory
@@ -20,7 +21,8 @@ export type ToolOutcome =
 
 export type HostToWorker =
   | { type: "init"; id: number; limits: QuickJsLimits }
-  | { type: "run"; id: number; runId: number; code: string; timeoutMs: number }
+  /** `tape` only for a step that records its non-deterministic sources (run-tape.ts). */
+  | { type: "run"; id: number; runId: number; code: string; timeoutMs: number; tape?: StepTapeRequest }
   | { type: "set-tools"; id: number; names: string[] }
   | { type: "set-variables"; id: number; entries: [name: string, json: string | undefined][] }
   | { type: "reset"; id: number }
@@ -30,6 +32,11 @@ export type HostToWorker =
   | { type: "tool-result"; runId: number; callId: string; outcome: ToolOutcome }
   /** A tool call of the run waits for an approval (`held`), or no longer does: stop or restart its deadline. */
   | { type: "clock"; runId: number; held: boolean };
+
+/** A recorded step: its values are reported back, after those of `replay` are given first. */
+export interface StepTapeRequest {
+  replay?: JsTape;
+}
 
 /** What the host sends without waiting for a reply: messages for the run under way. */
 export type RunNotice = Extract<HostToWorker, { type: "tool-result" | "clock" }>;
@@ -49,6 +56,8 @@ export interface SessionRunResult {
   /** The host stopped the run (abort, close, a fatal tool error): the host knows why. */
   stoppedByHost: boolean;
   durationMs: number;
+  /** What the step's sources gave; only when the run request carried `tape`. */
+  tape?: JsTape;
 }
 
 export type WorkerToHost =

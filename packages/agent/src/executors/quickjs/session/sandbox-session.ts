@@ -1,7 +1,8 @@
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 import type { QuickJsLimits } from "../../../limits.js";
 import { QuickJsSandbox, type SandboxCallbacks } from "../quickjs-sandbox.js";
-import type { SandboxMemory, SessionRunResult, ToolOutcome } from "../worker-protocol.js";
+import type { JsTape } from "../run-tape.js";
+import type { SandboxMemory, SessionRunResult, StepTapeRequest, ToolOutcome } from "../worker-protocol.js";
 import { cleanUpRun, recoverFromCrash, renewContext } from "./crash-recovery.js";
 import { finalAnswerFromSandbox, printFromSandbox } from "./output-accounting.js";
 import type { HostLink, SessionCore } from "./session-core.js";
@@ -15,6 +16,7 @@ import {
   shouldInterrupt,
   stepResult,
 } from "./step-evaluation.js";
+import { beginTape, emptyTape, lostTape, takeTape } from "./step-tape.js";
 import { callToolFromSandbox, deliverToolResult } from "./tool-bridge.js";
 
 export type { HostLink } from "./session-core.js";
@@ -65,7 +67,13 @@ export class SandboxSession implements SessionCore {
     return session;
   }
 
-  async run(runId: number, code: string, timeoutMs: number): Promise<SessionRunResult> {
+  /** `tape`: the step records its non-deterministic sources (run-tape.ts), absent otherwise. */
+  async run(
+    runId: number,
+    code: string,
+    timeoutMs: number,
+    tape?: StepTapeRequest,
+  ): Promise<SessionRunResult> {
     if (this.active) throw new Error("a run is already going on in this sandbox");
     const run = new SessionRun(
       runId,
@@ -77,7 +85,7 @@ export class SandboxSession implements SessionCore {
     this.active = run;
     this.activeCode = code;
     try {
-      return await this.execute(code, run);
+      return await this.execute(code, run, tape);
     } finally {
       this.active = undefined;
     }
@@ -150,24 +158,32 @@ export class SandboxSession implements SessionCore {
     for (const name of this.toolNames) this.callHelperOrThrow("defineTool", `install tool ${name}`, name);
   }
 
-  private async execute(code: string, run: SessionRun): Promise<SessionRunResult> {
+  private async execute(code: string, run: SessionRun, tape?: StepTapeRequest): Promise<SessionRunResult> {
     const started = performance.now();
     // Start from a fresh, shallow host stack: wasm frames use Node's native stack.
     await null;
     const script = prepareScript(this, code);
-    if (typeof script !== "string") return stepResult(run, { type: "error", error: script }, false, started);
+    if (typeof script !== "string") {
+      const result = stepResult(run, { type: "error", error: script }, false, started);
+      return tape ? { ...result, tape: emptyTape() } : result;
+    }
     let settlement: Settlement;
     let stateLost = false;
+    let recorded: JsTape | undefined;
     try {
+      if (tape) beginTape(this, tape);
       settlement = evaluateStep(this, script, run, code);
       endStep(this);
+      // Before the clean-up, which may replace the context (and the tape in it).
+      if (tape) recorded = takeTape(this);
       stateLost = await cleanUpRun(this, run, settlement);
     } catch (crash) {
       // Only a failure of the wasm instance itself gets here: its memory can no longer be trusted.
       settlement = { type: "error", error: await recoverFromCrash(this, crash) };
       stateLost = true;
     }
-    return stepResult(run, settlement, stateLost, started);
+    const result = stepResult(run, settlement, stateLost, started);
+    return tape ? { ...result, tape: recorded ?? lostTape() } : result;
   }
 
   private callHelperOrThrow(

@@ -111,10 +111,15 @@ export function evaluateStep(core: SessionCore, script: string, run: SessionRun,
  * longer apply; a short budget does), and readies the prelude for the next step.
  */
 export function endStep(core: SessionCore): void {
+  const ended = whileDraining(core, () => core.sandbox.callHelper("endStep"));
+  (ended.error ?? ended.value).dispose();
+}
+
+/** Runs `read` with the short budget of a step that is over (`cleanupMs`), not the step's own. */
+export function whileDraining<T>(core: SessionCore, read: () => T): T {
   core.drainingUntil = Date.now() + core.limits.cleanupMs;
   try {
-    const ended = core.sandbox.callHelper("endStep");
-    (ended.error ?? ended.value).dispose();
+    return read();
   } finally {
     core.drainingUntil = undefined;
   }
