@@ -58,7 +58,8 @@ export function fillApprovalCard(item, event, answer, timeoutMs) {
       outcome.textContent = error;
       outcome.classList.add("bad");
       // The server still waits unless it said the answer came too late or for nothing.
-      if (!/already settled|no approval/.test(error)) for (const control of controls) control.disabled = false;
+      if (!/already settled|no approval/.test(error))
+        for (const control of controls) control.disabled = false;
       return;
     }
     outcome.textContent = decision.approved ? "Approved; waiting for the call to run…" : "Denied; waiting…";

@@ -50,6 +50,8 @@ export interface AskOptions {
    * answer within `approvalTimeoutMs` is refused and the run goes on.
    */
   onApproval?: ApprovalHandler;
+  /** How long a call waits for that answer (default: the assistant's `approvalTimeoutMs`). */
+  approvalTimeoutMs?: number;
 }
 
 export interface Assistant {
@@ -141,7 +143,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
       maxSteps: limits.maxSteps,
       stepTimeoutMs: limits.stepTimeoutMs,
       onApproval: askOptions.onApproval ?? refuseUnasked,
-      approvalTimeoutMs: limits.approvalTimeoutMs,
+      approvalTimeoutMs: askOptions.approvalTimeoutMs ?? limits.approvalTimeoutMs,
     });
     const seen = new Set<string>();
     const calls = new Map<string, { command: string; started: number }>();

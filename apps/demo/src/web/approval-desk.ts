@@ -109,9 +109,7 @@ export class ApprovalDesk {
       };
     }
     entry.state = "answered";
-    entry.ended = decision.approved
-      ? "approved"
-      : `denied${decision.reason ? `: ${decision.reason}` : ""}`;
+    entry.ended = decision.approved ? "approved" : `denied${decision.reason ? `: ${decision.reason}` : ""}`;
     entry.settle(decision);
     return decision.approved
       ? { status: 200, id, approved: true }

@@ -179,6 +179,8 @@ export function createWebApp(options: WebAppOptions): Hono {
           executor: executor.factory,
           model: model.model,
           onApproval: desk.handler,
+          // The wait the page announces is the one the run keeps.
+          approvalTimeoutMs: limits.approvalTimeoutMs,
         });
         try {
           // What the server took from the request, first: the page shows what really arrived.
