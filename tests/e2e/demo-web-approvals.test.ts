@@ -133,7 +133,9 @@ describe("npm run demo -- --web --approve memory-writes, in Chromium", () => {
 
     expect(await answerText()).toBe('Noted: I will remember "My project is hosted on GitLab.".');
     const settled = await cards(page);
-    expect(settled.map(({ state, heading, outcome, disabled }) => ({ state, heading, outcome, disabled }))).toEqual([
+    expect(
+      settled.map(({ state, heading, outcome, disabled }) => ({ state, heading, outcome, disabled })),
+    ).toEqual([
       {
         state: "approved",
         heading: "Approval needed: remember ",
@@ -156,7 +158,9 @@ describe("npm run demo -- --web --approve memory-writes, in Chromium", () => {
     if (!browser) return context.skip(CHROMIUM_MISSING);
     await askAndWaitForApproval("Remember that I prefer tabs over spaces.");
     const card = page.locator(".trace-group:first-child .trace-approval");
-    expect(await card.locator(".approval-input").textContent()).toBe('{"content":"I prefer tabs over spaces."}');
+    expect(await card.locator(".approval-input").textContent()).toBe(
+      '{"content":"I prefer tabs over spaces."}',
+    );
     await card.getByRole("button", { name: "Deny…" }).click();
     // The reason box takes the keyboard; markup typed there must stay characters.
     expect(await page.evaluate<string>("document.activeElement?.className ?? ''")).toBe("deny-reason");

@@ -109,7 +109,7 @@ describe("approvals in the web server", () => {
 
   it("announces the waiting call on the question's stream, takes one answer, and refuses a second (409)", async () => {
     const server = await start();
-    const config = await (await fetch(`${server.url}api/config`)).json();
+    const config = (await (await fetch(`${server.url}api/config`)).json()) as Record<string, unknown>;
     expect([config.approvals, config.approvalTimeoutMs]).toEqual(["memory-writes", 120_000]);
     const { stream, run } = await ask(server);
     expect(run).toMatch(UUID);
