@@ -13,7 +13,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_MISSING, launchChromium } from "./chromium.js";
 import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
-import { startWebDemo, type WebDemo } from "./demo-web-process.js";
+import { killWebDemo, openDemoPage, startWebDemo, type WebDemo } from "./demo-web-process.js";
 
 const OUTPUT_DIR = fileURLToPath(new URL("../.output/demo-web-approvals/", import.meta.url));
 const WAITING = "Waiting for your answer; without one within 120 s the call is refused.";
@@ -70,16 +70,12 @@ describe("npm run demo -- --web --approve memory-writes, in Chromium", () => {
       "--approve",
       "memory-writes",
     ]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(demo.url);
-    await page.waitForSelector("#model option", { state: "attached" });
+    page = await openDemoPage(browser, demo.url, pageErrors);
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (demo && demo.child.exitCode === null && demo.child.signalCode === null)
-      process.kill(-demo.child.pid!, "SIGKILL");
+    killWebDemo(demo);
     removeDirs(docsDir, dataDir);
   });
 
