@@ -102,7 +102,7 @@ export function startTrace(list, question, approvals) {
         return item;
       }
       case "approval-resolved":
-        settleApprovalCard(cards.get(event.id), event);
+        if (cards.has(event.id)) settleApprovalCard(cards.get(event.id), event);
         cards.delete(event.id);
         return undefined;
       case "docs-command":

@@ -58,11 +58,14 @@ export class ApprovalDesk {
             },
           };
           // A timeout, the run's end or a closed page: the call no longer waits for this page.
+          // A refusal, not a rejection: the agent already decided how the wait ended, and a
+          // thrown abort could be taken for the run's own.
           const withdraw = () => {
             if (entry.state !== "waiting") return;
             entry.state = "withdrawn";
-            entry.ended = `it stopped waiting: ${errorMessage(signal.reason)}`;
-            reject(signal.reason ?? new AbortError("the call no longer waits"));
+            const reason = errorMessage(signal.reason ?? new AbortError("the call no longer waits"));
+            entry.ended = `it stopped waiting: ${reason}`;
+            resolve({ approved: false, reason });
           };
           signal.addEventListener("abort", withdraw, { once: true });
           entries.set(entry.id, entry);
