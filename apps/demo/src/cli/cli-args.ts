@@ -47,10 +47,11 @@ export const USAGE = `Usage: npm run demo -- [options]
                          (Python in Pyodide) or microvm (Python in a QEMU micro-VM, where the host
                          has QEMU and a kernel); the model writes that language
   --web                  serve the web UI (chat, live step trace, image upload) and print its URL
-  --approve memory-writes  memory writes (remember, kg_add, diary_write) wait for your Approve or
-                         Deny in the web UI's trace; with no answer in 2 minutes (approvalTimeoutMs)
-                         the call is refused and the answer goes on. Without --web nobody can be
-                         asked, so such calls are refused, saying why. Default: off (nothing asks)
+  --approve WHAT         memory-writes: memory writes (remember, kg_add, diary_write) wait for
+                         your Approve or Deny in the web UI's trace; with no answer in 2 minutes
+                         (approvalTimeoutMs) the call is refused and the answer goes on. Without
+                         --web nobody can be asked, so such calls are refused, saying why.
+                         off (the default): nothing asks
   --port N               with --web: the port (default: a free one)
   --host ADDRESS         with --web: the address to listen on (default 127.0.0.1, loopback only)
   --help, -h             this text
