@@ -184,4 +184,22 @@ describe("npm run demo -- --web --approve memory-writes, in Chromium", () => {
     await page.screenshot({ path: join(OUTPUT_DIR, "approval-denied.png") });
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it("fits a phone (390) with a card waiting, without scrolling sideways", async (context) => {
+    if (!browser) return context.skip(CHROMIUM_MISSING);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await askAndWaitForApproval("Remember that my editor is Helix.");
+    // A string runs in the page: this project's types have no DOM library.
+    expect(
+      await page.evaluate<number>(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      ),
+    ).toBe(0);
+    await page.locator(".trace-approval[data-state=waiting]").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUTPUT_DIR, "approval-phone.png") });
+    await page.locator(".trace-approval[data-state=waiting]").getByRole("button", { name: "Deny…" }).click();
+    await page.keyboard.press("Enter");
+    expect(await answerText()).toBe('I did not file that in memory: Tool "remember" was not approved');
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });
