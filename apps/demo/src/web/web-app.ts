@@ -209,10 +209,10 @@ export function createWebApp(options: WebAppOptions): Hono {
               break;
             }
             if (next.done) break;
-            pending = events.next();
             const wire = toWireEvent(next.value, limits.maxTraceOutputChars);
             if (wire.type === "approval-requested") wire.approval = desk.approvalIdOf(String(wire.id));
             await send(wire);
+            pending = events.next();
           }
         } catch (error) {
           // Thrown before the run started (a refused question) or fatal (aborted): the page shows it.
