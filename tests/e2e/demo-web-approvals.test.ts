@@ -3,7 +3,8 @@
 // scripted docs model, whose code files "Remember that …" with remember and kg_add) driven in
 // real Chromium through playwright-core. The waiting call shows in the trace with its tool and
 // input (as text), Approve by keyboard and by click lets the run file the memory, and Deny with a
-// reason (markup in it shown as text) reaches the code, whose answer quotes it. Screenshots go to
+// reason (markup in it shown as text) reaches the code, whose answer quotes it; at a phone's width
+// the card fits, and Deny works by keyboard alone. Screenshots go to
 // tests/.output/demo-web-approvals/.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -185,7 +186,7 @@ describe("npm run demo -- --web --approve memory-writes, in Chromium", () => {
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
-  it("fits a phone (390) with a card waiting, without scrolling sideways", async (context) => {
+  it("fits a phone (390) with a card waiting, and denies by keyboard alone", async (context) => {
     if (!browser) return context.skip(CHROMIUM_MISSING);
     await page.setViewportSize({ width: 390, height: 844 });
     await askAndWaitForApproval("Remember that my editor is Helix.");
@@ -197,7 +198,17 @@ describe("npm run demo -- --web --approve memory-writes, in Chromium", () => {
     ).toBe(0);
     await page.locator(".trace-approval[data-state=waiting]").scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUTPUT_DIR, "approval-phone.png") });
-    await page.locator(".trace-approval[data-state=waiting]").getByRole("button", { name: "Deny…" }).click();
+    // Keyboard only: Tab from Approve to Deny…, which opens the reason; Escape closes it and
+    // gives the keyboard back to Deny…; Enter opens it again, and Enter sends it empty.
+    const card = page.locator(".trace-approval[data-state=waiting]");
+    expect(await focused(page)).toBe("Approve");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    expect(await card.locator(".deny-form").isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await card.locator(".deny-form").isVisible()).toBe(false);
+    expect(await focused(page)).toBe("Deny…");
+    await page.keyboard.press("Enter");
     await page.keyboard.press("Enter");
     expect(await answerText()).toBe('I did not file that in memory: Tool "remember" was not approved');
     expect(pageErrors).toEqual([]);
