@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_MISSING, launchChromium } from "./chromium.js";
 import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
-import { startWebDemo, type WebDemo } from "./demo-web-process.js";
+import { openDemoPage, startWebDemo, type WebDemo } from "./demo-web-process.js";
 
 const SECRET = "I prefer Haskell examples with zygohistomorphic prepromorphisms.";
 
@@ -20,9 +20,7 @@ async function openAs(
   dataDir: string,
 ): Promise<{ demo: WebDemo; page: Page; stop: () => Promise<void> }> {
   const demo = await startWebDemo(["--corpus", docsDir, "--data", dataDir, "--port", "0", "--user", user]);
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(demo.url);
-  await page.waitForSelector("#model option", { state: "attached" });
+  const page = await openDemoPage(browser, demo.url);
   await page.waitForSelector(".memory-columns");
   return {
     demo,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
 
 const DEMO_DIR = fileURLToPath(new URL("../../apps/demo", import.meta.url));
 
@@ -60,4 +61,22 @@ export async function until(check: () => boolean, ms: number, what: string): Pro
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A laptop-sized tab on the demo's page, resolved once its configuration filled the switches;
+ * the page's script errors go to `errors`, for a test to assert there were none.
+ */
+export async function openDemoPage(browser: Browser, url: string, errors: string[] = []): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(url);
+  await page.waitForSelector("#model option", { state: "attached" });
+  return page;
+}
+
+/** Ends a demo that a failed test left running, with its process group (Chroma, QEMU). */
+export function killWebDemo(demo: WebDemo | undefined): void {
+  if (demo && demo.child.exitCode === null && demo.child.signalCode === null)
+    process.kill(-demo.child.pid!, "SIGKILL");
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { qemuDescendants } from "../../packages/microvm/test/qemu-processes.ts";
 import { CHROMIUM_MISSING, launchChromium } from "./chromium.js";
 import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.js";
-import { alive, startWebDemo, until, type WebDemo } from "./demo-web-process.js";
+import { alive, killWebDemo, openDemoPage, startWebDemo, until, type WebDemo } from "./demo-web-process.js";
 
 const OUTPUT_DIR = fileURLToPath(new URL("../.output/demo-web/", import.meta.url));
 const CUSTOM_DOMAIN = "How do I host my documentation on a custom domain?";
@@ -88,16 +88,12 @@ describe("npm run demo -- --web, in Chromium", () => {
     docsDir = corpusCopy(SOME_PAGES, { "guides/zebracorn.mdx": MARKUP_PAGE });
     dataDir = mkdtempSync(join(tmpdir(), "atrium-demo-web-"));
     demo = await startWebDemo(["--corpus", docsDir, "--data", dataDir, "--port", "0"]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(demo.url);
-    await page.waitForSelector("#model option", { state: "attached" });
+    page = await openDemoPage(browser, demo.url, pageErrors);
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (demo && demo.child.exitCode === null && demo.child.signalCode === null)
-      process.kill(-demo.child.pid!, "SIGKILL");
+    killWebDemo(demo);
     removeDirs(docsDir, dataDir);
   });
 

@@ -32,6 +32,12 @@ export interface DemoLimits {
   maxConcurrentAsks: number;
   /** Web UI: an ask whose stream has had no event for this long is stopped (and says so). */
   webSseIdleTimeoutMs: number;
+  /**
+   * The longest a tool call waits for a person's Approve or Deny (`--approve memory-writes`);
+   * then it is refused, the code sees why, and the run goes on. The web UI's idle limit does not
+   * count while a call waits.
+   */
+  approvalTimeoutMs: number;
   /** Memory: tokens of the palace's wake-up context added to the instructions of each question. */
   memoryWakeUpTokens: number;
   /** Memory: remembered items recalled for a question before the agent starts. */
@@ -56,6 +62,7 @@ export const DEFAULT_DEMO_LIMITS: Readonly<DemoLimits> = Object.freeze({
   maxWebImages: 2,
   maxConcurrentAsks: 4,
   webSseIdleTimeoutMs: 120_000,
+  approvalTimeoutMs: 120_000,
   memoryWakeUpTokens: 170,
   memoryRecallK: 3,
   memoryPanelDrawers: 20,
@@ -76,6 +83,7 @@ const KINDS: LimitKinds<DemoLimits> = {
   maxWebImages: "count",
   maxConcurrentAsks: "count",
   webSseIdleTimeoutMs: "duration",
+  approvalTimeoutMs: "duration",
   memoryWakeUpTokens: "count",
   memoryRecallK: "count",
   memoryPanelDrawers: "count",

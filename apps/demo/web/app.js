@@ -34,7 +34,7 @@ function setUp(config) {
   $("model").addEventListener("change", () => fitExecutors(config));
   fitExecutors(config);
   $("who").textContent =
-    `Asking as ${config.user.id}${config.user.groups?.length ? ` (groups: ${config.user.groups.join(", ")})` : ""} · tools: ${config.tools.join(", ")}`;
+    `Asking as ${config.user.id}${config.user.groups?.length ? ` (groups: ${config.user.groups.join(", ")})` : ""} · tools: ${config.tools.join(", ")}${config.approvals === "memory-writes" ? " · memory writes wait for your approval in the trace" : ""}`;
   $("images").addEventListener("change", () => showAttachments(config.limits));
   $("ask-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -140,7 +140,12 @@ async function ask(config) {
   $("attachments").replaceChildren();
   $("send").disabled = true;
 
-  const show = startTrace($("trace"), question);
+  // The run token of this question's stream: only this page can answer its approvals.
+  let run;
+  const show = startTrace($("trace"), question, {
+    timeoutMs: config.approvalTimeoutMs,
+    answer: (id, decision) => answerApproval(id, run, decision),
+  });
   let answered = false;
   try {
     const response = await fetch("/api/ask", { method: "POST", body: form });
@@ -150,6 +155,7 @@ async function ask(config) {
     }
     for await (const message of readServerSentEvents(response)) {
       const event = JSON.parse(message.data);
+      if (event.type === "received") run = event.run;
       show(event);
       if (event.type === "answer") {
         pending.replaceWith(answerMessage(event));
@@ -169,6 +175,22 @@ async function ask(config) {
   } finally {
     $("send").disabled = false;
     $("question").focus();
+  }
+}
+
+/** Sends an Approve or Deny; resolves to the server's error message, or undefined when it took it. */
+async function answerApproval(id, run, decision) {
+  try {
+    const response = await fetch(`/api/approvals/${encodeURIComponent(id)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ run, ...decision }),
+    });
+    if (response.ok) return undefined;
+    const body = await response.json().catch(() => ({}));
+    return body.error ?? `the server answered ${response.status}`;
+  } catch (error) {
+    return `Could not send the answer: ${error.message}. Is npm run demo -- --web still running?`;
   }
 }
 

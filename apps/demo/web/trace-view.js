@@ -1,14 +1,19 @@
 // One question's step trace: each assistant event the server streams becomes a list item as it
 // arrives. Every item records when it arrived (data-received-at, performance.now() in ms), so the
 // order and timing the user saw can be checked, not just the final state.
+import { fillApprovalCard, settleApprovalCard } from "./approval-card.js";
 import { el, formatBytes, formatMs } from "./dom.js";
 
 // The docs tools show up as `docs-command` events (command, output, exit code) once they finish;
 // their raw tool-call and tool-result events would only repeat them.
 const DOCS_TOOLS = new Set(["bash", "search"]);
 
-/** Starts the trace of one question in `list`; returns `show(event)` for its events. */
-export function startTrace(list, question) {
+/**
+ * Starts the trace of one question in `list`; returns `show(event)` for its events.
+ * `approvals.answer(id, decision)` sends an Approve or Deny (resolving to an error message or
+ * undefined); `approvals.timeoutMs` is how long the server waits for one.
+ */
+export function startTrace(list, question, approvals) {
   const items = el("ol", { class: "trace-items" });
   // The newest question's trace stays open; earlier ones fold to their question.
   for (const earlier of list.querySelectorAll(":scope > .trace-group > details")) earlier.open = false;
@@ -35,6 +40,8 @@ export function startTrace(list, question) {
 
   // The model's reply of the current step, growing as its deltas arrive.
   let writing;
+  // Approval cards by tool call id, until their approval-resolved.
+  const cards = new Map();
 
   return function show(event) {
     switch (event.type) {
@@ -88,6 +95,16 @@ export function startTrace(list, question) {
           label(`Tool result: ${event.name}`),
           event.error ? el("p", { class: "bad" }, event.error) : pre(event.output),
         );
+      case "approval-requested": {
+        const item = add("approval");
+        fillApprovalCard(item, event, approvals.answer, approvals.timeoutMs);
+        cards.set(event.id, item);
+        return item;
+      }
+      case "approval-resolved":
+        if (cards.has(event.id)) settleApprovalCard(cards.get(event.id), event);
+        cards.delete(event.id);
+        return undefined;
       case "docs-command":
         return add(
           "docs-command",
@@ -152,6 +169,11 @@ export function startTrace(list, question) {
           `Run ended: ${event.state}, ${event.steps} step${event.steps === 1 ? "" : "s"}, ${formatMs(event.durationMs)}`,
         );
       case "answer":
+        // A call still waiting when the question ended can no longer be answered.
+        for (const [id, card] of cards) {
+          settleApprovalCard(card, { id, approved: false, reason: "the question ended first" });
+        }
+        cards.clear();
         return add(
           "answer",
           label("Answer"),

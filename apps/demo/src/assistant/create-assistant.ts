@@ -4,6 +4,7 @@ import { docsBashTool, docsSearchTool } from "@atrium/chromafs";
 import { connectMcpServers, type McpConnection, type McpServersInput } from "@atrium/mcp";
 import {
   type AgentEvent,
+  type ApprovalHandler,
   type Model,
   type RunState,
   rethrowIfFatal,
@@ -12,6 +13,7 @@ import {
 } from "@atrium/spec";
 import type { DocsLibrary, DocsUser } from "../docs/docs-library.js";
 import { type DemoLimits, resolveDemoLimits } from "../limits.js";
+import { type ApprovalPolicy, refuseUnasked, withApprovals } from "./approval-policy.js";
 import type { AssistantEvent, DocsCommandEvent, QuestionTiming } from "./assistant-events.js";
 import { pagePathsOf, readFinalAnswer, verifyCitations } from "./citations.js";
 import { DOCS_INSTRUCTIONS, memoryInstructions } from "./docs-instructions.js";
@@ -27,6 +29,8 @@ export interface AssistantOptions {
   memory?: AssistantMemory;
   /** MCP servers whose tools the agent may call beside the docs tools (`connectMcpServers` input). */
   mcp?: McpServersInput;
+  /** Which tool calls wait for a person's yes (default "off"); see `ApprovalPolicy`. */
+  approvals?: ApprovalPolicy;
   limits?: Partial<DemoLimits>;
 }
 
@@ -40,6 +44,14 @@ export interface AskOptions {
   executor?: CodeAgentOptions["executor"];
   /** Which model answers this question, instead of the assistant's (the web UI's switch). */
   model?: Model;
+  /**
+   * Asks a person about each call the approval policy holds (the web UI's Approve and Deny);
+   * without it such calls are refused, saying where they could be approved. A call with no
+   * answer within `approvalTimeoutMs` is refused and the run goes on.
+   */
+  onApproval?: ApprovalHandler;
+  /** How long a call waits for that answer (default: the assistant's `approvalTimeoutMs`). */
+  approvalTimeoutMs?: number;
 }
 
 export interface Assistant {
@@ -50,6 +62,8 @@ export interface Assistant {
   readonly memory: AssistantMemory | undefined;
   /** Per-server MCP failures (servers marked optional that did not connect). */
   readonly mcpErrors: readonly Error[];
+  /** Which tool calls wait for approval. */
+  readonly approvals: ApprovalPolicy;
   /**
    * Asks one question. Yields the agent's `AgentEvent`s as they happen, with `question`,
    * `docs-command` (each shell command over the docs, with its output) and memory events woven
@@ -69,6 +83,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
   const mcp: McpConnection | undefined = options.mcp ? await connectMcpServers(options.mcp) : undefined;
   const mcpTools: readonly Tool[] = mcp?.tools ?? [];
   const executor = options.executor ?? (() => QuickJsExecutor.create());
+  const approvals = options.approvals ?? "off";
   const DOCS_TOOLS = ["bash", "search"];
   const memoryTools = options.memory?.toolNames ?? [];
   const clash = mcpTools.find((t) => DOCS_TOOLS.includes(t.name) || memoryTools.includes(t.name));
@@ -116,7 +131,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     const tools = [
       docsBashTool(session),
       docsSearchTool(options.docs.store, session.access),
-      ...(options.memory?.tools(user) ?? []),
+      ...withApprovals(options.memory?.tools(user) ?? [], approvals),
       ...mcpTools,
     ];
     const agent = new CodeAgent({
@@ -127,6 +142,8 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
       ...(options.memory ? { longTermMemory: options.memory.longTermMemory(user) } : {}),
       maxSteps: limits.maxSteps,
       stepTimeoutMs: limits.stepTimeoutMs,
+      onApproval: askOptions.onApproval ?? refuseUnasked,
+      approvalTimeoutMs: askOptions.approvalTimeoutMs ?? limits.approvalTimeoutMs,
     });
     const seen = new Set<string>();
     const calls = new Map<string, { command: string; started: number }>();
@@ -278,6 +295,7 @@ export async function createAssistant(options: AssistantOptions): Promise<Assist
     toolNames: ["bash", "search", ...memoryTools, ...mcpTools.map((t) => t.name)],
     memory: options.memory,
     mcpErrors: mcp?.errors.map((failure) => failure.error) ?? [],
+    approvals,
     ask,
     async close() {
       await Promise.allSettled([mcp?.close(), options.memory?.close?.()]);

@@ -20,8 +20,17 @@ describe("parseDemoArgs", () => {
       data: undefined,
       web: false,
       verbose: false,
+      approvals: "off",
     });
     expect(parseDemoArgs(["--verbose"]).verbose).toBe(true);
+  });
+
+  it("reads --approve memory-writes, and refuses a policy it does not know", () => {
+    expect(parseDemoArgs(["--web", "--approve", " memory-writes "]).approvals).toBe("memory-writes");
+    expect(parseDemoArgs(["--approve", "off"]).approvals).toBe("off");
+    expect(() => parseDemoArgs(["--approve", "everything"])).toThrow(
+      '--approve "everything" is not a policy; give off or memory-writes, e.g. --approve memory-writes',
+    );
   });
 
   it("reads --user (the palace wing) and --no-memory", () => {

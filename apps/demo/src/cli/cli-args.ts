@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { ConfigError } from "@atrium/spec";
+import { APPROVAL_POLICIES, type ApprovalPolicy } from "../assistant/approval-policy.js";
 
 export interface DemoArgs {
   help: boolean;
@@ -22,6 +23,8 @@ export interface DemoArgs {
   host?: string;
   /** The whole step trace (every command, the code, each observation) instead of ≤ 20 lines a question. */
   verbose: boolean;
+  /** Which tool calls wait for a person's yes (`--approve memory-writes`; default off). */
+  approvals: ApprovalPolicy;
 }
 
 export const USAGE = `Usage: npm run demo -- [options]
@@ -44,6 +47,11 @@ export const USAGE = `Usage: npm run demo -- [options]
                          (Python in Pyodide) or microvm (Python in a QEMU micro-VM, where the host
                          has QEMU and a kernel); the model writes that language
   --web                  serve the web UI (chat, live step trace, image upload) and print its URL
+  --approve WHAT         memory-writes: memory writes (remember, kg_add, diary_write) wait for
+                         your Approve or Deny in the web UI's trace; with no answer in 2 minutes
+                         (approvalTimeoutMs) the call is refused and the answer goes on. Without
+                         --web nobody can be asked, so such calls are refused, saying why.
+                         off (the default): nothing asks
   --port N               with --web: the port (default: a free one)
   --host ADDRESS         with --web: the address to listen on (default 127.0.0.1, loopback only)
   --help, -h             this text
@@ -85,6 +93,11 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     throw new ConfigError(
       `--port ${JSON.stringify(values.port)} is not a port; give 0..65535 (0: a free one)`,
     );
+  const approvals = values.approve?.trim() ?? "off";
+  if (!(APPROVAL_POLICIES as readonly string[]).includes(approvals))
+    throw new ConfigError(
+      `--approve ${JSON.stringify(values.approve)} is not a policy; give ${APPROVAL_POLICIES.join(" or ")}, e.g. --approve memory-writes`,
+    );
   if (values.host !== undefined && values.host.trim() === "")
     throw new ConfigError("--host needs an address such as 127.0.0.1");
   return {
@@ -107,6 +120,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     port,
     host: values.host?.trim(),
     verbose: values.verbose ?? false,
+    approvals: approvals as ApprovalPolicy,
   };
 }
 
@@ -143,6 +157,7 @@ function parse(argv: readonly string[]) {
       port: { type: "string" },
       host: { type: "string" },
       verbose: { type: "boolean" },
+      approve: { type: "string" },
     },
   });
 }

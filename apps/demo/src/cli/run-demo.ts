@@ -8,6 +8,7 @@ import { DEFAULT_DATA_DIR } from "../docs/default-locations.js";
 import { type DocsLibrary, openDocsLibrary } from "../docs/docs-library.js";
 import { loadEvalQuestions } from "../eval/eval-questions.js";
 import { runEval } from "../eval/run-eval.js";
+import { DEFAULT_DEMO_LIMITS } from "../limits.js";
 import { openPalaceMemory, type PalaceMemory, palaceDirIn } from "../memory/palace-memory.js";
 import { resolveDemoModel } from "../models/resolve-demo-model.js";
 import type { ExecutorChoice, UnavailableExecutor } from "../web/executor-choice.js";
@@ -117,6 +118,15 @@ async function runDemoUntilDone(argv: readonly string[], io: DemoIo): Promise<nu
     } else {
       say("Memory: off (--no-memory): nothing is recalled or filed.\n");
     }
+    if (args.approvals === "memory-writes") {
+      say(
+        memory
+          ? args.web
+            ? `Approvals: memory writes wait for Approve or Deny in the page's trace (refused after ${DEFAULT_DEMO_LIMITS.approvalTimeoutMs / 1000} s without an answer)\n`
+            : "Approvals: memory writes need approval and the command line cannot ask: they are refused (--web asks in the page)\n"
+          : "Approvals: nothing to approve without memory\n",
+      );
+    }
     if (io.signal.aborted) throw new AbortError("interrupted");
     await using assistant = await createAssistant({
       docs,
@@ -124,6 +134,7 @@ async function runDemoUntilDone(argv: readonly string[], io: DemoIo): Promise<nu
       mcp,
       memory,
       executor: executor.factory,
+      approvals: args.approvals,
     });
     if (args.executor) say(`Executor: ${executor.label} (--executor ${executor.id})\n`);
     for (const error of assistant.mcpErrors) io.err.write(`demo: ${error.message}\n`);

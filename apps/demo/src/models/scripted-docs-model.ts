@@ -96,6 +96,9 @@ function reply(messages: readonly Message[], limits: Readonly<DemoLimits>): stri
   }
   const memory = parseMemoryObservation(observations[0]!);
   if (intent.statements.length > 0 && memory.remembered.length === 0) {
+    // A person said no (or nobody could be asked): their reason, as the code received it.
+    const denied = /Tool "[^"\n]+" was not approved[^\n]*/.exec(observations[0]!)?.[0];
+    if (denied) return answer(`I did not file that in memory: ${denied}`, []);
     // The step failed (its observation is the error): say so instead of claiming it was kept.
     return answer(
       `I could not file that in memory: ${observations[0]!.split("\n").slice(1, 3).join(" ")}`,

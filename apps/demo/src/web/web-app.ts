@@ -7,6 +7,8 @@ import type { Assistant } from "../assistant/create-assistant.js";
 import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import type { DemoLimits } from "../limits.js";
+import { readApprovalAnswer } from "./approval-answer.js";
+import type { ApprovalDesk } from "./approval-desk.js";
 import { isRequestProblem, readAskRequest } from "./ask-request.js";
 import type { AskSlots } from "./ask-slots.js";
 import type { ExecutorChoice, UnavailableExecutor } from "./executor-choice.js";
@@ -28,6 +30,8 @@ export interface WebAppOptions {
   limits: Readonly<DemoLimits>;
   assets: ReadonlyMap<string, StaticAsset>;
   slots: AskSlots;
+  /** The calls waiting for the page's Approve or Deny, per question's run. */
+  approvals: ApprovalDesk;
   /** Aborted when the server stops: every ask in flight ends. */
   signal: AbortSignal;
   /** `host:port` values a request's Host header may carry (loopback servers), or undefined for any. */
@@ -45,10 +49,12 @@ const SECURITY_HEADERS = {
 // A comment line keeps proxies and the browser from treating a long model call as a dead stream.
 const HEARTBEAT_MS = 15_000;
 const IDLE = Symbol("idle");
+// An answer is a run token, a yes or no and a short reason.
+const MAX_APPROVAL_BODY_BYTES = 4096;
 
 /** The web UI's routes: the page's files, its configuration, and `POST /api/ask` streaming SSE. */
 export function createWebApp(options: WebAppOptions): Hono {
-  const { assistant, memory, user, models, executors, limits, assets, slots } = options;
+  const { assistant, memory, user, models, executors, limits, assets, slots, approvals } = options;
   const app = new Hono();
 
   app.use(async (c, next) => {
@@ -76,6 +82,8 @@ export function createWebApp(options: WebAppOptions): Hono {
       unavailableExecutors: options.unavailableExecutors ?? [],
       tools: assistant.toolNames,
       memory: memory !== undefined,
+      approvals: assistant.approvals,
+      approvalTimeoutMs: limits.approvalTimeoutMs,
       limits: {
         maxQuestionChars: limits.maxQuestionChars,
         maxImages: limits.maxWebImages,
@@ -160,6 +168,7 @@ export function createWebApp(options: WebAppOptions): Hono {
         stream.onAbort(() => controller.abort(new AbortError("the page closed the stream")));
         const signal = AbortSignal.any([controller.signal, options.signal, c.req.raw.signal]);
         const heartbeat = setInterval(() => void stream.write(": keep-alive\n\n"), HEARTBEAT_MS);
+        const desk = approvals.open();
         let id = 0;
         const send = (event: WireEvent) =>
           stream.writeSSE({ event: "assistant", id: String(id++), data: JSON.stringify(event) });
@@ -169,17 +178,25 @@ export function createWebApp(options: WebAppOptions): Hono {
           images: request.images,
           executor: executor.factory,
           model: model.model,
+          onApproval: desk.handler,
+          // The wait the page announces is the one the run keeps.
+          approvalTimeoutMs: limits.approvalTimeoutMs,
         });
         try {
           // What the server took from the request, first: the page shows what really arrived.
           await send({
             type: "received",
+            // The page answers this run's approvals with it: no other page has seen it.
+            run: desk.token,
             executor: executor.id,
             model: model.id,
             images: request.imageSummaries,
           });
+          let pending = events.next();
           for (;;) {
-            const next = await nextOrIdle(events, limits.webSseIdleTimeoutMs);
+            const next = await orIdle(pending, limits.webSseIdleTimeoutMs);
+            // A person deciding is no stalled run: the approval's own limit ends that wait.
+            if (next === IDLE && desk.waiting > 0) continue;
             if (next === IDLE) {
               controller.abort(new AbortError("idle"));
               await send({
@@ -192,19 +209,54 @@ export function createWebApp(options: WebAppOptions): Hono {
               break;
             }
             if (next.done) break;
-            await send(toWireEvent(next.value, limits.maxTraceOutputChars));
+            const wire = toWireEvent(next.value, limits.maxTraceOutputChars);
+            if (wire.type === "approval-requested") wire.approval = desk.approvalIdOf(String(wire.id));
+            await send(wire);
+            pending = events.next();
           }
         } catch (error) {
           // Thrown before the run started (a refused question) or fatal (aborted): the page shows it.
           if (!stream.aborted) await send({ type: "error", error: serializeError(error) });
         } finally {
           clearInterval(heartbeat);
+          desk.close();
           // Ends the ask (its docs session and sandbox close) if it is still running; how it
           // ended was sent above, so a second report of the same abort is dropped.
           await events.return(undefined).catch(() => undefined);
           finish();
         }
       });
+    },
+  );
+
+  app.post(
+    "/api/approvals/:id",
+    bodyLimit({
+      maxSize: MAX_APPROVAL_BODY_BYTES,
+      onError: (c) =>
+        c.json({ error: `an answer has at most ${MAX_APPROVAL_BODY_BYTES} bytes; shorten the reason` }, 413),
+    }),
+    async (c) => {
+      const type = c.req.header("content-type") ?? "";
+      if (!type.startsWith("application/json")) {
+        return c.json(
+          { error: `send the answer as application/json, not ${type || "an untyped body"}` },
+          415,
+        );
+      }
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch (error) {
+        rethrowIfFatal(error);
+        return c.json({ error: `the answer is not JSON: ${errorMessage(error)}` }, 400);
+      }
+      const answer = readApprovalAnswer(body);
+      if ("problem" in answer) return c.json({ error: answer.problem }, 400);
+      const outcome = approvals.answer(c.req.param("id"), answer.run, answer.decision);
+      if (outcome.status !== 200) return c.json({ error: outcome.message }, outcome.status);
+      const { status: _, ...result } = outcome;
+      return c.json(result);
     },
   );
 
@@ -244,9 +296,9 @@ export function createWebApp(options: WebAppOptions): Hono {
   return app;
 }
 
-/** The next event, or IDLE when none came within `ms` (the pending `next` stays with the generator). */
-async function nextOrIdle(
-  events: AsyncGenerator<AssistantEvent, void, undefined>,
+/** The next event, or IDLE when none came within `ms` (the caller keeps `next` to wait on again). */
+async function orIdle(
+  next: Promise<IteratorResult<AssistantEvent, void>>,
   ms: number,
 ): Promise<IteratorResult<AssistantEvent, void> | typeof IDLE> {
   let timer: NodeJS.Timeout | undefined;
@@ -254,7 +306,7 @@ async function nextOrIdle(
     timer = setTimeout(() => resolve(IDLE), ms);
   });
   try {
-    return await Promise.race([events.next(), idle]);
+    return await Promise.race([next, idle]);
   } finally {
     clearTimeout(timer);
   }

@@ -175,6 +175,8 @@ describe("the web server", () => {
       unavailableExecutors: [],
       tools: ["bash", "search"],
       memory: false,
+      approvals: "off",
+      approvalTimeoutMs: 120_000,
       limits: {
         maxQuestionChars: 2000,
         maxImages: 2,
@@ -198,7 +200,13 @@ describe("the web server", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const events = await sseEvents(response);
     expect(events.slice(0, 2)).toEqual([
-      { type: "received", executor: "quickjs", model: "scripted", images: [] },
+      {
+        type: "received",
+        run: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        executor: "quickjs",
+        model: "scripted",
+        images: [],
+      },
       {
         type: "question",
         question: "How do I install the zebracorn?",
@@ -316,7 +324,13 @@ describe("the web server", () => {
       }),
     });
     const events = await sseEvents(response);
-    expect(events[0]).toEqual({ type: "received", executor: "python", model: "python-scripted", images: [] });
+    expect(events[0]).toEqual({
+      type: "received",
+      run: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      executor: "python",
+      model: "python-scripted",
+      images: [],
+    });
     expect(events.filter((e) => e.type === "code").map((e) => e.language)).toEqual(["python", "python"]);
     expect(events.filter((e) => e.type === "docs-command").map((e) => e.command)).toEqual([
       "grep -rl zebracorn /",

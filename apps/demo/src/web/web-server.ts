@@ -4,6 +4,7 @@ import type { Assistant } from "../assistant/create-assistant.js";
 import type { AssistantMemory } from "../assistant/memory-seam.js";
 import type { DocsUser } from "../docs/docs-library.js";
 import type { DemoLimits } from "../limits.js";
+import { ApprovalDesk } from "./approval-desk.js";
 import { AskSlots } from "./ask-slots.js";
 import type { ExecutorChoice, UnavailableExecutor } from "./executor-choice.js";
 import type { ModelChoice } from "./model-choices.js";
@@ -47,6 +48,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     ...options,
     assets: loadStaticAssets(),
     slots,
+    approvals: new ApprovalDesk(),
     signal: stopping.signal,
     // On loopback, only the names of loopback: a rebound DNS name of another site is refused.
     allowedHosts: () =>

@@ -41,6 +41,13 @@ describe("toWireEvent", () => {
       name: "echo",
       input: '{"a":1}',
     });
+    // A call waiting for approval shows its input the same way, cut to the trace's length.
+    expect(
+      toWireEvent(
+        { type: "approval-requested", step: 1, id: "c", name: "remember", input: { content: "abcdefghij" } },
+        12,
+      ),
+    ).toEqual({ type: "approval-requested", step: 1, id: "c", name: "remember", input: '{"content":"…' });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(

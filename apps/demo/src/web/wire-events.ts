@@ -26,6 +26,7 @@ export function toWireEvent(event: AssistantEvent, maxChars: number): WireEvent 
       return { ...event, output: cut(text, maxChars), outputChars: text.length };
     }
     case "tool-call":
+    case "approval-requested":
       return { ...event, input: cut(jsonText(event.input), maxChars) };
     default:
       return event as WireEvent;
