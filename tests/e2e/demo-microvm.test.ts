@@ -6,7 +6,7 @@
 // user runs it: `--executor microvm` boots the machine while Chroma starts, and Ctrl-C in the
 // middle of a question leaves no QEMU behind (checked by its PID).
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

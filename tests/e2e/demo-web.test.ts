@@ -6,7 +6,7 @@
 // where the host boots one) and each answers, docs text shows as text (never markup), laptop and
 // phone widths do not scroll sideways, and Ctrl-C stops the server leaving no process behind
 // (Chroma and the micro-VM's QEMU checked by PID). Screenshots go to tests/.output/demo-web/.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -2,7 +2,6 @@ import {
   boundOutput,
   type ExecutorRun,
   limitOptions,
-  runSandboxToolCall,
   SandboxedExecutor,
   SandboxProtocolError,
   type ToolCallEvent,

@@ -269,7 +269,6 @@ export class CodeAgent extends MultiStepAgent {
     pending: CodeRunState["pending"],
     decision: ApprovalDecision,
   ): Promise<ActionStep> {
-    const executor = this.#executor!;
     let answered = false;
     const onApproval: ApprovalHandler = (request, signal) => {
       if (answered)
@@ -324,7 +323,6 @@ export class CodeAgent extends MultiStepAgent {
   protected override async actionStep(run: RunContext): Promise<ActionStep> {
     const startedAt = Date.now();
     const started = performance.now();
-    const executor = this.#executor!;
     const format = this.#format!;
     const response = await this.callModel(run, this.messagesFor(run.system), {
       stopSequences: format.stopSequences,

@@ -3,7 +3,6 @@ import {
   describeThrown,
   type ExecutorRun,
   limitOptions,
-  runSandboxToolCall,
   SandboxedExecutor,
   SandboxProtocolError,
   type SandboxToolOutcome,

@@ -12,12 +12,12 @@ import type { PalaceLimits } from "../limits.js";
 import {
   BM25_MATCH_BUDGET,
   MAX_LOCAL_VECTOR_SCOPE,
+  MAX_VECTOR_ID_FILTER,
+  MAX_VECTOR_POSTFILTER,
   SEARCH_CANDIDATE_FACTOR,
   SEARCH_DEFAULT_K,
   SEARCH_MIN_CANDIDATES,
-  MAX_VECTOR_ID_FILTER,
   VECTOR_OVERSAMPLE,
-  MAX_VECTOR_POSTFILTER,
 } from "../tuning.js";
 import { nearestInScope } from "../vectors/local-vectors.js";
 import type { VectorIndex } from "../vectors/vector-index.js";

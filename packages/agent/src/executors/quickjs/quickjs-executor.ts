@@ -2,11 +2,9 @@ import {
   describeThrown,
   type ExecutorRun,
   limitOptions,
-  runSandboxToolCall,
   SandboxedExecutor,
   SandboxProtocolError,
   type ToolCallEvent,
-  toJsonText,
   type VariableEntry,
 } from "@atrium/kit";
 import {
