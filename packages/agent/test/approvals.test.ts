@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AgentEvent, ApprovalHandler } from "@atrium/spec";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -162,5 +165,64 @@ describe("approvals in a ToolCallingAgent", () => {
       ["approval-requested", 2],
       ["approval-resolved", 2],
     ]);
+  });
+});
+
+describe("suspending a run", () => {
+  const keyFile = () => join(mkdtempSync(join(tmpdir(), "atrium-suspend-")), "continuation.key");
+
+  it("ends in state suspended with a continuation, and no error event", async () => {
+    const deleted: string[] = [];
+    const model = new ScriptedModel([js('await remove({ path: "g.txt" })')]);
+    const agent = track(
+      new CodeAgent({ model, tools: [remover(deleted)], resumable: { keyFile: keyFile() } }),
+    );
+    const events: AgentEvent[] = [];
+    const result = await agent.run("Remove g.txt", {
+      onEvent: (event) => events.push(event),
+      onApproval: () => ({ suspend: true }),
+    });
+    expect(result.state).toBe("suspended");
+    expect(result.continuation).toMatch(/^atrium-run\.1\./);
+    expect(deleted).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual([
+      "run-start",
+      "step-start",
+      "model-output",
+      "code",
+      "approval-requested",
+      "run-end",
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", state: "suspended", steps: 0 });
+  });
+
+  it("an agent that cannot save its runs fails the run saying how to make it resumable", async () => {
+    const model = new ScriptedModel([js('await remove({ path: "h.txt" })')]);
+    const agent = track(new CodeAgent({ model, tools: [remover([])] }));
+    await expect(agent.run("Remove h.txt", { onApproval: () => ({ suspend: true }) })).rejects.toThrow(
+      "onApproval answered { suspend: true }, but this agent cannot save its runs; a CodeAgent can, given `resumable: { keyFile }` (or { key })",
+    );
+  });
+
+  it("resume refuses a missing decision, and an agent without a key", async () => {
+    const model = new ScriptedModel([]);
+    const resumable = track(new CodeAgent({ model, resumable: { keyFile: keyFile() } }));
+    await expect(resumable.resume("atrium-run.1.e30.x", {} as never)).rejects.toThrow(
+      "resume(continuation, { decision }): decision must be { approved: true } or { approved: false, reason? }",
+    );
+    const plain = track(new CodeAgent({ model }));
+    await expect(plain.resume("atrium-run.1.e30.x", { decision: { approved: true } })).rejects.toThrow(
+      "this CodeAgent cannot resume runs; give it `resumable: { keyFile }` (or { key }), the one the run was saved with",
+    );
+    await expect(resumable.resume("not a continuation", { decision: { approved: true } })).rejects.toThrow(
+      "this is not an Atrium continuation (it should start with atrium-run.1.)",
+    );
+  });
+
+  it("a key given as bytes must be at least 32 of them", async () => {
+    const agent = track(new CodeAgent({ model: new ScriptedModel([]), resumable: { key: "short" } }));
+    await expect(agent.resume("atrium-run.1.e30.x", { decision: { approved: true } })).rejects.toThrow(
+      "the continuation key is 5 bytes; use at least 32 random bytes (e.g. crypto.randomBytes(32))",
+    );
   });
 });

@@ -163,12 +163,10 @@ export class AgentRun implements RunContext {
   #suspendFor(request: ApprovalRequest, step: number): void {
     if (this.suspended) return;
     if (!this.resumable) {
-      this.#stop.abort(
-        new ConfigError(
-          "onApproval answered { suspend: true }, but this agent cannot save its runs; give it `resumable: { keyFile }` (or { key })",
-        ),
+      // Fatal: the executor ends the step and the run with it.
+      throw new ConfigError(
+        "onApproval answered { suspend: true }, but this agent cannot save its runs; a CodeAgent can, given `resumable: { keyFile }` (or { key })",
       );
-      return;
     }
     this.suspended = { request, step };
     this.#stop.abort(new AbortError("the run was suspended to wait for an approval"));
