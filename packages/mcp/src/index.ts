@@ -15,6 +15,11 @@ export {
 } from "./client/mcp-client.js";
 export type { McpTool } from "./client/mcp-tool.js";
 export { assignToolNames, sanitizeToolName } from "./client/tool-names.js";
+export {
+  DEFAULT_MCP_APPROVAL_POLICY,
+  type McpApprovalPolicy,
+  mayDestroy,
+} from "./config/approval-policy.js";
 export { defaultServerName, parseMcpCommandLine } from "./config/command-line.js";
 export { loadMcpConfigFile, parseMcpConfig } from "./config/load-config-file.js";
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./config/server-config.js";
