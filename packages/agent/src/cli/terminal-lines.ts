@@ -7,17 +7,28 @@ import { createInterface, type Interface } from "node:readline";
  * key pressed early never answers a question not yet shown.
  */
 export class TerminalLines {
-  #reader: Interface | undefined;
+  readonly #reader: Interface;
   #waiting: ((line: string | undefined) => void) | undefined;
   #ended = false;
 
-  constructor(private readonly input: NodeJS.ReadableStream) {}
+  /**
+   * Reads from the start, not from the first question: what is typed meanwhile must be read
+   * and dropped, or the terminal would keep it and hand it to the first question as its answer.
+   */
+  constructor(input: NodeJS.ReadableStream) {
+    const reader = createInterface({ input, terminal: false });
+    reader.on("line", (line) => this.#waiting?.(line));
+    reader.on("close", () => {
+      this.#ended = true;
+      this.#waiting?.(undefined);
+    });
+    this.#reader = reader;
+  }
 
   /** The next line, or undefined when input ended (Ctrl-D); rejects with the reason when `signal` aborts. */
   next(signal: AbortSignal): Promise<string | undefined> {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.#ended) return Promise.resolve(undefined);
-    this.#open();
     return new Promise((resolve, reject) => {
       const abandon = () => {
         this.#waiting = undefined;
@@ -34,18 +45,6 @@ export class TerminalLines {
 
   /** Stops reading, so the terminal no longer holds the process open. */
   close(): void {
-    this.#reader?.close();
-  }
-
-  /** Opened at the first question: a run that asks nothing never touches the terminal. */
-  #open(): void {
-    if (this.#reader) return;
-    const reader = createInterface({ input: this.input, terminal: false });
-    reader.on("line", (line) => this.#waiting?.(line));
-    reader.on("close", () => {
-      this.#ended = true;
-      this.#waiting?.(undefined);
-    });
-    this.#reader = reader;
+    this.#reader.close();
   }
 }
