@@ -139,6 +139,7 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
       ].join("\n"),
     );
     expect(code).toBe(0);
+    expect(readdirSync(folder)).toEqual(["a.txt", "b.txt"]);
   });
 
   it("with --quiet the question itself names the call; n and Enter refuse it as denied at the terminal", async () => {
