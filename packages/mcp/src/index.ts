@@ -29,6 +29,12 @@ export * as limits from "./limits.js";
 export { toCallToolResult } from "./serve/call-tool.js";
 export type { McpHttpAuth, McpIdentity } from "./serve/client-identity.js";
 export { createMcpServer } from "./serve/create-server.js";
+export {
+  approvalQuestion,
+  CLIENT_CANNOT_ELICIT,
+  JSON_RESPONSES_CANNOT_ELICIT,
+  type ServedToolContext,
+} from "./serve/elicit-approval.js";
 export { LOOPBACK_HOSTS, MCP_HTTP_CLI_OPTIONS, mcpHttpOptionsProblem } from "./serve/http-cli-options.js";
 export {
   type HealthReport,
