@@ -212,6 +212,28 @@ describe("atrium-agent run and approvals without a terminal", { timeout: CLI_TES
     expect(existsSync(join(folder, "a.txt"))).toBe(true);
   });
 
+  it("run --help says what needs approval and how each flag answers", async () => {
+    const { code, stdout } = await cli(["run", "--help"]);
+    expect(stdout).toContain(
+      [
+        "  --approve                        ask at the terminal before each tool call that needs approval",
+        "                                   (an MCP tool that may destroy): y runs it, n refuses it;",
+        "                                   needs a terminal on stdin",
+        "  --approve-all                    run every call that needs approval without asking (scripts, CI);",
+        "                                   the trace still shows each",
+      ].join("\n"),
+    );
+    expect(stdout).toContain(
+      [
+        "Approvals: a tool that needs approval (an MCP tool that may destroy: neither readOnlyHint:",
+        'true nor destructiveHint: false, unless its server\'s "approval" in --mcp-config says "always" or',
+        '"never") runs only when you answer y to --approve, or with --approve-all. Without either,',
+        "such calls are refused and the model is told why. Ctrl-C while a question waits ends the run.",
+      ].join("\n"),
+    );
+    expect(code).toBe(0);
+  });
+
   it("--approve with --approve-all is a usage error", async () => {
     const { code, stderr } = await cli([
       "run",

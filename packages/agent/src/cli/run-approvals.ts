@@ -18,8 +18,8 @@ export const APPROVE_OPTIONS = {
 } as const;
 
 export const APPROVALS_HELP =
-  "Approvals: a tool that needs approval (an MCP tool that may destroy: neither readOnlyHint\n" +
-  'nor destructiveHint: false, unless its server\'s "approval" in --mcp-config says "always" or\n' +
+  "Approvals: a tool that needs approval (an MCP tool that may destroy: neither readOnlyHint:\n" +
+  'true nor destructiveHint: false, unless its server\'s "approval" in --mcp-config says "always" or\n' +
   '"never") runs only when you answer y to --approve, or with --approve-all. Without either,\n' +
   "such calls are refused and the model is told why. Ctrl-C while a question waits ends the run.";
 
