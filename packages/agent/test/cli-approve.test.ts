@@ -45,6 +45,24 @@ const deleteThenList = () =>
     js("final_answer(await list_files({}))", "Thought: done."),
   ]);
 
+/** `run` on the delete-then-list script against a fresh files folder, with `flags`. */
+function deleteRun(flags: string[], replies = deleteThenList()): { folder: string; args: string[] } {
+  const { folder, mcp } = filesFolder();
+  return { folder, args: ["run", "Delete a.txt.", "--model", `scripted:${replies}`, "--mcp", mcp, ...flags] };
+}
+
+const REQUESTED = '⏸ delete_file({"name":"a.txt"}) needs approval (step 1)';
+
+/** The approved call's lines, up to its observation. */
+const RAN = [
+  "✓ delete_file approved",
+  '→ delete_file({"name":"a.txt"})',
+  "← delete_file: deleted a.txt",
+  "Observation",
+  "  Execution logs:",
+  "  deleted a.txt",
+];
+
 /** The run's lines up to its first observation, which says what became of the call. */
 const STEP_1_HEAD = [
   "━━ Step 1 ━━",
@@ -87,22 +105,14 @@ function onTerminal(args: string[], answers: PtyAnswer[]) {
 
 describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it("shows the call and its step, and y runs it", async () => {
-    const { folder, mcp } = filesFolder();
-    const { code, screen } = await onTerminal(
-      ["run", "Delete a.txt.", "--model", `scripted:${deleteThenList()}`, "--mcp", mcp, "--approve"],
-      [{ after: "Run it? [y/n] ", send: "y\r" }],
-    );
+    const { folder, args } = deleteRun(["--approve"]);
+    const { code, screen } = await onTerminal(args, [{ after: "Run it? [y/n] ", send: "y\r" }]);
     expect(normalise(screen)).toBe(
       [
         ...STEP_1_HEAD,
-        '⏸ delete_file({"name":"a.txt"}) needs approval (step 1)',
+        REQUESTED,
         "  Run it? [y/n] y",
-        "✓ delete_file approved",
-        '→ delete_file({"name":"a.txt"})',
-        "← delete_file: deleted a.txt",
-        "Observation",
-        "  Execution logs:",
-        "  deleted a.txt",
+        ...RAN,
         ...listAndAnswer('["b.txt"]'),
         '["b.txt"]',
         "",
@@ -113,19 +123,16 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
   });
 
   it("n refuses it: asks again on an answer that is neither, and the reason typed reaches the model", async () => {
-    const { folder, mcp } = filesFolder();
-    const { code, screen } = await onTerminal(
-      ["run", "Delete a.txt.", "--model", `scripted:${deleteThenList()}`, "--mcp", mcp, "--approve"],
-      [
-        { after: "Run it? [y/n] ", send: "maybe\r" },
-        { after: "or n (refuse it): ", send: "n\r" },
-        { after: "Enter to skip) ", send: "a.txt is the budget\r" },
-      ],
-    );
+    const { folder, args } = deleteRun(["--approve"]);
+    const { code, screen } = await onTerminal(args, [
+      { after: "Run it? [y/n] ", send: "maybe\r" },
+      { after: "or n (refuse it): ", send: "n\r" },
+      { after: "Enter to skip) ", send: "a.txt is the budget\r" },
+    ]);
     expect(normalise(screen)).toBe(
       [
         ...STEP_1_HEAD,
-        '⏸ delete_file({"name":"a.txt"}) needs approval (step 1)',
+        REQUESTED,
         "  Run it? [y/n] maybe",
         "  Please answer y (run it) or n (refuse it): n",
         "  Why not? (optional, told to the model; Enter to skip) a.txt is the budget",
@@ -143,22 +150,19 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
   });
 
   it("with --quiet the question itself names the call; n and Enter refuse it as denied at the terminal", async () => {
-    const { mcp } = filesFolder();
     const replies = script([
       js(
         'let r;\ntry { r = await delete_file({ name: "a.txt" }) } catch (e) { r = e.message }\nfinal_answer(r)',
       ),
     ]);
-    const { code, screen } = await onTerminal(
-      ["run", "Delete a.txt.", "--model", `scripted:${replies}`, "--mcp", mcp, "--approve", "--quiet"],
-      [
-        { after: "Run it? [y/n] ", send: "n\r" },
-        { after: "Enter to skip) ", send: "\r" },
-      ],
-    );
+    const { args } = deleteRun(["--approve", "--quiet"], replies);
+    const { code, screen } = await onTerminal(args, [
+      { after: "Run it? [y/n] ", send: "n\r" },
+      { after: "Enter to skip) ", send: "\r" },
+    ]);
     expect(screen).toBe(
       [
-        '⏸ delete_file({"name":"a.txt"}) needs approval (step 1)',
+        REQUESTED,
         "  Run it? [y/n] n",
         "  Why not? (optional, told to the model; Enter to skip) ",
         'Tool "delete_file" was not approved: denied at the terminal',
@@ -169,15 +173,12 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
   });
 
   it("Ctrl-C at the question ends the run cleanly: the call never runs, exit 130", async () => {
-    const { folder, mcp } = filesFolder();
-    const { code, screen } = await onTerminal(
-      ["run", "Delete a.txt.", "--model", `scripted:${deleteThenList()}`, "--mcp", mcp, "--approve"],
-      [{ after: "Run it? [y/n] ", send: "\u0003" }],
-    );
+    const { folder, args } = deleteRun(["--approve"]);
+    const { code, screen } = await onTerminal(args, [{ after: "Run it? [y/n] ", send: "\u0003" }]);
     expect(normalise(screen)).toBe(
       [
         ...STEP_1_HEAD,
-        '⏸ delete_file({"name":"a.txt"}) needs approval (step 1)',
+        REQUESTED,
         // The terminal echoes Ctrl-C as ^C; the question's line is ended before the next.
         "  Run it? [y/n] ^C",
         "✗ delete_file denied: the step that called this tool ended",
@@ -194,16 +195,8 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
 
 describe("atrium-agent run and approvals without a terminal", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it("--approve is a usage error that names the script's ways, before anything starts", async () => {
-    const { folder, mcp } = filesFolder();
-    const { code, stdout, stderr } = await cli([
-      "run",
-      "Delete a.txt.",
-      "--model",
-      `scripted:${deleteThenList()}`,
-      "--mcp",
-      mcp,
-      "--approve",
-    ]);
+    const { folder, args } = deleteRun(["--approve"]);
+    const { code, stdout, stderr } = await cli(args);
     expect(stderr).toBe(
       "atrium-agent run: --approve asks at the terminal, but stdin is not a terminal; in a script, pass --approve-all to run every call that needs approval unasked, or leave both out to refuse those calls (see atrium-agent run --help)\n",
     );
@@ -250,29 +243,10 @@ describe("atrium-agent run and approvals without a terminal", { timeout: CLI_TES
   });
 
   it("--approve-all runs the call unasked, and the trace shows its approval", async () => {
-    const { folder, mcp } = filesFolder();
-    const { code, stdout, stderr } = await cli([
-      "run",
-      "Delete a.txt.",
-      "--model",
-      `scripted:${deleteThenList()}`,
-      "--mcp",
-      mcp,
-      "--approve-all",
-    ]);
+    const { folder, args } = deleteRun(["--approve-all"]);
+    const { code, stdout, stderr } = await cli(args);
     expect(normalise(stderr)).toBe(
-      [
-        ...STEP_1_HEAD,
-        '⏸ delete_file({"name":"a.txt"}) needs approval (step 1)',
-        "✓ delete_file approved",
-        '→ delete_file({"name":"a.txt"})',
-        "← delete_file: deleted a.txt",
-        "Observation",
-        "  Execution logs:",
-        "  deleted a.txt",
-        ...listAndAnswer('["b.txt"]'),
-        "",
-      ].join("\n"),
+      [...STEP_1_HEAD, REQUESTED, ...RAN, ...listAndAnswer('["b.txt"]'), ""].join("\n"),
     );
     expect(stdout).toBe('["b.txt"]\n');
     expect(code).toBe(0);
@@ -280,15 +254,8 @@ describe("atrium-agent run and approvals without a terminal", { timeout: CLI_TES
   });
 
   it("without either, the call is refused and the model is told how to allow it", async () => {
-    const { folder, mcp } = filesFolder();
-    const { code, stdout, stderr } = await cli([
-      "run",
-      "Delete a.txt.",
-      "--model",
-      `scripted:${deleteThenList()}`,
-      "--mcp",
-      mcp,
-    ]);
+    const { folder, args } = deleteRun([]);
+    const { code, stdout, stderr } = await cli(args);
     expect(normalise(stderr)).toContain(
       [
         "▶ javascript",

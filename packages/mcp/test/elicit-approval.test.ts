@@ -11,7 +11,13 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLIENT_CANNOT_ELICIT, JSON_RESPONSES_CANNOT_ELICIT, serveMcpHttp } from "../src/index.js";
+import {
+  CLIENT_CANNOT_ELICIT,
+  JSON_RESPONSES_CANNOT_ELICIT,
+  type ServeAgentOptions,
+  type ServeMcpHttpOptions,
+  serveMcpHttp,
+} from "../src/index.js";
 import { deletingAgent } from "./fixtures/deleting-agent.js";
 import { fixtureServer, removeBundles } from "./servers.js";
 
@@ -53,8 +59,17 @@ const QUESTION = {
 };
 
 describe("an agent served over streamable HTTP asks its client", () => {
-  async function askedOverHttp(answer: ElicitResult) {
-    const served = await serveMcpHttp({ name: "janitor", version: "1.0.0", agent: deletingAgent() });
+  /** Serves the janitor (with `serving` options), calls it from a client answering `answer`. */
+  async function askedOverHttp(
+    answer: ElicitResult,
+    serving: Partial<ServeAgentOptions & ServeMcpHttpOptions> = {},
+  ) {
+    const served = await serveMcpHttp({
+      name: "janitor",
+      version: "1.0.0",
+      agent: deletingAgent(),
+      ...serving,
+    });
     const { client, asked } = await elicitingClient(
       new StreamableHTTPClientTransport(new URL(served.url)),
       answer,
@@ -66,9 +81,10 @@ describe("an agent served over streamable HTTP asks its client", () => {
       await served.close();
     }
   }
+  const APPROVING: ElicitResult = { action: "accept", content: { approve: true } };
 
   it("with elicitation/create naming the tool and its input; accept with approve: true runs the call", async () => {
-    const { text, asked } = await askedOverHttp({ action: "accept", content: { approve: true } });
+    const { text, asked } = await askedOverHttp(APPROVING);
     expect(asked).toEqual([QUESTION]);
     expect(text).toBe("deleted a.txt");
   });
@@ -106,43 +122,17 @@ describe("an agent served over streamable HTTP asks its client", () => {
   });
 
   it("a server answering in plain JSON cannot ask: the call is refused at once, saying why", async () => {
-    const served = await serveMcpHttp({
-      name: "janitor",
-      version: "1.0.0",
-      agent: deletingAgent(),
-      jsonResponse: true,
-    });
-    const { client, asked } = await elicitingClient(new StreamableHTTPClientTransport(new URL(served.url)), {
-      action: "accept",
-      content: { approve: true },
-    });
-    try {
-      expect(await callJanitor(client)).toBe(`kept a.txt: ${JSON_RESPONSES_CANNOT_ELICIT}`);
-      expect(asked).toEqual([]);
-    } finally {
-      await client.close();
-      await served.close();
-    }
+    const { text, asked } = await askedOverHttp(APPROVING, { jsonResponse: true });
+    expect(text).toBe(`kept a.txt: ${JSON_RESPONSES_CANNOT_ELICIT}`);
+    expect(asked).toEqual([]);
   });
 
   it("the server's own onApproval answers instead, and the client is never asked", async () => {
-    const served = await serveMcpHttp({
-      name: "janitor",
-      version: "1.0.0",
-      agent: deletingAgent(),
+    const { text, asked } = await askedOverHttp(APPROVING, {
       onApproval: () => ({ approved: false, reason: "this server deletes nothing" }),
     });
-    const { client, asked } = await elicitingClient(new StreamableHTTPClientTransport(new URL(served.url)), {
-      action: "accept",
-      content: { approve: true },
-    });
-    try {
-      expect(await callJanitor(client)).toBe("kept a.txt: this server deletes nothing");
-      expect(asked).toEqual([]);
-    } finally {
-      await client.close();
-      await served.close();
-    }
+    expect(text).toBe("kept a.txt: this server deletes nothing");
+    expect(asked).toEqual([]);
   });
 });
 
