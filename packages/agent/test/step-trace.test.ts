@@ -65,3 +65,40 @@ describe("step trace of planning", () => {
     expect(out).toBe("Plan\n  1. Add.\n━━ Step 1 ━━\n  Thought: add.\n▶ javascript\n  1 + 1\n");
   });
 });
+
+describe("step trace of approvals", () => {
+  it("prints the call that waits, with its input as compact JSON and its step, then the answer", () => {
+    let out = "";
+    const print = stepTracePrinter((text) => {
+      out += text;
+    }, false);
+    print({ type: "approval-requested", step: 2, id: "c1", name: "delete_file", input: { name: "a.txt" } });
+    print({ type: "approval-resolved", step: 2, id: "c1", name: "delete_file", approved: true });
+    print({
+      type: "approval-requested",
+      step: 3,
+      id: "c2",
+      name: "delete_file",
+      input: { name: "x".repeat(400) },
+    });
+    print({
+      type: "approval-resolved",
+      step: 3,
+      id: "c2",
+      name: "delete_file",
+      approved: false,
+      reason: "too long",
+    });
+    print({ type: "approval-resolved", step: 3, id: "c3", name: "wipe", approved: false });
+    expect(out).toBe(
+      [
+        '⏸ delete_file({"name":"a.txt"}) needs approval (step 2)',
+        "✓ delete_file approved",
+        `⏸ delete_file({"name":"${"x".repeat(291)}… (411 characters in all)) needs approval (step 3)`,
+        "✗ delete_file denied: too long",
+        "✗ wipe denied",
+        "",
+      ].join("\n"),
+    );
+  });
+});

@@ -15,6 +15,11 @@ export {
 } from "./client/mcp-client.js";
 export type { McpTool } from "./client/mcp-tool.js";
 export { assignToolNames, sanitizeToolName } from "./client/tool-names.js";
+export {
+  DEFAULT_MCP_APPROVAL_POLICY,
+  type McpApprovalPolicy,
+  mayDestroy,
+} from "./config/approval-policy.js";
 export { defaultServerName, parseMcpCommandLine } from "./config/command-line.js";
 export { loadMcpConfigFile, parseMcpConfig } from "./config/load-config-file.js";
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./config/server-config.js";
@@ -24,6 +29,12 @@ export * as limits from "./limits.js";
 export { toCallToolResult } from "./serve/call-tool.js";
 export type { McpHttpAuth, McpIdentity } from "./serve/client-identity.js";
 export { createMcpServer } from "./serve/create-server.js";
+export {
+  approvalQuestion,
+  CLIENT_CANNOT_ELICIT,
+  JSON_RESPONSES_CANNOT_ELICIT,
+  type ServedToolContext,
+} from "./serve/elicit-approval.js";
 export { LOOPBACK_HOSTS, MCP_HTTP_CLI_OPTIONS, mcpHttpOptionsProblem } from "./serve/http-cli-options.js";
 export {
   type HealthReport,

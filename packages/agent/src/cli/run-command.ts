@@ -12,6 +12,7 @@ import type { CodeAgent } from "../agents/code-agent.js";
 import { formatValue } from "../agents/observation.js";
 import type { RunResult } from "../agents/run-types.js";
 import type { ToolCallingAgent } from "../agents/tool-calling-agent.js";
+import { APPROVALS_HELP, APPROVE_OPTIONS, approvalMode, runApprovals } from "./run-approvals.js";
 import { stepTracePrinter, wantsColor } from "./step-trace.js";
 
 /** The exit codes of `run` beyond the shared ones, said in the help. */
@@ -59,6 +60,7 @@ const OPTIONS = {
     value: '"<command line>"',
     help: 'the same, but a server that cannot start is only a warning\n(in a config file: "optional": true)',
   },
+  ...APPROVE_OPTIONS,
   json: { type: "boolean", help: "print the RunResult as JSON on stdout instead of the answer" },
   quiet: { type: "boolean", help: "no step trace on stderr" },
 } as const;
@@ -74,14 +76,32 @@ export const runCommand = defineCommand({
   arguments: [['"<task>"', "what the agent should do, quoted as one argument"]],
   options: OPTIONS,
   positionals: { max: Number.POSITIVE_INFINITY },
-  footer:
-    "Exit codes: 0 answered, 1 the run failed, 2 bad usage or configuration, 3 answered after\nmax steps, 130 interrupted.",
+  footer: `${APPROVALS_HELP}\n\nExit codes: 0 answered, 1 the run failed, 2 bad usage or configuration, 3 answered after\nmax steps, 130 interrupted.`,
   async run(args, io) {
     const settings = runSettings(args, io.env);
-    const stderr = (text: string) => io.stderr.write(text);
+    const approval = approvalMode(args.values, args.values.approve ? io.stdin : {});
+    const approvals = runApprovals(approval, {
+      stdin: () => io.stdin,
+      write: (text) => io.stderr.write(text),
+      traced: !args.values.quiet,
+    });
+    // Everything on stderr goes through the approvals, which share the terminal with it.
+    const stderr = approvals.write;
     const controller = new AbortController();
-    const onSigint = () => controller.abort(new Error("interrupted (Ctrl-C)"));
-    process.once("SIGINT", onSigint);
+    // Held for the whole run, not `once`: the MCP client's exit hook (signal-exit) re-raises a
+    // SIGINT that no other listener holds, which killed the process before the run could end
+    // cleanly. A second Ctrl-C lets go and ends the process at once.
+    let interrupted = false;
+    const onSigint = () => {
+      if (interrupted) {
+        process.off("SIGINT", onSigint);
+        process.kill(process.pid, "SIGINT");
+        return;
+      }
+      interrupted = true;
+      controller.abort(new Error("interrupted (Ctrl-C)"));
+    };
+    process.on("SIGINT", onSigint);
     let mcp: McpTools | undefined;
     let agent: CodeAgent | ToolCallingAgent | undefined;
     try {
@@ -100,13 +120,18 @@ export const runCommand = defineCommand({
       };
       agent = settings.agent === "code" ? new CodeAgent(options) : new ToolCallingAgent(options);
       const trace = args.values.quiet ? undefined : stepTracePrinter(stderr, wantsColor(io.stderr, io.env));
+      const { observe, onApproval } = approvals;
       const result: RunResult = await agent.run(settings.task, {
         images: args.values.image ?? [],
         signal: controller.signal,
         throwOnError: false,
         // On a terminal the reply is shown as the model writes it.
         streamModel: Boolean(trace) && io.stderr.isTTY === true,
-        ...(trace ? { onEvent: trace } : {}),
+        onEvent: (event) => {
+          observe(event);
+          trace?.(event);
+        },
+        ...(onApproval ? { onApproval } : {}),
       });
       if (args.values.json) io.stdout.write(jsonText(result));
       else if (result.state === "success" || result.state === "max_steps") {
@@ -128,6 +153,7 @@ export const runCommand = defineCommand({
       return EXIT_CODES.usage;
     } finally {
       process.off("SIGINT", onSigint);
+      approvals.close();
       await agent?.close();
       await mcp?.close();
     }

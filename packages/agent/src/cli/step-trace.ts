@@ -1,6 +1,7 @@
 import { styleText } from "node:util";
 import type { AgentEvent } from "@atrium/spec";
 import { formatValue } from "../agents/observation.js";
+import { approvalRequestedLine, approvalResolvedLine } from "./approval-lines.js";
 import { describeImages } from "./image-summary.js";
 
 type Style = Parameters<typeof styleText>[0];
@@ -71,6 +72,14 @@ export function stepTracePrinter(write: (text: string) => void, color: boolean):
           event.error === undefined
             ? `${paint("yellow", `← ${event.name}: ${clip(formatValue(event.output))}`)}\n`
             : `${paint("red", `← ${event.name} failed: ${event.error}`)}\n`,
+        );
+        break;
+      case "approval-requested":
+        write(`${paint("yellow", approvalRequestedLine(event.name, event.input, event.step))}\n`);
+        break;
+      case "approval-resolved":
+        write(
+          `${paint(event.approved ? "green" : "red", approvalResolvedLine(event.name, event.approved, event.reason))}\n`,
         );
         break;
       case "observation":

@@ -1,4 +1,5 @@
 import { type AtriumError, ConfigError, errorMessage, isAtriumError, rethrowIfFatal } from "@atrium/spec";
+import { checkApprovalPolicy } from "../config/approval-policy.js";
 import type { McpServerConfig } from "../config/server-config.js";
 import { McpConnectError, McpServerError } from "../errors.js";
 import { compileInputSchema, type InputValidator } from "../json-schema-validator.js";
@@ -43,6 +44,7 @@ export async function connectMcpServers(
   options: McpConnectOptions = {},
 ): Promise<McpConnection> {
   const servers = serversOf(input);
+  for (const [server, config] of Object.entries(servers)) checkApprovalPolicy(server, config?.approval);
   const errors: McpServerFailure[] = [];
   const clients: Record<string, McpClient> = {};
   type Listed = { client: McpClient; description: McpToolDescription; validator: InputValidator };
@@ -124,7 +126,7 @@ export async function connectMcpServers(
     listed.map(({ client, description }) => ({ server: client.name, mcpName: description.name })),
   );
   const tools = listed.map(({ client, description, validator }, i) =>
-    mcpTool(client, description, names[i]!, validator),
+    mcpTool(client, description, names[i]!, validator, servers[client.name]?.approval),
   );
   return { tools, errors, clients, close, [Symbol.asyncDispose]: close };
 }

@@ -1,4 +1,5 @@
 import type { JsonSchema, Tool, ToolAnnotations, ToolContext, ValidationResult } from "@atrium/spec";
+import { type McpApprovalPolicy, needsApprovalUnder } from "../config/approval-policy.js";
 import type { InputValidator } from "../json-schema-validator.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
 import { toToolResult } from "./call-result.js";
@@ -15,7 +16,9 @@ export function mcpTool(
   description: McpToolDescription,
   name: string,
   validator: InputValidator,
+  approval?: McpApprovalPolicy,
 ): McpTool {
+  const annotations = description.annotations ? toolAnnotations(description.annotations) : undefined;
   return {
     name,
     server: client.name,
@@ -25,7 +28,8 @@ export function mcpTool(
     ),
     inputSchema: description.inputSchema as JsonSchema,
     ...(description.outputSchema ? { outputSchema: description.outputSchema as JsonSchema } : {}),
-    ...(description.annotations ? { annotations: toolAnnotations(description.annotations) } : {}),
+    ...(annotations ? { annotations } : {}),
+    needsApproval: needsApprovalUnder(approval, annotations),
     validate: (input: unknown): ValidationResult<Record<string, unknown>> => validator(input ?? {}),
     async execute(input, context: ToolContext) {
       const result = await client.callTool(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { APPROVAL_POLICY_CHOICES, MCP_APPROVAL_POLICIES, type McpApprovalPolicy } from "./approval-policy.js";
 
 /** A server started as a child process speaking MCP over stdin/stdout. */
 export interface McpStdioServerConfig {
@@ -10,6 +11,8 @@ export interface McpStdioServerConfig {
   cwd?: string;
   /** A server that may fail to start without failing the program that asked for it. */
   optional?: boolean;
+  /** Which of its tools wait for an approval (default `"destructive"`: those MCP says may destroy). */
+  approval?: McpApprovalPolicy;
 }
 
 /**
@@ -22,6 +25,8 @@ export interface McpHttpServerConfig {
   headers?: Record<string, string>;
   /** A server that may fail to connect without failing the program that asked for it. */
   optional?: boolean;
+  /** Which of its tools wait for an approval (default `"destructive"`: those MCP says may destroy). */
+  approval?: McpApprovalPolicy;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
@@ -29,6 +34,12 @@ export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 export function isStdioConfig(config: McpServerConfig): config is McpStdioServerConfig {
   return "command" in config;
 }
+
+const approval = z
+  .enum(MCP_APPROVAL_POLICIES as [McpApprovalPolicy, ...McpApprovalPolicy[]], {
+    error: `expected ${APPROVAL_POLICY_CHOICES}`,
+  })
+  .optional();
 
 const stringRecord = z.record(z.string(), z.string({ error: "expected a string value" }));
 
@@ -41,6 +52,7 @@ const stdioSchema = z.object({
   env: stringRecord.optional(),
   cwd: z.string().min(1).optional(),
   optional: z.boolean({ error: "expected true or false" }).optional(),
+  approval,
 });
 
 const httpSchema = z.object({
@@ -48,6 +60,7 @@ const httpSchema = z.object({
   url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
   headers: stringRecord.optional(),
   optional: z.boolean({ error: "expected true or false" }).optional(),
+  approval,
 });
 
 /**

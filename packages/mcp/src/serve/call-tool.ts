@@ -6,11 +6,11 @@ import {
   isAtriumError,
   isRichToolResult,
   type Tool,
-  type ToolContext,
 } from "@atrium/spec";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { compileInputSchema, type InputValidator } from "../json-schema-validator.js";
 import { DEFAULT_MCP_LIMITS } from "../limits.js";
+import type { ServedToolContext } from "./elicit-approval.js";
 
 /**
  * Validates input (the tool's own `validate`, then its advertised JSON Schema through ajv), runs
@@ -26,7 +26,7 @@ export function toolRunner(tool: Tool) {
     const advertised = compiled(input);
     return advertised.ok && own ? own : advertised;
   };
-  return async (input: unknown, context: ToolContext): Promise<CallToolResult> => {
+  return async (input: unknown, context: ServedToolContext): Promise<CallToolResult> => {
     try {
       const checked = await validate(input ?? {});
       if (!checked.ok)

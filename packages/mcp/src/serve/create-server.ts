@@ -4,6 +4,7 @@ import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { toolRunner } from "./call-tool.js";
+import { type ElicitOptions, elicitingApprover } from "./elicit-approval.js";
 import type { FixedServeMcpOptions, ServeMcpOptions } from "./serve-options.js";
 import { servedTools } from "./served-tools.js";
 
@@ -30,9 +31,14 @@ export function checkServedTools(options: ServeMcpOptions): readonly Tool[] {
 /**
  * An SDK `Server` publishing Atrium tools, not yet connected to a transport. chromafs and
  * palace add their own resources or prompts to it before connecting; `serveMcp` and
- * `serveMcpHttp` connect it to stdio or HTTP.
+ * `serveMcpHttp` connect it to stdio or HTTP. Each call's context carries `onApproval`, which
+ * asks the client through elicitation (`canAskClient: false` where the transport cannot carry
+ * that question: every such call is refused, saying why).
  */
-export function createMcpServer(options: FixedServeMcpOptions): Server {
+export function createMcpServer(
+  options: FixedServeMcpOptions,
+  { canAskClient }: ElicitOptions = { canAskClient: true },
+): Server {
   const tools = checkServedTools(options);
   const runners = new Map(tools.map((tool) => [tool.name, { tool, run: toolRunner(tool) }]));
   const server = new Server(
@@ -92,6 +98,7 @@ export function createMcpServer(options: FixedServeMcpOptions): Server {
       signal: extra.signal,
       toolCallId: String(extra.requestId),
       ...(progressToken === undefined ? {} : { onProgress }),
+      onApproval: elicitingApprover(server, extra.requestId, { canAskClient }),
     });
     // Progress goes out before the result it belongs to.
     await Promise.all(sent);

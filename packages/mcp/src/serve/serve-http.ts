@@ -178,7 +178,10 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<Served
       opened = await openSessionTools(options, identity);
       // Closed while its tools were opening (the server is shutting down): release them now.
       if (ended) await opened.close();
-      await createMcpServer(opened.options).connect(transport);
+      // Plain JSON responses carry no request to the client during a call: nobody can be asked.
+      await createMcpServer(opened.options, { canAskClient: options.jsonResponse !== true }).connect(
+        transport,
+      );
       inFlight.track(transport, body, res);
       await transport.handleRequest(req, res, body);
     } finally {

@@ -1,4 +1,4 @@
-import type { Agent, Tool } from "@atrium/spec";
+import type { Agent, ApprovalHandler, Tool } from "@atrium/spec";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpIdentity } from "./client-identity.js";
 
@@ -20,6 +20,11 @@ export interface ServeAgentOptions {
   toolName?: string;
   description?: string;
   instructions?: string;
+  /**
+   * Answers the agent's calls that need approval. Without it the client that called the agent
+   * is asked (MCP elicitation), and a client that cannot be asked has such calls refused.
+   */
+  onApproval?: ApprovalHandler;
 }
 
 interface ExtendOption {

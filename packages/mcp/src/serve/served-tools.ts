@@ -1,5 +1,6 @@
 import type { Tool } from "@atrium/spec";
 import { sanitizeToolName } from "../client/tool-names.js";
+import type { ServedToolContext } from "./elicit-approval.js";
 import type { FixedServeMcpOptions, ServeAgentOptions } from "./serve-options.js";
 
 /** The tool set an options object stands for: its tools, or the agent wrapped as one tool. */
@@ -24,11 +25,14 @@ export function agentTool(options: ServeAgentOptions): Tool<{ task: string }> {
       required: ["task"],
       additionalProperties: false,
     },
-    async execute({ task }, context) {
+    async execute({ task }, context: ServedToolContext) {
       // Each finished step is a progress notification, for clients that asked for them.
       const onProgress = context.onProgress;
+      // The server's own answer first; else the client that called is asked (elicitation).
+      const onApproval = options.onApproval ?? context.onApproval;
       const result = await agent.run(task, {
         signal: context.signal,
+        ...(onApproval ? { onApproval } : {}),
         ...(onProgress
           ? {
               onEvent: (event) => {
