@@ -5,6 +5,8 @@
  * Atrium's kept-sandbox steps are set against the same peer figures, since a kept sandbox is what
  * an Atrium agent's second and later steps cost. The peer runs on Node 22 in a child process
  * (@atrium/bench/code-mode-peer); when it cannot, the bench says why and leaves its rows out.
+ * The machine is shared, so the two sides take turns (ROUNDS rounds of ITERATIONS / ROUNDS each)
+ * and each row is the median of all its rounds' samples: a burst of load falls on both sides.
  */
 import { type BenchRow, compared, median } from "@atrium/bench";
 import { type CodeModePeerReport, runCodeModePeer } from "@atrium/bench/code-mode-peer";
@@ -12,6 +14,7 @@ import type { Tool } from "@atrium/spec";
 import { QuickJsExecutor } from "../src/executors/index.js";
 
 const ITERATIONS = 200;
+const ROUNDS = 4;
 const WARMUP = 50;
 
 const addTool: Tool<{ a: number; b: number }, number> = {
@@ -27,10 +30,14 @@ const addTool: Tool<{ a: number; b: number }, number> = {
 const ACTION = { code: "1 + 1", expected: 2 };
 const TOOL_ACTION = { code: "await add({ a: 1, b: 2 })", expected: 3 };
 
-/** Median of create → run one action → close, the whole life of a one-action sandbox. */
-async function freshSandboxMs(action: { code: string; expected: number }): Promise<number> {
+/** Times of create → run one action → close, the whole life of a one-action sandbox. */
+async function freshSandboxSamples(
+  action: { code: string; expected: number },
+  iterations: number,
+  warmup: number,
+): Promise<number[]> {
   const times: number[] = [];
-  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+  for (let i = 0; i < warmup + iterations; i++) {
     const started = performance.now();
     const executor = await QuickJsExecutor.create({ tools: [addTool] });
     const result = await executor.run(action.code);
@@ -40,44 +47,27 @@ async function freshSandboxMs(action: { code: string; expected: number }): Promi
       throw new Error(
         `${action.code} gave ${JSON.stringify(result.output)} (${result.error?.message ?? "no error"})`,
       );
-    if (i >= WARMUP) times.push(elapsed);
+    if (i >= warmup) times.push(elapsed);
   }
-  return median(times);
+  return times;
 }
 
 const PEER = "AI SDK 7 code mode (@ai-sdk/code-mode, Node 22)";
 
-function peerRows(
-  peer: CodeModePeerReport,
-  atrium: Record<"fresh" | "freshTool" | "kept" | "keptTool", number>,
-) {
-  const action = peer.freshAction.medianMs;
-  const toolAction = peer.freshToolAction.medianMs;
+type Side = Record<"fresh" | "freshTool", number[]>;
+
+function peerRows(peer: Side, atrium: Side & { kept: number; keptTool: number }): BenchRow[] {
+  const action = median(peer.fresh);
+  const toolAction = median(peer.freshTool);
+  const withAction = `${PEER}: fresh sandbox + action`;
+  const withTool = `${PEER}: fresh sandbox + tool call`;
   return [
     { metric: "code_mode.fresh_action_ms", value: action, unit: "ms" },
     { metric: "code_mode.fresh_tool_action_ms", value: toolAction, unit: "ms" },
-    compared("quickjs.fresh_action_ms", atrium.fresh, "ms", `${PEER}: fresh sandbox + action`, action),
-    compared(
-      "quickjs.fresh_tool_action_ms",
-      atrium.freshTool,
-      "ms",
-      `${PEER}: fresh sandbox + tool call`,
-      toolAction,
-    ),
-    compared(
-      "quickjs.kept_step_vs_code_mode_ms",
-      atrium.kept,
-      "ms",
-      `${PEER}: fresh sandbox + action`,
-      action,
-    ),
-    compared(
-      "quickjs.kept_tool_step_vs_code_mode_ms",
-      atrium.keptTool,
-      "ms",
-      `${PEER}: fresh sandbox + tool call`,
-      toolAction,
-    ),
+    compared("quickjs.fresh_action_ms", median(atrium.fresh), "ms", withAction, action),
+    compared("quickjs.fresh_tool_action_ms", median(atrium.freshTool), "ms", withTool, toolAction),
+    compared("quickjs.kept_step_vs_code_mode_ms", atrium.kept, "ms", withAction, action),
+    compared("quickjs.kept_tool_step_vs_code_mode_ms", atrium.keptTool, "ms", withTool, toolAction),
   ];
 }
 
@@ -89,19 +79,36 @@ export async function benchAgainstCodeMode(kept: {
   stepMs: number;
   toolStepMs: number;
 }): Promise<BenchRow[]> {
-  const fresh = await freshSandboxMs(ACTION);
-  const freshTool = await freshSandboxMs(TOOL_ACTION);
-  const peer = runCodeModePeer({ iterations: ITERATIONS, warmup: WARMUP });
-  if (!peer.ok) {
-    console.log(`code mode peer not measured, its rows are left out: ${peer.reason}`);
+  const perRound = ITERATIONS / ROUNDS;
+  const atrium: Side = { fresh: [], freshTool: [] };
+  const peer: Side = { fresh: [], freshTool: [] };
+  let peerReport: CodeModePeerReport | undefined;
+  let peerMissing: string | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    // Later rounds need less warm-up here (same process); the peer is a new process each round.
+    const warmup = round === 0 ? WARMUP : 10;
+    atrium.fresh.push(...(await freshSandboxSamples(ACTION, perRound, warmup)));
+    atrium.freshTool.push(...(await freshSandboxSamples(TOOL_ACTION, perRound, warmup)));
+    if (peerMissing) continue;
+    const outcome = runCodeModePeer({ iterations: perRound, warmup: WARMUP });
+    if (!outcome.ok) {
+      peerMissing = outcome.reason;
+      continue;
+    }
+    peerReport = outcome.report;
+    peer.fresh.push(...outcome.report.freshAction.samplesMs);
+    peer.freshTool.push(...outcome.report.freshToolAction.samplesMs);
+  }
+  if (peerMissing || !peerReport) {
+    console.log(`code mode peer not measured, its rows are left out: ${peerMissing}`);
     return [
-      { metric: "quickjs.fresh_action_ms", value: fresh, unit: "ms" },
-      { metric: "quickjs.fresh_tool_action_ms", value: freshTool, unit: "ms" },
+      { metric: "quickjs.fresh_action_ms", value: median(atrium.fresh), unit: "ms" },
+      { metric: "quickjs.fresh_tool_action_ms", value: median(atrium.freshTool), unit: "ms" },
     ];
   }
-  const { versions } = peer.report;
+  const { versions } = peerReport;
   console.log(
-    `code mode peer: @ai-sdk/code-mode ${versions.codeMode}, ai ${versions.ai}, Node ${versions.node}`,
+    `code mode peer: @ai-sdk/code-mode ${versions.codeMode}, ai ${versions.ai}, Node ${versions.node}; ${ROUNDS} rounds of ${perRound} actions a side`,
   );
-  return peerRows(peer.report, { fresh, freshTool, kept: kept.stepMs, keptTool: kept.toolStepMs });
+  return peerRows(peer, { ...atrium, kept: kept.stepMs, keptTool: kept.toolStepMs });
 }

@@ -13,6 +13,8 @@ import { repoRoot } from "./index.js";
 /** One fresh-sandbox action of the peer: its median time and what it returned. */
 export interface CodeModePeerRow {
   medianMs: number;
+  /** Each timed iteration's wall time. */
+  samplesMs: number[];
   output: unknown;
 }
 
@@ -66,6 +68,8 @@ export function codeModePeerReportProblem(value: unknown): string | undefined {
     const row = report[key];
     if (typeof row?.medianMs !== "number" || !Number.isFinite(row.medianMs) || row.medianMs <= 0)
       return `${key}.medianMs is not a positive number`;
+    if (!Array.isArray(row.samplesMs) || row.samplesMs.length !== report.iterations)
+      return `${key}.samplesMs does not hold ${report.iterations} samples`;
     if (row.output !== CODE_MODE_PEER_EXPECTED[key])
       return `${key} returned ${JSON.stringify(row.output)}, not ${CODE_MODE_PEER_EXPECTED[key]}`;
   }

@@ -18,6 +18,8 @@ import { jsonSchema, tool } from "ai";
 export interface PeerRow {
   /** Median wall time of one whole action, sandbox creation and disposal included. */
   medianMs: number;
+  /** Every timed iteration, so a caller can pool several runs (interleaved with its own). */
+  samplesMs: number[];
   /** What the action returned on its last timed iteration (every iteration is checked). */
   output: unknown;
 }
@@ -78,7 +80,7 @@ async function measure(
       throw new Error(`${action.js} returned ${JSON.stringify(output)}, not ${action.expected}`);
     if (i >= warmup) times.push(elapsed);
   }
-  return { medianMs: median(times), output };
+  return { medianMs: median(times), samplesMs: times, output };
 }
 
 /** An installed package's version, read from its package.json beside its entry point. */

@@ -25,10 +25,11 @@ describe("the AI SDK 7 code mode peer", () => {
     expect(report.freshToolAction.output).toBe(3);
     expect(report.freshAction.medianMs).toBeGreaterThan(0);
     expect(report.freshToolAction.medianMs).toBeGreaterThan(0);
+    expect([report.freshAction.samplesMs.length, report.freshToolAction.samplesMs.length]).toEqual([3, 3]);
   });
 
   it("rejects a report whose action returned the wrong value", () => {
-    const row = { medianMs: 1, output: 2 };
+    const row = { medianMs: 1, samplesMs: [1], output: 2 };
     const report = {
       peer: "@ai-sdk/code-mode",
       versions: { codeMode: "1.0.42", ai: "7.0.85", node: "v22.23.5" },
@@ -38,10 +39,8 @@ describe("the AI SDK 7 code mode peer", () => {
       freshToolAction: row,
     };
     expect(codeModePeerReportProblem(report)).toBe("freshToolAction returned 2, not 3");
-    expect(
-      codeModePeerReportProblem({ ...report, freshToolAction: { medianMs: 1, output: 3 } }),
-    ).toBeUndefined();
-    expect(codeModePeerReportProblem({ ...report, freshAction: { output: 2 } })).toBe(
+    expect(codeModePeerReportProblem({ ...report, freshToolAction: { ...row, output: 3 } })).toBeUndefined();
+    expect(codeModePeerReportProblem({ ...report, freshAction: { samplesMs: [1], output: 2 } })).toBe(
       "freshAction.medianMs is not a positive number",
     );
   });
