@@ -10,21 +10,12 @@
  */
 import { type BenchRow, compared, median } from "@atrium/bench";
 import { type CodeModePeerReport, runCodeModePeer } from "@atrium/bench/code-mode-peer";
-import type { Tool } from "@atrium/spec";
 import { QuickJsExecutor } from "../src/executors/index.js";
+import { addTool } from "./add-tool.js";
 
 const ITERATIONS = 200;
 const ROUNDS = 4;
 const WARMUP = 50;
-
-const addTool: Tool<{ a: number; b: number }, number> = {
-  name: "add",
-  description: "Adds a and b.",
-  inputSchema: { type: "object" },
-  async execute({ a, b }) {
-    return a + b;
-  },
-};
 
 /** The same actions the peer runs, each with the output both sides must return. */
 const ACTION = { code: "1 + 1", expected: 2 };
