@@ -21,33 +21,48 @@ const WARMUP = 50;
 const ACTION = { code: "1 + 1", expected: 2 };
 const TOOL_ACTION = { code: "await add({ a: 1, b: 2 })", expected: 3 };
 
-/** Times of create → run one action → close, the whole life of a one-action sandbox. */
+/**
+ * Times of create → run one action → close, the whole life of a one-action sandbox, and of the
+ * part before close: QuickJsExecutor builds the next sandbox while it closes (so create is cheap),
+ * so the whole cycle is the cost per action and the part before close the wait for its result.
+ */
 async function freshSandboxSamples(
   action: { code: string; expected: number },
   iterations: number,
   warmup: number,
-): Promise<number[]> {
-  const times: number[] = [];
+): Promise<{ whole: number[]; toResult: number[] }> {
+  const whole: number[] = [];
+  const toResult: number[] = [];
   for (let i = 0; i < warmup + iterations; i++) {
     const started = performance.now();
     const executor = await QuickJsExecutor.create({ tools: [addTool] });
     const result = await executor.run(action.code);
+    const answered = performance.now();
     await executor.close();
-    const elapsed = performance.now() - started;
+    const closed = performance.now();
     if (result.error || result.output !== action.expected)
       throw new Error(
         `${action.code} gave ${JSON.stringify(result.output)} (${result.error?.message ?? "no error"})`,
       );
-    if (i >= warmup) times.push(elapsed);
+    if (i < warmup) continue;
+    whole.push(closed - started);
+    toResult.push(answered - started);
   }
-  return times;
+  return { whole, toResult };
 }
 
 const PEER = "AI SDK 7 code mode (@ai-sdk/code-mode, Node 22)";
 
 type Side = Record<"fresh" | "freshTool", number[]>;
+/** Atrium's side: the whole cycles, the same cycles up to the result, this run's kept steps. */
+type AtriumSide = Side & {
+  freshToResult: number[];
+  freshToolToResult: number[];
+  kept: number;
+  keptTool: number;
+};
 
-function peerRows(peer: Side, atrium: Side & { kept: number; keptTool: number }): BenchRow[] {
+function peerRows(peer: Side, atrium: AtriumSide): BenchRow[] {
   const action = median(peer.fresh);
   const toolAction = median(peer.freshTool);
   const withAction = `${PEER}: fresh sandbox + action`;
@@ -57,6 +72,14 @@ function peerRows(peer: Side, atrium: Side & { kept: number; keptTool: number })
     { metric: "code_mode.fresh_tool_action_ms", value: toolAction, unit: "ms" },
     compared("quickjs.fresh_action_ms", median(atrium.fresh), "ms", withAction, action),
     compared("quickjs.fresh_tool_action_ms", median(atrium.freshTool), "ms", withTool, toolAction),
+    compared("quickjs.fresh_action_to_result_ms", median(atrium.freshToResult), "ms", withAction, action),
+    compared(
+      "quickjs.fresh_tool_action_to_result_ms",
+      median(atrium.freshToolToResult),
+      "ms",
+      withTool,
+      toolAction,
+    ),
     compared("quickjs.kept_step_vs_code_mode_ms", atrium.kept, "ms", withAction, action),
     compared("quickjs.kept_tool_step_vs_code_mode_ms", atrium.keptTool, "ms", withTool, toolAction),
   ];
@@ -71,15 +94,24 @@ export async function benchAgainstCodeMode(kept: {
   toolStepMs: number;
 }): Promise<BenchRow[]> {
   const perRound = ITERATIONS / ROUNDS;
-  const atrium: Side = { fresh: [], freshTool: [] };
+  const atrium = {
+    fresh: [] as number[],
+    freshTool: [] as number[],
+    freshToResult: [] as number[],
+    freshToolToResult: [] as number[],
+  };
   const peer: Side = { fresh: [], freshTool: [] };
   let peerReport: CodeModePeerReport | undefined;
   let peerMissing: string | undefined;
   for (let round = 0; round < ROUNDS; round++) {
     // Later rounds need less warm-up here (same process); the peer is a new process each round.
     const warmup = round === 0 ? WARMUP : 10;
-    atrium.fresh.push(...(await freshSandboxSamples(ACTION, perRound, warmup)));
-    atrium.freshTool.push(...(await freshSandboxSamples(TOOL_ACTION, perRound, warmup)));
+    const action = await freshSandboxSamples(ACTION, perRound, warmup);
+    const toolAction = await freshSandboxSamples(TOOL_ACTION, perRound, warmup);
+    atrium.fresh.push(...action.whole);
+    atrium.freshToResult.push(...action.toResult);
+    atrium.freshTool.push(...toolAction.whole);
+    atrium.freshToolToResult.push(...toolAction.toResult);
     if (peerMissing) continue;
     const outcome = runCodeModePeer({ iterations: perRound, warmup: WARMUP });
     if (!outcome.ok) {
@@ -95,6 +127,12 @@ export async function benchAgainstCodeMode(kept: {
     return [
       { metric: "quickjs.fresh_action_ms", value: median(atrium.fresh), unit: "ms" },
       { metric: "quickjs.fresh_tool_action_ms", value: median(atrium.freshTool), unit: "ms" },
+      { metric: "quickjs.fresh_action_to_result_ms", value: median(atrium.freshToResult), unit: "ms" },
+      {
+        metric: "quickjs.fresh_tool_action_to_result_ms",
+        value: median(atrium.freshToolToResult),
+        unit: "ms",
+      },
     ];
   }
   const { versions } = peerReport;
