@@ -131,7 +131,7 @@ fi
 # A record of the manifests and lockfile the last complete install of each mode saw: while they
 # are unchanged the install has nothing to do and runs silently; otherwise it shows its progress.
 stamp="node_modules/.atrium-setup-$MODE"
-inputs=$(cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json apps/*/package.json tools/*/package.json tests/package.json 2>/dev/null | cksum)
+inputs=$(cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json apps/*/package.json tools/*/package.json tools/bench-peers/*/package.json tests/package.json 2>/dev/null | cksum)
 installed=false
 for done in "$MODE" test bench; do
   if [ -f "node_modules/.atrium-setup-$done" ] && [ "$(cat "node_modules/.atrium-setup-$done")" = "$inputs" ]; then

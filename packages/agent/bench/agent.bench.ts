@@ -1,5 +1,6 @@
 /**
- * The agent package's figures: the QuickJS rows (bench/quickjs-bench.ts), the model layer's rows
+ * The agent package's figures: the QuickJS rows (bench/quickjs-bench.ts), the same sandbox beside
+ * AI SDK 7 code mode (bench/code-mode-peer-bench.ts), the model layer's rows
  * (bench/models-bench.ts), and the agent loop's own cost per step with a scripted model, model
  * time excluded, against the same code run on the bare executor.
  */
@@ -9,6 +10,7 @@ import type { CodeExecutor, GenerateOptions, Message, Model, ModelResponse } fro
 import { CodeAgent } from "../src/agents/index.js";
 import { QuickJsExecutor } from "../src/executors/index.js";
 import { ScriptedModel } from "../src/models/index.js";
+import { benchAgainstCodeMode } from "./code-mode-peer-bench.js";
 import { measureModelRows } from "./models-bench.js";
 import { benchQuickJs } from "./quickjs-bench.js";
 
@@ -96,4 +98,21 @@ async function loopRows(): Promise<BenchRow[]> {
   }
 }
 
-writeBenchResults("agent", [...(await benchQuickJs()), ...(await loopRows()), ...(await measureModelRows())]);
+/** A row's value by metric; the code mode rows reuse this run's kept-sandbox step figures. */
+function rowValue(rows: readonly BenchRow[], metric: string): number {
+  const row = rows.find((candidate) => candidate.metric === metric);
+  if (!row) throw new Error(`no ${metric} row`);
+  return row.value;
+}
+
+const quickJsRows = await benchQuickJs();
+const codeModeRows = await benchAgainstCodeMode({
+  stepMs: rowValue(quickJsRows, "quickjs.step_ms"),
+  toolStepMs: rowValue(quickJsRows, "quickjs.tool_step_ms"),
+});
+writeBenchResults("agent", [
+  ...quickJsRows,
+  ...codeModeRows,
+  ...(await loopRows()),
+  ...(await measureModelRows()),
+]);

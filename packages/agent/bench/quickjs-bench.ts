@@ -6,17 +6,8 @@
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 import { type BenchRow, compared, median, sampleMs, writeBenchResults } from "@atrium/bench";
-import type { Tool } from "@atrium/spec";
 import { QuickJsExecutor } from "../src/executors/index.js";
-
-const addTool: Tool<{ a: number; b: number }, number> = {
-  name: "add",
-  description: "Adds a and b.",
-  inputSchema: { type: "object" },
-  async execute({ a, b }) {
-    return a + b;
-  },
-};
+import { addTool } from "./add-tool.js";
 
 export async function benchQuickJs(): Promise<BenchRow[]> {
   // Warm the worker pool and the compiled wasm module: the figures are for steady state.

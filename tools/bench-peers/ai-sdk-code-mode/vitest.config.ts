@@ -1,0 +1,3 @@
+import { atriumVitestConfig } from "../../../tests/vitest.shared.ts";
+
+export default atriumVitestConfig();
