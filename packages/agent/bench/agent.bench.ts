@@ -10,6 +10,7 @@ import type { CodeExecutor, GenerateOptions, Message, Model, ModelResponse } fro
 import { CodeAgent } from "../src/agents/index.js";
 import { QuickJsExecutor } from "../src/executors/index.js";
 import { ScriptedModel } from "../src/models/index.js";
+import { benchApprovals } from "./approval-bench.js";
 import { benchAgainstCodeMode } from "./code-mode-peer-bench.js";
 import { measureModelRows } from "./models-bench.js";
 import { benchQuickJs } from "./quickjs-bench.js";
@@ -110,9 +111,11 @@ const codeModeRows = await benchAgainstCodeMode({
   stepMs: rowValue(quickJsRows, "quickjs.step_ms"),
   toolStepMs: rowValue(quickJsRows, "quickjs.tool_step_ms"),
 });
+const approvalRows = await benchApprovals();
 writeBenchResults("agent", [
   ...quickJsRows,
   ...codeModeRows,
+  ...approvalRows,
   ...(await loopRows()),
   ...(await measureModelRows()),
 ]);
