@@ -42,6 +42,8 @@ export interface ExecutorCapabilities {
   readonly network: ExecutorNetwork;
   /** Runs can be recorded and replayed (`ExecutorRunOptions.journal`). */
   readonly replay?: boolean;
+  /** A run waiting on tool calls can be saved whole and finished elsewhere (`saveWaitingRun`). */
+  readonly snapshots?: boolean;
 }
 
 export interface ExecutorRunOptions {
@@ -163,6 +165,18 @@ export interface CodeExecutor extends Closeable {
   setVariables(variables: Record<string, unknown>): void | Promise<void>;
   /** Drops all state (variables, functions) but keeps tools. */
   reset(): Promise<void>;
+  /**
+   * Saves the whole sandbox to `path` while the run under way waits on its tool calls (a
+   * micro-VM's snapshot; `capabilities.snapshots`), for `ExecutorFactory.restore` in this process
+   * or another to finish that run. The run under way is then stopped by its caller.
+   */
+  saveWaitingRun?(path: string): Promise<void>;
+  /**
+   * On an executor made by `ExecutorFactory.restore`: finishes the run its sandbox was saved
+   * in, the tool calls it waits on made again on this side (with `options.onApproval` for those
+   * that need approval), and returns that run's result.
+   */
+  finishWaitingRun?(options?: ExecutorRunOptions): Promise<ExecutionResult>;
 }
 
 /**
@@ -173,4 +187,6 @@ export interface ExecutorFactory {
   /** The capabilities of every executor `create` returns. */
   readonly capabilities: ExecutorCapabilities;
   create(): Promise<CodeExecutor>;
+  /** An executor over a sandbox `saveWaitingRun` saved, with these tools on the host's side. */
+  restore?(path: string, tools: readonly Tool[]): Promise<CodeExecutor>;
 }

@@ -4,6 +4,7 @@ import {
   type AgentEvent,
   type ApprovalHandler,
   type ApprovalRequest,
+  AtriumError,
   addUsage,
   ConfigError,
   DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -45,6 +46,11 @@ export interface RunContext extends ToolScope {
   readonly suspended: { request: ApprovalRequest; step: number } | undefined;
   /** The saved run (a signed continuation), set by the step that the suspension stopped. */
   continuation: string | undefined;
+  /**
+   * Runs when a handler has answered `{ suspend: true }`, before the step is stopped: while the
+   * sandbox still waits on the call (a micro-VM is saved whole then).
+   */
+  beforeSuspend: ((request: ApprovalRequest) => Promise<void>) | undefined;
 }
 
 /** How a run ended, as `run()` and `stream()` report it. */
@@ -79,6 +85,7 @@ export class AgentRun implements RunContext {
   suspended: { request: ApprovalRequest; step: number } | undefined;
   /** The saved run, for `resume`; set by the step that was stopped. */
   continuation: string | undefined;
+  beforeSuspend: ((request: ApprovalRequest) => Promise<void>) | undefined;
 
   usage: Usage = ZERO_USAGE;
   output: unknown;
@@ -142,7 +149,7 @@ export class AgentRun implements RunContext {
         if (isSuspendAnswer(answer)) {
           // The request stays open: the continuation carries it, and the resumed run answers it.
           resolved = true;
-          this.#suspendFor(request, step);
+          await this.#suspendFor(request, step);
           return answer;
         }
         resolve(answer?.approved === true, answer?.approved === false ? answer.reason : undefined);
@@ -160,7 +167,7 @@ export class AgentRun implements RunContext {
    * Ends the run in "suspended": its step is stopped (an abort, which the step that ran the code
    * turns into a continuation) while `request` waits for an answer from a resumed run.
    */
-  #suspendFor(request: ApprovalRequest, step: number): void {
+  async #suspendFor(request: ApprovalRequest, step: number): Promise<void> {
     if (this.suspended) return;
     if (!this.resumable) {
       // Fatal: the executor ends the step and the run with it.
@@ -169,6 +176,14 @@ export class AgentRun implements RunContext {
       );
     }
     this.suspended = { request, step };
+    try {
+      await this.beforeSuspend?.(request);
+    } catch (error) {
+      this.suspended = undefined;
+      throw new AtriumError("EXECUTION", `the run could not be saved: ${errorMessage(error)}`, {
+        isFatal: true,
+      });
+    }
     this.#stop.abort(new AbortError("the run was suspended to wait for an approval"));
   }
 

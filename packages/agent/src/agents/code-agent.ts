@@ -1,3 +1,8 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { NO_APPROVER_REASON, toJsonText } from "@atrium/kit";
 import {
   type ApprovalDecision,
@@ -7,6 +12,7 @@ import {
   type ExecutionError,
   type ExecutionResult,
   type ExecutorFactory,
+  errorMessage,
   isApprovalDecision,
   ParseError,
   ReplayMismatchError,
@@ -61,7 +67,14 @@ export interface CodeAgentOptions extends AgentOptions {
    * can rebuild the sandbox by replaying them; the saved run is signed with this key, which is
    * never part of it. Needs an executor that can replay (`capabilities.replay`).
    */
-  resumable?: ContinuationKeySource;
+  resumable?: ContinuationKeySource & {
+    /**
+     * Where a sandbox saved whole (a micro-VM's snapshot) is written when a run is suspended:
+     * default `snapshots/` beside the key file (or the system's temporary folder for a key given
+     * as bytes). The continuation names the file and signs its SHA-256.
+     */
+    snapshotDir?: string;
+  };
 }
 
 /** How `resume` goes on: the answer to the call the run waits for, and the run's options. */
@@ -124,6 +137,12 @@ export class CodeAgent extends MultiStepAgent {
           : isFactory(given)
             ? await given.create()
             : given;
+    await this.#adopt(executor, true);
+    return executor;
+  }
+
+  /** Makes `executor` this agent's sandbox: its dialect, and (`install`) the agent's tools in it. */
+  async #adopt(executor: CodeExecutor, install: boolean): Promise<void> {
     let dialect: CodeDialect;
     try {
       dialect = dialectFor(languageOf(executor));
@@ -131,13 +150,13 @@ export class CodeAgent extends MultiStepAgent {
       if (this.#ownsExecutor()) await executor.close();
       throw error;
     }
-    await executor.setTools(this.instrumentedTools);
+    if (install) await executor.setTools(this.instrumentedTools);
     this.#executor = executor;
     // An instance from the caller may carry state; one we just made is clean.
     this.#dirty = !this.#ownsExecutor();
     this.#dialect = dialect;
     this.#format = codeBlockFormat(this.#codeOptions.codeBlockTags ?? "markdown", dialect);
-    return executor;
+    this.#systemPrompt = undefined;
   }
 
   /** Closes the sandbox if the agent made it; an executor instance passed in stays open (it is yours). */
@@ -164,11 +183,7 @@ export class CodeAgent extends MultiStepAgent {
 
   protected override async prepareRun(variables: Record<string, unknown> | undefined): Promise<void> {
     const executor = await this.executor();
-    if (this.#codeOptions.resumable && !executor.capabilities?.replay) {
-      throw new ConfigError(
-        `resumable runs need an executor that can replay steps; ${executor.capabilities?.isolation ?? "this"} ${executor.language} executor cannot (capabilities.replay)`,
-      );
-    }
+    if (this.#codeOptions.resumable) suspensionOf(executor);
     if (variables && Object.keys(variables).length) {
       this.#dirty = true;
       await executor.setVariables(variables);
@@ -212,8 +227,11 @@ export class CodeAgent extends MultiStepAgent {
       maxSteps: state.maxSteps,
       stepCount: state.stepCount,
       usage: state.usage,
-      prepare: () => this.#replay(state),
-      action: (run) => this.#resumedAction(run, state.pending, decision),
+      prepare: () => (state.snapshot ? this.#restore(state.snapshot, state.language) : this.#replay(state)),
+      action: (run) =>
+        state.snapshot
+          ? this.#finishRestored(run, state.pending, decision)
+          : this.#resumedAction(run, state.pending, decision),
     });
   }
 
@@ -269,8 +287,86 @@ export class CodeAgent extends MultiStepAgent {
     pending: CodeRunState["pending"],
     decision: ApprovalDecision,
   ): Promise<ActionStep> {
+    return this.#execute(run, {
+      code: pending.code,
+      modelOutput: pending.modelOutput,
+      usage: pending.usage,
+      startedAt: pending.startedAt,
+      started: performance.now(),
+      replay: pending.journal,
+      onApproval: this.#answering(run, pending, decision),
+    });
+  }
+
+  /**
+   * A sandbox saved whole (a snapshot), restored: checked against the digest the signed state
+   * holds (a changed file is refused), by the executor factory's `restore`.
+   */
+  async #restore(
+    snapshot: NonNullable<CodeRunState["snapshot"]>,
+    language: CodeRunState["language"],
+  ): Promise<void> {
+    const given = this.#codeOptions.executor;
+    if (given === undefined || typeof given === "function" || !isFactory(given) || !given.restore) {
+      throw new ConfigError(
+        "this run was saved as a snapshot of its sandbox; resuming it needs an executor factory that can restore one (executor: microVmExecutorFactory(...))",
+      );
+    }
+    let digest: string;
+    try {
+      digest = await sha256File(snapshot.path);
+    } catch (error) {
+      throw new ContinuationError(
+        `the run's snapshot ${snapshot.path} cannot be read: ${errorMessage(error)}`,
+      );
+    }
+    if (digest !== snapshot.sha256) {
+      throw new ContinuationError(
+        `the run's snapshot ${snapshot.path} was changed after the run was saved (its SHA-256 differs from the one the continuation signed)`,
+      );
+    }
+    const previous = this.#executor;
+    this.#executor = undefined;
+    if (previous && this.#ownsExecutor()) await previous.close();
+    const executor = await given.restore(snapshot.path, this.instrumentedTools);
+    if (languageOf(executor) !== language) {
+      await executor.close();
+      throw new ContinuationError(
+        `the run was saved from a ${language} sandbox; this agent's executor runs ${languageOf(executor)}`,
+      );
+    }
+    await this.#adopt(executor, false);
+    this.#dirty = true;
+  }
+
+  /** The step a restored snapshot was waiting in, finished by its executor. */
+  async #finishRestored(
+    run: RunContext,
+    pending: CodeRunState["pending"],
+    decision: ApprovalDecision,
+  ): Promise<ActionStep> {
+    const executor = this.#executor!;
+    if (typeof executor.finishWaitingRun !== "function") {
+      throw new ConfigError("the restored executor cannot finish the run it was saved in (finishWaitingRun)");
+    }
+    run.emit({ type: "code", step: run.step, language: executor.language, code: pending.code });
+    const result = await executor.finishWaitingRun({
+      signal: run.signal,
+      timeoutMs: this.#stepTimeoutMs,
+      onApproval: this.#answering(run, pending, decision),
+      approvalTimeoutMs: run.approvalTimeoutMs,
+    });
+    return this.#actionFrom(run, { ...pending, started: performance.now() }, result);
+  }
+
+  /**
+   * The approvals of a resumed step: the first request is the call the run was suspended on
+   * (another one means the continuation does not fit), answered with `decision`; later ones go
+   * to the run's own handler.
+   */
+  #answering(run: RunContext, pending: CodeRunState["pending"], decision: ApprovalDecision): ApprovalHandler {
     let answered = false;
-    const onApproval: ApprovalHandler = (request, signal) => {
+    return (request, signal) => {
       if (answered)
         return run.approve ? run.approve(request, signal) : { approved: false, reason: NO_APPROVER_REASON };
       answered = true;
@@ -293,15 +389,6 @@ export class CodeAgent extends MultiStepAgent {
       });
       return decision;
     };
-    return this.#execute(run, {
-      code: pending.code,
-      modelOutput: pending.modelOutput,
-      usage: pending.usage,
-      startedAt: pending.startedAt,
-      started: performance.now(),
-      replay: pending.journal,
-      onApproval,
-    });
   }
 
   protected override systemPrompt(): string {
@@ -363,7 +450,15 @@ export class CodeAgent extends MultiStepAgent {
     const executor = this.#executor!;
     run.emit({ type: "code", step: run.step, language: executor.language, code: step.code });
     this.#dirty = true;
-    const record: StepJournal | undefined = this.#codeOptions.resumable ? { toolCalls: [] } : undefined;
+    const suspension = this.#codeOptions.resumable ? suspensionOf(executor) : undefined;
+    const record: StepJournal | undefined = suspension === "replay" ? { toolCalls: [] } : undefined;
+    let snapshot: CodeRunState["snapshot"];
+    if (suspension === "snapshot") {
+      // Taken while the guest waits on the call, before the suspension stops the step.
+      run.beforeSuspend = async () => {
+        snapshot = await this.#snapshotWaitingRun(run, executor);
+      };
+    }
     let result: ExecutionResult;
     try {
       result = await executor.run(step.code, {
@@ -373,14 +468,41 @@ export class CodeAgent extends MultiStepAgent {
         ...(record ? { journal: { record, ...(step.replay ? { replay: step.replay } : {}) } } : {}),
       });
     } catch (error) {
-      if (record && run.suspended) run.continuation = await this.#save(run, step, record);
+      if (suspension && run.suspended) {
+        run.continuation = await this.#save(run, step, record ?? { toolCalls: [] }, snapshot);
+      }
       throw error;
+    } finally {
+      run.beforeSuspend = undefined;
     }
     if (record) {
       // A sandbox that was restarted lost everything the steps before had made.
       if (result.error?.stateLost) this.#history = { variables: {}, steps: [] };
       else this.#history.steps.push({ code: step.code, journal: record });
     }
+    return this.#actionFrom(run, step, result);
+  }
+
+  /** Saves the sandbox whole while its run waits on the call the run is suspended on. */
+  async #snapshotWaitingRun(run: RunContext, executor: CodeExecutor): Promise<CodeRunState["snapshot"]> {
+    const resumable = this.#codeOptions.resumable!;
+    const dir =
+      resumable.snapshotDir ??
+      ("keyFile" in resumable
+        ? join(dirname(resumable.keyFile), "snapshots")
+        : join(tmpdir(), "atrium-snapshots"));
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, `${run.runId}-step-${run.step}.snapshot`);
+    await executor.saveWaitingRun!(path);
+    return { path, sha256: await sha256File(path) };
+  }
+
+  /** The memory step of a step's code and its result. */
+  #actionFrom(
+    run: RunContext,
+    step: Omit<StepToRun, "onApproval" | "replay">,
+    result: ExecutionResult,
+  ): ActionStep {
     const { startedAt, started, usage } = step;
     const timing = () => ({ startedAt, durationMs: performance.now() - started });
     const failed = result.error !== undefined;
@@ -403,7 +525,12 @@ export class CodeAgent extends MultiStepAgent {
   }
 
   /** The run, saved and signed at its suspension: everything `resume` needs to go on. */
-  async #save(run: RunContext, step: StepToRun, record: StepJournal): Promise<string> {
+  async #save(
+    run: RunContext,
+    step: StepToRun,
+    record: StepJournal,
+    snapshot: CodeRunState["snapshot"],
+  ): Promise<string> {
     const { request, step: stepNumber } = run.suspended!;
     const state: CodeRunState = {
       kind: "code-agent",
@@ -412,7 +539,8 @@ export class CodeAgent extends MultiStepAgent {
       language: languageOf(this.#executor!),
       memory: this.memory.toJSON() as CodeRunState["memory"],
       ...(Object.keys(this.#history.variables).length ? { variables: this.#history.variables } : {}),
-      replay: this.#history.steps,
+      replay: snapshot ? [] : this.#history.steps,
+      ...(snapshot ? { snapshot } : {}),
       pending: {
         step: stepNumber,
         modelOutput: step.modelOutput,
@@ -480,4 +608,19 @@ function executionError(error: ExecutionError): SerializedError {
     isRetryable: false,
     isFatal: false,
   };
+}
+
+/** How a run of `executor` is saved when it is suspended; a ConfigError when it cannot be. */
+function suspensionOf(executor: CodeExecutor): "replay" | "snapshot" {
+  if (executor.capabilities?.replay) return "replay";
+  if (executor.capabilities?.snapshots && typeof executor.saveWaitingRun === "function") return "snapshot";
+  throw new ConfigError(
+    `resumable runs need an executor that can replay steps or save a waiting run (capabilities.replay or .snapshots); this ${executor.capabilities?.isolation ?? ""} ${executor.language} executor can do neither`,
+  );
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }

@@ -29,6 +29,8 @@ export const codeRunState = z.object({
   /** Variables the host set in the sandbox before the replayed steps ran. */
   variables: z.record(z.string(), z.unknown()).optional(),
   replay: z.array(z.object({ code: z.string(), journal })),
+  /** A sandbox saved whole at the suspension (a micro-VM), instead of steps to replay. */
+  snapshot: z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
   pending: z.object({
     step: z.number().int().positive(),
     modelOutput: z.string(),
