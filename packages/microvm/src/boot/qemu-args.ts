@@ -20,6 +20,16 @@ export interface QemuLaunch {
   diskFds?: readonly number[];
   /** Writes to the disk go to a throwaway overlay (an ephemeral machine). */
   diskSnapshot?: boolean;
+  /**
+   * Writes go to this qcow2 overlay in the run directory instead of QEMU's hidden one (so a
+   * snapshot can copy it); `backing`: its unwritten clusters read from the disk (`diskFds`),
+   * otherwise the overlay is a whole disk of its own (a snapshot of a named machine's disk).
+   */
+  diskOverlay?: { path: string; backing: boolean };
+  /** QEMU's QMP socket (snapshots, restores). */
+  qmpSocketPath?: string;
+  /** Start waiting for a migration stream (`migrate-incoming`) instead of running the guest. */
+  incoming?: boolean;
   /** Host directories shared over virtio-9p, each under its mount tag. */
   volumes?: readonly { tag: string; hostPath: string; readonly: boolean }[];
   /** Absent: no network device at all. */
@@ -142,6 +152,32 @@ export function consoleOnlyArgs(accelerator: Accelerator, memoryMiB: number, app
 }
 
 /**
+ * The root disk as a qcow2 overlay node over the image's raw disk (fd set 1), as separate
+ * blockdev nodes so the backing is named here rather than read from the overlay's header.
+ * `cache.no-flush`: the guest's flushes are not worth a host fsync for a disk that is thrown
+ * away with the machine (what `cache=unsafe` did for the drive).
+ */
+function overlayDiskArgs(overlay: { path: string; backing: boolean }, diskFds?: readonly number[]): string[] {
+  const args: string[] = [];
+  let backing = "";
+  if (overlay.backing) {
+    for (const fd of diskFds ?? []) args.push("-add-fd", `fd=${fd},set=1`);
+    args.push(
+      "-blockdev",
+      "driver=raw,node-name=base,read-only=on,file.driver=file,file.filename=/dev/fdset/1,file.read-only=on",
+    );
+    backing = ",backing=base";
+  }
+  args.push(
+    "-blockdev",
+    `driver=qcow2,node-name=root,discard=unmap,cache.no-flush=on,file.driver=file,file.filename=${overlay.path}${backing}`,
+    "-device",
+    "virtio-blk-device,drive=root",
+  );
+  return args;
+}
+
+/**
  * QEMU's argv: `-M microvm` (virtio-mmio, no PCI, no firmware option ROMs), nothing QEMU would
  * add by default, the console on stdio, the agent's port on a Unix socket, the root disk, and a
  * network device only when the network is on.
@@ -171,7 +207,10 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     "-device",
     `virtserialport,chardev=agent,name=${AGENT_PORT_NAME}`,
   ];
-  if (launch.diskPath || launch.diskFds) {
+  if (launch.qmpSocketPath) args.push("-qmp", `unix:${launch.qmpSocketPath},server=on,wait=off`);
+  if (launch.incoming) args.push("-incoming", "defer");
+  if (launch.diskOverlay) args.push(...overlayDiskArgs(launch.diskOverlay, launch.diskFds));
+  else if (launch.diskPath || launch.diskFds) {
     const snapshot = launch.diskSnapshot ? ",snapshot=on" : "";
     let file = launch.diskPath;
     if (launch.diskFds) {

@@ -55,6 +55,16 @@ export class AgentChannel {
     }
   }
 
+  /** The id the next request gets: a snapshot records it, so a restore never reuses a live one. */
+  get nextRequestId(): number {
+    return this.nextId;
+  }
+
+  /** On a restored machine: go on from the snapshot's ids (see `nextRequestId`). */
+  continueIdsFrom(id: number): void {
+    this.nextId = id;
+  }
+
   allocateId(): number {
     const id = this.nextId;
     this.nextId = this.nextId >= 0x7fffffff ? 1 : this.nextId + 1;
@@ -64,6 +74,10 @@ export class AgentChannel {
   /** Routes frames with `id` to `handler` until `release(id)`. */
   listen(id: number, handler: FrameHandler): void {
     this.handlers.set(id, handler);
+  }
+
+  isListening(id: number): boolean {
+    return this.handlers.has(id);
   }
 
   release(id: number): void {

@@ -1,0 +1,141 @@
+import { createReadStream } from "node:fs";
+import { chown, type FileHandle, rm } from "node:fs/promises";
+import { createConnection, createServer, type Socket } from "node:net";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { QemuUser } from "./qemu-user.js";
+import type { QmpClient } from "./qmp-client.js";
+
+/**
+ * QEMU's own cap on migration speed (128 MiB/s in 7.2) is meant for a live migration sharing a
+ * network; a snapshot of a stopped machine to a local file should go as fast as the disk takes it.
+ */
+const UNTHROTTLED_BYTES_PER_SECOND = 64 * 1024 * 1024 * 1024;
+const POLL_MS = 5;
+
+/**
+ * Writes the stopped machine's migration stream into `out` at `offset`, and resolves with its
+ * length. Debian's QEMU 7.2 has no `file:` migration and its seccomp sandbox forbids `exec:`,
+ * so QEMU connects to a Unix socket this process listens on in the run directory, and the bytes
+ * go from the socket straight into the snapshot file.
+ */
+export async function saveMigrationStream(
+  qmp: QmpClient,
+  runDir: string,
+  user: QemuUser | undefined,
+  out: FileHandle,
+  offset: number,
+  timeoutMs: number,
+): Promise<number> {
+  const path = join(runDir, "migrate-out.sock");
+  let written = 0;
+  let failed: Error | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const server = createServer();
+  const received = new Promise<void>((resolve, reject) => {
+    server.once("connection", (socket: Socket) => {
+      server.close();
+      // One write at a time, in order: pause the socket while the file takes a chunk.
+      socket.on("data", (chunk: Buffer) => {
+        socket.pause();
+        writing = out.write(chunk, 0, chunk.byteLength, offset + written).then(
+          () => {
+            written += chunk.byteLength;
+            socket.resume();
+          },
+          (error: Error) => {
+            failed = error;
+            socket.destroy();
+          },
+        );
+      });
+      socket.on("error", reject);
+      // The last chunk's write may still be in flight when the socket closes.
+      socket.on("close", () => void writing.then(() => (failed ? reject(failed) : resolve())));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(path, resolve);
+  });
+  try {
+    // QEMU runs as its own user: the socket must be its to connect to.
+    if (user) await chown(path, user.uid, user.gid);
+    await qmp.execute("migrate-set-parameters", { "max-bandwidth": UNTHROTTLED_BYTES_PER_SECOND }, timeoutMs);
+    await qmp.execute("migrate", { uri: `unix:${path}` }, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const info = (await qmp.execute("query-migrate", {}, timeoutMs)) as {
+        status?: string;
+        "error-desc"?: string;
+      };
+      if (info.status === "completed") break;
+      if (info.status === "failed" || info.status === "cancelled")
+        throw new Error(`QEMU's migration to the snapshot failed: ${info["error-desc"] ?? info.status}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `QEMU did not finish writing the snapshot within ${timeoutMs} ms (snapshotTimeoutMs)`,
+        );
+      await sleep(POLL_MS);
+    }
+    await withTimeout(received, timeoutMs, "the end of the migration stream");
+    return written;
+  } finally {
+    server.close();
+    await rm(path, { force: true });
+  }
+}
+
+/**
+ * Feeds a migration stream (bytes `offset`..`offset + size` of `file`) into a QEMU started with
+ * `-incoming defer`, and resolves once the guest runs again.
+ */
+export async function loadMigrationStream(
+  qmp: QmpClient,
+  runDir: string,
+  file: string,
+  section: { offset: number; size: number },
+  isAlive: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  const path = join(runDir, "migrate-in.sock");
+  await qmp.execute("migrate-incoming", { uri: `unix:${path}` }, timeoutMs);
+  const socket = await new Promise<Socket>((resolve, reject) => {
+    const s = createConnection(path);
+    s.once("connect", () => resolve(s));
+    s.once("error", reject);
+  });
+  const source = createReadStream(file, {
+    start: section.offset,
+    end: section.offset + section.size - 1,
+    highWaterMark: 1024 * 1024,
+  });
+  await withTimeout(pipeline(source, socket), timeoutMs, "QEMU to take the snapshot's state");
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!isAlive()) throw new Error("QEMU exited while loading the snapshot's state");
+    const status = (await qmp.execute("query-status", {}, timeoutMs)) as { status?: string };
+    if (status.status === "running") return;
+    // A snapshot is taken of a paused guest, and QEMU restores the run state it was taken in.
+    if (status.status === "paused") {
+      await qmp.execute("cont", {}, timeoutMs);
+      return;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`the restored machine was not running within ${timeoutMs} ms (state ${status.status})`);
+    await sleep(POLL_MS);
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`waited ${timeoutMs} ms for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
