@@ -20,9 +20,12 @@ export {
 } from "./errors.js";
 export {
   bootPythonMachine,
+  type ExecutorSnapshotNote,
   MicroVmExecutor,
   type MicroVmExecutorOptions,
+  type MicroVmExecutorRestoreOptions,
   microVmCapabilities,
+  type ToolCallAnswer,
 } from "./executor/micro-vm-executor.js";
 export {
   microVmExecutorFactory,

@@ -834,8 +834,9 @@ export class Machine implements AsyncDisposable {
     let paused: number | undefined;
     try {
       const qmp = await this.qmpClient();
+      // Not paused first: QEMU copies the memory while the guest runs and stops it for the last
+      // dirty pages only, and a stream taken of a running guest resumes running on restore.
       paused = performance.now();
-      await qmp.execute("stop", {}, timeoutMs);
       const out = await open(tmp, "w", 0o600);
       let stateBytes: number;
       let diskBytes = 0;
