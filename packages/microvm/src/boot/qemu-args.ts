@@ -217,9 +217,13 @@ export function qemuArgs(launch: QemuLaunch): string[] {
       for (const fd of launch.diskFds) args.push("-add-fd", `fd=${fd},set=1`);
       file = "/dev/fdset/1";
     }
+    // file.locking=off: QEMU holds this disk through two fds of one fd set (read-only and
+    // read-write), and re-taking its image lock after a migration (a snapshot's `cont`) makes the
+    // two conflict with each other. Only this machine uses the disk (a named machine is served
+    // by one process at a time, an image's cached disk is opened read-only by every machine).
     args.push(
       "-drive",
-      `id=root,file=${file},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
+      `id=root,file=${file},format=raw,if=none,cache=unsafe,discard=unmap,file.locking=off${snapshot}`,
       "-device",
       "virtio-blk-device,drive=root",
     );

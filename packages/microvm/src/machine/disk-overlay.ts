@@ -51,7 +51,12 @@ export async function createOverlay(
  * only its allocated clusters are stored.
  */
 export async function convertDiskToQcow2(diskPath: string, outPath: string): Promise<void> {
-  await run(["convert", "-q", "-f", "raw", "-O", "qcow2", diskPath, outPath], `copy the disk ${diskPath}`);
+  // -U (force share): the machine's QEMU still holds the disk's write lock, but its guest is
+  // stopped at the end of the migration and its disk flushed, so the copy is consistent.
+  await run(
+    ["convert", "-q", "-U", "-f", "raw", "-O", "qcow2", diskPath, outPath],
+    `copy the disk ${diskPath}`,
+  );
 }
 
 export async function fileBytes(path: string): Promise<number> {
