@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { closeSync } from "node:fs";
 import { mkdtemp, open, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +28,7 @@ import { createMachineCgroup } from "./cgroup-limits.js";
 import { convertDiskToQcow2, OVERLAY_FILE, prepareOverlay } from "./disk-overlay.js";
 import { copyFileRange } from "./file-range.js";
 import { sendResumed } from "./fresh-identity.js";
-import { loadMigrationStream, saveMigrationStream } from "./migration-stream.js";
+import { loadMigrationStream, openStreamAt, saveMigrationStream } from "./migration-stream.js";
 import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { countQemuProcesses, type QemuChild, spawnQemu } from "./qemu-process.js";
 import { type QemuUser, qemuUser } from "./qemu-user.js";
@@ -347,9 +348,11 @@ export class Machine implements AsyncDisposable {
       cpus: vm.cpus,
     });
     let spawned: QemuChild;
+    let stateFd: number | undefined;
     try {
+      if (resume) stateFd = openStreamAt(resume.file, resume.manifest.state.offset);
       spawned = spawnQemu(qemuBinary.path, args, {
-        fds: bootFiles.fds,
+        fds: stateFd === undefined ? bootFiles.fds : [...bootFiles.fds, stateFd],
         user,
         noNetwork: !vm.network.enabled,
         env: { TMPDIR: runDir },
@@ -366,6 +369,7 @@ export class Machine implements AsyncDisposable {
       throw error;
     } finally {
       await bootFiles.close();
+      if (stateFd !== undefined) closeSync(stateFd);
     }
     const qemu = spawned.process;
     const ended = () => {
@@ -424,14 +428,8 @@ export class Machine implements AsyncDisposable {
         ]);
         qmp = connected;
         await Promise.race([
-          loadMigrationStream(
-            connected,
-            runDir,
-            resume.file,
-            resume.manifest.state,
-            alive,
-            limits.snapshotTimeoutMs,
-          ),
+          // QEMU's fds start at 3, the state's comes after the boot files'.
+          loadMigrationStream(connected, 3 + bootFiles.fds.length, alive, limits.snapshotTimeoutMs),
           qemuExit,
           timeout,
         ]);

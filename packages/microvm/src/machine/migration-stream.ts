@@ -1,8 +1,7 @@
-import { createReadStream } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { chown, type FileHandle, rm } from "node:fs/promises";
-import { createConnection, createServer, type Socket } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { QemuUser } from "./qemu-user.js";
 import type { QmpClient } from "./qmp-client.js";
@@ -88,36 +87,43 @@ export async function saveMigrationStream(
 }
 
 /**
- * Feeds a migration stream (bytes `offset`..`offset + size` of `file`) into a QEMU started with
- * `-incoming defer`, and resolves once the guest runs again.
+ * The snapshot file opened for QEMU to inherit, its position at the state section's first byte:
+ * QEMU then reads the stream itself (`fd:` migration), with no copy through this process. Node
+ * has no lseek, so the bytes before the section are read through the descriptor to move it.
+ */
+export function openStreamAt(file: string, offset: number): number {
+  const fd = openSync(file, "r");
+  try {
+    const skip = Buffer.alloc(Math.min(offset, 64 * 1024));
+    for (let left = offset; left > 0; ) {
+      const read = readSync(fd, skip, 0, Math.min(left, skip.byteLength), null);
+      if (read <= 0) throw new Error(`${file} ends before its state section`);
+      left -= read;
+    }
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * Has a QEMU started with `-incoming defer` read its migration stream from its inherited fd
+ * `qemuFd` (see `openStreamAt`), and resolves once the guest runs again.
  */
 export async function loadMigrationStream(
   qmp: QmpClient,
-  runDir: string,
-  file: string,
-  section: { offset: number; size: number },
+  qemuFd: number,
   isAlive: () => boolean,
   timeoutMs: number,
 ): Promise<void> {
-  const path = join(runDir, "migrate-in.sock");
-  await qmp.execute("migrate-incoming", { uri: `unix:${path}` }, timeoutMs);
-  const socket = await new Promise<Socket>((resolve, reject) => {
-    const s = createConnection(path);
-    s.once("connect", () => resolve(s));
-    s.once("error", reject);
-  });
-  const source = createReadStream(file, {
-    start: section.offset,
-    end: section.offset + section.size - 1,
-    highWaterMark: 1024 * 1024,
-  });
-  await withTimeout(pipeline(source, socket), timeoutMs, "QEMU to take the snapshot's state");
+  await qmp.execute("migrate-incoming", { uri: `fd:${qemuFd}` }, timeoutMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!isAlive()) throw new Error("QEMU exited while loading the snapshot's state");
     const status = (await qmp.execute("query-status", {}, timeoutMs)) as { status?: string };
     if (status.status === "running") return;
-    // A snapshot is taken of a paused guest, and QEMU restores the run state it was taken in.
+    // A stream taken of a paused guest restores it paused (QEMU keeps the run state it had).
     if (status.status === "paused") {
       await qmp.execute("cont", {}, timeoutMs);
       return;
