@@ -3,8 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Tool } from "@atrium/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MicroVmExecutor } from "../src/index.js";
+import { MicroVmExecutor, WarmPool } from "../src/index.js";
 import { SKIP_VM_SUITES } from "./vm-available.js";
 
 /** A fixture in its own node process (sources through tsx), with its stdout and exit code. */
@@ -75,6 +76,32 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor snapshots and forks", () => {
       expect((await executor.run("[counter, seen]")).output).toEqual([41, ["boot"]]);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  }, 240_000);
+
+  it("fills a warm pool from an executor's snapshot: each executor it makes has that state and new tools", async () => {
+    const path = join(work, "pool.snapshot");
+    await executor.snapshot(path);
+    const pool = await WarmPool.fromSnapshot(path, { size: 1 });
+    try {
+      const add: Tool = {
+        name: "add",
+        description: "Adds a and b.",
+        inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+        execute: async (input: { a: number; b: number }) => input.a + input.b,
+      };
+      for (let round = 0; round < 2; round++) {
+        const pooled = await MicroVmExecutor.create({ pool, tools: [add] });
+        try {
+          const result = await pooled.run("counter = add(counter, 1)\n[counter, seen]");
+          expect(result.output).toEqual([42, ["boot"]]);
+          expect(pooled.machine.info.restoredFrom).toBe(path);
+        } finally {
+          await pooled.close();
+        }
+      }
+    } finally {
+      await pool.close();
     }
   }, 240_000);
 

@@ -151,6 +151,18 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
       machine = options.pool
         ? await options.pool.acquire()
         : await bootPythonMachine(options.config, options.machineOptions);
+    // A pool restored from an executor's snapshot hands out machines whose interpreter runs.
+    const note = machine.snapshotNote as ExecutorSnapshotNote | undefined;
+    if (options.pool && note?.kind === "micro-vm-executor" && !note.waiting) {
+      try {
+        const adopted = await MicroVmExecutor.adopt(machine, options);
+        if (options.tools) await adopted.setTools(options.tools);
+        return adopted;
+      } catch (error) {
+        await machine.stop();
+        throw error;
+      }
+    }
     const executor = new MicroVmExecutor(machine, owns, limits, options.onToolCall);
     try {
       await executor.open(options.tools);
