@@ -304,6 +304,21 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
       stderr: "",
       exitCode: 0,
     });
+    // A pack with the running machine's snapshot resumes it as it was saved (state.txt), unless --fresh.
+    const resumable = join(work, "resumable.atrium-vm");
+    expect(
+      (await atriumVm(["pack", "create", "box", "-o", resumable, "--snapshot", snapshot])).exitCode,
+    ).toBe(0);
+    expect(await atriumVm(["pack", "run", resumable, "--", "cat /root/state.txt"])).toEqual({
+      stdout: "saved\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await atriumVm(["pack", "run", "--fresh", resumable, "--", "cat /root/state.txt"])).toEqual({
+      stdout: "later\n",
+      stderr: "",
+      exitCode: 0,
+    });
     // The runner decides a pack's network, and can only narrow it: this one's is off.
     expect(await atriumVm(["pack", "run", "--allow-hosts", "127.0.0.1:9", copy, "--", "true"])).toEqual({
       stdout: "",

@@ -143,7 +143,10 @@ export interface SnapshotInfo {
 }
 
 /** Options of `Machine.restore`: where the image and kernel are cached, limits, progress. */
-export type RestoreOptions = Omit<PrepareOptions, "root" | "kernel">;
+export type RestoreOptions = Omit<PrepareOptions, "root" | "kernel"> & {
+  /** Restore with this plan (a pack's files) instead of preparing one from the snapshot's config. */
+  plan?: BootPlan;
+};
 
 /** How a boot resumes a snapshot instead of starting the kernel. */
 interface Resume {
@@ -228,7 +231,7 @@ export class Machine implements AsyncDisposable {
   static async restore(file: string, options: RestoreOptions = {}): Promise<Machine> {
     const started = performance.now();
     const manifest = await readSnapshotManifest(file);
-    const plan = await prepareBoot(manifest.config, { ...options, root: manifest.root });
+    const plan = options.plan ?? (await prepareBoot(manifest.config, { ...options, root: manifest.root }));
     return Machine.restorePlan(plan, file, manifest, { onProgress: options.onProgress, startedAt: started });
   }
 
