@@ -78,6 +78,15 @@ describe.skipIf(SKIP_VM_SUITES)("snapshots and forks of a busybox machine with a
       expect((await restored.exec("ls /sys/class/net")).stdout).toBe("lo\n");
       const clock = Number((await restored.exec(guestClock)).stdout);
       expect(Math.abs(clock - Date.now() / 1000)).toBeLessThan(5);
+      // A restored machine snapshots its own overlay, not the image's: a chain of restores.
+      await restored.exec("echo second > /root/note");
+      await restored.snapshot(join(work, "second.snapshot"));
+      const again = await Machine.restore(join(work, "second.snapshot"));
+      try {
+        expect((await again.exec(`${fromDisk}cat /root/note`)).stdout).toBe("second\n");
+      } finally {
+        await again.stop();
+      }
     } finally {
       await restored.stop();
     }

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { closeSync } from "node:fs";
-import { mkdtemp, open, rename, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AbortError, ClosedError, ConfigError, LimitError } from "@atrium/spec";
@@ -25,23 +25,17 @@ import type { MicrovmLimits } from "../limits.js";
 import { AgentChannel } from "./agent-channel.js";
 import { openBootFiles } from "./boot-files.js";
 import { createMachineCgroup } from "./cgroup-limits.js";
-import { convertDiskToQcow2, OVERLAY_FILE, prepareOverlay } from "./disk-overlay.js";
-import { copyFileRange } from "./file-range.js";
+import { convertDiskToQcow2, prepareOverlay } from "./disk-overlay.js";
 import { sendResumed } from "./fresh-identity.js";
-import { loadMigrationStream, openStreamAt, saveMigrationStream } from "./migration-stream.js";
+import { loadMigrationStream, openStreamAt } from "./migration-stream.js";
 import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { countQemuProcesses, type QemuChild, spawnQemu } from "./qemu-process.js";
 import { type QemuUser, qemuUser } from "./qemu-user.js";
 import { QmpClient } from "./qmp-client.js";
 import { makeRunDir } from "./run-dir.js";
-import {
-  encodeSnapshotHeader,
-  encodeSnapshotTrailer,
-  readSnapshotManifest,
-  SNAPSHOT_HEADER_BYTES,
-  type SnapshotManifest,
-} from "./snapshot-file.js";
+import { readSnapshotManifest, type SnapshotManifest } from "./snapshot-file.js";
 import { directoryBytes } from "./volume-usage.js";
+import { writeSnapshot } from "./write-snapshot.js";
 
 /** Options of `Machine.create`: what `prepareBoot` takes. */
 export type MachineOptions = PrepareOptions;
@@ -175,6 +169,8 @@ export class Machine implements AsyncDisposable {
   private volumeWatch: NodeJS.Timeout | undefined;
   private qmp: QmpClient | undefined;
   private snapshotting = false;
+  /** The disk root's qcow2 overlay, when it has one (not a named machine booted from its disk). */
+  private diskOverlay: { path: string; backing: boolean } | undefined;
   /** Ids of commands running in the guest: a snapshot records them so a restore can attach. */
   private readonly runningExecs = new Set<number>();
 
@@ -473,6 +469,7 @@ export class Machine implements AsyncDisposable {
       resume?.manifest.note,
     );
     machine.qmp = qmp;
+    machine.diskOverlay = diskOverlay;
     if (resume) {
       for (const id of resume.manifest.channel.runningExecs) machine.runningExecs.add(id);
       return machine;
@@ -831,59 +828,33 @@ export class Machine implements AsyncDisposable {
       );
     this.snapshotting = true;
     const timeoutMs = this.limits.snapshotTimeoutMs;
-    const tmp = `${path}.tmp-${process.pid}`;
-    let paused: number | undefined;
+    let started = false;
     try {
       const qmp = await this.qmpClient();
-      // Not paused first: QEMU copies the memory while the guest runs and stops it for the last
-      // dirty pages only, and a stream taken of a running guest resumes running on restore.
-      paused = performance.now();
-      const out = await open(tmp, "w", 0o600);
-      let stateBytes: number;
-      let diskBytes = 0;
-      let manifest: SnapshotManifest;
-      try {
-        await out.write(encodeSnapshotHeader(), 0, SNAPSHOT_HEADER_BYTES, 0);
-        stateBytes = await saveMigrationStream(
-          qmp,
-          this.runDir,
-          this.qemuUserInfo,
-          out,
-          SNAPSHOT_HEADER_BYTES,
-          timeoutMs,
-        );
-        const diskOffset = SNAPSHOT_HEADER_BYTES + stateBytes;
-        const disk = await this.snapshotDisk();
-        if (disk) diskBytes = await copyFileRange(out, disk.path, diskOffset);
-        manifest = {
-          format: "atrium-vm-snapshot",
-          version: 1,
-          createdAt: new Date().toISOString(),
+      started = true;
+      // Not paused first: QEMU copies the memory while the guest runs and stops it only for the
+      // last dirty pages, and a stream taken of a running guest resumes running on restore.
+      const written = await writeSnapshot(
+        path,
+        { qmp, runDir: this.runDir, user: this.qemuUserInfo, timeoutMs },
+        {
           config: this.config,
           imageDigest: this.rootfs.digest,
           kernelRelease: this.plan.kernel.release,
           accelerator: this.info.accelerator,
           root: this.info.root,
-          ...(disk ? { diskBase: disk.base, disk: { offset: diskOffset, size: diskBytes } } : {}),
-          state: { offset: SNAPSHOT_HEADER_BYTES, size: stateBytes },
           channel: { nextId: this.channel.nextRequestId, runningExecs: [...this.runningExecs] },
           ...(options.note !== undefined ? { note: options.note } : {}),
-        };
-        const trailer = encodeSnapshotTrailer(manifest);
-        await out.write(trailer, 0, trailer.byteLength, diskOffset + diskBytes);
-      } finally {
-        await out.close();
-      }
-      await rename(tmp, path);
-      const pausedMs = performance.now() - paused;
+        },
+        () => this.snapshotDisk(),
+      );
       if (options.stop) await this.kill();
       else await qmp.execute("cont", {}, timeoutMs);
-      return { path, stateBytes, diskBytes, pausedMs };
+      const pausedMs = written.downtimeMs + (performance.now() - written.completedAt);
+      return { path, stateBytes: written.stateBytes, diskBytes: written.diskBytes, pausedMs };
     } catch (error) {
-      await rm(tmp, { force: true });
-      // A failed snapshot must not leave the guest paused.
-      if (paused !== undefined && !this.closed)
-        await this.qmp?.execute("cont", {}, timeoutMs).catch(() => {});
+      // A failed snapshot must not leave the guest stopped.
+      if (started && !this.closed) await this.qmp?.execute("cont", {}, timeoutMs).catch(() => {});
       throw error;
     } finally {
       this.snapshotting = false;
@@ -935,7 +906,9 @@ export class Machine implements AsyncDisposable {
   /** The disk as it is now (the guest paused), as a qcow2 file to copy into a snapshot. */
   private async snapshotDisk(): Promise<{ path: string; base: "image" | "none" } | undefined> {
     if (this.info.root !== "disk") return undefined;
-    if (!this.plan.persistentDisk) return { path: join(this.runDir, OVERLAY_FILE), base: "image" };
+    // A restored machine's overlay may be a whole disk of its own (a named machine's snapshot).
+    if (this.diskOverlay)
+      return { path: this.diskOverlay.path, base: this.diskOverlay.backing ? "image" : "none" };
     // A named machine's own disk, written in place: its allocated clusters, as a qcow2 of its own.
     const path = join(this.runDir, "snapshot-disk.qcow2");
     await rm(path, { force: true });

@@ -26,7 +26,7 @@ export async function saveMigrationStream(
   out: FileHandle,
   offset: number,
   timeoutMs: number,
-): Promise<number> {
+): Promise<{ bytes: number; downtimeMs: number }> {
   const path = join(runDir, "migrate-out.sock");
   let written = 0;
   let failed: Error | undefined;
@@ -64,12 +64,17 @@ export async function saveMigrationStream(
     await qmp.execute("migrate-set-parameters", { "max-bandwidth": UNTHROTTLED_BYTES_PER_SECOND }, timeoutMs);
     await qmp.execute("migrate", { uri: `unix:${path}` }, timeoutMs);
     const deadline = Date.now() + timeoutMs;
+    let downtimeMs = 0;
     for (;;) {
       const info = (await qmp.execute("query-migrate", {}, timeoutMs)) as {
         status?: string;
         "error-desc"?: string;
+        downtime?: number;
       };
-      if (info.status === "completed") break;
+      if (info.status === "completed") {
+        downtimeMs = info.downtime ?? 0;
+        break;
+      }
       if (info.status === "failed" || info.status === "cancelled")
         throw new Error(`QEMU's migration to the snapshot failed: ${info["error-desc"] ?? info.status}`);
       if (Date.now() > deadline)
@@ -79,7 +84,7 @@ export async function saveMigrationStream(
       await sleep(POLL_MS);
     }
     await withTimeout(received, timeoutMs, "the end of the migration stream");
-    return written;
+    return { bytes: written, downtimeMs };
   } finally {
     server.close();
     await rm(path, { force: true });
