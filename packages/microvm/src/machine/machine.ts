@@ -411,21 +411,26 @@ export class Machine implements AsyncDisposable {
           limits.bootTimeoutMs,
         );
       });
+      // A restore connects QMP alongside the agent channel (both sockets appear at QEMU's start).
+      const qmpConnecting = resume
+        ? QmpClient.connect(qmpSocketPath, alive, limits.bootTimeoutMs)
+        : undefined;
+      qmpConnecting?.then(
+        (client) => {
+          qmp = client;
+        },
+        () => {},
+      );
       channel = await Promise.race([
         AgentChannel.connect(agentSocketPath, alive, limits.bootTimeoutMs),
         qemuExit,
         timeout,
       ]);
-      if (resume) {
+      if (resume && qmpConnecting) {
         // The channel is connected before the guest runs: a guest agent that found its port's
         // host end closed would take it for the host being gone and power off.
         channel.continueIdsFrom(resume.manifest.channel.nextId);
-        const connected = await Promise.race([
-          QmpClient.connect(qmpSocketPath, alive, limits.bootTimeoutMs),
-          qemuExit,
-          timeout,
-        ]);
-        qmp = connected;
+        const connected = await Promise.race([qmpConnecting, qemuExit, timeout]);
         await Promise.race([
           // QEMU's fds start at 3, the state's comes after the boot files'.
           loadMigrationStream(connected, 3 + bootFiles.fds.length, alive, limits.snapshotTimeoutMs),
@@ -468,7 +473,7 @@ export class Machine implements AsyncDisposable {
       user,
       resume?.manifest.note,
     );
-    machine.qmp = qmp;
+    machine.qmp = qmp as QmpClient | undefined;
     machine.diskOverlay = diskOverlay;
     if (resume) {
       for (const id of resume.manifest.channel.runningExecs) machine.runningExecs.add(id);
