@@ -55,7 +55,10 @@ export interface QemuLaunch {
  * (`tsc_early_khz`; TCG's guest TSC reads the host's) and trusted. The rest trims boot work:
  * `quiet` (every console byte is an emulated UART write), no crypto self-tests, no mitigations
  * patching. `panic=-1` reboots at once on a panic, which `-no-reboot` turns into QEMU exiting,
- * so a panic is an exit the host sees, never a hang.
+ * so a panic is an exit the host sees, never a hang. `init_on_free=1`: the guest zeroes the pages
+ * it frees, so a snapshot carries only live memory (QEMU sends a zero page as a marker): 16% less
+ * state for a fresh busybox guest (57 against 68 MB), more for one whose programs have come and
+ * gone, and a page one guest process freed is never read back by another.
  */
 export function kernelCommandLine(launch: QemuLaunch): string {
   const args = [
@@ -69,6 +72,7 @@ export function kernelCommandLine(launch: QemuLaunch): string {
     "random.trust_cpu=on",
     "no_timer_check",
     "audit=0",
+    "init_on_free=1",
   ];
   if (launch.accelerator === "tcg") {
     args.push("tsc=reliable");
