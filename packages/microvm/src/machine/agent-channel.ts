@@ -1,5 +1,4 @@
-import { createConnection, type Socket } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import type { Socket } from "node:net";
 import {
   encodeCheckedHostFrame,
   FrameFormatError,
@@ -8,6 +7,7 @@ import {
   type HostToGuest,
   PROTOCOL_VERSION,
 } from "../guest-agent/protocol.js";
+import { connectQemuSocket } from "./qemu-socket.js";
 
 /** Receives the frames of one operation (an exec, a file transfer), by id. */
 export type FrameHandler = (frame: GuestToHost) => void;
@@ -37,22 +37,11 @@ export class AgentChannel {
   }
 
   /** Connects to QEMU's socket, which appears shortly after QEMU starts. */
-  static async connect(path: string, isAlive: () => boolean, timeoutMs: number): Promise<AgentChannel> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        const socket = await new Promise<Socket>((resolve, reject) => {
-          const s = createConnection(path);
-          s.once("connect", () => resolve(s));
-          s.once("error", reject);
-        });
-        socket.setNoDelay?.(true);
-        return new AgentChannel(socket);
-      } catch (error) {
-        if (!isAlive() || Date.now() > deadline) throw error;
-        await sleep(5);
-      }
-    }
+  static connect(path: string, isAlive: () => boolean, timeoutMs: number): Promise<AgentChannel> {
+    return connectQemuSocket(path, isAlive, timeoutMs, (socket) => {
+      socket.setNoDelay?.(true);
+      return new AgentChannel(socket);
+    });
   }
 
   /** The id the next request gets: a snapshot records it, so a restore never reuses a live one. */

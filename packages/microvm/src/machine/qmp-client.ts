@@ -1,5 +1,5 @@
-import { createConnection, type Socket } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import type { Socket } from "node:net";
+import { connectQemuSocket } from "./qemu-socket.js";
 
 /** QMP said no: the command's `error.desc`, with the command it answered. */
 export class QmpCommandError extends Error {
@@ -40,25 +40,14 @@ export class QmpClient {
   }
 
   /** Connects (the socket appears shortly after QEMU starts) and leaves capabilities negotiation. */
-  static async connect(path: string, isAlive: () => boolean, timeoutMs: number): Promise<QmpClient> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        const socket = await new Promise<Socket>((resolve, reject) => {
-          const s = createConnection(path);
-          s.once("connect", () => resolve(s));
-          s.once("error", reject);
-        });
-        const client = new QmpClient(socket);
-        // The greeting comes first, unasked; then capabilities must be negotiated.
-        await client.nextReply(timeoutMs, "the QMP greeting");
-        await client.execute("qmp_capabilities", {}, timeoutMs);
-        return client;
-      } catch (error) {
-        if (!isAlive() || Date.now() > deadline) throw error;
-        await sleep(5);
-      }
-    }
+  static connect(path: string, isAlive: () => boolean, timeoutMs: number): Promise<QmpClient> {
+    return connectQemuSocket(path, isAlive, timeoutMs, async (socket) => {
+      const client = new QmpClient(socket);
+      // The greeting comes first, unasked; then capabilities must be negotiated.
+      await client.nextReply(timeoutMs, "the QMP greeting");
+      await client.execute("qmp_capabilities", {}, timeoutMs);
+      return client;
+    });
   }
 
   /** Runs one command; resolves with its `return`, rejects with QmpCommandError or a timeout. */

@@ -6,22 +6,13 @@ import { type CliIo, defineCommand, integerOption } from "@atrium/kit/cli";
 import { defaultStateDir } from "../../config/state-dir.js";
 import { DEFAULT_MICROVM_LIMITS } from "../../limits.js";
 import { Machine } from "../../machine/machine.js";
-import { requestMachine } from "../control-client.js";
+import { snapshotServedMachine } from "../control-client.js";
 import { guestCommand, TIMEOUT_OPTION, timeoutOption } from "./run-command.js";
 
 /** The snapshot of a running named machine, written by its serving process into `dir`. */
 async function snapshotNamed(name: string, dir: string, io: CliIo): Promise<string> {
   const path = join(dir, `${name}.snapshot`);
-  let failure: string | undefined;
-  await requestMachine(
-    name,
-    { op: "snapshot", path },
-    (reply) => {
-      if (reply.type === "error") failure = reply.message;
-    },
-    { stateDir: defaultStateDir(io.env) },
-  );
-  if (failure !== undefined) throw new Error(failure);
+  await snapshotServedMachine(name, path, { stateDir: defaultStateDir(io.env) });
   return path;
 }
 

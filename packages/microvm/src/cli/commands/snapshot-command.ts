@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { defineCommand } from "@atrium/kit/cli";
 import { defaultStateDir } from "../../config/state-dir.js";
-import { requestMachine } from "../control-client.js";
+import { snapshotServedMachine } from "../control-client.js";
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
@@ -17,19 +17,7 @@ FILE\` resumes it where it was, \`atrium-vm fork\` clones it. Refused for a mach
   async run(args, io) {
     const [name, file] = args.positionals as [string, string];
     const path = resolve(io.cwd, file);
-    let saved: { stateBytes: number; diskBytes: number; pausedMs: number } | undefined;
-    let failure: string | undefined;
-    await requestMachine(
-      name,
-      { op: "snapshot", path },
-      (reply) => {
-        if (reply.type === "snapshot") saved = reply;
-        else if (reply.type === "error") failure = reply.message;
-      },
-      { stateDir: defaultStateDir(io.env) },
-    );
-    if (failure !== undefined || !saved)
-      throw new Error(failure ?? `machine ${name} closed without an answer`);
+    const saved = await snapshotServedMachine(name, path, { stateDir: defaultStateDir(io.env) });
     io.stdout.write(
       `saved ${name} to ${path} (${mib(saved.stateBytes)} MiB of state, ${mib(saved.diskBytes)} MiB of disk; paused ${Math.round(saved.pausedMs)} ms)\n`,
     );
