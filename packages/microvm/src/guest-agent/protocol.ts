@@ -245,6 +245,11 @@ export function decodeGuestFrame(type: number, id: number, body: Uint8Array): Gu
 export class GuestFrameDecoder {
   private buffer: Uint8Array = new Uint8Array(0);
 
+  /** The start of a frame not yet complete (a snapshot carries it to the restored host). */
+  get partial(): Uint8Array {
+    return this.buffer.slice();
+  }
+
   push(chunk: Uint8Array): GuestToHost[] {
     this.buffer = this.buffer.byteLength === 0 ? chunk : concat(this.buffer, chunk);
     const frames: GuestToHost[] = [];

@@ -54,6 +54,19 @@ export class AgentChannel {
     this.nextId = id;
   }
 
+  /**
+   * The bytes of a guest frame only partly received: when a snapshot stops the guest in the
+   * middle of sending one, the rest reaches the restored machine's host, which must start from
+   * this prefix (`resumeFrame`) to stay in step.
+   */
+  get partialFrame(): Uint8Array {
+    return this.decoder.partial;
+  }
+
+  resumeFrame(prefix: Uint8Array): void {
+    if (prefix.byteLength > 0) this.receive(Buffer.from(prefix));
+  }
+
   allocateId(): number {
     const id = this.nextId;
     this.nextId = this.nextId >= 0x7fffffff ? 1 : this.nextId + 1;

@@ -35,7 +35,7 @@ import { QmpClient } from "./qmp-client.js";
 import { makeRunDir } from "./run-dir.js";
 import { readSnapshotManifest, type SnapshotManifest } from "./snapshot-file.js";
 import { directoryBytes } from "./volume-usage.js";
-import { writeSnapshot } from "./write-snapshot.js";
+import { type SnapshotDescription, writeSnapshot } from "./write-snapshot.js";
 
 /** Options of `Machine.create`: what `prepareBoot` takes. */
 export type MachineOptions = PrepareOptions;
@@ -430,6 +430,8 @@ export class Machine implements AsyncDisposable {
         // The channel is connected before the guest runs: a guest agent that found its port's
         // host end closed would take it for the host being gone and power off.
         channel.continueIdsFrom(resume.manifest.channel.nextId);
+        const partial = resume.manifest.channel.partialFrame;
+        if (partial) channel.resumeFrame(Buffer.from(partial, "base64"));
         const connected = await Promise.race([qmpConnecting, qemuExit, timeout]);
         await Promise.race([
           // QEMU's fds start at 3, the state's comes after the boot files'.
@@ -819,8 +821,9 @@ export class Machine implements AsyncDisposable {
   /**
    * Saves the running machine to `path`: memory, CPUs and devices (QEMU's migration stream) and
    * its disk overlay, so `Machine.restore(path)` resumes it where it was, in this process or
-   * another. The guest is paused meanwhile and runs on afterwards (unless `stop`). Commands that
-   * are running stay running in the snapshot (see `attach`). Refused with a mounted volume: QEMU
+   * another. QEMU copies the memory while the guest runs and stops it for the last dirty pages
+   * and the disk; it runs on afterwards (unless `stop`). Commands that are running stay running
+   * in the snapshot (see `attach`). Refused with a mounted volume: QEMU
    * will not migrate a machine with a 9p export.
    */
   async snapshot(path: string, options: SnapshotOptions = {}): Promise<SnapshotInfo> {
@@ -842,16 +845,12 @@ export class Machine implements AsyncDisposable {
       const written = await writeSnapshot(
         path,
         { qmp, runDir: this.runDir, user: this.qemuUserInfo, timeoutMs },
-        {
-          config: this.config,
-          imageDigest: this.rootfs.digest,
-          kernelRelease: this.plan.kernel.release,
-          accelerator: this.info.accelerator,
-          root: this.info.root,
-          channel: { nextId: this.channel.nextRequestId, runningExecs: [...this.runningExecs] },
-          ...(options.note !== undefined ? { note: options.note } : {}),
+        () => this.describeForSnapshot(options.note),
+        async () => {
+          // What the guest sent before it stopped is read from the socket on the next turns.
+          for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+          return this.snapshotDisk();
         },
-        () => this.snapshotDisk(),
       );
       if (options.stop) await this.kill();
       else await qmp.execute("cont", {}, timeoutMs);
@@ -897,6 +896,24 @@ export class Machine implements AsyncDisposable {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /** The manifest's account of this machine, taken with the guest stopped. */
+  private describeForSnapshot(note: unknown): SnapshotDescription {
+    const partial = this.channel.partialFrame;
+    return {
+      config: this.config,
+      imageDigest: this.rootfs.digest,
+      kernelRelease: this.plan.kernel.release,
+      accelerator: this.info.accelerator,
+      root: this.info.root,
+      channel: {
+        nextId: this.channel.nextRequestId,
+        runningExecs: [...this.runningExecs],
+        ...(partial.byteLength > 0 ? { partialFrame: Buffer.from(partial).toString("base64") } : {}),
+      },
+      ...(note !== undefined ? { note } : {}),
+    };
   }
 
   /** QEMU will not migrate a machine with a mounted 9p export; say which volume, and what to do. */

@@ -44,7 +44,12 @@ export interface SnapshotManifest {
    * The agent channel as it was: the next request id, and the ids of commands still running
    * in the guest (a restored machine can `attach` to them, e.g. a harness waiting on a tool call).
    */
-  channel: { nextId: number; runningExecs: number[] };
+  channel: {
+    nextId: number;
+    runningExecs: number[];
+    /** base64 of a guest frame's first bytes, when the guest was stopped while sending it. */
+    partialFrame?: string;
+  };
   /** What the caller asked to keep with the snapshot (JSON), e.g. the tool call being waited on. */
   note?: unknown;
 }

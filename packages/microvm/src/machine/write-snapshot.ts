@@ -30,13 +30,13 @@ export interface WrittenSnapshot {
  * Writes a snapshot file (format in snapshot-file.ts) of a machine whose QEMU answers `qmp`:
  * the migration stream straight into the file after its header, then the disk `diskAfter`
  * returns (called once the guest is stopped, so memory and disk are of one instant), then the
- * manifest. Written under a temporary name and renamed, so a failed snapshot leaves no file that
+ * manifest, described then too (the agent channel as it is with the guest stopped). Written under a temporary name and renamed, so a failed snapshot leaves no file that
  * looks whole. The guest stays stopped: the caller continues or kills it.
  */
 export async function writeSnapshot(
   path: string,
   machine: { qmp: QmpClient; runDir: string; user: QemuUser | undefined; timeoutMs: number },
-  description: SnapshotDescription,
+  describe: () => SnapshotDescription,
   diskAfter: () => Promise<{ path: string; base: "image" | "none" } | undefined>,
 ): Promise<WrittenSnapshot> {
   const tmp = `${path}.tmp-${process.pid}`;
@@ -59,7 +59,7 @@ export async function writeSnapshot(
       format: "atrium-vm-snapshot",
       version: SNAPSHOT_FORMAT_VERSION,
       createdAt: new Date().toISOString(),
-      ...description,
+      ...describe(),
       ...(disk ? { diskBase: disk.base, disk: { offset: diskOffset, size: diskBytes } } : {}),
       state: { offset: SNAPSHOT_HEADER_BYTES, size: stream.bytes },
     };
