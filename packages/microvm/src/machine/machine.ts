@@ -27,6 +27,7 @@ import { openBootFiles } from "./boot-files.js";
 import { createMachineCgroup } from "./cgroup-limits.js";
 import { convertDiskToQcow2, prepareOverlay } from "./disk-overlay.js";
 import { sendResumed } from "./fresh-identity.js";
+import { guestRamPath, loadGuestRam } from "./guest-ram.js";
 import { loadMigrationStream, openStreamAt } from "./migration-stream.js";
 import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { countQemuProcesses, type QemuChild, spawnQemu } from "./qemu-process.js";
@@ -433,9 +434,24 @@ export class Machine implements AsyncDisposable {
         const partial = resume.manifest.channel.partialFrame;
         if (partial) channel.resumeFrame(Buffer.from(partial, "base64"));
         const connected = await Promise.race([qmpConnecting, qemuExit, timeout]);
+        const ram = resume.manifest.ram;
+        if (ram) {
+          const ramPath = guestRamPath(await spawned.qemuPid());
+          if (!ramPath)
+            throw new SnapshotFormatError(
+              `${resume.file} holds a TCG guest's RAM, and this QEMU has no memfd RAM to take it (KVM?); restore it where it was taken`,
+            );
+          loadGuestRam(resume.file, ram, ramPath);
+        }
         await Promise.race([
           // QEMU's fds start at 3, the state's comes after the boot files'.
-          loadMigrationStream(connected, 3 + bootFiles.fds.length, alive, limits.snapshotTimeoutMs),
+          loadMigrationStream(
+            connected,
+            3 + bootFiles.fds.length,
+            alive,
+            limits.snapshotTimeoutMs,
+            ram !== undefined,
+          ),
           qemuExit,
           timeout,
         ]);
@@ -844,7 +860,13 @@ export class Machine implements AsyncDisposable {
       // last dirty pages, and a stream taken of a running guest resumes running on restore.
       const written = await writeSnapshot(
         path,
-        { qmp, runDir: this.runDir, user: this.qemuUserInfo, timeoutMs },
+        {
+          qmp,
+          runDir: this.runDir,
+          user: this.qemuUserInfo,
+          timeoutMs,
+          ramPath: guestRamPath(this.info.qemuPid),
+        },
         () => this.describeForSnapshot(options.note),
         async () => {
           // What the guest sent before it stopped is read from the socket on the next turns.

@@ -26,6 +26,7 @@ export async function saveMigrationStream(
   out: FileHandle,
   offset: number,
   timeoutMs: number,
+  ignoreShared = false,
 ): Promise<{ bytes: number; downtimeMs: number }> {
   const path = join(runDir, "migrate-out.sock");
   let written = 0;
@@ -62,6 +63,7 @@ export async function saveMigrationStream(
     // QEMU runs as its own user: the socket must be its to connect to.
     if (user) await chown(path, user.uid, user.gid);
     await qmp.execute("migrate-set-parameters", { "max-bandwidth": UNTHROTTLED_BYTES_PER_SECOND }, timeoutMs);
+    if (ignoreShared) await setIgnoreShared(qmp, timeoutMs);
     await qmp.execute("migrate", { uri: `unix:${path}` }, timeoutMs);
     const deadline = Date.now() + timeoutMs;
     let downtimeMs = 0;
@@ -121,7 +123,9 @@ export async function loadMigrationStream(
   qemuFd: number,
   isAlive: () => boolean,
   timeoutMs: number,
+  ignoreShared = false,
 ): Promise<void> {
+  if (ignoreShared) await setIgnoreShared(qmp, timeoutMs);
   await qmp.execute("migrate-incoming", { uri: `fd:${qemuFd}` }, timeoutMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -137,6 +141,18 @@ export async function loadMigrationStream(
       throw new Error(`the restored machine was not running within ${timeoutMs} ms (state ${status.status})`);
     await sleep(POLL_MS);
   }
+}
+
+/**
+ * Leaves shared RAM (the memfd of a TCG guest) out of the stream: the snapshot carries it in a
+ * section of its own (guest-ram.ts). Both ends must set it, or the stream's layout differs.
+ */
+async function setIgnoreShared(qmp: QmpClient, timeoutMs: number): Promise<void> {
+  await qmp.execute(
+    "migrate-set-capabilities",
+    { capabilities: [{ capability: "x-ignore-shared", state: true }] },
+    timeoutMs,
+  );
 }
 
 async function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {

@@ -7,7 +7,9 @@ import { SnapshotFormatError } from "../errors.js";
  * The snapshot file, version 1 (integers big-endian):
  *
  *   magic "ATRIUM-VM-SNAP\n\0" (16) | u32 format version
- *   | the state section: QEMU's migration stream (memory, CPUs, devices), as QEMU wrote it
+ *   | the state section: QEMU's migration stream (CPUs, devices, and memory unless the next
+ *     section holds it), as QEMU wrote it
+ *   | the RAM section (a TCG guest): records `u64 offset | u32 length | bytes` of non-zero RAM
  *   | the disk section (absent for a machine whose root is in memory): a qcow2 file
  *   | manifest (JSON, UTF-8) | u32 manifest length | magic (16)
  *
@@ -39,6 +41,11 @@ export interface SnapshotManifest {
   /** "image": the disk section is an overlay over the image's ext4; "none": it is the whole disk. */
   diskBase?: "image" | "none";
   state: SnapshotSection;
+  /**
+   * The guest's RAM as records of its non-zero blocks (guest-ram.ts), when it was left out of
+   * the state (a TCG guest's memfd RAM); restored by writing it into the new QEMU's RAM.
+   */
+  ram?: SnapshotSection;
   disk?: SnapshotSection;
   /**
    * The agent channel as it was: the next request id, and the ids of commands still running
@@ -107,7 +114,7 @@ export async function readSnapshotManifest(path: string): Promise<SnapshotManife
       throw bad("its manifest is not JSON");
     }
     const end = size - TRAILER_BYTES - length;
-    for (const section of [manifest.state, manifest.disk]) {
+    for (const section of [manifest.state, manifest.ram, manifest.disk]) {
       if (section && (section.offset < SNAPSHOT_HEADER_BYTES || section.offset + section.size > end))
         throw bad("a section lies outside the file");
     }

@@ -1,5 +1,6 @@
 import { open, rename, rm } from "node:fs/promises";
 import { copyFileRange } from "./file-range.js";
+import { saveGuestRam } from "./guest-ram.js";
 import { saveMigrationStream } from "./migration-stream.js";
 import type { QemuUser } from "./qemu-user.js";
 import type { QmpClient } from "./qmp-client.js";
@@ -14,7 +15,7 @@ import {
 /** What the manifest says beyond the sections, which are known only once written. */
 export type SnapshotDescription = Omit<
   SnapshotManifest,
-  "format" | "version" | "createdAt" | "state" | "disk" | "diskBase"
+  "format" | "version" | "createdAt" | "state" | "ram" | "disk" | "diskBase"
 >;
 
 export interface WrittenSnapshot {
@@ -35,7 +36,14 @@ export interface WrittenSnapshot {
  */
 export async function writeSnapshot(
   path: string,
-  machine: { qmp: QmpClient; runDir: string; user: QemuUser | undefined; timeoutMs: number },
+  machine: {
+    qmp: QmpClient;
+    runDir: string;
+    user: QemuUser | undefined;
+    timeoutMs: number;
+    /** The guest's RAM as a memfd (guest-ram.ts): saved in its own section, not in the stream. */
+    ramPath: string | undefined;
+  },
   describe: () => SnapshotDescription,
   diskAfter: () => Promise<{ path: string; base: "image" | "none" } | undefined>,
 ): Promise<WrittenSnapshot> {
@@ -50,9 +58,12 @@ export async function writeSnapshot(
       out,
       SNAPSHOT_HEADER_BYTES,
       machine.timeoutMs,
+      machine.ramPath !== undefined,
     );
     const completedAt = performance.now();
-    const diskOffset = SNAPSHOT_HEADER_BYTES + stream.bytes;
+    const ramOffset = SNAPSHOT_HEADER_BYTES + stream.bytes;
+    const ramBytes = machine.ramPath ? await saveGuestRam(machine.ramPath, out, ramOffset) : 0;
+    const diskOffset = ramOffset + ramBytes;
     const disk = await diskAfter();
     const diskBytes = disk ? await copyFileRange(out, disk.path, diskOffset) : 0;
     const manifest: SnapshotManifest = {
@@ -62,12 +73,13 @@ export async function writeSnapshot(
       ...describe(),
       ...(disk ? { diskBase: disk.base, disk: { offset: diskOffset, size: diskBytes } } : {}),
       state: { offset: SNAPSHOT_HEADER_BYTES, size: stream.bytes },
+      ...(machine.ramPath ? { ram: { offset: ramOffset, size: ramBytes } } : {}),
     };
     const trailer = encodeSnapshotTrailer(manifest);
     await out.write(trailer, 0, trailer.byteLength, diskOffset + diskBytes);
     await out.close();
     await rename(tmp, path);
-    return { stateBytes: stream.bytes, diskBytes, completedAt, downtimeMs: stream.downtimeMs };
+    return { stateBytes: stream.bytes + ramBytes, diskBytes, completedAt, downtimeMs: stream.downtimeMs };
   } catch (error) {
     await out.close().catch(() => {});
     await rm(tmp, { force: true });
