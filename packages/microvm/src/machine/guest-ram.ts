@@ -9,11 +9,19 @@ const ZERO_BLOCK = Buffer.alloc(BLOCK_BYTES);
 
 /**
  * The guest RAM of a TCG machine is a memfd (machineArgs, memory-backend-memfd): this host, root
- * or QEMU's own user, reaches it through /proc/PID/fd. undefined when the QEMU has none (KVM).
+ * or QEMU's own user, reaches it through /proc/PID/fd. undefined when the QEMU has none (KVM) or
+ * this process may not see it; a snapshot then keeps the RAM in QEMU's stream.
  */
 export function guestRamPath(qemuPid: number): string | undefined {
   const dir = `/proc/${qemuPid}/fd`;
-  for (const fd of readdirSync(dir)) {
+  let fds: string[];
+  try {
+    fds = readdirSync(dir);
+  } catch {
+    // Not ours to look at (another user's QEMU on a host that is not root): RAM stays in the stream.
+    return undefined;
+  }
+  for (const fd of fds) {
     try {
       if (readlinkSync(`${dir}/${fd}`).startsWith("/memfd:memory-backend-memfd ")) return `${dir}/${fd}`;
     } catch {
