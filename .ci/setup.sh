@@ -41,7 +41,9 @@ TOOLS_DIR="$PWD/.tools"
 # xz-utils: @atrium/microvm's real guests, the demo's micro-VM executor (QEMU, the guest kernel,
 # the test image, ext4 root filesystems, the guest agent's toolchain, the kernel's decompression).
 # python3-minimal libpython3-stdlib: the micro-VM executor's guest image copies Debian's python3.
-DEMO_APT=(bubblewrap qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils python3-minimal libpython3-stdlib)
+# qemu-utils: qemu-img, which makes a machine's qcow2 disk overlay (copy-on-write over the image's
+# shared ext4, so a snapshot can carry it and forks each get their own).
+DEMO_APT=(bubblewrap qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs musl-tools xz-utils python3-minimal libpython3-stdlib qemu-utils)
 # Only the suites': chromium: the demo's web UI suite (tests/e2e/demo-web.test.ts, through
 # playwright-core). cpio: the micro-VM's initramfs oracle. zsh: the README's shell lines are run
 # in bash, dash and zsh (tests/repo/readme-replies-line.test.ts).

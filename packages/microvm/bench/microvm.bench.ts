@@ -3,9 +3,14 @@
  * judged against: a busybox initramfs whose init prints one line and powers off, booted with the
  * same kernel, machine type and kernel command line as the machines themselves.
  *
+ * Restore and fork are judged against the cold boot of the same image and memory size (busybox,
+ * the default memory), sampled in the same loop: the snapshot is of a machine booted like the
+ * cold ones, after its first command.
+ *
  * ATRIUM_BENCH_RUNS sets the samples per figure (default 5; medians are reported).
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BenchRow, compared, median, writeBenchResults } from "@atrium/bench";
 import { consoleOnlyArgs, kernelCommandLine } from "../src/boot/qemu-args.js";
@@ -88,6 +93,13 @@ const bare: number[] = [];
 const cold: number[] = [];
 const roundTrips: number[] = [];
 const copyIn: number[] = [];
+const restores: number[] = [];
+const forks: number[] = [];
+/** Clones per fork sample (fork_to_exec_ms: fork, then one command in every clone). */
+const FORK_CLONES = 4;
+const snapshotDir = await mkdtemp(join(tmpdir(), "atrium-vm-bench-"));
+const snapshotFile = join(snapshotDir, "busybox.snapshot");
+let snapshotBytes = 0;
 const payload = new Uint8Array(32 * 1024 * 1024).fill(7);
 for (let run = 0; run < runs; run++) {
   // Interleaved so load drift on the host hits both figures alike.
@@ -96,6 +108,16 @@ for (let run = 0; run < runs; run++) {
   const machine = await Machine.create({ image: "busybox" });
   await machine.exec(["true"]);
   cold.push(performance.now() - started);
+  // Snapshot and fork before the copy-in, whose 32 MiB payload would sit in the guest's memory.
+  if (run === 0) {
+    const info = await machine.snapshot(snapshotFile);
+    snapshotBytes = info.stateBytes + info.diskBytes;
+  }
+  const forkStarted = performance.now();
+  const clones = await machine.fork(FORK_CLONES);
+  await Promise.all(clones.map((clone) => clone.exec(["true"])));
+  forks.push(performance.now() - forkStarted);
+  await Promise.all(clones.map((clone) => clone.stop()));
   for (let i = 0; i < 10; i++) {
     const t = performance.now();
     await machine.exec(["true"]);
@@ -105,7 +127,13 @@ for (let run = 0; run < runs; run++) {
   await machine.writeFile("/tmp/payload", payload);
   copyIn.push(payload.byteLength / 1024 / 1024 / ((performance.now() - t) / 1000));
   await machine.stop();
+  const restoreStarted = performance.now();
+  const restored = await Machine.restore(snapshotFile);
+  await restored.exec(["true"]);
+  restores.push(performance.now() - restoreStarted);
+  await restored.stop();
 }
+await rm(snapshotDir, { recursive: true, force: true });
 
 // Warm start: a pool keeps one booted machine; each sample takes it, runs one command, and
 // waits for the background refill before the next, so every sample finds a machine idle.
@@ -125,9 +153,24 @@ const warm: number[] = [];
 }
 
 const bareMs = median(bare);
+const coldMs = median(cold);
 const rows: BenchRow[] = [
   { metric: "bare_busybox_boot_ms", value: bareMs, unit: `ms (${accelerator})` },
-  compared("cold_boot_to_exec_ms", median(cold), `ms (${accelerator})`, "bare_busybox_boot_ms", bareMs),
+  compared("cold_boot_to_exec_ms", coldMs, `ms (${accelerator})`, "bare_busybox_boot_ms", bareMs),
+  compared(
+    "restore_to_exec_ms",
+    median(restores),
+    `ms (${accelerator}, ${(snapshotBytes / 1024 / 1024).toFixed(0)} MiB snapshot)`,
+    "cold_boot_to_exec_ms",
+    coldMs,
+  ),
+  compared(
+    "fork_to_exec_ms",
+    median(forks),
+    `ms (${accelerator}, ${FORK_CLONES} clones, each ran one command)`,
+    "cold_boot_to_exec_ms",
+    coldMs,
+  ),
   { metric: "warm_start_to_exec_ms", value: median(warm), unit: `ms (${accelerator}, warm pool)` },
   { metric: "exec_roundtrip_ms", value: median(roundTrips), unit: `ms (${accelerator})` },
   { metric: "copy_in_mb_per_s", value: median(copyIn), unit: `MB/s (${accelerator})` },

@@ -6,6 +6,7 @@ export const APT_PACKAGE_OF = {
   musl: "musl-tools",
   mke2fs: "e2fsprogs",
   busybox: "busybox-static",
+  qemuImg: "qemu-utils",
 } as const;
 
 export function aptCommand(...packages: string[]): string {

@@ -64,3 +64,23 @@ export class PackFormatError extends AtriumError {
     super("VALIDATION", message);
   }
 }
+
+/**
+ * A snapshot file that cannot be restored: not a snapshot, another format version, cut short, or
+ * taken of an image or kernel this host does not have. The message names the file and what to do.
+ */
+export class SnapshotFormatError extends AtriumError {
+  constructor(message: string) {
+    super("VALIDATION", message);
+  }
+}
+
+/**
+ * The machine cannot be snapshotted or forked as it is (a mounted 9p volume, which QEMU will not
+ * migrate): the message names what is in the way and what to do.
+ */
+export class SnapshotRefusedError extends AtriumError {
+  constructor(message: string) {
+    super("VALIDATION", message);
+  }
+}

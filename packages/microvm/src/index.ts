@@ -15,12 +15,17 @@ export {
   MissingDependencyError,
   PackFormatError,
   RequestTooLargeError,
+  SnapshotFormatError,
+  SnapshotRefusedError,
 } from "./errors.js";
 export {
   bootPythonMachine,
+  type ExecutorSnapshotNote,
   MicroVmExecutor,
   type MicroVmExecutorOptions,
+  type MicroVmExecutorRestoreOptions,
   microVmCapabilities,
+  type ToolCallAnswer,
 } from "./executor/micro-vm-executor.js";
 export {
   microVmExecutorFactory,
@@ -48,6 +53,9 @@ export {
   Machine,
   type MachineInfo,
   type MachineOptions,
+  type RestoreOptions,
+  type SnapshotInfo,
+  type SnapshotOptions,
 } from "./machine/machine.js";
 export {
   type BootPlan,
@@ -56,6 +64,7 @@ export {
   prepareBoot,
 } from "./machine/prepare-boot.js";
 export { DEFAULT_QEMU_UID, type QemuUser, qemuUser } from "./machine/qemu-user.js";
+export { readSnapshotManifest, type SnapshotManifest } from "./machine/snapshot-file.js";
 export { bootNamedMachine, planNamedMachine } from "./named-machine/boot-named-machine.js";
 export {
   createNamedMachine,

@@ -32,6 +32,13 @@ export interface MicrovmLimits {
   maxControlLineBytes: number;
   /** How long `stop` waits for the guest to power off before it kills QEMU. */
   stopTimeoutMs: number;
+  /**
+   * How long QEMU may take to write a snapshot's state (the guest is paused meanwhile), or to
+   * load one on restore, before the host gives up.
+   */
+  snapshotTimeoutMs: number;
+  /** Clones one `fork` may make (each is a machine of its own: maxRunningMachines still holds). */
+  maxForks: number;
   /** How long the KVM probe boot may take before the engine falls back to TCG. */
   kvmProbeTimeoutMs: number;
   /** Free space added to an image's root filesystem on top of its files. */
@@ -67,6 +74,8 @@ export const DEFAULT_MICROVM_LIMITS: Readonly<MicrovmLimits> = Object.freeze({
   fileTransferTimeoutMs: 120_000,
   maxControlLineBytes: 384 * 1024 * 1024,
   stopTimeoutMs: 5_000,
+  snapshotTimeoutMs: 120_000,
+  maxForks: 8,
   kvmProbeTimeoutMs: 8_000,
   rootfsHeadroomBytes: 256 * 1024 * 1024,
   maxLayerBytes: 4 * 1024 * 1024 * 1024,
@@ -87,6 +96,8 @@ const MICROVM_LIMIT_KINDS: LimitKinds<MicrovmLimits> = {
   fileTransferTimeoutMs: "duration",
   maxControlLineBytes: "count",
   stopTimeoutMs: "duration",
+  snapshotTimeoutMs: "duration",
+  maxForks: "count",
   kvmProbeTimeoutMs: "duration",
   rootfsHeadroomBytes: "count",
   maxLayerBytes: "count",

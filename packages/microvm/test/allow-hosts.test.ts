@@ -62,6 +62,27 @@ describe.skipIf(SKIP_VM_SUITES)("network.allow_hosts", () => {
     expect(other.connections).toEqual([]);
   }, 60_000);
 
+  it("keeps the allow-list in a restored clone: the allowed server and nothing else", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "atrium-vm-allow-snapshot-"));
+    try {
+      const path = join(dir, "allow.snapshot");
+      await machine.snapshot(path);
+      const restored = await Machine.restore(path);
+      try {
+        expect((await restored.exec(`nc -w 5 10.0.2.100 ${allowed.port} </dev/null`)).stdout).toBe(
+          "allowed server\n",
+        );
+        const refused = await restored.exec(`nc -w 3 10.0.2.2 ${other.port} </dev/null; echo rc=$?`);
+        expect(refused.stdout).toBe("rc=1\n");
+        expect(other.connections).toEqual([]);
+      } finally {
+        await restored.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("refuses an entry without a port, naming it", async () => {
     await expect(
       Machine.create({ image: "busybox", network: { enabled: true, allowHosts: ["example.com"] } }),

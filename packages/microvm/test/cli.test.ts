@@ -76,7 +76,21 @@ describe("atrium-vm without a guest", () => {
   });
 
   it("prints each command's help and exits 0", async () => {
-    for (const command of ["run", "exec", "create", "start", "stop", "ls", "rm", "cp", "pack", "doctor"]) {
+    for (const command of [
+      "run",
+      "exec",
+      "create",
+      "start",
+      "stop",
+      "ls",
+      "rm",
+      "cp",
+      "pack",
+      "snapshot",
+      "restore",
+      "fork",
+      "doctor",
+    ]) {
       const result = await atriumVm([command, "--help"]);
       expect(result.exitCode, command).toBe(0);
       expect(result.stdout, command).toMatch(new RegExp(`^Usage:\\s+atrium-vm ${command}`));
@@ -88,7 +102,7 @@ describe("atrium-vm without a guest", () => {
     expect(await atriumVm(["frobnicate"])).toEqual({
       stdout: "",
       stderr:
-        'atrium-vm: unknown command "frobnicate": use run, create, start, exec, cp, stop, ls, rm, pack or doctor (see atrium-vm --help)\n',
+        'atrium-vm: unknown command "frobnicate": use run, create, start, exec, cp, stop, ls, rm, pack, snapshot, restore, fork or doctor (see atrium-vm --help)\n',
       exitCode: 2,
     });
     expect(await atriumVm(["run", "--image", "busybox"])).toEqual({
@@ -215,6 +229,44 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
       exitCode: 0,
     });
     expect(await readFile(join(work, "back.txt"), "utf8")).toBe("from the host\n");
+
+    // Saved while it runs, resumed elsewhere, cloned: each restore starts from the saved state.
+    await atriumVm(["exec", "box", "--", "echo saved > /root/state.txt"]);
+    const snapshot = join(work, "box.snapshot");
+    const saved = await atriumVm(["snapshot", "box", snapshot]);
+    expect(saved.stderr).toBe("");
+    expect(saved.stdout).toMatch(
+      new RegExp(
+        `^saved box to ${snapshot} \\(\\d+\\.\\d MiB of state, \\d+\\.\\d MiB of disk; paused \\d+ ms\\)\\n$`,
+      ),
+    );
+    await atriumVm(["exec", "box", "--", "echo later > /root/state.txt"]);
+    expect(await atriumVm(["restore", snapshot, "--", "cat /root/state.txt; exit 4"])).toEqual({
+      stdout: "saved\n",
+      stderr: "",
+      exitCode: 4,
+    });
+    const forked = await atriumVm([
+      "fork",
+      snapshot,
+      "2",
+      "--",
+      "cat /root/state.txt; head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \\n'",
+    ]);
+    expect(forked).toMatchObject({ stderr: "", exitCode: 0 });
+    const clones =
+      /^== fork 1: exit 0 ==\nsaved\n([0-9a-f]{32})== fork 2: exit 0 ==\nsaved\n([0-9a-f]{32})$/.exec(
+        forked.stdout,
+      );
+    expect(clones?.[1]).toBeDefined();
+    expect(clones?.[1]).not.toBe(clones?.[2]);
+    expect(await atriumVm(["fork", "box", "1", "--", "cat /root/state.txt"])).toEqual({
+      stdout: "== fork 1: exit 0 ==\nlater\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await atriumVm(["exec", "box", "--", "cat /root/state.txt"])).toMatchObject({ stdout: "later\n" });
+
     expect(await atriumVm(["rm", "box"])).toEqual({
       stdout: "",
       stderr: `atrium-vm rm: machine box is running (served by pid ${pid}); stop it first: atrium-vm stop box\n`,
@@ -249,6 +301,21 @@ describe.skipIf(SKIP_VM_SUITES)("atrium-vm with real guests", () => {
     await copyFile(pack, copy);
     expect(await atriumVm(["pack", "run", copy, "--", "cat /root/kept.txt /root/in.txt"])).toEqual({
       stdout: "kept\nfrom the host\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    // A pack with the running machine's snapshot resumes it as it was saved (state.txt), unless --fresh.
+    const resumable = join(work, "resumable.atrium-vm");
+    expect(
+      (await atriumVm(["pack", "create", "box", "-o", resumable, "--snapshot", snapshot])).exitCode,
+    ).toBe(0);
+    expect(await atriumVm(["pack", "run", resumable, "--", "cat /root/state.txt"])).toEqual({
+      stdout: "saved\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    expect(await atriumVm(["pack", "run", "--fresh", resumable, "--", "cat /root/state.txt"])).toEqual({
+      stdout: "later\n",
       stderr: "",
       exitCode: 0,
     });

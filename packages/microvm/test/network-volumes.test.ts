@@ -71,5 +71,15 @@ describe.skipIf(SKIP_VM_SUITES)("a machine with the network on and volumes", () 
       const result = await machine.exec(`ls ${work} 2>&1; ls /mnt`);
       expect(result.stdout).toBe(`ls: ${work}: No such file or directory\nro\nrw\n`);
     });
+
+    it("refuses a snapshot and a fork, naming the mounted volume and what to do", async () => {
+      const reason = (what: string) =>
+        `${what}: this machine has the volume ${join(work, "ro")} mounted at /mnt/ro (9p), and QEMU refuses to migrate a machine with a mounted 9p export; boot it without volumes (copy files in with writeFile or atrium-vm cp) to ${what} it`;
+      await expect(machine.snapshot(join(work, "refused.snapshot"))).rejects.toThrow(reason("snapshot"));
+      await expect(machine.fork(2)).rejects.toThrow(reason("fork"));
+      // Nothing was paused or left behind: the machine answers, and no file was written.
+      expect((await machine.exec("echo still")).stdout).toBe("still\n");
+      expect((await machine.exec("ls /mnt")).stdout).toBe("ro\nrw\n");
+    });
   });
 });

@@ -2,6 +2,7 @@ import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Machine } from "../src/index.js";
 import { bootNamedMachine } from "../src/named-machine/boot-named-machine.js";
 import { createNamedMachine } from "../src/named-machine/machine-store.js";
 import { bootPack, importPack, packMachine } from "../src/pack/pack-machine.js";
@@ -77,4 +78,71 @@ describe.skipIf(SKIP_VM_SUITES)("a named machine packed into one file and booted
       await second.stop();
     }
   }, 240_000);
+});
+
+describe.skipIf(SKIP_VM_SUITES)("a pack that carries a snapshot", () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "atrium-pack-snapshot-"));
+  });
+
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("resumes where it was packed, or boots afresh when asked", async () => {
+    const snapshot = join(work, "machine.snapshot");
+    const machine = await Machine.create({ image: "busybox" }, { root: "disk" });
+    try {
+      await machine.exec("echo packed-state > /root/s; sleep 600 > /dev/null 2>&1 & echo $! > /root/pid");
+      await machine.snapshot(snapshot);
+    } finally {
+      await machine.stop();
+    }
+    const out = join(work, "resumable.atrium-vm");
+    const manifest = await packMachine({ config: { image: "busybox" }, out, snapshot });
+    expect(manifest.sections.map((section) => section.name)).toEqual([
+      "config",
+      "kernel",
+      "initramfs",
+      "agent",
+      "rootfs",
+      "snapshot",
+    ]);
+    const dir = join(work, "run");
+    const restored = await bootPack(out, { dir });
+    try {
+      expect(restored.info.restoredFrom).toBe(join(dir, "machine.snapshot"));
+      expect((await restored.exec("cat /root/s; kill -0 $(cat /root/pid) && echo running")).stdout).toBe(
+        "packed-state\nrunning\n",
+      );
+    } finally {
+      await restored.stop();
+    }
+    const fresh = await bootPack(out, { dir: join(work, "fresh"), fresh: true });
+    try {
+      expect(fresh.info.restoredFrom).toBeUndefined();
+      expect((await fresh.exec("cat /root/s")).stderr).toBe(
+        "cat: can't open '/root/s': No such file or directory\n",
+      );
+    } finally {
+      await fresh.stop();
+    }
+  }, 300_000);
+
+  it("refuses a snapshot it could not restore, saying why", async () => {
+    const snapshot = join(work, "memory-root.snapshot");
+    const machine = await Machine.create({ image: "busybox" }, { root: "memory" });
+    try {
+      await machine.snapshot(snapshot);
+    } finally {
+      await machine.stop();
+    }
+    await expect(
+      packMachine({ config: { image: "busybox" }, out: join(work, "refused.atrium-vm"), snapshot }),
+    ).rejects.toThrow(
+      `snapshot: ${snapshot} cannot go in this pack: its machine had its root in memory; take it of a machine created with { root: "disk" }`,
+    );
+  }, 300_000);
 });

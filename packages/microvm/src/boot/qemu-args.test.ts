@@ -14,6 +14,35 @@ const base: QemuLaunch = {
 };
 
 describe("qemuArgs", () => {
+  it("gives a machine with a disk overlay a qcow2 node over the image's fd set, QMP, and a deferred incoming migration", () => {
+    const args = qemuArgs({
+      ...base,
+      diskPath: undefined,
+      diskSnapshot: false,
+      diskFds: [5],
+      diskOverlay: { path: "/run/disk-overlay.qcow2", backing: true },
+      qmpSocketPath: "/run/qmp.sock",
+      incoming: true,
+    }).join(" ");
+    expect(args).toContain("-qmp unix:/run/qmp.sock,server=on,wait=off -incoming defer ");
+    expect(args).toContain(
+      "-add-fd fd=5,set=1 -blockdev driver=raw,node-name=base,read-only=on,file.driver=file,file.filename=/dev/fdset/1,file.read-only=on -blockdev driver=qcow2,node-name=root,discard=unmap,cache.no-flush=on,file.driver=file,file.filename=/run/disk-overlay.qcow2,backing=base -device virtio-blk-device,drive=root",
+    );
+    expect(args).not.toContain("-drive");
+  });
+
+  it("gives a snapshot's whole-disk overlay no backing and no disk fds", () => {
+    const args = qemuArgs({
+      ...base,
+      diskPath: undefined,
+      diskOverlay: { path: "/run/disk-overlay.qcow2", backing: false },
+    }).join(" ");
+    expect(args).toContain(
+      "-blockdev driver=qcow2,node-name=root,discard=unmap,cache.no-flush=on,file.driver=file,file.filename=/run/disk-overlay.qcow2 -device virtio-blk-device,drive=root",
+    );
+    expect(args).not.toMatch(/add-fd|node-name=base|-incoming/);
+  });
+
   it("boots microvm with nothing QEMU adds by default and no network device when the network is off", () => {
     const args = qemuArgs(base);
     expect(args.slice(0, 20)).toEqual([
@@ -41,7 +70,7 @@ describe("qemuArgs", () => {
     expect(args.join(" ")).not.toMatch(/netdev|virtio-net|-nic/);
     expect(args).toContain("socket,id=agent,path=/run/agent.sock,server=on,wait=off");
     expect(args).toContain(
-      "id=root,file=/images/root.ext4,format=raw,if=none,cache=unsafe,discard=unmap,snapshot=on",
+      "id=root,file=/images/root.ext4,format=raw,if=none,cache=unsafe,discard=unmap,file.locking=off,snapshot=on",
     );
     const append = args[args.indexOf("-append") + 1];
     expect(append).toContain("panic=-1");
@@ -102,7 +131,7 @@ describe("qemuArgs at the host boundary", () => {
       "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
     ]);
     expect(args.join(" ")).toContain(
-      "-add-fd fd=5,set=1 -add-fd fd=6,set=1 -drive id=root,file=/dev/fdset/1,format=raw,if=none,cache=unsafe,discard=unmap -device",
+      "-add-fd fd=5,set=1 -add-fd fd=6,set=1 -drive id=root,file=/dev/fdset/1,format=raw,if=none,cache=unsafe,discard=unmap,file.locking=off -device",
     );
     expect(args).toContain("local,id=fs0,path=/data,security_model=mapped-xattr");
     expect(args.join(" ")).not.toMatch(/security_model=(none|passthrough)/);

@@ -20,6 +20,16 @@ export interface QemuLaunch {
   diskFds?: readonly number[];
   /** Writes to the disk go to a throwaway overlay (an ephemeral machine). */
   diskSnapshot?: boolean;
+  /**
+   * Writes go to this qcow2 overlay in the run directory instead of QEMU's hidden one (so a
+   * snapshot can copy it); `backing`: its unwritten clusters read from the disk (`diskFds`),
+   * otherwise the overlay is a whole disk of its own (a snapshot of a named machine's disk).
+   */
+  diskOverlay?: { path: string; backing: boolean };
+  /** QEMU's QMP socket (snapshots, restores). */
+  qmpSocketPath?: string;
+  /** Start waiting for a migration stream (`migrate-incoming`) instead of running the guest. */
+  incoming?: boolean;
   /** Host directories shared over virtio-9p, each under its mount tag. */
   volumes?: readonly { tag: string; hostPath: string; readonly: boolean }[];
   /** Absent: no network device at all. */
@@ -45,7 +55,10 @@ export interface QemuLaunch {
  * (`tsc_early_khz`; TCG's guest TSC reads the host's) and trusted. The rest trims boot work:
  * `quiet` (every console byte is an emulated UART write), no crypto self-tests, no mitigations
  * patching. `panic=-1` reboots at once on a panic, which `-no-reboot` turns into QEMU exiting,
- * so a panic is an exit the host sees, never a hang.
+ * so a panic is an exit the host sees, never a hang. `init_on_free=1`: the guest zeroes the pages
+ * it frees, so a snapshot carries only live memory (QEMU sends a zero page as a marker): 16% less
+ * state for a fresh busybox guest (57 against 68 MB), more for one whose programs have come and
+ * gone, and a page one guest process freed is never read back by another.
  */
 export function kernelCommandLine(launch: QemuLaunch): string {
   const args = [
@@ -59,6 +72,7 @@ export function kernelCommandLine(launch: QemuLaunch): string {
     "random.trust_cpu=on",
     "no_timer_check",
     "audit=0",
+    "init_on_free=1",
   ];
   if (launch.accelerator === "tcg") {
     args.push("tsc=reliable");
@@ -142,6 +156,32 @@ export function consoleOnlyArgs(accelerator: Accelerator, memoryMiB: number, app
 }
 
 /**
+ * The root disk as a qcow2 overlay node over the image's raw disk (fd set 1), as separate
+ * blockdev nodes so the backing is named here rather than read from the overlay's header.
+ * `cache.no-flush`: the guest's flushes are not worth a host fsync for a disk that is thrown
+ * away with the machine (what `cache=unsafe` did for the drive).
+ */
+function overlayDiskArgs(overlay: { path: string; backing: boolean }, diskFds?: readonly number[]): string[] {
+  const args: string[] = [];
+  let backing = "";
+  if (overlay.backing) {
+    for (const fd of diskFds ?? []) args.push("-add-fd", `fd=${fd},set=1`);
+    args.push(
+      "-blockdev",
+      "driver=raw,node-name=base,read-only=on,file.driver=file,file.filename=/dev/fdset/1,file.read-only=on",
+    );
+    backing = ",backing=base";
+  }
+  args.push(
+    "-blockdev",
+    `driver=qcow2,node-name=root,discard=unmap,cache.no-flush=on,file.driver=file,file.filename=${overlay.path}${backing}`,
+    "-device",
+    "virtio-blk-device,drive=root",
+  );
+  return args;
+}
+
+/**
  * QEMU's argv: `-M microvm` (virtio-mmio, no PCI, no firmware option ROMs), nothing QEMU would
  * add by default, the console on stdio, the agent's port on a Unix socket, the root disk, and a
  * network device only when the network is on.
@@ -171,16 +211,23 @@ export function qemuArgs(launch: QemuLaunch): string[] {
     "-device",
     `virtserialport,chardev=agent,name=${AGENT_PORT_NAME}`,
   ];
-  if (launch.diskPath || launch.diskFds) {
+  if (launch.qmpSocketPath) args.push("-qmp", `unix:${launch.qmpSocketPath},server=on,wait=off`);
+  if (launch.incoming) args.push("-incoming", "defer");
+  if (launch.diskOverlay) args.push(...overlayDiskArgs(launch.diskOverlay, launch.diskFds));
+  else if (launch.diskPath || launch.diskFds) {
     const snapshot = launch.diskSnapshot ? ",snapshot=on" : "";
     let file = launch.diskPath;
     if (launch.diskFds) {
       for (const fd of launch.diskFds) args.push("-add-fd", `fd=${fd},set=1`);
       file = "/dev/fdset/1";
     }
+    // file.locking=off: QEMU holds this disk through two fds of one fd set (read-only and
+    // read-write), and re-taking its image lock after a migration (a snapshot's `cont`) makes the
+    // two conflict with each other. Only this machine uses the disk (a named machine is served
+    // by one process at a time, an image's cached disk is opened read-only by every machine).
     args.push(
       "-drive",
-      `id=root,file=${file},format=raw,if=none,cache=unsafe,discard=unmap${snapshot}`,
+      `id=root,file=${file},format=raw,if=none,cache=unsafe,discard=unmap,file.locking=off${snapshot}`,
       "-device",
       "virtio-blk-device,drive=root",
     );

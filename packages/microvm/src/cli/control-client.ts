@@ -55,3 +55,24 @@ export async function requestMachine(
     socket.once("close", () => resolve());
   });
 }
+
+/** Has the process serving `name` snapshot it to `path` (absolute, on that host); resolves with what it wrote. */
+export async function snapshotServedMachine(
+  name: string,
+  path: string,
+  options: StoreOptions,
+): Promise<{ stateBytes: number; diskBytes: number; pausedMs: number }> {
+  let saved: { stateBytes: number; diskBytes: number; pausedMs: number } | undefined;
+  let failure: string | undefined;
+  await requestMachine(
+    name,
+    { op: "snapshot", path },
+    (reply) => {
+      if (reply.type === "snapshot") saved = reply;
+      else if (reply.type === "error") failure = reply.message;
+    },
+    options,
+  );
+  if (failure !== undefined || !saved) throw new Error(failure ?? `machine ${name} closed without an answer`);
+  return saved;
+}

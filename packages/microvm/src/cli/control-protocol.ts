@@ -17,6 +17,8 @@ export type ControlRequest =
     }
   | { op: "write"; path: string; data: string; mode?: number }
   | { op: "read"; path: string }
+  /** An absolute path on the serving host: the machine's snapshot is written there. */
+  | { op: "snapshot"; path: string }
   | { op: "stop" };
 
 export type ControlReply =
@@ -25,6 +27,7 @@ export type ControlReply =
   | { type: "exit"; exitCode: number; timedOut: boolean }
   | { type: "data"; data: string }
   | { type: "ok" }
+  | { type: "snapshot"; stateBytes: number; diskBytes: number; pausedMs: number }
   | { type: "error"; message: string };
 
 /** Writes one line; false when the socket's buffer is full (wait for its `drain`). */
@@ -128,6 +131,10 @@ export function parseControlRequest(value: unknown): ControlRequest {
       break;
     case "read":
       if (!isString(request.path)) throw wrong("read needs a path string");
+      break;
+    case "snapshot":
+      if (!isString(request.path) || !request.path.startsWith("/"))
+        throw wrong("snapshot needs an absolute path string");
       break;
     case "stop":
       break;

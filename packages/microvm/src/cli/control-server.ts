@@ -102,6 +102,16 @@ function serve(
       reply({ type: "data", data: Buffer.from(data).toString("base64") });
       socket.end();
     }, fail);
+  } else if (request.op === "snapshot") {
+    machine.snapshot(request.path).then((info) => {
+      reply({
+        type: "snapshot",
+        stateBytes: info.stateBytes,
+        diskBytes: info.diskBytes,
+        pausedMs: info.pausedMs,
+      });
+      socket.end();
+    }, fail);
   } else {
     reply({ type: "ok" });
     socket.end();

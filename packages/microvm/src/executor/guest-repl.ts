@@ -67,18 +67,30 @@ export class GuestRepl implements SandboxHost<ToolMessage> {
   /** Why the exec itself failed (it never started, or the machine died), when it did. */
   private execError: unknown;
 
+  /** The harness's exec id on the agent channel: a snapshot records it, a restore attaches to it. */
+  readonly execId: number;
+
   private constructor(
     machine: Machine,
     private readonly maxLineChars: number,
+    attachTo?: number,
   ) {
-    this.exited = machine
-      .exec(["/usr/bin/python3", "-I", "-S", "-u", "-c", guestHarness()], {
-        cwd: "/root",
-        control: (handle) => {
-          this.control = handle;
-        },
-        onStdout: (chunk) => this.onStdout(chunk),
-      })
+    const options = {
+      control: (handle: ExecControl) => {
+        this.control = handle;
+      },
+      onStdout: (chunk: Uint8Array) => this.onStdout(chunk),
+    };
+    // exec takes the next id synchronously, so it is known before the command is sent.
+    this.execId = attachTo ?? machine.nextExecId;
+    const running =
+      attachTo === undefined
+        ? machine.exec(["/usr/bin/python3", "-I", "-S", "-u", "-c", guestHarness()], {
+            cwd: "/root",
+            ...options,
+          })
+        : machine.attach(attachTo, options);
+    this.exited = running
       .then(
         (result) =>
           `the Python process in the guest ended (exit code ${result.exitCode})${result.stderr ? `: ${result.stderr.trim().slice(-500)}` : ""}`,
@@ -112,6 +124,18 @@ export class GuestRepl implements SandboxHost<ToolMessage> {
     return repl;
   }
 
+  /**
+   * The harness of a machine restored from a snapshot (`Machine.restore`), still running as it
+   * was: no `ready` line comes again. Its exec id is the one the snapshot recorded.
+   */
+  static attach(
+    machine: Machine,
+    execId: number,
+    maxLineChars: number = DEFAULT_MICRO_VM_EXECUTOR_LIMITS.maxHarnessLineChars,
+  ): GuestRepl {
+    return new GuestRepl(machine, maxLineChars, execId);
+  }
+
   get healthy(): boolean {
     return this.dead === undefined;
   }
@@ -126,6 +150,16 @@ export class GuestRepl implements SandboxHost<ToolMessage> {
       this.send(message);
       return next;
     });
+    this.queue = answer.catch(() => undefined);
+    return answer;
+  }
+
+  /**
+   * The next answer that is not a tool call, without sending anything: on a restored machine
+   * whose harness was waiting on a tool call, the step's `done` once that call is answered.
+   */
+  nextAnswer(): Promise<HarnessMessage> {
+    const answer = this.queue.then(() => this.next());
     this.queue = answer.catch(() => undefined);
     return answer;
   }

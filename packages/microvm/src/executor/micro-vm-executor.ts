@@ -3,6 +3,7 @@ import {
   describeThrown,
   type ExecutorRun,
   limitOptions,
+  newExecutorRun,
   SandboxedExecutor,
   SandboxProtocolError,
   type SandboxToolOutcome,
@@ -10,6 +11,7 @@ import {
   type VariableEntry,
 } from "@atrium/kit";
 import {
+  ConfigError,
   EXECUTION_ERROR_KINDS,
   type ExecutionError,
   type ExecutionErrorKind,
@@ -25,7 +27,7 @@ import {
   type MicroVmExecutorLimits,
   resolveMicroVmExecutorLimits,
 } from "../limits.js";
-import { Machine, type MachineOptions } from "../machine/machine.js";
+import { Machine, type MachineOptions, type RestoreOptions, type SnapshotInfo } from "../machine/machine.js";
 import type { WarmPool } from "../pool/warm-pool.js";
 import { GuestRepl, type HarnessMessage, type ToolMessage } from "./guest-repl.js";
 import { toolInputFromCall } from "./tool-input.js";
@@ -52,6 +54,33 @@ export interface MicroVmExecutorOptions extends Partial<MicroVmExecutorLimits> {
 }
 
 type DoneMessage = Extract<HarnessMessage, { op: "done" }>;
+
+/**
+ * What an executor keeps in its machine's snapshot (`snapshot`): where its harness is, and the
+ * step that was waiting on tool calls when it was taken, if one was.
+ */
+export interface ExecutorSnapshotNote {
+  kind: "micro-vm-executor";
+  harnessExecId: number;
+  /** The step's code and the tool calls it waits on; absent for a snapshot between steps. */
+  waiting?: { code: string; calls: ToolMessage[] };
+  /** The caller's own note (`snapshot(path, { note })`). */
+  note?: unknown;
+}
+
+/** Options of `MicroVmExecutor.restore`: the tools and observer the restored executor has. */
+export interface MicroVmExecutorRestoreOptions extends Partial<MicroVmExecutorLimits> {
+  machineOptions?: RestoreOptions;
+  onToolCall?: (event: ToolCallEvent) => void;
+  /**
+   * The host tools, by the names the snapshot's harness knows: they answer the calls a resumed
+   * step makes (`resumeRun`). They are not sent to the guest again.
+   */
+  tools?: readonly Tool[];
+}
+
+/** An answer to a tool call a restored step was waiting on (`resumeRun`'s `answers`). */
+export type ToolCallAnswer = SandboxToolOutcome;
 
 const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names the guest harness defines in every step's globals. */
@@ -94,6 +123,13 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
   readonly language = "python" as const;
   readonly capabilities: ExecutorCapabilities;
   protected readonly executorName = "MicroVmExecutor";
+  /** A restored machine's harness, taken by the first `acquireHost` instead of starting one. */
+  private adopted: GuestRepl | undefined;
+  /** Tool calls of the step under way that have no answer yet (a snapshot records them). */
+  private readonly unanswered = new Map<number, ToolMessage>();
+  private runningCode: string | undefined;
+  /** The step a restored snapshot was waiting in, until `resumeRun` finishes it. */
+  private restoredStep: { code: string; calls: ToolMessage[] } | undefined;
 
   private constructor(
     /** The machine the interpreter runs in (shared when it was given, else this executor's own). */
@@ -115,6 +151,18 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
       machine = options.pool
         ? await options.pool.acquire()
         : await bootPythonMachine(options.config, options.machineOptions);
+    // A pool restored from an executor's snapshot hands out machines whose interpreter runs.
+    const note = machine.snapshotNote as ExecutorSnapshotNote | undefined;
+    if (options.pool && note?.kind === "micro-vm-executor" && !note.waiting) {
+      try {
+        const adopted = await MicroVmExecutor.adopt(machine, options);
+        if (options.tools) await adopted.setTools(options.tools);
+        return adopted;
+      } catch (error) {
+        await machine.stop();
+        throw error;
+      }
+    }
     const executor = new MicroVmExecutor(machine, owns, limits, options.onToolCall);
     try {
       await executor.open(options.tools);
@@ -125,9 +173,155 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
     return executor;
   }
 
+  /**
+   * An executor over a machine restored from `snapshot`, in this process or another: the Python
+   * state, the tools' names and, when the snapshot was taken while a step waited on tool calls,
+   * that step (`waitingToolCalls`, finished by `resumeRun`). The executor owns the machine.
+   */
+  static async restore(path: string, options: MicroVmExecutorRestoreOptions = {}): Promise<MicroVmExecutor> {
+    const machine = await Machine.restore(path, options.machineOptions);
+    try {
+      return await MicroVmExecutor.adopt(machine, options);
+    } catch (error) {
+      await machine.stop();
+      throw error;
+    }
+  }
+
+  private static async adopt(
+    machine: Machine,
+    options: MicroVmExecutorRestoreOptions,
+  ): Promise<MicroVmExecutor> {
+    const note = machine.snapshotNote as ExecutorSnapshotNote | undefined;
+    if (note?.kind !== "micro-vm-executor")
+      throw new ConfigError(
+        `${machine.info.restoredFrom}: this snapshot is of a machine, not of a MicroVmExecutor; restore it with Machine.restore`,
+      );
+    const limits = resolveMicroVmExecutorLimits(limitOptions(options, DEFAULT_MICRO_VM_EXECUTOR_LIMITS));
+    const executor = new MicroVmExecutor(machine, true, limits, options.onToolCall);
+    executor.adopted = GuestRepl.attach(machine, note.harnessExecId, limits.maxHarnessLineChars);
+    if (note.waiting) executor.restoredStep = note.waiting;
+    await executor.open(undefined);
+    // The harness has these names already (and may be inside a step that would take a `tools`
+    // request for its tool call's answer): they are the host's side only.
+    executor.tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
+    return executor;
+  }
+
+  /**
+   * Saves the executor's machine to `path` (see `Machine.snapshot`), with what `restore` needs
+   * to find the interpreter again. Taken between steps, or while a step waits on tool calls:
+   * the restored executor then finishes that step with `resumeRun` (another process may, after
+   * this one has exited). Not while a step computes.
+   */
+  async snapshot(path: string, options: { note?: unknown; stop?: boolean } = {}): Promise<SnapshotInfo> {
+    return this.machine.snapshot(path, {
+      note: this.snapshotNote(options.note),
+      ...(options.stop ? { stop: true } : {}),
+    });
+  }
+
+  /** The tool calls the restored step is waiting on (empty when the snapshot was between steps). */
+  get waitingToolCalls(): readonly ToolMessage[] {
+    return this.restoredStep?.calls ?? [];
+  }
+
+  /**
+   * Finishes the step a restored snapshot was waiting in: each waiting tool call gets its answer
+   * from `answers` (by call id) or, failing that, from this executor's tool of its name; the
+   * step then runs on to its result, within `timeoutMs`.
+   */
+  async resumeRun(
+    options: { answers?: ReadonlyMap<number, ToolCallAnswer>; timeoutMs?: number } = {},
+  ): Promise<ExecutionResult> {
+    this.assertIdle("resumeRun()");
+    const step = this.restoredStep;
+    if (!step)
+      throw new ConfigError("resumeRun: no step is waiting: the snapshot was taken between steps; use run()");
+    const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
+    const run = newExecutorRun(timeoutMs);
+    const started = performance.now();
+    this.active = run;
+    this.restoredStep = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const host = await this.ready();
+      const done = host.nextAnswer();
+      for (const call of step.calls) {
+        const answer = options.answers?.get(call.id);
+        if (answer)
+          host.send({
+            op: "tool-result",
+            id: call.id,
+            ...(answer.ok ? { ok: true, json: answer.json ?? null } : answer),
+          });
+        else this.handleToolCall(call);
+      }
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          host.interrupt();
+          reject(new ConfigError(`resumeRun: the step did not finish within ${timeoutMs} ms (timeoutMs)`));
+        }, timeoutMs + this.limits.watchdogGraceMs);
+      });
+      const answer = await Promise.race([done, timeout]);
+      if (answer.op !== "done")
+        throw new SandboxProtocolError(`the guest harness answered ${answer.op} to a resumed step`);
+      return this.toResult(answer, run, step.code, started);
+    } finally {
+      clearTimeout(timer);
+      // A tool still running for the step learns that it ended (kit does the same after a run).
+      run.controller?.abort(new Error("the resumed step ended"));
+      this.active = undefined;
+    }
+  }
+
+  /**
+   * Clones this executor's machine `count` times (`Machine.fork`) and returns an executor over
+   * each clone, with the same Python state and tools: two continuations of one state. Between
+   * steps only; this executor runs on.
+   */
+  async fork(count = 1): Promise<MicroVmExecutor[]> {
+    this.assertIdle("fork()");
+    const machines = await this.machine.fork(count, { note: this.snapshotNote(undefined) });
+    const executors: MicroVmExecutor[] = [];
+    try {
+      for (const machine of machines) {
+        executors.push(
+          await MicroVmExecutor.adopt(machine, {
+            ...this.limits,
+            tools: [...this.tools.values()],
+            ...(this.onToolCall ? { onToolCall: this.onToolCall } : {}),
+          }),
+        );
+      }
+      return executors;
+    } catch (error) {
+      await Promise.all(machines.map((machine) => machine.stop()));
+      throw error;
+    }
+  }
+
+  private snapshotNote(note: unknown): ExecutorSnapshotNote {
+    if (this.active && this.unanswered.size === 0)
+      throw new ConfigError(
+        "snapshot: a step is computing; take the snapshot between steps, or while the step waits on a tool call",
+      );
+    return {
+      kind: "micro-vm-executor",
+      harnessExecId: this.host.execId,
+      ...(this.active
+        ? { waiting: { code: this.runningCode ?? "", calls: [...this.unanswered.values()] } }
+        : {}),
+      ...(note !== undefined ? { note } : {}),
+    };
+  }
+
   // ── how to talk to the guest harness ────────────────────────────────────────────────────
 
   protected acquireHost(): Promise<GuestRepl> {
+    const adopted = this.adopted;
+    this.adopted = undefined;
+    if (adopted) return Promise.resolve(adopted);
     return GuestRepl.start(this.machine, this.limits.maxHarnessLineChars);
   }
 
@@ -155,7 +349,10 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
   /** The guest keeps the time limit itself (SIGALRM); the host arms only the watchdog. */
   protected async startRun(host: GuestRepl, code: string, run: ExecutorRun): Promise<DoneMessage> {
     const { maxOutputChars } = this.limits;
+    this.runningCode = code;
+    this.unanswered.clear();
     const answer = await host.request({ op: "run", code, timeoutMs: run.timeoutMs, maxOutputChars });
+    this.unanswered.clear();
     if (answer.op !== "done")
       throw new SandboxProtocolError(`the guest harness answered ${answer.op} to a run`);
     return answer;
@@ -190,12 +387,15 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
     const run = this.active;
     if (!run || run.stop) return;
     const host = this.host;
-    const reply = (outcome: SandboxToolOutcome) =>
+    this.unanswered.set(call.id, call);
+    const reply = (outcome: SandboxToolOutcome) => {
+      this.unanswered.delete(call.id);
       host.send({
         op: "tool-result",
         id: call.id,
         ...(outcome.ok ? { ok: true, json: outcome.json ?? null } : outcome),
       });
+    };
     const tool = this.tools.get(call.name);
     let input: unknown;
     try {

@@ -27,6 +27,9 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <sys/ioctl.h>
+/* From <linux/random.h>, which musl's toolchain does not ship. */
+#define RNDADDENTROPY _IOW('R', 0x03, int[2])
+#define RNDRESEEDCRNG _IO('R', 0x07)
 #include <sys/socket.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -38,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 #define MAX_FRAME (1024 * 1024 + 64)
 #define CHUNK (64 * 1024)
 #define MAX_PROCS 64
@@ -49,7 +52,7 @@
 
 enum {
   H_EXEC = 1, H_STDIN = 2, H_STDIN_CLOSE = 3, H_SIGNAL = 4, H_WRITE_OPEN = 5,
-  H_WRITE_DATA = 6, H_WRITE_CLOSE = 7, H_READ = 8, H_POWEROFF = 9,
+  H_WRITE_DATA = 6, H_WRITE_CLOSE = 7, H_READ = 8, H_POWEROFF = 9, H_RESUMED = 10,
   G_READY = 64, G_STDOUT = 65, G_STDERR = 66, G_EXIT = 67, G_ERROR = 68, G_OK = 69,
   G_FILE_DATA = 70, G_FILE_END = 71
 };
@@ -728,6 +731,32 @@ static void do_read_file(uint32_t id, struct reader *r) {
   free(path);
 }
 
+/* The machine was restored from a snapshot (or forked): every copy of one snapshot would otherwise
+ * draw the same "random" bytes from the same CRNG state and read the same stale wall clock. The
+ * host sends its time (u64 ms since the epoch) and fresh entropy: the clock is set, the bytes are
+ * mixed into the input pool, and RNDRESEEDCRNG makes the CRNG take a new key from that pool at
+ * once (not at its next scheduled reseed, up to a minute later), so the next read differs. */
+static void do_resumed(uint32_t id, const uint8_t *body, size_t len) {
+  if (len < 8 || len - 8 > 512) { send_error_text(id, EINVAL, "resumed: malformed request"); return; }
+  uint64_t ms;
+  memcpy(&ms, body, 8);
+  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+  if (clock_settime(CLOCK_REALTIME, &ts) != 0) { send_error(id, errno, "resumed: set the clock"); return; }
+  size_t n = len - 8;
+  struct { int entropy_count; int buf_size; uint8_t buf[512]; } add;
+  add.entropy_count = (int)(n * 8);
+  add.buf_size = (int)n;
+  memcpy(add.buf, body + 8, n);
+  int fd = open("/dev/urandom", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) { send_error(id, errno, "resumed: open /dev/urandom"); return; }
+  int err = 0;
+  if (ioctl(fd, RNDADDENTROPY, &add) != 0) err = errno;
+  else if (ioctl(fd, RNDRESEEDCRNG) != 0) err = errno;
+  close(fd);
+  if (err) send_error(id, err, "resumed: reseed the kernel's random generator");
+  else send_frame(G_OK, id, NULL, 0);
+}
+
 static char write_paths[MAX_WRITES][256];
 
 static void handle_frame(uint8_t type, uint32_t id, const uint8_t *body, size_t len) {
@@ -802,6 +831,9 @@ static void handle_frame(uint8_t type, uint32_t id, const uint8_t *body, size_t 
     break;
   case H_READ:
     do_read_file(id, &r);
+    break;
+  case H_RESUMED:
+    do_resumed(id, body, len);
     break;
   case H_POWEROFF:
     send_frame(G_OK, id, NULL, 0);

@@ -12,7 +12,7 @@
  * library, and output chunks are bytes that JSON would have to escape.
  */
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** The virtio-serial port name the guest agent looks for. */
 export const AGENT_PORT_NAME = "atrium.agent";
@@ -33,6 +33,7 @@ export const FRAME_TYPE = {
   writeClose: 7,
   read: 8,
   powerOff: 9,
+  resumed: 10,
   ready: 64,
   stdout: 65,
   stderr: 66,
@@ -67,7 +68,13 @@ export type HostToGuest =
    * are sent).
    */
   | { type: "read"; id: number; path: string; maxBytes: number }
-  | { type: "power-off"; id: number };
+  | { type: "power-off"; id: number }
+  /**
+   * After a restore or fork: the host's wall clock (ms since the epoch) and up to 512 bytes of
+   * fresh entropy, which the agent mixes into the kernel's pool before forcing a CRNG reseed.
+   * Answered by `ok` or `error`.
+   */
+  | { type: "resumed"; id: number; timeMs: number; entropy: Uint8Array };
 
 export type GuestToHost =
   | { type: "ready"; id: number; version: number }
@@ -175,6 +182,11 @@ export function encodeHostFrame(message: HostToGuest): Uint8Array {
         .finish(FRAME_TYPE.read, message.id);
     case "power-off":
       return w.finish(FRAME_TYPE.powerOff, message.id);
+    case "resumed": {
+      const time = new Uint8Array(8);
+      new DataView(time.buffer).setBigUint64(0, BigInt(Math.floor(message.timeMs)), true);
+      return w.bytes(time).bytes(message.entropy).finish(FRAME_TYPE.resumed, message.id);
+    }
   }
 }
 
@@ -232,6 +244,11 @@ export function decodeGuestFrame(type: number, id: number, body: Uint8Array): Gu
  */
 export class GuestFrameDecoder {
   private buffer: Uint8Array = new Uint8Array(0);
+
+  /** The start of a frame not yet complete (a snapshot carries it to the restored host). */
+  get partial(): Uint8Array {
+    return this.buffer.slice();
+  }
 
   push(chunk: Uint8Array): GuestToHost[] {
     this.buffer = this.buffer.byteLength === 0 ? chunk : concat(this.buffer, chunk);

@@ -1,5 +1,4 @@
-import { createConnection, type Socket } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import type { Socket } from "node:net";
 import {
   encodeCheckedHostFrame,
   FrameFormatError,
@@ -8,6 +7,7 @@ import {
   type HostToGuest,
   PROTOCOL_VERSION,
 } from "../guest-agent/protocol.js";
+import { connectQemuSocket } from "./qemu-socket.js";
 
 /** Receives the frames of one operation (an exec, a file transfer), by id. */
 export type FrameHandler = (frame: GuestToHost) => void;
@@ -37,22 +37,34 @@ export class AgentChannel {
   }
 
   /** Connects to QEMU's socket, which appears shortly after QEMU starts. */
-  static async connect(path: string, isAlive: () => boolean, timeoutMs: number): Promise<AgentChannel> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        const socket = await new Promise<Socket>((resolve, reject) => {
-          const s = createConnection(path);
-          s.once("connect", () => resolve(s));
-          s.once("error", reject);
-        });
-        socket.setNoDelay?.(true);
-        return new AgentChannel(socket);
-      } catch (error) {
-        if (!isAlive() || Date.now() > deadline) throw error;
-        await sleep(5);
-      }
-    }
+  static connect(path: string, isAlive: () => boolean, timeoutMs: number): Promise<AgentChannel> {
+    return connectQemuSocket(path, isAlive, timeoutMs, (socket) => {
+      socket.setNoDelay?.(true);
+      return new AgentChannel(socket);
+    });
+  }
+
+  /** The id the next request gets: a snapshot records it, so a restore never reuses a live one. */
+  get nextRequestId(): number {
+    return this.nextId;
+  }
+
+  /** On a restored machine: go on from the snapshot's ids (see `nextRequestId`). */
+  continueIdsFrom(id: number): void {
+    this.nextId = id;
+  }
+
+  /**
+   * The bytes of a guest frame only partly received: when a snapshot stops the guest in the
+   * middle of sending one, the rest reaches the restored machine's host, which must start from
+   * this prefix (`resumeFrame`) to stay in step.
+   */
+  get partialFrame(): Uint8Array {
+    return this.decoder.partial;
+  }
+
+  resumeFrame(prefix: Uint8Array): void {
+    if (prefix.byteLength > 0) this.receive(Buffer.from(prefix));
   }
 
   allocateId(): number {
@@ -64,6 +76,10 @@ export class AgentChannel {
   /** Routes frames with `id` to `handler` until `release(id)`. */
   listen(id: number, handler: FrameHandler): void {
     this.handlers.set(id, handler);
+  }
+
+  isListening(id: number): boolean {
+    return this.handlers.has(id);
   }
 
   release(id: number): void {

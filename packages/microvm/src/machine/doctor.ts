@@ -56,6 +56,7 @@ export async function doctor(options: { cacheDir?: string } = {}): Promise<Docto
   for (const [tool, pkg] of [
     ["mke2fs", APT_PACKAGE_OF.mke2fs],
     ["xz", APT_PACKAGE_OF.xz],
+    ["qemu-img", APT_PACKAGE_OF.qemuImg],
   ] as const) {
     if (!(await which(tool))) miss(tool, pkg, `${tool} is not on PATH`);
   }

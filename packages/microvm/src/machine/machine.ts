@@ -1,11 +1,19 @@
 import type { ChildProcess } from "node:child_process";
-import { rm } from "node:fs/promises";
+import { closeSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AbortError, ClosedError, ConfigError, LimitError } from "@atrium/spec";
 import { ConsoleRing } from "../boot/console-ring.js";
 import { type Accelerator, qemuArgs } from "../boot/qemu-args.js";
 import type { VmConfig, VmConfigInput } from "../config/vm-config.js";
-import { GuestFailureError, GuestFileError, RequestTooLargeError } from "../errors.js";
+import {
+  GuestFailureError,
+  GuestFileError,
+  RequestTooLargeError,
+  SnapshotFormatError,
+  SnapshotRefusedError,
+} from "../errors.js";
 import {
   DATA_CHUNK_BYTES,
   encodeCheckedHostFrame,
@@ -17,11 +25,18 @@ import type { MicrovmLimits } from "../limits.js";
 import { AgentChannel } from "./agent-channel.js";
 import { openBootFiles } from "./boot-files.js";
 import { createMachineCgroup } from "./cgroup-limits.js";
+import { convertDiskToQcow2, prepareOverlay } from "./disk-overlay.js";
+import { sendResumed } from "./fresh-identity.js";
+import { guestRamPath, loadGuestRam } from "./guest-ram.js";
+import { loadMigrationStream, openStreamAt } from "./migration-stream.js";
 import { type BootPlan, type GuestVolumeMount, type PrepareOptions, prepareBoot } from "./prepare-boot.js";
 import { countQemuProcesses, type QemuChild, spawnQemu } from "./qemu-process.js";
-import { qemuUser } from "./qemu-user.js";
+import { type QemuUser, qemuUser } from "./qemu-user.js";
+import { QmpClient } from "./qmp-client.js";
 import { makeRunDir } from "./run-dir.js";
+import { readSnapshotManifest, type SnapshotManifest } from "./snapshot-file.js";
 import { directoryBytes } from "./volume-usage.js";
+import { type SnapshotDescription, writeSnapshot } from "./write-snapshot.js";
 
 /** Options of `Machine.create`: what `prepareBoot` takes. */
 export type MachineOptions = PrepareOptions;
@@ -97,8 +112,41 @@ export interface MachineInfo {
   cgroup: string[];
   imageDigest: string;
   root: "memory" | "disk";
-  /** Milliseconds from `create` to the agent's ready frame, and the part of it QEMU was running. */
+  /**
+   * Milliseconds from `create` to the agent's ready frame, and the part of it QEMU was running
+   * (for a restored machine: to the guest running again with fresh entropy).
+   */
   timings: { prepareMs: number; bootMs: number };
+  /** Set when the machine was restored (or forked) from a snapshot rather than booted. */
+  restoredFrom?: string;
+}
+
+export interface SnapshotOptions {
+  /** JSON kept in the snapshot and given back by `Machine.restore` (`machine.snapshotNote`). */
+  note?: unknown;
+  /** Leave the machine stopped for good after the snapshot (it is killed), instead of running on. */
+  stop?: boolean;
+}
+
+export interface SnapshotInfo {
+  path: string;
+  /** Bytes of QEMU's state (memory, CPUs, devices) and of the disk overlay (0 with a memory root). */
+  stateBytes: number;
+  diskBytes: number;
+  /** Milliseconds the guest was paused for it. */
+  pausedMs: number;
+}
+
+/** Options of `Machine.restore`: where the image and kernel are cached, limits, progress. */
+export type RestoreOptions = Omit<PrepareOptions, "root" | "kernel"> & {
+  /** Restore with this plan (a pack's files) instead of preparing one from the snapshot's config. */
+  plan?: BootPlan;
+};
+
+/** How a boot resumes a snapshot instead of starting the kernel. */
+interface Resume {
+  file: string;
+  manifest: SnapshotManifest;
 }
 
 const encoder = new TextEncoder();
@@ -120,6 +168,12 @@ export class Machine implements AsyncDisposable {
   private exited: Promise<void>;
   private failure: GuestFailureError | LimitError | undefined;
   private volumeWatch: NodeJS.Timeout | undefined;
+  private qmp: QmpClient | undefined;
+  private snapshotting = false;
+  /** The disk root's qcow2 overlay, when it has one (not a named machine booted from its disk). */
+  private diskOverlay: { path: string; backing: boolean } | undefined;
+  /** Ids of commands running in the guest: a snapshot records them so a restore can attach. */
+  private readonly runningExecs = new Set<number>();
 
   private constructor(
     private readonly qemu: ChildProcess,
@@ -130,6 +184,11 @@ export class Machine implements AsyncDisposable {
     private readonly rootfs: RootFilesystem,
     private readonly limits: Readonly<MicrovmLimits>,
     readonly info: MachineInfo,
+    private readonly plan: BootPlan,
+    private readonly qmpSocketPath: string,
+    private readonly qemuUserInfo: QemuUser | undefined,
+    /** What `snapshot({ note })` kept, on a restored machine. */
+    readonly snapshotNote?: unknown,
   ) {
     // "close", not "exit": by then QEMU's stdout is drained, so a panic message is in the ring.
     this.exited = new Promise((resolve) => {
@@ -155,6 +214,48 @@ export class Machine implements AsyncDisposable {
   static async boot(
     plan: BootPlan,
     options: { onProgress?: (stage: string) => void; startedAt?: number } = {},
+  ): Promise<Machine> {
+    return Machine.start(plan, options);
+  }
+
+  /**
+   * Resumes a machine from a snapshot file (`machine.snapshot`): same image, memory, devices and
+   * network policy, its memory and disk as they were, running commands still running. The guest
+   * gets the host's clock and fresh entropy before anything else runs, so two restores of one
+   * snapshot draw different random bytes. Another process than the one that took it may restore
+   * it: the agent channel is reconnected before the guest runs.
+   */
+  static async restore(file: string, options: RestoreOptions = {}): Promise<Machine> {
+    const started = performance.now();
+    const manifest = await readSnapshotManifest(file);
+    const plan = options.plan ?? (await prepareBoot(manifest.config, { ...options, root: manifest.root }));
+    return Machine.restorePlan(plan, file, manifest, { onProgress: options.onProgress, startedAt: started });
+  }
+
+  /** `restore` with a plan already prepared (a fork prepares once for all its clones). */
+  private static restorePlan(
+    plan: BootPlan,
+    file: string,
+    manifest: SnapshotManifest,
+    options: { onProgress?: (stage: string) => void; startedAt?: number },
+  ): Promise<Machine> {
+    const differs = (what: string, theirs: string, ours: string) =>
+      new SnapshotFormatError(
+        `${file} was taken with ${what} ${theirs}, and this host would restore it with ${ours}; restore it where it was taken, or boot afresh`,
+      );
+    if (plan.rootfs.digest !== manifest.imageDigest)
+      throw differs("image", manifest.imageDigest, plan.rootfs.digest);
+    if (plan.kernel.release !== manifest.kernelRelease)
+      throw differs("kernel", manifest.kernelRelease, plan.kernel.release);
+    if (plan.accelerator.accelerator !== manifest.accelerator)
+      throw differs("accelerator", manifest.accelerator, plan.accelerator.accelerator);
+    return Machine.start(plan, options, { file, manifest });
+  }
+
+  private static async start(
+    plan: BootPlan,
+    options: { onProgress?: (stage: string) => void; startedAt?: number },
+    resume?: Resume,
   ): Promise<Machine> {
     const started = options.startedAt ?? performance.now();
     const { config: vm, limits, kernel, rootfs, initramfsPath, volumes } = plan;
@@ -195,13 +296,23 @@ export class Machine implements AsyncDisposable {
       throw error;
     }
     const agentSocketPath = join(runDir, "agent.sock");
+    const qmpSocketPath = join(runDir, "qmp.sock");
     let bootFiles: Awaited<ReturnType<typeof openBootFiles>>;
+    let diskOverlay: { path: string; backing: boolean } | undefined;
     try {
+      diskOverlay = await prepareOverlay(
+        { root: rootKind, baseDiskPath: rootfs.diskPath, persistent: plan.persistentDisk === true },
+        runDir,
+        user,
+        resume?.manifest.disk
+          ? { file: resume.file, section: resume.manifest.disk, base: resume.manifest.diskBase ?? "image" }
+          : undefined,
+      );
       bootFiles = await openBootFiles({
         kernel: kernel.vmlinuxPath,
         initramfs: initramfsPath,
-        ...(rootKind === "disk" ? { disk: rootfs.diskPath } : {}),
-        diskWritable: plan.persistentDisk === true,
+        ...(rootKind === "disk" && diskOverlay?.backing !== false ? { disk: rootfs.diskPath } : {}),
+        diskWritable: plan.persistentDisk === true && !diskOverlay,
         user,
       });
     } catch (error) {
@@ -217,6 +328,9 @@ export class Machine implements AsyncDisposable {
       memoryMiB: vm.memory,
       agentSocketPath,
       ...(bootFiles.diskFds ? { diskFds: bootFiles.diskFds, diskSnapshot: !plan.persistentDisk } : {}),
+      ...(diskOverlay ? { diskOverlay } : {}),
+      qmpSocketPath,
+      incoming: resume !== undefined,
       sandbox: { allowSpawn: plan.guestForwards !== undefined },
       volumes,
       network: vm.network.enabled
@@ -234,9 +348,11 @@ export class Machine implements AsyncDisposable {
       cpus: vm.cpus,
     });
     let spawned: QemuChild;
+    let stateFd: number | undefined;
     try {
+      if (resume) stateFd = openStreamAt(resume.file, resume.manifest.state.offset);
       spawned = spawnQemu(qemuBinary.path, args, {
-        fds: bootFiles.fds,
+        fds: stateFd === undefined ? bootFiles.fds : [...bootFiles.fds, stateFd],
         user,
         noNetwork: !vm.network.enabled,
         env: { TMPDIR: runDir },
@@ -253,6 +369,7 @@ export class Machine implements AsyncDisposable {
       throw error;
     } finally {
       await bootFiles.close();
+      if (stateFd !== undefined) closeSync(stateFd);
     }
     const qemu = spawned.process;
     const ended = () => {
@@ -280,6 +397,7 @@ export class Machine implements AsyncDisposable {
     });
     qemuExit.catch(() => {});
     let channel: AgentChannel | undefined;
+    let qmp: QmpClient | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
@@ -294,13 +412,53 @@ export class Machine implements AsyncDisposable {
           limits.bootTimeoutMs,
         );
       });
+      // A restore connects QMP alongside the agent channel (both sockets appear at QEMU's start).
+      const qmpConnecting = resume
+        ? QmpClient.connect(qmpSocketPath, alive, limits.bootTimeoutMs)
+        : undefined;
+      qmpConnecting?.then(
+        (client) => {
+          qmp = client;
+        },
+        () => {},
+      );
       channel = await Promise.race([
         AgentChannel.connect(agentSocketPath, alive, limits.bootTimeoutMs),
         qemuExit,
         timeout,
       ]);
-      await Promise.race([channel.whenReady, qemuExit, timeout]);
+      if (resume && qmpConnecting) {
+        // The channel is connected before the guest runs: a guest agent that found its port's
+        // host end closed would take it for the host being gone and power off.
+        channel.continueIdsFrom(resume.manifest.channel.nextId);
+        const partial = resume.manifest.channel.partialFrame;
+        if (partial) channel.resumeFrame(Buffer.from(partial, "base64"));
+        const connected = await Promise.race([qmpConnecting, qemuExit, timeout]);
+        const ram = resume.manifest.ram;
+        if (ram) {
+          const ramPath = guestRamPath(await spawned.qemuPid());
+          if (!ramPath)
+            throw new SnapshotFormatError(
+              `${resume.file} holds a TCG guest's RAM, and this QEMU has no memfd RAM to take it (KVM?); restore it where it was taken`,
+            );
+          loadGuestRam(resume.file, ram, ramPath);
+        }
+        await Promise.race([
+          // QEMU's fds start at 3, the state's comes after the boot files'.
+          loadMigrationStream(
+            connected,
+            3 + bootFiles.fds.length,
+            alive,
+            limits.snapshotTimeoutMs,
+            ram !== undefined,
+          ),
+          qemuExit,
+          timeout,
+        ]);
+        await Promise.race([sendResumed(channel, limits.bootTimeoutMs), qemuExit, timeout]);
+      } else await Promise.race([channel.whenReady, qemuExit, timeout]);
     } catch (error) {
+      qmp?.close();
       channel?.close();
       qemu.kill("SIGKILL");
       await rm(runDir, { recursive: true, force: true });
@@ -309,16 +467,36 @@ export class Machine implements AsyncDisposable {
       clearTimeout(timer);
     }
     const bootMs = performance.now() - bootStarted;
-    const machine = new Machine(qemu, channel, consoleRing, runDir, vm, rootfs, limits, {
-      accelerator: choice.accelerator,
-      acceleratorReason: choice.reason,
-      qemuPid: await spawned.qemuPid(),
-      qemuUid,
-      cgroup: cgroup?.dirs ?? [],
-      imageDigest: rootfs.digest,
-      root: rootKind,
-      timings: { prepareMs: bootStarted - started, bootMs },
-    });
+    const machine = new Machine(
+      qemu,
+      channel,
+      consoleRing,
+      runDir,
+      vm,
+      rootfs,
+      limits,
+      {
+        accelerator: choice.accelerator,
+        acceleratorReason: choice.reason,
+        qemuPid: await spawned.qemuPid(),
+        qemuUid,
+        cgroup: cgroup?.dirs ?? [],
+        imageDigest: rootfs.digest,
+        root: rootKind,
+        timings: { prepareMs: bootStarted - started, bootMs },
+        ...(resume ? { restoredFrom: resume.file } : {}),
+      },
+      plan,
+      qmpSocketPath,
+      user,
+      resume?.manifest.note,
+    );
+    machine.qmp = qmp as QmpClient | undefined;
+    machine.diskOverlay = diskOverlay;
+    if (resume) {
+      for (const id of resume.manifest.channel.runningExecs) machine.runningExecs.add(id);
+      return machine;
+    }
     machine.watchVolumes(volumes.filter((volume) => !volume.readonly));
     for (const command of vm.init) {
       const result = await machine.exec(command);
@@ -413,7 +591,49 @@ export class Machine implements AsyncDisposable {
         ),
       );
     }
+    return this.follow(id, options, timeoutMs, request, stdin);
+  }
 
+  /**
+   * Follows a command already running in the guest, on a machine restored from a snapshot taken
+   * while it ran (`restoredExecs` lists them): its output from the restore on, its exit, and with
+   * `control` its stdin and signals. What it printed before the snapshot went to the process that
+   * took it. The use: a harness that was waiting on a tool call's answer when the snapshot was
+   * taken gets that answer from another process.
+   */
+  attach(
+    id: number,
+    options: Omit<ExecOptions, "stdin" | "env" | "cwd" | "timeoutMs"> = {},
+  ): Promise<ExecResult> {
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
+    if (!this.runningExecs.has(id) || this.channel.isListening(id))
+      return Promise.reject(
+        new ConfigError(
+          `attach: no command with id ${id} is waiting to be attached (running at the snapshot: ${[...this.runningExecs].join(", ") || "none"})`,
+        ),
+      );
+    return this.follow(id, options, 0, undefined, undefined);
+  }
+
+  /** Ids of the commands that were running when this machine's snapshot was taken, not yet ended. */
+  get restoredExecs(): number[] {
+    return [...this.runningExecs].filter((id) => !this.channel.isListening(id));
+  }
+
+  /** The id the next exec gets (see `attach`): a caller that must find its command after a restore records it. */
+  get nextExecId(): number {
+    return this.channel.nextRequestId;
+  }
+
+  private follow(
+    id: number,
+    options: ExecOptions,
+    timeoutMs: number,
+    request: Parameters<AgentChannel["send"]>[0] | undefined,
+    stdin: Uint8Array | undefined,
+  ): Promise<ExecResult> {
+    if (options.signal?.aborted) return Promise.reject(new AbortError());
     return new Promise<ExecResult>((resolve, reject) => {
       const kept = options.keepOutput === false ? 0 : this.limits.maxExecOutputBytes;
       const out = new OutputBuffer(kept);
@@ -422,6 +642,7 @@ export class Machine implements AsyncDisposable {
       let holding = 0;
       let lastFrameAt = performance.now();
       const finish = (action: () => void) => {
+        this.runningExecs.delete(id);
         this.channel.release(id);
         unsubscribe();
         options.signal?.removeEventListener("abort", onAbort);
@@ -497,7 +718,8 @@ export class Machine implements AsyncDisposable {
         };
         graceTimer = setTimeout(onGrace, timeoutMs + this.limits.execGraceMs);
       }
-      this.channel.send(request);
+      this.runningExecs.add(id);
+      if (request) this.channel.send(request);
       if (options.control) {
         const send = (frame: Parameters<AgentChannel["send"]>[0]) => {
           if (!this.unusable()) this.channel.send(frame);
@@ -612,6 +834,139 @@ export class Machine implements AsyncDisposable {
     });
   }
 
+  /**
+   * Saves the running machine to `path`: memory, CPUs and devices (QEMU's migration stream) and
+   * its disk overlay, so `Machine.restore(path)` resumes it where it was, in this process or
+   * another. QEMU copies the memory while the guest runs and stops it for the last dirty pages
+   * and the disk; it runs on afterwards (unless `stop`). Commands that are running stay running
+   * in the snapshot (see `attach`). Refused with a mounted volume: QEMU
+   * will not migrate a machine with a 9p export.
+   */
+  async snapshot(path: string, options: SnapshotOptions = {}): Promise<SnapshotInfo> {
+    const unusable = this.unusable();
+    if (unusable) throw unusable;
+    this.refuseVolumes("snapshot");
+    if (this.snapshotting)
+      throw new SnapshotRefusedError(
+        "a snapshot of this machine is already being taken; wait for it to finish",
+      );
+    this.snapshotting = true;
+    const timeoutMs = this.limits.snapshotTimeoutMs;
+    let started = false;
+    try {
+      const qmp = await this.qmpClient();
+      started = true;
+      // Not paused first: QEMU copies the memory while the guest runs and stops it only for the
+      // last dirty pages, and a stream taken of a running guest resumes running on restore.
+      const written = await writeSnapshot(
+        path,
+        {
+          qmp,
+          runDir: this.runDir,
+          user: this.qemuUserInfo,
+          timeoutMs,
+          ramPath: guestRamPath(this.info.qemuPid),
+        },
+        () => this.describeForSnapshot(options.note),
+        async () => {
+          // What the guest sent before it stopped is read from the socket on the next turns.
+          for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+          return this.snapshotDisk();
+        },
+      );
+      if (options.stop) await this.kill();
+      else await qmp.execute("cont", {}, timeoutMs);
+      const pausedMs = written.downtimeMs + (performance.now() - written.completedAt);
+      return { path, stateBytes: written.stateBytes, diskBytes: written.diskBytes, pausedMs };
+    } catch (error) {
+      // A failed snapshot must not leave the guest stopped.
+      if (started && !this.closed) await this.qmp?.execute("cont", {}, timeoutMs).catch(() => {});
+      throw error;
+    } finally {
+      this.snapshotting = false;
+    }
+  }
+
+  /**
+   * Makes `count` copy-on-write clones of this running machine: one snapshot, restored `count`
+   * times, each clone with its own copy of the disk overlay over the image's shared ext4, its own
+   * memory, fresh entropy and the same network policy. This machine runs on; the clones are the
+   * caller's to stop. Refused with a mounted volume, like `snapshot`.
+   */
+  async fork(count: number, options: { note?: unknown } = {}): Promise<Machine[]> {
+    if (!Number.isInteger(count) || count < 1 || count > this.limits.maxForks)
+      throw new ConfigError(
+        `fork: count must be a whole number from 1 to maxForks (${this.limits.maxForks}), not ${count}`,
+      );
+    this.refuseVolumes("fork");
+    const dir = await mkdtemp(join(tmpdir(), "atrium-vm-fork-"));
+    const file = join(dir, "fork.snapshot");
+    try {
+      await this.snapshot(file, options);
+      const manifest = await readSnapshotManifest(file);
+      const clones = await Promise.allSettled(
+        Array.from({ length: count }, () => Machine.restorePlan(this.plan, file, manifest, {})),
+      );
+      const failed = clones.find((clone) => clone.status === "rejected");
+      if (failed) {
+        await Promise.all(
+          clones.map((clone) => (clone.status === "fulfilled" ? clone.value.kill() : undefined)),
+        );
+        throw failed.reason;
+      }
+      return clones.map((clone) => (clone as PromiseFulfilledResult<Machine>).value);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The manifest's account of this machine, taken with the guest stopped. */
+  private describeForSnapshot(note: unknown): SnapshotDescription {
+    const partial = this.channel.partialFrame;
+    return {
+      config: this.config,
+      imageDigest: this.rootfs.digest,
+      kernelRelease: this.plan.kernel.release,
+      accelerator: this.info.accelerator,
+      root: this.info.root,
+      channel: {
+        nextId: this.channel.nextRequestId,
+        runningExecs: [...this.runningExecs],
+        ...(partial.byteLength > 0 ? { partialFrame: Buffer.from(partial).toString("base64") } : {}),
+      },
+      ...(note !== undefined ? { note } : {}),
+    };
+  }
+
+  /** QEMU will not migrate a machine with a mounted 9p export; say which volume, and what to do. */
+  private refuseVolumes(what: string): void {
+    const volume = this.plan.volumes[0];
+    if (!volume) return;
+    throw new SnapshotRefusedError(
+      `${what}: this machine has the volume ${volume.hostPath} mounted at ${volume.guestPath} (9p), and QEMU refuses to migrate a machine with a mounted 9p export; boot it without volumes (copy files in with writeFile or atrium-vm cp) to ${what} it`,
+    );
+  }
+
+  /** The disk as it is now (the guest paused), as a qcow2 file to copy into a snapshot. */
+  private async snapshotDisk(): Promise<{ path: string; base: "image" | "none" } | undefined> {
+    if (this.info.root !== "disk") return undefined;
+    // A restored machine's overlay may be a whole disk of its own (a named machine's snapshot).
+    if (this.diskOverlay)
+      return { path: this.diskOverlay.path, base: this.diskOverlay.backing ? "image" : "none" };
+    // A named machine's own disk, written in place: its allocated clusters, as a qcow2 of its own.
+    const path = join(this.runDir, "snapshot-disk.qcow2");
+    await rm(path, { force: true });
+    await convertDiskToQcow2(this.rootfs.diskPath, path);
+    return { path, base: "none" };
+  }
+
+  private async qmpClient(): Promise<QmpClient> {
+    if (this.qmp) return this.qmp;
+    const alive = () => this.qemu.exitCode === null && this.qemu.signalCode === null;
+    this.qmp = await QmpClient.connect(this.qmpSocketPath, alive, this.limits.bootTimeoutMs);
+    return this.qmp;
+  }
+
   /** Powers the guest off (QEMU is killed if it does not exit within `stopTimeoutMs`). Idempotent. */
   async stop(): Promise<void> {
     if (this.closed) return this.exited;
@@ -624,6 +979,7 @@ export class Machine implements AsyncDisposable {
     const timer = setTimeout(() => this.killQemu(), this.limits.stopTimeoutMs);
     await this.exited;
     clearTimeout(timer);
+    this.qmp?.close();
     this.channel.close();
     await rm(this.runDir, { recursive: true, force: true });
   }
@@ -633,6 +989,7 @@ export class Machine implements AsyncDisposable {
     this.closed = true;
     this.killQemu();
     await this.exited;
+    this.qmp?.close();
     this.channel.close();
     await rm(this.runDir, { recursive: true, force: true });
   }

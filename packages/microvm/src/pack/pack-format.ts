@@ -25,7 +25,13 @@ export const PACK_FILE_EXTENSION = ".atrium-vm";
 
 /** In boot order: what the machine is, then what boots it. */
 export const PACK_SECTIONS = ["config", "kernel", "initramfs", "agent", "rootfs"] as const;
-export type PackSectionName = (typeof PACK_SECTIONS)[number];
+/**
+ * Sections a pack may carry after those: a snapshot of the machine (machine.snapshot), which
+ * `bootPack` restores instead of booting. A reader that predates it refuses such a pack as one it
+ * does not understand, rather than booting it without its state.
+ */
+export const OPTIONAL_PACK_SECTIONS = ["snapshot"] as const;
+export type PackSectionName = (typeof PACK_SECTIONS)[number] | (typeof OPTIONAL_PACK_SECTIONS)[number];
 
 export interface PackSection {
   name: PackSectionName;

@@ -6,6 +6,7 @@ import { parseVmConfig, type VmConfig, type VmConfigInput } from "../config/vm-c
 import { Machine } from "../machine/machine.js";
 import { planFromFiles } from "../machine/plan-from-files.js";
 import { type BootPlan, type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
+import { readSnapshotManifest } from "../machine/snapshot-file.js";
 import { planNamedMachine } from "../named-machine/boot-named-machine.js";
 import {
   machinePaths,
@@ -22,6 +23,12 @@ export type PackMachineOptions = StoreOptions &
   PrepareOptions & {
     /** The pack file to write. */
     out: string;
+    /**
+     * A snapshot of this machine (`machine.snapshot`) for `bootPack` to restore instead of
+     * booting: taken of a machine with its root on disk (`{ root: "disk" }` for a config), the
+     * network off, and this image and kernel. For a named machine, of it running.
+     */
+    snapshot?: string;
   } & ({ name: string; config?: undefined } | { config: VmConfigInput | VmConfig; name?: undefined });
 
 /**
@@ -54,6 +61,7 @@ export async function packMachine(options: PackMachineOptions): Promise<PackMani
       "volumes: a pack cannot carry host directories (they stay on this host); remove the volumes from the config to pack it",
     );
   }
+  if (options.snapshot) await checkPackableSnapshot(options.snapshot, plan);
   options.onProgress?.("pack");
   return writePack(
     options.out,
@@ -70,8 +78,28 @@ export async function packMachine(options: PackMachineOptions): Promise<PackMani
       initramfs: { path: plan.initramfsPath },
       agent: { path: plan.agentPath },
       rootfs: { path: plan.rootfs.diskPath },
+      ...(options.snapshot ? { snapshot: { path: options.snapshot } } : {}),
     },
   );
+}
+
+/**
+ * A snapshot a pack can carry: it must restore with the pack's own files, and under any runner's
+ * policy, which can take the network away but not a running network device.
+ */
+async function checkPackableSnapshot(path: string, plan: BootPlan): Promise<void> {
+  const snapshot = await readSnapshotManifest(path);
+  const problem =
+    snapshot.root !== "disk"
+      ? 'its machine had its root in memory; take it of a machine created with { root: "disk" }'
+      : snapshot.config.network.enabled
+        ? "its machine had the network on, which a runner's policy may not allow; take it with the network off"
+        : snapshot.imageDigest !== plan.rootfs.digest
+          ? `it is of image ${snapshot.imageDigest}, the pack's is ${plan.rootfs.digest}`
+          : snapshot.kernelRelease !== plan.kernel.release
+            ? `it is of kernel ${snapshot.kernelRelease}, the pack's is ${plan.kernel.release}`
+            : undefined;
+  if (problem) throw new ConfigError(`snapshot: ${path} cannot go in this pack: ${problem}`);
 }
 
 export interface BootPackOptions {
@@ -84,9 +112,14 @@ export interface BootPackOptions {
   persistentDisk?: boolean;
   /** What this host lets the pack have: by default no network and no ports (see PackRunPolicy). */
   policy?: PackRunPolicy;
+  /** Boot the pack afresh even when it carries a snapshot (which is otherwise restored). */
+  fresh?: boolean;
 }
 
-/** Verifies a pack (every section and the whole file) and boots it. */
+/**
+ * Verifies a pack (every section and the whole file) and boots it, or, when it carries a
+ * snapshot, restores that: the machine resumes where it was packed.
+ */
 export async function bootPack(path: string, options: BootPackOptions): Promise<Machine> {
   options.onProgress?.("verify");
   const { manifest, files } = await extractPack(path, options.dir);
@@ -107,6 +140,11 @@ export async function bootPack(path: string, options: BootPackOptions): Promise<
     },
     { cacheDir: options.cacheDir ?? defaultCacheDir(), limits: options.limits },
   );
+  if (files.snapshot && !options.fresh)
+    return Machine.restore(files.snapshot, {
+      plan,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
   return Machine.boot(plan, { onProgress: options.onProgress });
 }
 
@@ -133,6 +171,8 @@ export async function importPack(
     const packed = parseVmConfig(JSON.parse(await readFile(files.config, "utf8")), `${path} config`);
     const config = applyPackPolicy(packed, options.policy);
     await rm(files.config);
+    // A named machine boots from its disk; a snapshot's memory would not match it for long.
+    if (files.snapshot) await rm(files.snapshot);
     const record: NamedMachineRecord = {
       name,
       config,

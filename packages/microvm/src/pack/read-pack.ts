@@ -5,6 +5,7 @@ import { PackFormatError } from "../errors.js";
 import {
   BLOCK_RECORD_HEADER_BYTES,
   DIGEST_BYTES,
+  OPTIONAL_PACK_SECTIONS,
   PACK_FORMAT_VERSION,
   PACK_HEADER_BYTES,
   PACK_MAGIC,
@@ -134,7 +135,8 @@ function parseManifest(path: string, bytes: Buffer): PackManifest {
       s.storedBytes >= 0 &&
       /^[0-9a-f]{64}$/.test(s.sha256),
   );
-  if (manifest?.format !== "atrium-vm-pack" || names.join(",") !== PACK_SECTIONS.join(",") || !sizesOk) {
+  const known = [PACK_SECTIONS.join(","), [...PACK_SECTIONS, ...OPTIONAL_PACK_SECTIONS].join(",")];
+  if (manifest?.format !== "atrium-vm-pack" || !known.includes(names.join(",")) || !sizesOk) {
     throw new PackFormatError(
       `${path} has a manifest this reader does not understand (sections ${JSON.stringify(names)}, expected ${PACK_SECTIONS.join(", ")}); it was not written by a compatible \`atrium-vm pack create\``,
     );
@@ -151,7 +153,10 @@ function parseManifest(path: string, bytes: Buffer): PackManifest {
 export async function extractPack(
   path: string,
   dir: string,
-): Promise<{ manifest: PackManifest; files: Record<PackSectionName, string> }> {
+): Promise<{
+  manifest: PackManifest;
+  files: Record<(typeof PACK_SECTIONS)[number], string> & { snapshot?: string };
+}> {
   const { size } = await stat(path).catch(() => {
     throw new PackFormatError(
       `${path}: no such pack file; give the path of a file written by \`atrium-vm pack create\``,
@@ -162,7 +167,7 @@ export async function extractPack(
   try {
     const { manifest } = await readManifestFrom(path, reader, size);
     await mkdir(dir, { recursive: true });
-    const files = {} as Record<PackSectionName, string>;
+    const files = {} as Record<(typeof PACK_SECTIONS)[number], string> & { snapshot?: string };
     for (const section of manifest.sections) {
       const target = join(dir, SECTION_FILE[section.name]);
       files[section.name] = target;
@@ -216,4 +221,5 @@ export const SECTION_FILE: Record<PackSectionName, string> = {
   initramfs: "initramfs.cpio",
   agent: "agent",
   rootfs: "disk.ext4",
+  snapshot: "machine.snapshot",
 };

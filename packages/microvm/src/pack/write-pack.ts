@@ -5,6 +5,7 @@ import {
   BLOCK_RECORD_HEADER_BYTES,
   encodeBlockRecordHeader,
   encodeHeader,
+  OPTIONAL_PACK_SECTIONS,
   PACK_FORMAT_VERSION,
   PACK_SECTIONS,
   type PackManifest,
@@ -35,11 +36,15 @@ async function sourceSize(source: SectionSource): Promise<number> {
 export async function writePack(
   outPath: string,
   manifest: Omit<PackManifest, "format" | "version" | "sections">,
-  sources: Record<PackSectionName, SectionSource>,
+  sources: Record<(typeof PACK_SECTIONS)[number], SectionSource> & { snapshot?: SectionSource },
 ): Promise<PackManifest> {
   const sections: PackSection[] = [];
-  for (const name of PACK_SECTIONS) {
-    const source = sources[name];
+  const names: PackSectionName[] = [
+    ...PACK_SECTIONS,
+    ...OPTIONAL_PACK_SECTIONS.filter((name) => sources[name] !== undefined),
+  ];
+  for (const name of names) {
+    const source = sources[name] as SectionSource;
     const hash = createHash("sha256");
     let storedBytes = 0;
     for await (const block of sourceBlocks(source)) {
@@ -67,8 +72,8 @@ export async function writePack(
     await write(encodeHeader(manifestBytes.byteLength));
     await write(manifestBytes);
     await write(createHash("sha256").update(manifestBytes).digest());
-    for (const name of PACK_SECTIONS) {
-      for await (const block of sourceBlocks(sources[name])) {
+    for (const name of names) {
+      for await (const block of sourceBlocks(sources[name] as SectionSource)) {
         await write(encodeBlockRecordHeader(block.offset, block.data.byteLength));
         await write(block.data);
       }

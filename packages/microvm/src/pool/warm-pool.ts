@@ -2,6 +2,7 @@ import { ClosedError } from "@atrium/spec";
 import type { VmConfig, VmConfigInput } from "../config/vm-config.js";
 import { Machine } from "../machine/machine.js";
 import { type BootPlan, type PrepareOptions, prepareBoot } from "../machine/prepare-boot.js";
+import { readSnapshotManifest } from "../machine/snapshot-file.js";
 
 export interface WarmPoolOptions extends PrepareOptions {
   /** Booted machines kept ready (default 1). */
@@ -28,6 +29,10 @@ interface Waiter {
  * (kernel, image, initramfs); each machine boots from that plan, one at a time (boots compete
  * for the same cores). A machine handed out is the caller's to stop; `close` stops every
  * machine the pool still holds, idle or booting.
+ *
+ * A pool made with `fromSnapshot` refills by restoring one snapshot instead of booting: each
+ * machine starts where the snapshot was taken (a Python interpreter already loaded, say), with
+ * fresh randomness of its own.
  */
 export class WarmPool implements AsyncDisposable {
   private readonly idle: { machine: Machine; since: number }[] = [];
@@ -47,6 +52,8 @@ export class WarmPool implements AsyncDisposable {
     readonly size: number,
     readonly maxIdleMs: number,
     readonly refillDelayMs: number,
+    /** The snapshot each machine is restored from, instead of booted (`fromSnapshot`). */
+    readonly snapshot?: { file: string; options: PrepareOptions },
   ) {
     this.sweeper = setInterval(() => void this.sweep(), Math.min(1000, maxIdleMs));
     this.sweeper.unref();
@@ -56,14 +63,35 @@ export class WarmPool implements AsyncDisposable {
   static async create(config: VmConfigInput | VmConfig, options: WarmPoolOptions = {}): Promise<WarmPool> {
     const size = options.size ?? 1;
     const maxIdleMs = options.maxIdleMs ?? 300_000;
-    if (!Number.isInteger(size) || size < 1)
-      throw new RangeError(`WarmPool size: a whole number of at least 1, not ${size}`);
-    if (!(maxIdleMs > 0))
-      throw new RangeError(`WarmPool maxIdleMs: a positive number of milliseconds, not ${maxIdleMs}`);
+    WarmPool.checkSizes(size, maxIdleMs);
     const plan = await prepareBoot(config, options);
     const pool = new WarmPool(plan, size, maxIdleMs, options.refillDelayMs ?? 250);
     pool.fill();
     return pool;
+  }
+
+  /**
+   * A pool whose machines are restored from the snapshot `file` (`machine.snapshot`, or a
+   * `MicroVmExecutor`'s, whose interpreter an executor made with this pool then takes over).
+   */
+  static async fromSnapshot(
+    file: string,
+    options: Omit<WarmPoolOptions, "root" | "kernel"> = {},
+  ): Promise<WarmPool> {
+    const { size = 1, maxIdleMs = 300_000, refillDelayMs = 250, ...prepare } = options;
+    WarmPool.checkSizes(size, maxIdleMs);
+    const manifest = await readSnapshotManifest(file);
+    const plan = await prepareBoot(manifest.config, { ...prepare, root: manifest.root });
+    const pool = new WarmPool(plan, size, maxIdleMs, refillDelayMs, { file, options: prepare });
+    pool.fill();
+    return pool;
+  }
+
+  private static checkSizes(size: number, maxIdleMs: number): void {
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`WarmPool size: a whole number of at least 1, not ${size}`);
+    if (!(maxIdleMs > 0))
+      throw new RangeError(`WarmPool maxIdleMs: a positive number of milliseconds, not ${maxIdleMs}`);
   }
 
   /** Machines booted and waiting. */
@@ -131,7 +159,9 @@ export class WarmPool implements AsyncDisposable {
         let machine: Machine;
         try {
           const started = performance.now();
-          machine = await Machine.boot(this.plan);
+          machine = this.snapshot
+            ? await Machine.restore(this.snapshot.file, this.snapshot.options)
+            : await Machine.boot(this.plan);
           // The first command of a fresh guest pages in the shell and the agent's exec path;
           // paid here, in the background, not by whoever acquires the machine.
           await machine.exec(["true"]);

@@ -36,10 +36,15 @@ const create = defineCommand({
   summary: "write a machine into one file",
   usage: "[options] [NAME] -o FILE",
   description:
-    "Writes one file holding everything the machine boots: its config, the kernel, the initramfs\nwith the guest agent, and its disk. NAME packs a stopped named machine with what its disk holds\nnow; without NAME, --config/--image (or ./atrium-vm.toml) packs a fresh machine. Volumes\ncannot be packed.",
+    "Writes one file holding everything the machine boots: its config, the kernel, the initramfs\nwith the guest agent, and its disk. NAME packs a stopped named machine with what its disk holds\nnow; without NAME, --config/--image (or ./atrium-vm.toml) packs a fresh machine. Volumes\ncannot be packed. --snapshot adds a snapshot of the machine (atrium-vm snapshot, taken with\nthe network off), which pack run then resumes instead of booting.",
   options: {
     ...MACHINE_SOURCE_OPTIONS,
     out: { type: "string", short: "o", value: "FILE", help: "the pack to write" },
+    snapshot: {
+      type: "string",
+      value: "SNAPSHOT",
+      help: "a snapshot of this machine for pack run to resume",
+    },
   },
   positionals: { max: 1 },
   async run({ values, positionals }, io) {
@@ -51,6 +56,7 @@ const create = defineCommand({
       stateDir: defaultStateDir(io.env),
       cacheDir: defaultCacheDir(io.env),
       onProgress: progressTo(io),
+      ...(values.snapshot !== undefined ? { snapshot: resolve(io.cwd, values.snapshot) } : {}),
     };
     if (name && (values.config || values.image))
       throw new UsageError("give a machine NAME or --config/--image, not both");
@@ -70,10 +76,15 @@ const run = defineCommand({
   summary: "boot a pack as a throwaway machine and run one command",
   usage: "[options] FILE -- COMMAND [ARG...]",
   description: `Verifies FILE (each section's checksum and the whole file's) and boots it as a throwaway
-machine on this host, which needs only QEMU; runs COMMAND; exits with its code.
+machine on this host, which needs only QEMU; runs COMMAND; exits with its code. A pack that
+carries a snapshot resumes where it was packed, unless --fresh.
 
 ${POLICY_NOTE}`,
-  options: { ...TIMEOUT_OPTION, ...POLICY_OPTIONS },
+  options: {
+    ...TIMEOUT_OPTION,
+    ...POLICY_OPTIONS,
+    fresh: { type: "boolean", help: "boot the pack afresh even when it carries a snapshot" },
+  },
   positionals: { min: 1, max: 1, names: "the pack FILE" },
   rest: true,
   async run({ values, positionals, rest }, io) {
@@ -86,6 +97,7 @@ ${POLICY_NOTE}`,
         cacheDir: defaultCacheDir(io.env),
         onProgress: progressTo(io),
         policy: packPolicy(values),
+        fresh: values.fresh === true,
       });
       try {
         return await runStreamed(machine, command, io, timeoutMs);
