@@ -1,9 +1,11 @@
 // A run that waits for a person's approval is saved, its process exits, and another process
 // resumes it: the sandbox's variables come back by replaying the earlier steps (their tool calls
 // answered from the record, never run again; their random numbers and clock reused), and the
-// call that waited gets the answer. For QuickJS and for Python, each side a process of its own.
+// call that waited gets the answer. For QuickJS and for Python (replayed), and for the micro-VM
+// (saved whole, a snapshot of the machine taken while its step waits), each side a process of
+// its own.
 import { execFile } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -44,7 +46,16 @@ function workspace() {
   return { keyFile: join(dir, "keys", "continuation.key"), continuation: join(dir, "run.continuation") };
 }
 
-describe.each(["javascript", "python"])("a %s run suspended on an approval", (language) => {
+// Real guests need QEMU and the rest .ci/setup.sh installs; without them the micro-VM case skips,
+// except under CI=true where it must run.
+const VM_READY =
+  process.env.CI === "true" ||
+  ["/usr/bin/qemu-system-x86_64", "/usr/bin/qemu-img", "/usr/bin/musl-gcc", "/usr/bin/python3"].every(
+    (path) => existsSync(path),
+  );
+const languages = ["javascript", "python", ...(VM_READY ? ["microvm"] : [])];
+
+describe.each(languages)("a %s run suspended on an approval", (language) => {
   it("is resumed by another process: earlier variables come back, no tool runs twice, and the approved call runs", async () => {
     const { keyFile, continuation } = workspace();
     const started = await side(["start", keyFile, continuation, language]);
@@ -121,4 +132,23 @@ describe("a continuation that cannot be trusted", () => {
       message: `the continuation key file ${keyFile} can be read by others (mode 644); run chmod 600 ${keyFile}`,
     });
   }, 240_000);
+
+  it.skipIf(!VM_READY)(
+    "a micro-VM run is refused when its snapshot file was changed after the run was saved",
+    async () => {
+      const { keyFile, continuation } = workspace();
+      expect((await side(["start", keyFile, continuation, "microvm"])).state).toBe("suspended");
+      const [, , payload] = readFileSync(continuation, "utf8").split(".");
+      const snapshot = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")).snapshot
+        .path as string;
+      const bytes = readFileSync(snapshot);
+      bytes[bytes.length >> 1] ^= 0xff;
+      writeFileSync(snapshot, bytes);
+      expect((await side(["resume", keyFile, continuation, "microvm", '{"approved":true}'])).error).toEqual({
+        name: "ContinuationError",
+        message: `the run's snapshot ${snapshot} was changed after the run was saved (its SHA-256 differs from the one the continuation signed)`,
+      });
+    },
+    240_000,
+  );
 });

@@ -79,6 +79,7 @@ describe.skipIf(SKIP_VM_SUITES)("MicroVmExecutor on a shared machine", () => {
       tools: true,
       isolation: "vm",
       network: "none",
+      snapshots: true,
     });
     const result = await executor.run(
       [

@@ -16,6 +16,11 @@ export function microVmExecutorFactory(options: MicroVmExecutorOptions = {}): Ex
   return {
     capabilities: microVmCapabilities(options.machine?.config.network ?? options.config?.network),
     create: () => MicroVmExecutor.create(options),
+    restore: (path, tools) =>
+      MicroVmExecutor.restore(path, {
+        ...(options.machineOptions ? { machineOptions: options.machineOptions } : {}),
+        tools,
+      }),
   };
 }
 

@@ -11,12 +11,15 @@ import {
   type VariableEntry,
 } from "@atrium/kit";
 import {
+  AbortError,
   ConfigError,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
   EXECUTION_ERROR_KINDS,
   type ExecutionError,
   type ExecutionErrorKind,
   type ExecutionResult,
   type ExecutorCapabilities,
+  type ExecutorRunOptions,
   type Tool,
 } from "@atrium/spec";
 import { defaultCacheDir } from "../cache-dir.js";
@@ -106,6 +109,8 @@ export function microVmCapabilities(
     tools: true,
     isolation: "vm",
     network: !network.enabled ? "none" : network.allowHosts?.length ? "allow-list" : "full",
+    // A run waiting on a tool call is saved whole (a snapshot) rather than replayed.
+    snapshots: true,
   });
 }
 
@@ -232,18 +237,22 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
    * step then runs on to its result, within `timeoutMs`.
    */
   async resumeRun(
-    options: { answers?: ReadonlyMap<number, ToolCallAnswer>; timeoutMs?: number } = {},
+    options: ExecutorRunOptions & { answers?: ReadonlyMap<number, ToolCallAnswer> } = {},
   ): Promise<ExecutionResult> {
     this.assertIdle("resumeRun()");
     const step = this.restoredStep;
     if (!step)
       throw new ConfigError("resumeRun: no step is waiting: the snapshot was taken between steps; use run()");
     const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
-    const run = newExecutorRun(timeoutMs);
+    const run = newExecutorRun(timeoutMs, {
+      handler: options.onApproval,
+      timeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+    });
     const started = performance.now();
     this.active = run;
     this.restoredStep = undefined;
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     try {
       const host = await this.ready();
       const done = host.nextAnswer();
@@ -263,16 +272,36 @@ export class MicroVmExecutor extends SandboxedExecutor<ToolMessage, GuestRepl, D
           reject(new ConfigError(`resumeRun: the step did not finish within ${timeoutMs} ms (timeoutMs)`));
         }, timeoutMs + this.limits.watchdogGraceMs);
       });
-      const answer = await Promise.race([done, timeout]);
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => {
+          host.interrupt();
+          reject(new AbortError("The resumed step was aborted"));
+        };
+        if (options.signal?.aborted) onAbort();
+        else options.signal?.addEventListener("abort", onAbort, { once: true });
+      });
+      const answer = await Promise.race([done, timeout, aborted]);
       if (answer.op !== "done")
         throw new SandboxProtocolError(`the guest harness answered ${answer.op} to a resumed step`);
       return this.toResult(answer, run, step.code, started);
     } finally {
       clearTimeout(timer);
+      for (const clockTimer of run.clock.timers) clearTimeout(clockTimer);
+      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
       // A tool still running for the step learns that it ended (kit does the same after a run).
       run.controller?.abort(new Error("the resumed step ended"));
       this.active = undefined;
     }
+  }
+
+  /** The spec's name for `snapshot` while a step waits on a tool call (`capabilities.snapshots`). */
+  async saveWaitingRun(path: string): Promise<void> {
+    await this.snapshot(path);
+  }
+
+  /** The spec's name for `resumeRun` (`ExecutorFactory.restore`'s executor). */
+  finishWaitingRun(options: ExecutorRunOptions = {}): Promise<ExecutionResult> {
+    return this.resumeRun(options);
   }
 
   /**
