@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdir, open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { NO_APPROVER_REASON, toJsonText } from "@atrium/kit";
@@ -312,23 +312,32 @@ export class CodeAgent extends MultiStepAgent {
         "this run was saved as a snapshot of its sandbox; resuming it needs an executor factory that can restore one (executor: microVmExecutorFactory(...))",
       );
     }
+    // Opened once: the file checked is the file restored (through /proc/self/fd), even if the
+    // path is given another file in between.
+    let handle: Awaited<ReturnType<typeof open>>;
     let digest: string;
     try {
-      digest = await sha256File(snapshot.path);
+      handle = await open(snapshot.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      digest = await sha256Of(handle);
     } catch (error) {
       throw new ContinuationError(
         `the run's snapshot ${snapshot.path} cannot be read: ${errorMessage(error)}`,
       );
     }
-    if (digest !== snapshot.sha256) {
-      throw new ContinuationError(
-        `the run's snapshot ${snapshot.path} was changed after the run was saved (its SHA-256 differs from the one the continuation signed)`,
-      );
+    let executor: CodeExecutor;
+    try {
+      if (digest !== snapshot.sha256) {
+        throw new ContinuationError(
+          `the run's snapshot ${snapshot.path} was changed after the run was saved (its SHA-256 differs from the one the continuation signed)`,
+        );
+      }
+      const previous = this.#executor;
+      this.#executor = undefined;
+      if (previous && this.#ownsExecutor()) await previous.close();
+      executor = await given.restore(`/proc/self/fd/${handle.fd}`, this.instrumentedTools);
+    } finally {
+      await handle.close();
     }
-    const previous = this.#executor;
-    this.#executor = undefined;
-    if (previous && this.#ownsExecutor()) await previous.close();
-    const executor = await given.restore(snapshot.path, this.instrumentedTools);
     if (languageOf(executor) !== language) {
       await executor.close();
       throw new ContinuationError(
@@ -620,7 +629,18 @@ function suspensionOf(executor: CodeExecutor): "replay" | "snapshot" {
 }
 
 async function sha256File(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    return await sha256Of(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The SHA-256 of an open file, read from its start (the descriptor stays open). */
+async function sha256Of(handle: Awaited<ReturnType<typeof open>>): Promise<string> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  const stream = handle.createReadStream({ start: 0, autoClose: false });
+  for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash.digest("hex");
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open, readFile, stat } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigError } from "@atrium/spec";
 
@@ -28,13 +28,37 @@ export async function loadContinuationKey(source: ContinuationKeySource): Promis
   const file = source.keyFile;
   const made = await createKeyFile(file);
   if (made) return made;
-  const info = await stat(file);
-  if ((info.mode & 0o077) !== 0) {
-    throw new ConfigError(
-      `the continuation key file ${file} can be read by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${file}`,
-    );
+  // Opened once, without following a link, and checked through that descriptor: a link or a file
+  // swapped in after the checks cannot hand over another key.
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+      throw new ConfigError(
+        `the continuation key file ${file} is a symbolic link; give the path of the file itself`,
+      );
+    }
+    throw error;
   }
-  const key = await readFile(file);
+  let key: Buffer;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new ConfigError(`the continuation key file ${file} is not a regular file`);
+    if (typeof process.getuid === "function" && info.uid !== process.getuid()) {
+      throw new ConfigError(
+        `the continuation key file ${file} belongs to uid ${info.uid}, not to this process's user (${process.getuid()}); use a key file of your own`,
+      );
+    }
+    if ((info.mode & 0o077) !== 0) {
+      throw new ConfigError(
+        `the continuation key file ${file} can be read by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${file}`,
+      );
+    }
+    key = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
   if (key.length < MIN_CONTINUATION_KEY_BYTES) {
     throw new ConfigError(
       `the continuation key file ${file} holds ${key.length} bytes; it needs at least ${MIN_CONTINUATION_KEY_BYTES} (delete it and a new one is made)`,
@@ -50,7 +74,11 @@ async function createKeyFile(file: string): Promise<Buffer | undefined> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     // O_EXCL: two processes starting at once never overwrite each other's key.
-    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    handle = await open(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
     throw error;
