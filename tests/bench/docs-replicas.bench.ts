@@ -48,6 +48,7 @@ try {
           runs: RUNS,
           runMs: RUN_MS,
           callTimeoutMs: CALL_TIMEOUT_MS,
+          pids: [...topology.pids(), chroma.server.pid],
         }),
       );
     } finally {
@@ -75,6 +76,12 @@ const rows: BenchRow[] = [
   ),
   { metric: "docs_replicas.median_call_ms.1_replica", value: one.medianCallMs, unit: "ms" },
   { metric: "docs_replicas.median_call_ms.2_replicas", value: two.medianCallMs, unit: "ms" },
+  // Where the cores went: a figure near the machine's core count with little idle means the
+  // machine, not the number of replicas, was the limit.
+  { metric: "docs_replicas.cores_used.1_replica", value: one.coresUsed, unit: "cores" },
+  { metric: "docs_replicas.cores_used.2_replicas", value: two.coresUsed, unit: "cores" },
+  { metric: "docs_replicas.cores_idle.1_replica", value: one.coresIdle, unit: "cores" },
+  { metric: "docs_replicas.cores_idle.2_replicas", value: two.coresIdle, unit: "cores" },
   { metric: "docs_replicas.cores", value: availableParallelism(), unit: "cores" },
 ];
 console.log(

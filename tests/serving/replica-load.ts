@@ -2,6 +2,7 @@
 // for a fixed time, every answer checked against the first one for its command (a replica that
 // answered differently would be a wrong answer, not a faster one).
 import { median } from "@atrium/bench";
+import { machineIdleSeconds, processCpuSeconds } from "./process-cpu.ts";
 import { connectThroughBalancer, type ReplicaSession } from "./replica-client.ts";
 
 export interface ThroughputOptions {
@@ -17,6 +18,8 @@ export interface ThroughputOptions {
   runMs: number;
   /** Each call's bound. */
   callTimeoutMs: number;
+  /** The serving processes (replicas, HAProxy, Chroma) whose CPU time the timed runs used. */
+  pids: readonly number[];
 }
 
 export interface Throughput {
@@ -26,6 +29,10 @@ export interface Throughput {
   medianCallMs: number;
   /** How many sessions each replica held (HAProxy's server name → count). */
   sessionsByReplica: Record<string, number>;
+  /** Cores busy on average during the timed runs: the serving processes and these clients. */
+  coresUsed: number;
+  /** Cores idle on average during the timed runs, machine-wide. */
+  coresIdle: number;
 }
 
 export async function measureThroughput(options: ThroughputOptions): Promise<Throughput> {
@@ -51,6 +58,8 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     }
     const rates: number[] = [];
     const latencies: number[] = [];
+    const cpuBefore = cpuNow(options.pids);
+    const wallBefore = performance.now();
     for (let run = 0; run < options.runs; run++) {
       let answered = 0;
       const started = performance.now();
@@ -71,12 +80,27 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       );
       rates.push(answered / ((performance.now() - started) / 1000));
     }
+    const wall = (performance.now() - wallBefore) / 1000;
+    const cpuAfter = cpuNow(options.pids);
     const sessionsByReplica: Record<string, number> = {};
     for (const session of sessions) {
       sessionsByReplica[session.replica] = (sessionsByReplica[session.replica] ?? 0) + 1;
     }
-    return { callsPerSecond: median(rates), medianCallMs: median(latencies), sessionsByReplica };
+    return {
+      callsPerSecond: median(rates),
+      medianCallMs: median(latencies),
+      sessionsByReplica,
+      coresUsed: (cpuAfter.used - cpuBefore.used) / wall,
+      coresIdle: (cpuAfter.idle - cpuBefore.idle) / wall,
+    };
   } finally {
     await Promise.all(sessions.map((session) => session.close()));
   }
+}
+
+/** CPU seconds so far: of `pids` and this process (the clients), and the machine's idle time. */
+function cpuNow(pids: readonly number[]): { used: number; idle: number } {
+  const own = process.cpuUsage();
+  const serving = pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+  return { used: serving + (own.user + own.system) / 1e6, idle: machineIdleSeconds() };
 }
