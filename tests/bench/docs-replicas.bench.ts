@@ -56,7 +56,7 @@ try {
     }
   }
 } finally {
-  await chroma.stop();
+  await chroma.close();
 }
 
 const one = figures.get(1)!;

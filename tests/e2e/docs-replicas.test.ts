@@ -13,12 +13,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DocsChroma,
-  type DocsReplicas,
-  startDocsChroma,
-  startDocsReplicas,
-} from "../serving/docs-replicas.ts";
+import type { ChromaCorpus } from "../../packages/chromafs/test/oracle/chroma-corpus.ts";
+import { type DocsReplicas, startDocsChroma, startDocsReplicas } from "../serving/docs-replicas.ts";
 import { haproxyInstalled } from "../serving/haproxy.ts";
 import { connectThroughBalancer, type ReplicaSession } from "../serving/replica-client.ts";
 import { corpusCopy, removeDirs, SOME_PAGES } from "./demo-corpus.ts";
@@ -87,7 +83,7 @@ const isAlive = (pid: number) => {
 
 describe.skipIf(!haproxyInstalled())("atrium-docs mcp --http replicas behind HAProxy", () => {
   let docsDir: string | undefined;
-  let chroma: DocsChroma | undefined;
+  let chroma: ChromaCorpus | undefined;
   let topology: DocsReplicas | undefined;
   let expected: Expected[];
 
@@ -102,7 +98,7 @@ describe.skipIf(!haproxyInstalled())("atrium-docs mcp --http replicas behind HAP
     const pids = [...(topology?.pids() ?? []), ...(chroma?.server.pid ? [chroma.server.pid] : [])];
     try {
       await topology?.stop();
-      await chroma?.stop();
+      await chroma?.close();
     } finally {
       removeDirs(docsDir);
     }

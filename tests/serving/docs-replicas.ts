@@ -2,41 +2,15 @@
 // ingested docs collection, N `atrium-docs mcp --http` processes reading it (stateless but for
 // their MCP sessions), and HAProxy in front with session affinity. Every part is a real process
 // started by the repository's own code and stopped by its PID.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type ChromaServer, startChromaServer } from "@atrium/chroma";
-import { ingestDocs } from "@atrium/chromafs";
+import { type ChromaCorpus, startChromaCorpus } from "../../packages/chromafs/test/oracle/chroma-corpus.ts";
 import { type AtriumDocsMcp, startAtriumDocsMcp, stopAtriumDocsMcp } from "../e2e/atrium-docs-mcp.ts";
 import { type RunningHaproxy, startHaproxy } from "./haproxy.ts";
 
 export const DOCS_COLLECTION = "docs";
 
-export interface DocsChroma {
-  readonly server: ChromaServer;
-  stop(): Promise<void>;
-}
-
 /** A Chroma server of its own (a temporary data dir) with `docsDir` ingested as DOCS_COLLECTION. */
-export async function startDocsChroma(docsDir: string): Promise<DocsChroma> {
-  const dataDir = mkdtempSync(join(tmpdir(), "atrium-replicas-chroma-"));
-  let server: ChromaServer | undefined;
-  const stop = async () => {
-    try {
-      await server?.stop();
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  };
-  try {
-    server = await startChromaServer({ path: dataDir });
-    await ingestDocs({ dir: docsDir, collection: DOCS_COLLECTION, url: server.url });
-    return { server, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
+export const startDocsChroma = (docsDir: string): Promise<ChromaCorpus> =>
+  startChromaCorpus(docsDir, DOCS_COLLECTION);
 
 export interface DocsReplicas {
   readonly replicas: readonly AtriumDocsMcp[];
