@@ -150,7 +150,8 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
   // A spawn that failed has no PID and no exit to wait for.
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   process.kill(child.pid, "SIGTERM");
-  const gone = await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]);
+  // Unreferenced, so a prompt exit leaves no timer holding the process open.
+  const gone = await Promise.race([exited.then(() => true), sleep(5_000, false, { ref: false })]);
   if (!gone) {
     process.kill(child.pid, "SIGKILL");
     await exited;
@@ -162,7 +163,12 @@ async function waitForListen(port: number, timeoutMs: number, alive: () => void)
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     alive();
-    if (await accepts(port)) return;
+    if (await accepts(port)) {
+      // A HAProxy that lost the port to another process exits at once: say so, not "listening".
+      await sleep(50);
+      alive();
+      return;
+    }
     if (Date.now() > deadline)
       throw new Error(`haproxy did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`);
     await sleep(25);

@@ -1,6 +1,7 @@
 // One MCP session through the load balancer, on the official SDK's client and its streamable
 // HTTP transport as they ship (no retry, no session renewal of Atrium's own): what any MCP host
 // does. Its fetch only reads the header HAProxy adds, so a test can say which replica answered.
+import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -59,7 +60,7 @@ export async function connectThroughBalancer(url: string, timeoutMs: number): Pr
     },
     async close() {
       const ended = transport.terminateSession().catch(() => {});
-      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, SESSION_END_MS))]);
+      await Promise.race([ended, sleep(SESSION_END_MS, undefined, { ref: false })]);
       await client.close().catch(() => {});
     },
   };
