@@ -48,8 +48,13 @@ DEMO_APT=(bubblewrap qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs 
 # playwright-core). cpio: the micro-VM's initramfs oracle. zsh: the README's shell lines are run
 # in bash, dash and zsh (tests/repo/readme-replies-line.test.ts).
 TEST_APT=(chromium cpio zsh)
+# The suites' and the bench's, not the demo's: haproxy: the load balancer in front of several
+# `atrium-docs mcp --http` replicas (tests/e2e/docs-replicas.test.ts, and the bench's 1 vs 2
+# replicas), as a deployment runs them; the demo serves one process and needs none.
+SERVING_APT=(haproxy)
 case "$MODE" in
-  test) APT_PACKAGES=("${DEMO_APT[@]}" "${TEST_APT[@]}") ;;
+  test) APT_PACKAGES=("${DEMO_APT[@]}" "${TEST_APT[@]}" "${SERVING_APT[@]}") ;;
+  bench) APT_PACKAGES=("${DEMO_APT[@]}" "${SERVING_APT[@]}") ;;
   *) APT_PACKAGES=("${DEMO_APT[@]}") ;;
 esac
 APT_PACKAGES+=(${ATRIUM_APT_PACKAGES:-})
