@@ -106,12 +106,12 @@ function onTerminal(args: string[], answers: PtyAnswer[]) {
 describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it("shows the call and its step, and y runs it", async () => {
     const { folder, args } = deleteRun(["--approve"]);
-    const { code, screen } = await onTerminal(args, [{ after: "Run it? [y/n] ", send: "y\r" }]);
+    const { code, screen } = await onTerminal(args, [{ after: "Run delete_file? [y/n] ", send: "y\r" }]);
     expect(normalise(screen)).toBe(
       [
         ...STEP_1_HEAD,
         REQUESTED,
-        "  Run it? [y/n] y",
+        "  Run delete_file? [y/n] y",
         ...RAN,
         ...listAndAnswer('["b.txt"]'),
         '["b.txt"]',
@@ -125,7 +125,7 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
   it("n refuses it: asks again on an answer that is neither, and the reason typed reaches the model", async () => {
     const { folder, args } = deleteRun(["--approve"]);
     const { code, screen } = await onTerminal(args, [
-      { after: "Run it? [y/n] ", send: "maybe\r" },
+      { after: "Run delete_file? [y/n] ", send: "maybe\r" },
       { after: "or n (refuse it): ", send: "n\r" },
       { after: "Enter to skip) ", send: "a.txt is the budget\r" },
     ]);
@@ -133,8 +133,8 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
       [
         ...STEP_1_HEAD,
         REQUESTED,
-        "  Run it? [y/n] maybe",
-        "  Please answer y (run it) or n (refuse it): n",
+        "  Run delete_file? [y/n] maybe",
+        "  Please answer y (run delete_file) or n (refuse it): n",
         "  Why not? (optional, told to the model; Enter to skip) a.txt is the budget",
         "✗ delete_file denied: a.txt is the budget",
         "Observation",
@@ -157,13 +157,13 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
     ]);
     const { args } = deleteRun(["--approve", "--quiet"], replies);
     const { code, screen } = await onTerminal(args, [
-      { after: "Run it? [y/n] ", send: "n\r" },
+      { after: "Run delete_file? [y/n] ", send: "n\r" },
       { after: "Enter to skip) ", send: "\r" },
     ]);
     expect(screen).toBe(
       [
         REQUESTED,
-        "  Run it? [y/n] n",
+        "  Run delete_file? [y/n] n",
         "  Why not? (optional, told to the model; Enter to skip) ",
         'Tool "delete_file" was not approved: denied at the terminal',
         "",
@@ -174,13 +174,13 @@ describe("atrium-agent run --approve, on a terminal", { timeout: CLI_TEST_TIMEOU
 
   it("Ctrl-C at the question ends the run cleanly: the call never runs, exit 130", async () => {
     const { folder, args } = deleteRun(["--approve"]);
-    const { code, screen } = await onTerminal(args, [{ after: "Run it? [y/n] ", send: "\u0003" }]);
+    const { code, screen } = await onTerminal(args, [{ after: "Run delete_file? [y/n] ", send: "\u0003" }]);
     expect(normalise(screen)).toBe(
       [
         ...STEP_1_HEAD,
         REQUESTED,
         // The terminal echoes Ctrl-C as ^C; the question's line is ended before the next.
-        "  Run it? [y/n] ^C",
+        "  Run delete_file? [y/n] ^C",
         "✗ delete_file denied: the step that called this tool ended",
         "✗ AbortError: The run was aborted",
         "aborted after 0 steps, N in / N out tokens, T s",

@@ -35,20 +35,20 @@ describe("terminalApprover", () => {
     await new Promise((resolve) => setImmediate(resolve));
     const first = approver.handler(request("c1", "wipe"), signal);
     const second = approver.handler(request("c2", "erase"), signal);
-    await until(() => screen().endsWith("Run it? [y/n] "));
+    await until(() => screen().endsWith("Run wipe? [y/n] "));
     input.write("n\n");
     await until(() => screen().endsWith("Enter to skip) "));
     input.write("not this one\n");
     expect(await first).toEqual({ approved: false, reason: "not this one" });
-    await until(() => screen().split("Run it?").length === 3);
+    await until(() => screen().endsWith("Run erase? [y/n] "));
     input.write("yes\n");
     expect(await second).toEqual({ approved: true });
     // The terminal echoes the typing; the stream here does not, so the answers are not on screen.
     expect(screen()).toBe(
       [
         '⏸ wipe({"id":"c1"}) needs approval (step 1)',
-        `  Run it? [y/n]   Why not? (optional, told to the model; Enter to skip) ⏸ erase({"id":"c2"}) needs approval (step 1)`,
-        "  Run it? [y/n] ",
+        `  Run wipe? [y/n]   Why not? (optional, told to the model; Enter to skip) ⏸ erase({"id":"c2"}) needs approval (step 1)`,
+        "  Run erase? [y/n] ",
       ].join("\n"),
     );
     lines.close();
@@ -59,13 +59,13 @@ describe("terminalApprover", () => {
     const { approver, screen } = approverOver(input);
     const withdrawn = new AbortController();
     const asked = approver.handler(request("c1", "wipe"), withdrawn.signal);
-    await until(() => screen().endsWith("Run it? [y/n] "));
+    await until(() => screen().endsWith("Run wipe? [y/n] "));
     withdrawn.abort(new Error("the step ended"));
     await expect(asked).rejects.toThrow("the step ended");
     approver.write("next line\n");
-    expect(screen()).toBe('⏸ wipe({"id":"c1"}) needs approval\n  Run it? [y/n] \nnext line\n');
+    expect(screen()).toBe('⏸ wipe({"id":"c1"}) needs approval\n  Run wipe? [y/n] \nnext line\n');
     const ended = approver.handler(request("c2", "wipe"), new AbortController().signal);
-    await until(() => screen().endsWith("Run it? [y/n] "));
+    await until(() => screen().endsWith("Run wipe? [y/n] "));
     input.end();
     expect(await ended).toEqual({ approved: false, reason: "no answer: the terminal's input ended" });
   });

@@ -74,8 +74,10 @@ export interface ExecutorRunOptions {
 
 /** One tool call of a recorded step: what the code asked, and what it got back. */
 export interface JournalCall {
+  /** The call's id in the run that made the record. */
+  id?: string;
   name: string;
-  /** The input as JSON text. */
+  /** The input as JSON text (a long one as `sha256:<hex>` of it). */
   input: string;
   /** Absent: the call had not finished when the record was taken; a replay runs it live. */
   outcome?: { ok: true; json?: string } | { ok: false; name: string; message: string };
@@ -84,6 +86,11 @@ export interface JournalCall {
 /** What a replay of a step needs: its tool calls in order, and its sandbox's tape. */
 export interface StepJournal {
   toolCalls: JournalCall[];
+  /**
+   * The call that waited for an approval when the record was taken (its index): a replay lets it
+   * run (to be answered); any other call without an outcome is answered with an error, not run.
+   */
+  pending?: number;
   /** The values the code's random numbers and clock gave (a JSON value its sandbox kind reads). */
   tape?: unknown;
 }

@@ -117,6 +117,7 @@ describe("the CodeExecutor contract fails broken executors", () => {
       "an uncaught tool error is a 'tool' error naming the message",
       "reset drops state but keeps tools",
       "a time limit stops an infinite loop and the executor stays usable",
+      "approvals: a denied call is a 'tool' error with the reason, and the tool never runs",
     ]);
   }, 30_000);
 

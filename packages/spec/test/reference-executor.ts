@@ -1,8 +1,11 @@
 import vm from "node:vm";
 import {
   AbortError,
+  type ApprovalDecision,
+  type ApprovalRequest,
   ClosedError,
   type CodeExecutor,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
   type ExecutionResult,
   ExecutorBusyError,
   type ExecutorCapabilities,
@@ -29,6 +32,9 @@ export class ReferenceExecutor implements CodeExecutor {
   private images: ImagePart[] = [];
   private final: { value: unknown } | undefined;
   private running = false;
+  /** The run under way's options: who answers its approvals, and its signal. */
+  private options: ExecutorRunOptions = {};
+  private calls = 0;
 
   constructor() {
     this.createContext();
@@ -46,6 +52,20 @@ export class ReferenceExecutor implements CodeExecutor {
       },
       call: async (name: string, input: unknown) => {
         const tool = this.tools.find((t) => t.name === name)!;
+        // Plain data, as every real executor hands it over (not an object of the vm's realm).
+        input = JSON.parse(JSON.stringify(input ?? null));
+        const toolCallId = `ref-${++this.calls}`;
+        const needs =
+          typeof tool.needsApproval === "function"
+            ? await tool.needsApproval(input, { toolCallId })
+            : tool.needsApproval === true;
+        if (needs) {
+          const decision = await this.ask({ toolCallId, toolName: name, input });
+          if (!decision.approved) {
+            const reason = decision.reason ? `: ${decision.reason}` : "";
+            throw Object.assign(new Error(`Tool "${name}" was not approved${reason}`), { fromTool: true });
+          }
+        }
         try {
           const output = await tool.execute(input, { signal: new AbortController().signal });
           if (!isRichToolResult(output)) return output;
@@ -63,6 +83,41 @@ export class ReferenceExecutor implements CodeExecutor {
     this.installTools();
   }
 
+  /** Asks the run's handler, within `approvalTimeoutMs`; the run's abort ends the wait. */
+  private async ask(request: ApprovalRequest): Promise<ApprovalDecision> {
+    const { onApproval, signal, approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_MS } = this.options;
+    if (!onApproval) {
+      return {
+        approved: false,
+        reason:
+          "it needs approval and no one was asked (give the run an onApproval handler, or run the CLI with --approve)",
+      };
+    }
+    const waiting = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => waiting.abort(new AbortError());
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await new Promise<ApprovalDecision>((resolve, reject) => {
+        timer = setTimeout(() => {
+          resolve({
+            approved: false,
+            reason: `no answer came within ${approvalTimeoutMs} ms (approvalTimeoutMs)`,
+          });
+          waiting.abort(new AbortError());
+        }, approvalTimeoutMs);
+        waiting.signal.addEventListener("abort", () => reject(new AbortError()), { once: true });
+        Promise.resolve(onApproval(request, waiting.signal)).then((answer) => {
+          resolve("approved" in answer ? answer : { approved: false, reason: "suspended" });
+        }, reject);
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (!waiting.signal.aborted) waiting.abort(new AbortError());
+    }
+  }
+
   private installTools(): void {
     for (const tool of this.tools) {
       vm.runInContext(
@@ -77,6 +132,7 @@ export class ReferenceExecutor implements CodeExecutor {
     if (this.running) throw new ExecutorBusyError("run()");
     if (options.signal?.aborted) throw new AbortError();
     this.running = true;
+    this.options = options;
     try {
       return await this.runNow(code, options);
     } finally {
@@ -105,10 +161,11 @@ export class ReferenceExecutor implements CodeExecutor {
       const source = /\bawait\b/.test(code) ? asyncWrapper(code) : code;
       const script = new vm.Script(source, { filename: "step.js" });
       let value = script.runInContext(this.context, { timeout: budget });
-      if (/\bawait\b/.test(code)) value = await value;
+      if (/\bawait\b/.test(code)) value = await untilAborted(value, options.signal);
       if (this.final) return finish({ output: this.final.value, isFinalAnswer: true });
       return finish({ output: plain(value) });
     } catch (error) {
+      if (options.signal?.aborted) throw new AbortError();
       if (error instanceof FinalAnswerSignal || this.final) {
         return finish({ output: this.final?.value, isFinalAnswer: true });
       }
@@ -187,4 +244,16 @@ function asyncWrapper(code: string): string {
 
 function plain(value: unknown): unknown {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** `value`, or an AbortError as soon as `signal` aborts (an await the abort must end). */
+function untilAborted<T>(value: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return value;
+  return Promise.race([
+    value,
+    new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(new AbortError());
+      signal.addEventListener("abort", () => reject(new AbortError()), { once: true });
+    }),
+  ]);
 }

@@ -1,12 +1,12 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { NO_APPROVER_REASON, toJsonText } from "@atrium/kit";
 import {
   type ApprovalDecision,
   type ApprovalHandler,
+  AtriumError,
   type CodeExecutor,
   ConfigError,
   type ExecutionError,
@@ -21,8 +21,17 @@ import {
   serializeError,
   type Usage,
 } from "@atrium/spec";
-import { ContinuationError, openContinuation, signContinuation } from "../continuation/continuation-codec.js";
-import { type ContinuationKeySource, loadContinuationKey } from "../continuation/continuation-key.js";
+import {
+  ContinuationError,
+  MAX_CONTINUATION_CHARS,
+  openContinuation,
+  signContinuation,
+} from "../continuation/continuation-codec.js";
+import {
+  type ContinuationKeySource,
+  checkPrivateFolder,
+  loadContinuationKey,
+} from "../continuation/continuation-key.js";
 import { type CodeRunState, parseCodeRunState } from "../continuation/continuation-state.js";
 import type { CodeDialect } from "../dialects/code-dialect.js";
 import { dialectFor } from "../dialects/dialect-for.js";
@@ -68,6 +77,11 @@ export interface CodeAgentOptions extends AgentOptions {
    * never part of it. Needs an executor that can replay (`capabilities.replay`).
    */
   resumable?: ContinuationKeySource & {
+    /**
+     * Where resumed runs are noted, so each continuation goes on once: default `used/` beside the
+     * key file; with a key given as bytes and no folder, this process remembers them.
+     */
+    usedDir?: string;
     /**
      * Where a sandbox saved whole (a micro-VM's snapshot) is written when a run is suspended:
      * default `snapshots/` beside the key file (or the system's temporary folder for a key given
@@ -219,6 +233,12 @@ export class CodeAgent extends MultiStepAgent {
       );
     }
     const state = parseCodeRunState(openContinuation(continuation, await this.#continuationKey()));
+    if (state.tools !== this.#toolsFingerprint()) {
+      throw new ContinuationError(
+        "this agent's tools are not the saved run's (their names or input schemas differ); resume it with the agent that saved it",
+      );
+    }
+    await this.#claim(state.id);
     const memory = AgentMemory.fromJSON(state.memory as SerializedMemory);
     const { decision, ...runOptions } = options;
     this.memory = memory;
@@ -233,6 +253,40 @@ export class CodeAgent extends MultiStepAgent {
           ? this.#finishRestored(run, state.pending, decision)
           : this.#resumedAction(run, state.pending, decision),
     });
+  }
+
+  /**
+   * A continuation goes on once: its id is claimed before anything runs, so a copy resumed again
+   * (a log, a redelivered message, a second click) is refused rather than run its calls twice.
+   * Claimed as a file created exclusively in `used/` beside the key file (across processes), or
+   * in this process's memory for a key given as bytes without a `usedDir`.
+   */
+  async #claim(id: string): Promise<void> {
+    const resumable = this.#codeOptions.resumable!;
+    const dir =
+      resumable.usedDir ?? ("keyFile" in resumable ? join(dirname(resumable.keyFile), "used") : undefined);
+    if (!dir) {
+      if (RESUMED_IN_PROCESS.has(id)) throw new ContinuationError(ALREADY_RESUMED);
+      RESUMED_IN_PROCESS.add(id);
+      return;
+    }
+    await checkPrivateFolder(dir, "the folder of resumed runs");
+    try {
+      await (
+        await open(join(dir, id), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600)
+      ).close();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new ContinuationError(ALREADY_RESUMED);
+      throw error;
+    }
+  }
+
+  /** What the saved run's tools were: their names and input schemas, hashed. */
+  #toolsFingerprint(): string {
+    const tools = [...this.tools]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((t) => [t.name, t.inputSchema]);
+    return createHash("sha256").update(JSON.stringify(tools)).digest("hex");
   }
 
   /** The key continuations are signed with (read once). */
@@ -317,7 +371,13 @@ export class CodeAgent extends MultiStepAgent {
     let handle: Awaited<ReturnType<typeof open>>;
     let digest: string;
     try {
-      handle = await open(snapshot.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      await checkPrivateFolder(dirname(snapshot.path), "the snapshot folder");
+      handle = await open(snapshot.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      // A pipe or a device would give other bytes to each reader: only a file is read twice alike.
+      if (!(await handle.stat()).isFile()) {
+        await handle.close();
+        throw new Error("it is not a regular file");
+      }
       digest = await sha256Of(handle);
     } catch (error) {
       throw new ContinuationError(
@@ -497,10 +557,13 @@ export class CodeAgent extends MultiStepAgent {
     const resumable = this.#codeOptions.resumable!;
     const dir =
       resumable.snapshotDir ??
-      ("keyFile" in resumable
-        ? join(dirname(resumable.keyFile), "snapshots")
-        : join(tmpdir(), "atrium-snapshots"));
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+      ("keyFile" in resumable ? join(dirname(resumable.keyFile), "snapshots") : undefined);
+    if (!dir) {
+      throw new ConfigError(
+        "a micro-VM run is saved as a snapshot file: give `resumable.snapshotDir` (a private folder) with a key given as bytes",
+      );
+    }
+    await checkPrivateFolder(dir, "the snapshot folder");
     const path = join(dir, `${run.runId}-step-${run.step}.snapshot`);
     await executor.saveWaitingRun!(path);
     return { path, sha256: await sha256File(path) };
@@ -541,8 +604,13 @@ export class CodeAgent extends MultiStepAgent {
     snapshot: CodeRunState["snapshot"],
   ): Promise<string> {
     const { request, step: stepNumber } = run.suspended!;
+    // The call this run waits on is the one a replay lets run, for the resume's answer.
+    const pendingIndex = record.toolCalls.findIndex((call) => call.id === request.toolCallId);
+    if (pendingIndex >= 0) record.pending = pendingIndex;
     const state: CodeRunState = {
       kind: "code-agent",
+      id: randomUUID(),
+      tools: this.#toolsFingerprint(),
       runId: run.runId,
       task: run.task,
       language: languageOf(this.#executor!),
@@ -564,7 +632,15 @@ export class CodeAgent extends MultiStepAgent {
       usage: run.usage,
       suspendedAt: new Date().toISOString(),
     };
-    return signContinuation(state, await this.#continuationKey());
+    const signed = signContinuation(state, await this.#continuationKey());
+    if (signed.length > MAX_CONTINUATION_CHARS) {
+      throw new AtriumError(
+        "LIMIT_EXCEEDED",
+        `the run cannot be saved: its continuation would be ${signed.length} characters, over the ${MAX_CONTINUATION_CHARS} a resume reads (the steps' tool results are too large)`,
+        { isFatal: true },
+      );
+    }
+    return signed;
   }
 }
 
@@ -618,6 +694,12 @@ function executionError(error: ExecutionError): SerializedError {
     isFatal: false,
   };
 }
+
+/** Continuations resumed in this process when no folder records them (a key given as bytes). */
+const RESUMED_IN_PROCESS = new Set<string>();
+
+const ALREADY_RESUMED =
+  "this continuation was resumed already; a saved run goes on once (save the new continuation a resumed run gives if it suspends again)";
 
 /** How a run of `executor` is saved when it is suspended; a ConfigError when it cannot be. */
 function suspensionOf(executor: CodeExecutor): "replay" | "snapshot" {

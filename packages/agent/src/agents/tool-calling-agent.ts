@@ -65,7 +65,7 @@ export class ToolCallingAgent extends MultiStepAgent {
       tools: specs,
       toolChoice: "required",
     });
-    const calls = response.message.toolCalls ?? [];
+    const calls = distinctIds(response.message.toolCalls ?? []);
     const base = {
       type: "action" as const,
       step: run.step,
@@ -173,6 +173,21 @@ export class ToolCallingAgent extends MultiStepAgent {
       };
     }
   }
+}
+
+/**
+ * The calls with ids that differ: a model (steered by text it read) can give two calls one id,
+ * and an approval names its call by id, so a person could approve one and run the other. A
+ * repeated id gets a suffix (`#2`, `#3` ...).
+ */
+function distinctIds(calls: readonly ToolCall[]): ToolCall[] {
+  const seen = new Set<string>();
+  return calls.map((call) => {
+    let id = call.id;
+    for (let n = 2; seen.has(id); n++) id = `${call.id}#${n}`;
+    seen.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
 }
 
 /** The refusal of a call that needs approval and did not get it; undefined: it may run. */

@@ -42,15 +42,25 @@ export function terminalApprover({ lines, write, announce }: TerminalApproverOpt
   // A question is on screen and its line not ended: the terminal ends it when the answer is
   // typed (the echo of Enter); otherwise the next write must.
   let questionOpen = false;
+  // What was written last, to tell whether the line above a question is its call's.
+  let lastText = "";
+  const show = (text: string) => {
+    write(text);
+    lastText = text;
+  };
   const endQuestionLine = () => {
-    if (questionOpen) write("\n");
+    if (questionOpen) show("\n");
     questionOpen = false;
   };
   const question = (text: string) => {
     endQuestionLine();
-    write(text);
+    show(text);
     questionOpen = true;
   };
+  // Lines of the step trace held back while a question waits for its answer: another call's
+  // line printed under the question would put the wrong call right above the cursor.
+  let asking = false;
+  const heldBack: string[] = [];
   const answer = async (signal: AbortSignal) => {
     const line = await lines.next(signal);
     if (line !== undefined) questionOpen = false; // the terminal echoed the Enter
@@ -60,11 +70,18 @@ export function terminalApprover({ lines, write, announce }: TerminalApproverOpt
   const ask = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
     const step = steps.get(request.toolCallId);
     steps.delete(request.toolCallId);
-    if (announce) write(`${approvalRequestedLine(request.toolName, request.input, step)}\n`);
-    let asking = "  Run it? [y/n] ";
+    // The call is the line right above its question, always: the trace may have printed other
+    // calls' lines since this one's.
+    const callLine = `${approvalRequestedLine(request.toolName, request.input, step)}\n`;
+    if (announce || lastText !== callLine) {
+      endQuestionLine();
+      show(callLine);
+    }
+    let prompt = `  Run ${request.toolName}? [y/n] `;
+    asking = true;
     try {
       for (;;) {
-        question(asking);
+        question(prompt);
         const word = (await answer(signal))?.trim().toLowerCase();
         if (word === undefined) return { approved: false, reason: TERMINAL_INPUT_ENDED };
         if (word === "y" || word === "yes") return { approved: true };
@@ -73,18 +90,24 @@ export function terminalApprover({ lines, write, announce }: TerminalApproverOpt
           const reason = (await answer(signal))?.trim();
           return { approved: false, reason: reason || DENIED_AT_TERMINAL };
         }
-        asking = "  Please answer y (run it) or n (refuse it): ";
+        prompt = `  Please answer y (run ${request.toolName}) or n (refuse it): `;
       }
     } finally {
       // Ctrl-D, or the call stopped waiting (Ctrl-C, the approval's time limit).
       endQuestionLine();
+      asking = false;
+      for (const text of heldBack.splice(0)) show(text);
     }
   };
 
   return {
     write(text) {
+      if (asking) {
+        heldBack.push(text);
+        return;
+      }
       endQuestionLine();
-      write(text);
+      show(text);
     },
     observe(event) {
       if (event.type === "approval-requested") steps.set(event.id, event.step);

@@ -39,8 +39,10 @@ export function openContinuation(text: string, key: Buffer): unknown {
   }
   const dot = trimmed.lastIndexOf(".");
   const body = trimmed.slice(0, dot);
-  const given = Buffer.from(trimmed.slice(dot + 1), "base64url");
-  const expected = Buffer.from(mac(body, key), "base64url");
+  // Compared as text, in its one canonical spelling: base64url decoding forgives stray padding
+  // and the unused low bits of the last character, so decoded bytes would accept variants.
+  const given = Buffer.from(trimmed.slice(dot + 1), "utf8");
+  const expected = Buffer.from(mac(body, key), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new ContinuationError(
       "the continuation's signature does not match: it was changed after it was saved, or signed with another key",

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
+import { lstat, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigError } from "@atrium/spec";
 
@@ -26,6 +26,7 @@ export async function loadContinuationKey(source: ContinuationKeySource): Promis
     return key;
   }
   const file = source.keyFile;
+  await checkPrivateFolder(dirname(file), "the continuation key file's folder");
   const made = await createKeyFile(file);
   if (made) return made;
   // Opened once, without following a link, and checked through that descriptor: a link or a file
@@ -67,9 +68,30 @@ export async function loadContinuationKey(source: ContinuationKeySource): Promis
   return key;
 }
 
+/**
+ * Refuses a folder others could put files in (a key or a snapshot planted there would be used):
+ * it must be this user's and writable by no one else. Made (0700) when it does not exist.
+ */
+export async function checkPrivateFolder(folder: string, what: string): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const info = await lstat(folder);
+  if (!info.isDirectory())
+    throw new ConfigError(`${what} ${folder} is not a folder (a link?); give a real folder`);
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  if (uid !== undefined && info.uid !== uid) {
+    throw new ConfigError(
+      `${what} ${folder} belongs to uid ${info.uid}, not to this process's user (${uid}); use a folder of your own`,
+    );
+  }
+  if ((info.mode & 0o022) !== 0) {
+    throw new ConfigError(
+      `${what} ${folder} can be written by others (mode ${(info.mode & 0o777).toString(8)}); run chmod go-w ${folder}, or use a private folder`,
+    );
+  }
+}
+
 /** Makes the key file with fresh random bytes, readable by its owner only; undefined if it exists. */
 async function createKeyFile(file: string): Promise<Buffer | undefined> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(MIN_CONTINUATION_KEY_BYTES);
   let handle: Awaited<ReturnType<typeof open>>;
   try {

@@ -7,7 +7,10 @@ const outcome = z.union([
 ]);
 
 const journal = z.object({
-  toolCalls: z.array(z.object({ name: z.string(), input: z.string(), outcome: outcome.optional() })),
+  toolCalls: z.array(
+    z.object({ id: z.string().optional(), name: z.string(), input: z.string(), outcome: outcome.optional() }),
+  ),
+  pending: z.number().int().nonnegative().optional(),
   tape: z.unknown().optional(),
 });
 
@@ -20,6 +23,10 @@ const usage = z.object({ inputTokens: z.number(), outputTokens: z.number() });
  */
 export const codeRunState = z.object({
   kind: z.literal("code-agent"),
+  /** Names this suspension: a continuation is resumed once. */
+  id: z.string().uuid(),
+  /** The SHA-256 of the agent's tools (names, input schemas): a resume needs the same ones. */
+  tools: z.string().regex(/^[0-9a-f]{64}$/),
   runId: z.string(),
   task: z.string(),
   /** The sandbox's language: a run resumes in an executor of the same one. */

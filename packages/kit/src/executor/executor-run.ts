@@ -49,6 +49,8 @@ export interface ExecutorRun {
   controller?: AbortController;
   /** Tool calls the guest made in this run. */
   toolCalls: number;
+  /** The ids of those calls: each names one call. */
+  readonly callIds: Set<string>;
   /** Tool calls whose `execute` has not settled yet. */
   toolsRunning: number;
 }
@@ -79,6 +81,7 @@ export function newExecutorRun(
     giveUp: () => {},
     timers: [],
     toolCalls: 0,
+    callIds: new Set(),
     toolsRunning: 0,
   };
 }

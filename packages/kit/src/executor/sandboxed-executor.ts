@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   AbortError,
   type ApprovalDecision,
@@ -436,8 +437,15 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
     id: string,
     reply: (outcome: SandboxToolOutcome) => void,
   ): void {
+    // An id names one call of the run: an approval is asked and answered by it, so a sandbox
+    // that sends one twice (a guest that picks its ids) could have a person approve another call.
+    if (run.callIds.has(id)) {
+      this.breakRun(run, `it used the tool-call id ${JSON.stringify(id)} twice in one run`);
+      return;
+    }
+    run.callIds.add(id);
     if (run.journal) {
-      const journaled = this.journalCall(run, run.journal, tool.name, input, reply);
+      const journaled = this.journalCall(run, run.journal, id, tool.name, input, reply);
       if (!journaled) return;
       reply = journaled;
     }
@@ -474,13 +482,15 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
   private journalCall(
     run: ExecutorRun,
     journal: NonNullable<ExecutorRun["journal"]>,
+    id: string,
     name: string,
     input: unknown,
     reply: (outcome: SandboxToolOutcome) => void,
   ): ((outcome: SandboxToolOutcome) => void) | undefined {
-    const entry: JournalCall = { name, input: toJsonText(input) ?? "null" };
+    const entry: JournalCall = { id, name, input: journalInput(input) };
     journal.record?.toolCalls.push(entry);
-    const recorded = journal.replay?.toolCalls[journal.replayed];
+    const index = journal.replayed;
+    const recorded = journal.replay?.toolCalls[index];
     if (recorded) {
       journal.replayed++;
       if (recorded.name !== entry.name || recorded.input !== entry.input) {
@@ -490,7 +500,18 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
         this.stopRun(run, { type: "fatal", error });
         return undefined;
       }
-      // A call that had not finished when the record was taken runs live.
+      // A call that had not finished when the record was taken is not run again (its effect may
+      // have happened), except the one the record says waits for its answer (`pending`).
+      if (!recorded.outcome && index !== journal.replay?.pending) {
+        const outcome: SandboxToolOutcome = {
+          ok: false,
+          name: "ToolError",
+          message: `Tool "${name}" was not run again: its call had not finished when the run was saved, so whether it took effect is unknown`,
+        };
+        entry.outcome = outcome;
+        reply(outcome);
+        return undefined;
+      }
       if (recorded.outcome) {
         entry.outcome = recorded.outcome;
         reply(
@@ -574,3 +595,16 @@ export abstract class SandboxedExecutor<ToolCall, Host extends SandboxHost<ToolC
 function cut(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
+
+/**
+ * A call's input as the journal keeps it: its JSON text, or for a long one its SHA-256 (a replay
+ * only compares inputs, and a guest must not be able to make a saved run too large to resume).
+ */
+function journalInput(input: unknown): string {
+  const text = toJsonText(input) ?? "null";
+  if (text.length <= MAX_JOURNAL_INPUT_CHARS) return text;
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+
+/** The longest input the journal keeps as text. */
+const MAX_JOURNAL_INPUT_CHARS = 1_000;

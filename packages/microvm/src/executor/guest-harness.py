@@ -14,7 +14,7 @@
 # between them (`cut`), which the host turns into its note.
 #
 # src/executor/guest-harness.test.ts runs it under the host's CPython.
-import ast, json, os, signal, sys, traceback
+import ast, json, os, signal, sys, threading, traceback
 
 _out = os.fdopen(os.dup(1), "w", encoding="utf-8")
 _in = os.fdopen(os.dup(0), "r", encoding="utf-8")
@@ -101,7 +101,9 @@ state = {"tools": [], "next_id": 0, "globals": None, "held": None}
 def hold_clock(held):
     """A tool call waits for a person's approval: the step's timer stops (held) and restarts
     with what it had left, so the wait does not count against the time limit."""
-    if held and state["held"] is None:
+    # Only while nothing else of the step can run: a thread the code started would otherwise
+    # compute on the person's time.
+    if held and state["held"] is None and threading.active_count() == 1:
         state["held"] = signal.setitimer(signal.ITIMER_REAL, 0)[0]
     elif not held and state["held"] is not None:
         left, state["held"] = state["held"], None

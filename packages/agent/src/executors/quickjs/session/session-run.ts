@@ -47,18 +47,16 @@ export class SessionRun {
     this.output = new OutputBuffer(maxOutputChars);
   }
 
-  /** The time the run had left when its clock was held; undefined while it runs. */
-  private heldRemainingMs: number | undefined;
+  /**
+   * A tool call of the run waits for a person's answer. The deadline still holds while the code
+   * runs (other calls' results, promise jobs); only the time the sandbox then waits with nothing
+   * to run is added back to it (`evaluateStep`), so a person's time is not the code's and the
+   * code gets none of it to compute with.
+   */
+  held = false;
 
-  /** Held: the deadline stops (a tool call waits for a person); released: it restarts with what was left. */
   holdClock(held: boolean): void {
-    if (held && this.heldRemainingMs === undefined) {
-      this.heldRemainingMs = Math.max(0, this.deadline - Date.now());
-      this.deadline = Number.POSITIVE_INFINITY;
-    } else if (!held && this.heldRemainingMs !== undefined) {
-      this.deadline = Date.now() + this.heldRemainingMs;
-      this.heldRemainingMs = undefined;
-    }
+    this.held = held;
   }
 
   requestStop(reason: StopReason): void {

@@ -96,7 +96,12 @@ export function evaluateStep(core: SessionCore, script: string, run: SessionRun,
           ),
         };
       }
-      if (run.settled.length === 0) core.link.waitForHost(run.deadline);
+      if (run.settled.length === 0 && run.held) {
+        // Nothing to run, and a call waits for a person: this wait is not the code's time.
+        const idleFrom = Date.now();
+        core.link.waitForHost(Number.POSITIVE_INFINITY);
+        run.deadline += Date.now() - idleFrom;
+      } else if (run.settled.length === 0) core.link.waitForHost(run.deadline);
       // Woken by the stop flag, or the deadline passed while tools were running.
       shouldInterrupt(core);
       applySettledCalls(core, run);
