@@ -10,15 +10,13 @@ import { ApprovalDesk } from "./approval-desk.js";
 describe("attack: duplicate tool-call ids from the model", () => {
   it("approving the harmless card never runs the other call", async () => {
     const removed: string[] = [];
+    // Every call of it waits for the desk; it records what it would have deleted.
     const remove = tool({
       name: "remove",
-      description: "Removes a file.",
-      inputSchema: z.object({ path: z.string() }),
+      description: "Deletes the file at path.",
       needsApproval: true,
-      execute: ({ path }) => {
-        removed.push(path);
-        return `removed ${path}`;
-      },
+      inputSchema: z.object({ path: z.string() }),
+      execute: ({ path }) => `removed ${removed.push(path) && path}`,
     });
     const model = new ScriptedModel([
       {
