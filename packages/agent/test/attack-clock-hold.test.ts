@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { QuickJsExecutor } from "../src/executors/index.js";
-import { tool } from "../src/tools/index.js";
+import { guarded } from "./support/agents.js";
 
-// ATTACK: while one call waits for a person's approval, the step's clock is held (host watchdog
-// cleared, the worker's deadline set to Infinity when it next waits). Guest code is NOT stopped
-// meanwhile: it gets a fast answer from another call (here the same guarded tool with invalid
-// input: validation fails before approval), the worker takes the "held" clock notice while it
-// waits for that, and the code then spins with no deadline for as long as the person takes.
-const guarded = tool({
-  name: "guarded",
-  description: "needs approval",
-  inputSchema: z.object({ n: z.number() }),
-  needsApproval: true,
-  execute: ({ n }) => `ran ${n}`,
-});
+// Found by an outside review: the step's clock was held for a person's approval (the worker's
+// deadline set to Infinity) while guest code could still run: it got a fast answer from another
+// call (here the guarded tool with invalid input, refused before any approval) and then spun for
+// as long as the person took. Now only the sandbox's idle waiting is added back to the deadline.
 
 describe("attack: compute while an approval waits", () => {
   it("a 300 ms step must not run guest code for seconds while a person decides", async () => {

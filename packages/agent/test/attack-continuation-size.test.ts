@@ -1,22 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { CodeAgent } from "../src/agents/index.js";
 import { ScriptedModel } from "../src/models/index.js";
-import { tool } from "../src/tools/index.js";
-import { add, js, track } from "./support/agents.js";
+import { add, guarded, js, track } from "./support/agents.js";
 
-// Guest code makes its own run unresumable: every call's raw input (before validation) goes into
-// the step's journal and so into the continuation, which is not capped when it is saved; past
-// MAX_CONTINUATION_CHARS (64 Mi) `resume` refuses it, so the person's later answer is lost.
+// Found by an outside review: guest code could make its own run unresumable, since every call's
+// raw input went into the journal and the continuation was not capped when saved (past
+// MAX_CONTINUATION_CHARS `resume` refused it). Now long inputs are kept as digests, and a run too
+// large is refused when it is saved.
 describe("attack: a continuation too long to resume", () => {
   it("a suspended run's continuation can always be resumed", async () => {
-    const guarded = tool({
-      name: "guarded",
-      description: "needs approval",
-      inputSchema: z.object({ n: z.number() }),
-      needsApproval: true,
-      execute: ({ n }) => `ran ${n}`,
-    });
     const bloat = js(
       'const big = "x".repeat(4_900_000);\nfor (let i = 0; i < 4; i++) { try { await add({ a: big, b: 1 }) } catch {} }\n"ok"',
     );

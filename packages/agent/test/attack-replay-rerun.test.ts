@@ -3,12 +3,11 @@ import { z } from "zod";
 import { CodeAgent } from "../src/agents/index.js";
 import { ScriptedModel } from "../src/models/index.js";
 import { tool } from "../src/tools/index.js";
-import { js, track } from "./support/agents.js";
+import { guarded, js, track } from "./support/agents.js";
 
-// ATTACK: SECURITY.md says "a replay never runs a recorded tool call again". A step that starts
-// a call and ends before its outcome comes back leaves a journal entry with no outcome; resume's
-// replay of that step runs the call live again (journalCall: a record without outcome runs).
-// Guest code chooses this: it just does not await a slow side-effecting tool.
+// Found by an outside review: a step that starts a call and ends before its outcome comes back
+// (the code does not await a slow tool) left a journal entry with no outcome, and resume's replay
+// ran that call live again. Now such a call is answered with an error, never run twice.
 describe("attack: resume re-runs a recorded call", () => {
   it("a tool with side effects runs once, not again on resume", async () => {
     const sent: string[] = [];
@@ -21,13 +20,6 @@ describe("attack: resume re-runs a recorded call", () => {
         await new Promise((r) => setTimeout(r, 300));
         return "sent";
       },
-    });
-    const guarded = tool({
-      name: "guarded",
-      description: "needs approval",
-      inputSchema: z.object({ n: z.number() }),
-      needsApproval: true,
-      execute: ({ n }) => `ran ${n}`,
     });
     const key = Buffer.alloc(32, 3);
     const model = new ScriptedModel([

@@ -9,11 +9,10 @@ import { CodeAgent } from "../src/agents/index.js";
 import { signContinuation } from "../src/continuation/continuation-codec.js";
 import { ScriptedModel } from "../src/models/index.js";
 
-// ATTACK: CodeAgent.resume hashes the snapshot file (sha256File(path)), then hands the PATH to
-// factory.restore, which opens it again. Whoever can write the snapshot directory (the default for
-// `resumable: { key }` is the shared os.tmpdir()/atrium-snapshots, made with mkdir -p, so a
-// directory another local user created first is used as it is) serves the signed bytes to the
-// hash check and other bytes to the restore. A FIFO makes the race deterministic.
+// Found by an outside review: CodeAgent.resume hashed the snapshot file by path, then handed the
+// path to factory.restore, which opened it again, so a pipe (or a file swapped in a folder others
+// could write) gave the signed bytes to the check and other bytes to the restore. Now the file is
+// opened once, must be a regular file in a private folder, and is restored through that descriptor.
 describe("attack: micro-VM snapshot checked, then read again", () => {
   it("restore must read the very bytes whose SHA-256 the continuation signed", async () => {
     const key = Buffer.alloc(32, 9);

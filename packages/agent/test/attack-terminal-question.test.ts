@@ -8,11 +8,10 @@ import { ScriptedModel } from "../src/models/index.js";
 import { tool } from "../src/tools/index.js";
 import { js, track } from "./support/agents.js";
 
-// ATTACK (UI): with the step trace on (`run --approve` on a terminal, traced), the approver does
-// not print the call it asks about (announce: false) and its question "Run it? [y/n]" names no
-// call. Code that starts two calls at once (Promise.all) gets both "⏸ … needs approval" lines
-// printed, the second one landing between the first question and the person's answer, so the
-// line right above the cursor is the harmless call while the "y" decides the dangerous one.
+// Found by an outside review: with the step trace on, the question "Run it? [y/n]" named no call,
+// and a second call's "⏸ … needs approval" line could land between the first question and its
+// answer, so the line above the cursor was not the call the "y" decided. Now the question names
+// its call, that call's line is right above it, and other lines wait until it is answered.
 describe("attack: which call does 'Run it?' decide", () => {
   it("a person who approves the call shown above the question never approves another", async () => {
     const removed: string[] = [];

@@ -43,3 +43,12 @@ export function shape(events: AgentEvent[]): string[] {
     .map((event) => event.type)
     .filter((type, i, types) => !(type === "model-delta" && types[i - 1] === "model-delta"));
 }
+
+/** A tool whose every call needs approval; it answers "ran " + n. */
+export const guarded = tool({
+  name: "guarded",
+  description: "needs approval",
+  inputSchema: z.object({ n: z.number() }),
+  needsApproval: true,
+  execute: ({ n }) => `ran ${n}`,
+});
