@@ -86,6 +86,7 @@ export {
   type AskApprovalOptions,
   askApproval,
   NO_APPROVER_REASON,
+  notApprovedMessage,
   toolNeedsApproval,
 } from "./tool-call/ask-approval.js";
 export {

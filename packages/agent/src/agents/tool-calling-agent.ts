@@ -1,4 +1,4 @@
-import { askApproval, NO_APPROVER_REASON, toolNeedsApproval } from "@atrium/kit";
+import { askApproval, NO_APPROVER_REASON, notApprovedMessage, toolNeedsApproval } from "@atrium/kit";
 import {
   AtriumError,
   errorMessage,
@@ -201,7 +201,7 @@ async function approvalRefusal(run: RunContext, tool: Tool, call: ToolCall): Pro
       )
     : { approved: false as const, reason: NO_APPROVER_REASON };
   if (decision.approved) return undefined;
-  return `Tool "${tool.name}" was not approved${decision.reason ? `: ${decision.reason}` : ""}`;
+  return notApprovedMessage(tool.name, decision.reason);
 }
 
 function record(call: ToolCall, observation: string, isError: boolean): ToolCallRecord {

@@ -14,6 +14,11 @@ import { describeThrown } from "../values/describe-thrown.js";
 export const NO_APPROVER_REASON =
   "it needs approval and no one was asked (give the run an onApproval handler, or run the CLI with --approve)";
 
+/** What the calling code (and the model) is told when a call was not approved. */
+export function notApprovedMessage(toolName: string, reason: string | undefined): string {
+  return `Tool "${toolName}" was not approved${reason ? `: ${reason}` : ""}`;
+}
+
 /** Whether this call waits for an approval: the tool's `needsApproval`, asked with the checked input. */
 export async function toolNeedsApproval(tool: Tool, input: unknown, toolCallId: string): Promise<boolean> {
   const needs = tool.needsApproval;

@@ -11,7 +11,7 @@ import {
 import { capText } from "../values/cap-text.js";
 import { describeThrown } from "../values/describe-thrown.js";
 import { toJsonText } from "../values/sandbox-json.js";
-import { NO_APPROVER_REASON, toolNeedsApproval } from "./ask-approval.js";
+import { NO_APPROVER_REASON, notApprovedMessage, toolNeedsApproval } from "./ask-approval.js";
 
 /**
  * What an executor reports about the tool calls its code makes, shaped like the matching
@@ -67,7 +67,7 @@ export interface SandboxToolCall {
 /** A call that was not approved: the code sees a `ToolError` with this message. */
 class ToolDenied extends Error {
   constructor(toolName: string, reason: string | undefined) {
-    super(`Tool "${toolName}" was not approved${reason ? `: ${reason}` : ""}`);
+    super(notApprovedMessage(toolName, reason));
   }
 }
 
