@@ -104,7 +104,12 @@ function runWorkspaceTests({ dir, manifest }, script, name, stepEnv = env) {
 }
 
 if (runSources)
-  for (const workspace of workspaces) runWorkspaceTests(workspace, "test", workspace.manifest.name);
+  for (const workspace of workspaces) {
+    runWorkspaceTests(workspace, "test", workspace.manifest.name);
+    // The same suites on another store (the palace's on PostgreSQL), as a row of their own.
+    if (workspace.manifest.scripts?.["test:postgres"])
+      runWorkspaceTests(workspace, "test:postgres", `${workspace.manifest.name} on PostgreSQL`);
+  }
 
 // The tests that depend on who runs them, again as an unprivileged user (.ci/unprivileged-tests.mjs).
 if (ci && runSources && wanted.length === 0) {

@@ -50,8 +50,12 @@ DEMO_APT=(bubblewrap qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs 
 TEST_APT=(chromium cpio zsh)
 # The suites' and the bench's, not the demo's: haproxy: the load balancer in front of several
 # `atrium-docs mcp --http` replicas (tests/e2e/docs-replicas.test.ts, and the bench's 1 vs 2
-# replicas), as a deployment runs them; the demo serves one process and needs none.
-SERVING_APT=(haproxy)
+# replicas), as a deployment runs them; the demo serves one process and needs none. postgresql:
+# the server under the palace's PostgreSQL store (packages/palace/test-support/postgres-server.ts
+# starts a throwaway cluster of its own from /usr/lib/postgresql/<N>/bin, never Debian's; the root
+# suites run two `atrium-palace mcp --http` servers on one and restart it under load); the demo's
+# palace is SQLite and needs none.
+SERVING_APT=(haproxy postgresql)
 case "$MODE" in
   test) APT_PACKAGES=("${DEMO_APT[@]}" "${TEST_APT[@]}" "${SERVING_APT[@]}") ;;
   bench) APT_PACKAGES=("${DEMO_APT[@]}" "${SERVING_APT[@]}") ;;

@@ -47,8 +47,13 @@ export async function searchLatencyRows(
   size: number,
   label: string,
   log: (line: string) => void,
+  store: { postgresUrl?: string; dir?: string } = {},
 ): Promise<BenchRow[]> {
-  const built = await syntheticPalace(size, (filed) => log(`building the ${label} palace: ${filed}/${size}`));
+  const built = await syntheticPalace(
+    size,
+    (filed) => log(`building the ${label} palace: ${filed}/${size}`),
+    store,
+  );
   log(
     built.built
       ? `built the ${label} palace in ${built.buildSeconds.toFixed(0)} s (cached for later runs)`

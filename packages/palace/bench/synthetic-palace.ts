@@ -38,8 +38,9 @@ export interface SyntheticPalace {
 export async function syntheticPalace(
   size: number,
   onProgress?: (filed: number) => void,
+  store: { postgresUrl?: string; dir?: string } = {},
 ): Promise<SyntheticPalace> {
-  const dir = join(tmpdir(), "atrium-palace-bench", CACHE_KEY, String(size));
+  const dir = store.dir ?? join(tmpdir(), "atrium-palace-bench", CACHE_KEY, String(size));
   const marker = join(dir, COMPLETE_MARKER);
   const wings = Math.max(1, Math.round(size / drawersPerWing));
   if (existsSync(marker)) {
@@ -52,7 +53,11 @@ export async function syntheticPalace(
   }
   rmSync(dir, { recursive: true, force: true });
   const start = performance.now();
-  const palace = await openPalace(dir, { create: true, name: `bench-${size}` });
+  const palace = await openPalace(dir, {
+    create: true,
+    name: `bench-${size}`,
+    ...(store.postgresUrl ? { postgresUrl: store.postgresUrl } : {}),
+  });
   try {
     let batch: DrawerDraft[] = [];
     let filed = 0;

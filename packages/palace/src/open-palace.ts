@@ -1,7 +1,6 @@
 import { resolveEmbedding } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
-import { DrawerRegistry } from "./db/drawer-registry.js";
-import { openDatabase } from "./db/open-database.js";
+import { checkSharedConfig, openStore, shareConfig } from "./db/open-store.js";
 import {
   createPalaceConfig,
   defaultPalaceName,
@@ -11,7 +10,7 @@ import {
   palacePaths,
   readPalaceConfig,
 } from "./db/palace-dir.js";
-import { migrate } from "./db/schema.js";
+import { redactUrl } from "./db/postgres/pg-sync-client.js";
 import { invalidInput, PalaceError } from "./errors.js";
 import { createKnowledgeGraphTables } from "./kg/index.js";
 import { type PalaceLimits, resolvePalaceLimits } from "./limits.js";
@@ -26,6 +25,12 @@ export interface InitPalaceOptions {
   embedding?: Embedding;
   /** L0: who the user (or agent) is. */
   identity?: string;
+  /**
+   * Keep the palace's records in this PostgreSQL database (postgres://user@host:5432/db) instead
+   * of palace.sqlite, so several servers share one palace. Recorded in palace.json without its
+   * password; a later open may leave it out.
+   */
+  postgresUrl?: string;
 }
 
 export interface OpenPalaceOptions extends InitPalaceOptions {
@@ -51,17 +56,29 @@ export interface OpenPalaceOptions extends InitPalaceOptions {
  * dir. Refuses a directory that already is one.
  */
 export async function initPalace(dir: string, options: InitPalaceOptions = {}): Promise<PalaceConfig> {
-  const config = newConfig(dir, options);
+  let config = newConfig(dir, options);
+  const paths = palacePaths(dir);
+  const limits = resolvePalaceLimits();
+  if (options.postgresUrl !== undefined) {
+    // Another server may have made this palace already: take its settings.
+    const db = openStore(paths, options.postgresUrl, limits.busyTimeoutMs);
+    try {
+      config = { ...shareConfig(db, config), postgres: redactUrl(options.postgresUrl) };
+      createKnowledgeGraphTables(db);
+      createTunnelTables(db);
+    } finally {
+      db.close();
+    }
+  }
   if (!(await createPalaceConfig(dir, config))) {
     throw new PalaceError(
       "palace/conflict",
       `${palacePaths(dir).dir} is already a palace (it has palace.json); open it with openPalace() or \`atrium-palace status ${dir}\``,
     );
   }
-  const paths = palacePaths(dir);
-  const db = openDatabase(paths.sqlite, resolvePalaceLimits().busyTimeoutMs);
+  if (options.postgresUrl !== undefined) return config;
+  const db = openStore(paths, undefined, limits.busyTimeoutMs);
   try {
-    migrate(db, paths.sqlite, () => new DrawerRegistry(db).rebuildLexical());
     createKnowledgeGraphTables(db);
     createTunnelTables(db);
   } finally {
@@ -115,10 +132,10 @@ export async function openPalace(dir: string, options: OpenPalaceOptions = {}): 
     );
   }
   const paths = palacePaths(dir);
-  const db = openDatabase(paths.sqlite, limits.busyTimeoutMs);
+  const db = openStore(paths, postgresUrlOf(config, options), limits.busyTimeoutMs);
   let connection: ChromaConnection | undefined;
   try {
-    migrate(db, paths.sqlite, () => new DrawerRegistry(db).rebuildLexical());
+    if (db.dialect.name === "postgres") checkSharedConfig(db, config, paths.config);
     connection = await ChromaConnection.open({
       url: options.chromaUrl,
       dataDir: paths.chroma,
@@ -140,4 +157,15 @@ export async function openPalace(dir: string, options: OpenPalaceOptions = {}): 
     db.close();
     throw error;
   }
+}
+
+/** The PostgreSQL URL to open: the caller's (it may carry the password), else palace.json's. */
+function postgresUrlOf(config: PalaceConfig, options: OpenPalaceOptions): string | undefined {
+  if (options.postgresUrl !== undefined && config.postgres === undefined) {
+    throw new PalaceError(
+      "palace/conflict",
+      "This palace keeps its records in palace.sqlite, not PostgreSQL; open it without a PostgreSQL URL (move it with `atrium-palace export` and `import`)",
+    );
+  }
+  return options.postgresUrl ?? config.postgres;
 }

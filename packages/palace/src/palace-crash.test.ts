@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../test/test-palaces.js";
 import { palaceCore } from "./core/palace-core.js";
+import type { SqliteDatabase } from "./db/sqlite/sqlite-database.js";
 import { openPalace } from "./open-palace.js";
 import type { Palace } from "./palace.js";
 
@@ -69,7 +70,7 @@ async function consistency(palace: Palace) {
   return {
     registered,
     indexed: (await index.ids()).sort(),
-    integrity: db.pragma("integrity_check", { simple: true }),
+    integrity: (db as SqliteDatabase).sqlite.pragma("integrity_check", { simple: true }),
     fts: (db.prepare("SELECT COUNT(*) AS n FROM drawers_fts").get() as { n: number }).n,
   };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { hashingEmbedding } from "@atrium/chroma";
 import { ClosedError } from "@atrium/spec";
 import { afterAll, describe, expect, it } from "vitest";
-import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
+import { conversationDrafts, TEST_STORE, TestPalaces } from "../test/test-palaces.js";
 import { palaceCore } from "./core/palace-core.js";
 import { LEXICAL_TABLE } from "./db/lexical-table.js";
 import { drawerId } from "./drawers/drawer-id.js";
@@ -244,7 +244,15 @@ describe("the FTS rows carry each drawer's neighbours", () => {
     ]);
     for (const index of [3, 0, 6, 1, 5, 2, 4]) await palace.file([drafts[index]!]);
     const { db, registry } = palaceCore(palace);
-    const dump = () => db.prepare(`SELECT rowid, * FROM ${LEXICAL_TABLE} ORDER BY rowid`).all();
+    // Each drawer's lexical row: FTS5's columns in SQLite; its length and terms in PostgreSQL.
+    const dump = () =>
+      db
+        .prepare(
+          TEST_STORE === "postgres"
+            ? "SELECT d.drawer_rowid AS rowid, d.token_count, (SELECT string_agg(concat_ws(':', t.term, t.tf_content, t.tf_speaker, t.tf_near, t.tf_far, t.tf_date), ' ' ORDER BY t.term) FROM lexical_terms t WHERE t.drawer_rowid = d.drawer_rowid) AS terms FROM lexical_docs d ORDER BY d.drawer_rowid"
+            : `SELECT rowid, * FROM ${LEXICAL_TABLE} ORDER BY rowid`,
+        )
+        .all();
     const rebuilt = () => {
       const before = dump();
       db.transaction(() => registry.rebuildLexical())();

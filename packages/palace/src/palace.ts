@@ -1,5 +1,4 @@
 import type { Embedding } from "@atrium/spec";
-import type { Database } from "better-sqlite3";
 import type { PalaceAccess } from "./access/palace-access.js";
 import { deleteDrawer, fileDrafts, getDrawer, updateDrawer } from "./core/drawer-crud.js";
 import { checkDuplicate, listDrawers, searchDrawers, status, taxonomy } from "./core/drawer-queries.js";
@@ -23,6 +22,7 @@ import type {
 } from "./core/palace-types.js";
 import { getSource, listSources, removeSource, replaceSource } from "./core/source-ledger.js";
 import type { PalaceConfig, PalacePaths } from "./db/palace-dir.js";
+import type { SqlDatabase } from "./db/sql/sql-database.js";
 import type { Drawer, DrawerDraft } from "./drawers/drawer.js";
 import { KnowledgeGraph } from "./kg/index.js";
 import type { PalaceLimits } from "./limits.js";
@@ -60,7 +60,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
     config: PalaceConfig,
     embedding: Embedding,
     limits: Readonly<PalaceLimits>,
-    db: Database,
+    db: SqlDatabase,
     connection: ChromaConnection,
     embeddingChanged: boolean,
   ) {
@@ -116,7 +116,7 @@ export class Palace implements DrawerSink, AsyncDisposable {
    * The open palace.sqlite, for modules that keep their own tables in it (the knowledge graph).
    * Their writes must not hold a transaction across an `await`.
    */
-  get database(): Database {
+  get database(): SqlDatabase {
     this.#core.ensureOpen();
     return this.#core.db;
   }

@@ -2,7 +2,6 @@ import { hashingEmbedding } from "@atrium/chroma";
 import { afterAll, describe, expect, it } from "vitest";
 import { conversationDrafts, TestPalaces } from "../test/test-palaces.js";
 import { palaceCore } from "./core/palace-core.js";
-import { LEXICAL_TABLE } from "./db/lexical-table.js";
 import { openPalace } from "./open-palace.js";
 import { repairPalace } from "./repair.js";
 
@@ -19,7 +18,7 @@ describe("repair", () => {
   it("restores missing vectors, removes orphans and rebuilds the FTS index", async () => {
     const palace = await palaces.open();
     const filed = await palace.file(conversationDrafts("home", "chat", TURNS));
-    const { db, index } = palaceCore(palace);
+    const { registry, index } = palaceCore(palace);
     await index.delete([filed[0]!.id]);
     await index.upsert([
       {
@@ -28,7 +27,7 @@ describe("repair", () => {
         metadata: { wing: "home", room: "x", hall: "y", timestamp_ms: 0 },
       },
     ]);
-    db.exec(`DELETE FROM ${LEXICAL_TABLE}`);
+    registry.lexical.clear();
     expect(await palace.search("boiler", { mode: "bm25" })).toEqual([]);
 
     expect(await palace.repair()).toEqual({

@@ -39,6 +39,8 @@ export interface PalaceLocomoOptions {
   onProgress?: (progress: PalaceLocomoProgress) => void;
   /** Also mine every conversation into one palace, a wing each, and report scoped against flat search. */
   scoped?: boolean;
+  /** Keep each palace's records in a PostgreSQL database this gives (a new one per palace), not SQLite. */
+  postgresUrl?: () => Promise<string>;
 }
 
 /** The palace's own search modes, measured first (hybrid) and beside it (its two legs alone). */
@@ -78,6 +80,7 @@ export async function runPalaceLocomo(file: string, options: PalaceLocomoOptions
         palace = minePalace(join(work, `palace-${palaces.size}`), group, {
           embedding,
           chromaUrl,
+          postgresUrl: options.postgresUrl,
           report: (drawers, ms) => options.onProgress?.({ phase: "mine", palace: key, drawers, ms }),
         });
         palaces.set(key, palace);
@@ -138,13 +141,19 @@ export async function runPalaceLocomo(file: string, options: PalaceLocomoOptions
 async function minePalace(
   dir: string,
   group: readonly LocomoConversation[],
-  context: { embedding: Embedding; chromaUrl: string; report: (drawers: number, ms: number) => void },
+  context: {
+    embedding: Embedding;
+    chromaUrl: string;
+    postgresUrl: (() => Promise<string>) | undefined;
+    report: (drawers: number, ms: number) => void;
+  },
 ): Promise<Palace> {
   const start = performance.now();
   const palace = await openPalace(dir, {
     create: true,
     embedding: context.embedding,
     chromaUrl: context.chromaUrl,
+    ...(context.postgresUrl ? { postgresUrl: await context.postgresUrl() } : {}),
   });
   try {
     let drawers = 0;

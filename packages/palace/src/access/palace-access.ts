@@ -81,15 +81,15 @@ export class PalaceAccess {
     for (const [wing, rooms] of this.reads) {
       if (rooms === WHOLE_WING) whole.push(wing);
       else {
-        parts.push(`(${alias}.wing = ? AND ${alias}.room IN (SELECT value FROM json_each(?)))`);
-        params.push(wing, JSON.stringify([...rooms]));
+        parts.push(`(${alias}.wing = ? AND ${alias}.room IN (${placeholders(rooms.size)}))`);
+        params.push(wing, ...rooms);
       }
     }
     if (whole.length > 0) {
-      parts.unshift(`${alias}.wing IN (SELECT value FROM json_each(?))`);
-      params.unshift(JSON.stringify(whole));
+      parts.unshift(`${alias}.wing IN (${placeholders(whole.length)})`);
+      params.unshift(...whole);
     }
-    return parts.length === 0 ? { sql: "0", params: [] } : { sql: `(${parts.join(" OR ")})`, params };
+    return parts.length === 0 ? { sql: "1 = 0", params: [] } : { sql: `(${parts.join(" OR ")})`, params };
   }
 
   /** Throws unless the wing (or room) is readable. Says the same whether or not the wing exists. */
@@ -143,4 +143,9 @@ function roomsByWing(grants: readonly WingGrant[] | undefined): Map<string, Room
     byWing.set(grant.wing, new Set([...(held ?? []), ...grant.rooms]));
   }
   return byWing;
+}
+
+/** `?, ?, ?`: a grant names a few wings and rooms, so they go in as parameters of their own. */
+function placeholders(count: number): string {
+  return Array.from({ length: count }, () => "?").join(", ");
 }

@@ -3,7 +3,7 @@ import { resolveEmbedding } from "@atrium/chroma";
 import { defineCommand } from "@atrium/kit/cli";
 import { palacePaths } from "../db/palace-dir.js";
 import { initPalace } from "../open-palace.js";
-import { PALACE_OPTION, palaceDir } from "./palace-option.js";
+import { PALACE_OPTION, palaceDir, storeOptions } from "./palace-option.js";
 
 export const initCommand = defineCommand({
   name: "init",
@@ -31,13 +31,15 @@ export const initCommand = defineCommand({
     const [given] = positionals;
     const dir = given === undefined ? palaceDir(values, io.env) : resolve(given);
     const { identity, name, embedding } = values;
+    const { postgresUrl } = storeOptions(io.env);
     const config = await initPalace(dir, {
+      ...(postgresUrl === undefined ? {} : { postgresUrl }),
       ...(identity === undefined ? {} : { identity }),
       ...(name === undefined ? {} : { name }),
       ...(embedding === undefined ? {} : { embedding: resolveEmbedding(embedding) }),
     });
     io.stdout.write(
-      `created palace ${config.name} in ${palacePaths(dir).dir} (embedding ${config.embedding})\n`,
+      `created palace ${config.name} in ${palacePaths(dir).dir} (embedding ${config.embedding}${config.postgres ? `; records in ${config.postgres}` : ""})\n`,
     );
     return 0;
   },

@@ -8,7 +8,7 @@ export const PALACE_OPTION = {
   palace: {
     type: "string",
     value: "DIR",
-    help: "the palace directory (default: $ATRIUM_PALACE, else ~/.atrium/palace);\n$ATRIUM_CHROMA_URL: a running Chroma server to use instead of DIR/chroma",
+    help: "the palace directory (default: $ATRIUM_PALACE, else ~/.atrium/palace);\n$ATRIUM_CHROMA_URL: a running Chroma server to use instead of DIR/chroma;\n$ATRIUM_PALACE_POSTGRES: a PostgreSQL database (postgres://user@host/db) to keep\na new palace's records in instead of DIR/palace.sqlite, shared by every server\nthat opens it (password: $PGPASSWORD)",
   },
 } as const;
 
@@ -21,10 +21,17 @@ export function palaceDir(values: { palace?: string }, env: Record<string, strin
   return resolve(given ?? join(homedir(), ".atrium", "palace"));
 }
 
-/** `ATRIUM_CHROMA_URL` as the palace's `chromaUrl`, when set. */
-export function chromaOption(env: Record<string, string | undefined>): { chromaUrl?: string } {
-  const url = env.ATRIUM_CHROMA_URL?.trim();
-  return url ? { chromaUrl: url } : {};
+/**
+ * Where the palace's parts live, from the environment: `ATRIUM_CHROMA_URL` as its `chromaUrl`,
+ * `ATRIUM_PALACE_POSTGRES` as its `postgresUrl`, each when set.
+ */
+export function storeOptions(env: Record<string, string | undefined>): {
+  chromaUrl?: string;
+  postgresUrl?: string;
+} {
+  const chromaUrl = env.ATRIUM_CHROMA_URL?.trim();
+  const postgresUrl = env.ATRIUM_PALACE_POSTGRES?.trim();
+  return { ...(chromaUrl ? { chromaUrl } : {}), ...(postgresUrl ? { postgresUrl } : {}) };
 }
 
 /**
@@ -37,7 +44,7 @@ export async function withPalace<T>(
   options: OpenPalaceOptions,
   body: (palace: Palace) => Promise<T>,
 ): Promise<T> {
-  const palace = await openPalace(palaceDir(values, env), { ...chromaOption(env), ...options });
+  const palace = await openPalace(palaceDir(values, env), { ...storeOptions(env), ...options });
   const migration = palace.kg.migration;
   if (migration !== undefined && migration.facts + migration.entities > 0) {
     // Said once, when it happens: these facts are now visible only to who may read that wing.

@@ -1,7 +1,7 @@
 import { resolveEmbedding } from "@atrium/chroma";
 import { defineCommand, jsonText, UsageError } from "@atrium/kit/cli";
 import { repairPalace } from "../repair.js";
-import { chromaOption, JSON_OPTION, PALACE_OPTION, palaceDir } from "./palace-option.js";
+import { JSON_OPTION, PALACE_OPTION, palaceDir, storeOptions } from "./palace-option.js";
 
 export const repairCommand = defineCommand({
   name: "repair",
@@ -28,7 +28,7 @@ export const repairCommand = defineCommand({
       );
     }
     const report = await repairPalace(palaceDir(values, io.env), {
-      ...chromaOption(io.env),
+      ...storeOptions(io.env),
       reembed,
       ...(spec === undefined ? {} : { embedding: resolveEmbedding(spec) }),
     });

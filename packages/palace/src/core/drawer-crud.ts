@@ -20,11 +20,13 @@ export async function fileDrafts(core: PalaceCore, drafts: readonly DrawerDraft[
     const results = core.db
       .transaction(() => {
         const seen = new Set<string>();
+        // One query for the batch, not one per draft (a round trip each on PostgreSQL).
+        const stored = new Map(core.registry.byIds(ids).map((row) => [row.id, row]));
         const filed = checked.map((draft, at) => {
           const id = ids[at] as string;
           if (seen.has(id)) return { id, created: false };
           seen.add(id);
-          const existing = core.registry.byId(id);
+          const existing = stored.get(id);
           if (existing) {
             // Filed again (directly, or under another source): that keeps it when its first source lets go.
             core.registry.hold(existing, draft.source, draft.position);

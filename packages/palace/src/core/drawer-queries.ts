@@ -159,7 +159,7 @@ export async function status(core: PalaceCore): Promise<PalaceStatus> {
     embedding: core.config.embedding,
     drawers: one("SELECT COUNT(*) AS n FROM drawers"),
     wings: one("SELECT COUNT(DISTINCT wing) AS n FROM drawers"),
-    rooms: one("SELECT COUNT(*) AS n FROM (SELECT DISTINCT wing, room FROM drawers)"),
+    rooms: one("SELECT COUNT(*) AS n FROM (SELECT DISTINCT wing, room FROM drawers) AS scopes"),
     sources: one("SELECT COUNT(*) AS n FROM sources"),
     pinned: one("SELECT COUNT(*) AS n FROM drawers WHERE pinned = 1"),
     pendingVectors: one("SELECT COUNT(*) AS n FROM write_log WHERE applied_to_vectors = 0"),

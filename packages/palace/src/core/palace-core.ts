@@ -1,8 +1,8 @@
 import { ClosedError, type Embedding } from "@atrium/spec";
-import type { Database } from "better-sqlite3";
 import { AccessRecorder } from "../db/access-recorder.js";
 import { DrawerRegistry } from "../db/drawer-registry.js";
 import type { PalaceConfig, PalacePaths } from "../db/palace-dir.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 import type { PalaceLimits } from "../limits.js";
 import type { ChromaConnection } from "../vectors/chroma-connection.js";
 import { VectorIndex } from "../vectors/vector-index.js";
@@ -30,14 +30,14 @@ export class PalaceCore {
     public config: PalaceConfig,
     readonly embedding: Embedding,
     readonly limits: Readonly<PalaceLimits>,
-    readonly db: Database,
+    readonly db: SqlDatabase,
     readonly connection: ChromaConnection,
     embeddingChanged: boolean,
   ) {
     this.embeddingChanged = embeddingChanged;
     this.registry = new DrawerRegistry(db, limits);
     this.index = new VectorIndex(connection, config.collection, embedding);
-    this.accessLog = new AccessRecorder(db, limits.busyTimeoutMs);
+    this.accessLog = new AccessRecorder(db);
   }
 
   ensureOpen(): void {

@@ -1,5 +1,5 @@
 import { rethrowIfFatal } from "@atrium/spec";
-import type { Database, Statement } from "better-sqlite3";
+import type { SqlDatabase, SqlStatement } from "./sql/sql-database.js";
 
 /**
  * Counts how often search returns each drawer (access_count, last_accessed: the wake-up's
@@ -10,14 +10,11 @@ import type { Database, Statement } from "better-sqlite3";
 export class AccessRecorder {
   private readonly pending = new Map<number, number>();
   private lastAccessed = "";
-  private readonly statement: Statement<[string, string]>;
+  private readonly statement: SqlStatement<[string, string]>;
 
-  constructor(
-    private readonly db: Database,
-    private readonly busyTimeoutMs: number,
-  ) {
+  constructor(private readonly db: SqlDatabase) {
     this.statement = db.prepare(
-      "UPDATE drawers SET access_count = access_count + j.value, last_accessed = ? FROM (SELECT CAST(key AS INTEGER) AS rowid, value FROM json_each(?)) AS j WHERE drawers.rowid = j.rowid",
+      `UPDATE drawers SET access_count = access_count + j.value, last_accessed = ? FROM (SELECT CAST(e.key AS INTEGER) AS rowid, e.value FROM (${db.dialect.jsonIntegerEntries("?")}) AS e) AS j WHERE drawers.rowid = j.rowid`,
     );
   }
 
@@ -31,16 +28,14 @@ export class AccessRecorder {
   flush(wait: boolean): void {
     if (this.pending.size === 0 || !this.db.open) return;
     const counts = JSON.stringify(Object.fromEntries(this.pending));
-    const inTransaction = this.db.inTransaction;
-    if (!wait && !inTransaction) this.db.pragma("busy_timeout = 0");
     try {
-      this.statement.run(this.lastAccessed, counts);
+      const update = () => this.statement.run(this.lastAccessed, counts);
+      if (wait) update();
+      else this.db.withoutWaiting(update);
       this.pending.clear();
     } catch (error) {
       rethrowIfFatal(error);
-      if ((error as { code?: string }).code !== "SQLITE_BUSY" || wait) throw error;
-    } finally {
-      if (!wait && !inTransaction) this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+      if (!this.db.isBusy(error) || wait) throw error;
     }
   }
 }

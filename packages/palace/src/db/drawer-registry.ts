@@ -1,16 +1,12 @@
-import type { Database, Statement } from "better-sqlite3";
 import { contentHash } from "../drawers/drawer-id.js";
 import { checkExportLine } from "../drawers/export-line.js";
 import type { CheckedDraft } from "../drawers/validate-draft.js";
 import { DEFAULT_PALACE_LIMITS, type PalaceLimits } from "../limits.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDraft, rowToDrawer } from "./drawer-row.js";
-import {
-  LEXICAL_COLUMNS,
-  LEXICAL_CONTEXT_RADIUS,
-  LEXICAL_TABLE,
-  type LexicalNeighbours,
-  lexicalRow,
-} from "./lexical-table.js";
+import type { LexicalIndex } from "./lexical-index.js";
+import { LEXICAL_CONTEXT_RADIUS, type LexicalNeighbours, lexicalRow } from "./lexical-table.js";
+import { openLexicalIndex } from "./open-lexical-index.js";
+import type { SqlDatabase, SqlStatement } from "./sql/sql-database.js";
 
 export type WriteOp = "upsert" | "delete";
 
@@ -28,8 +24,14 @@ export interface DrawerChanges {
   pinned?: boolean;
 }
 
-/** Sources with more drawers to re-index than this are read whole instead of drawer by drawer. */
-const WHOLE_SOURCE_THRESHOLD = 32;
+/**
+ * Sources with more drawers to re-index than this are read whole instead of drawer by drawer
+ * (a few queries each). On PostgreSQL each query is a round trip, so a source is read whole sooner.
+ */
+const WHOLE_SOURCE_THRESHOLD = { sqlite: 32, postgres: 2 } as const;
+
+/** Rowids a PostgreSQL registry takes from the sequence at a time (unused ones are only gaps). */
+const ROWIDS_AHEAD = 256;
 
 /**
  * The SQL of the drawer registry: the `drawers` rows, their FTS5 rows and the write log, always
@@ -41,42 +43,45 @@ const WHOLE_SOURCE_THRESHOLD = 32;
  * affected FTS row once from the stored drawers.
  */
 export class DrawerRegistry {
+  /** The BM25 side, kept in step with the rows by `flushLexical`. */
+  readonly lexical: LexicalIndex;
   private readonly statements: {
-    byId: Statement<[string], DrawerRow>;
-    byIds: Statement<[string], DrawerRow>;
-    byRowids: Statement<[string], DrawerRow>;
-    exists: Statement<[string], { one: number }>;
-    idsOfSource: Statement<[string], { id: string }>;
-    before: Statement<[string, number, number], DrawerRow>;
-    after: Statement<[string, number, number], DrawerRow>;
-    ofSource: Statement<[string], DrawerRow>;
-    at: Statement<[string, number], DrawerRow>;
-    insert: Statement;
-    remove: Statement<[number]>;
-    lexicalInsert: Statement;
-    lexicalDelete: Statement<[number]>;
-    log: Statement<[WriteOp, string]>;
-    link: Statement<[string, number, number | null]>;
-    unlink: Statement<[string, number]>;
-    linksOfSource: Statement<[string], { drawer_rowid: number; position: number | null }>;
-    holders: Statement<[number], { source_key: string; position: number | null }>;
-    filedDirectly: Statement<[number], { filed_directly: number }>;
-    markDirect: Statement<[number]>;
+    byId: SqlStatement<[string], DrawerRow>;
+    byIds: SqlStatement<[string], DrawerRow>;
+    byRowids: SqlStatement<[string], DrawerRow>;
+    exists: SqlStatement<[string], { one: number }>;
+    idsOfSource: SqlStatement<[string], { id: string }>;
+    before: SqlStatement<[string, number, number], DrawerRow>;
+    after: SqlStatement<[string, number, number], DrawerRow>;
+    ofSource: SqlStatement<[string], DrawerRow>;
+    at: SqlStatement<[string, number], DrawerRow>;
+    insert: SqlStatement<[Record<string, unknown>], { rowid: number }>;
+    insertWithRowid: SqlStatement<[Record<string, unknown>]>;
+    /** PostgreSQL only. */
+    nextRowids: SqlStatement<[number], { rowid: number }> | undefined;
+    remove: SqlStatement<[number]>;
+    log: SqlStatement<[WriteOp, string]>;
+    link: SqlStatement<[string, number, number | null]>;
+    unlink: SqlStatement<[string, number]>;
+    linksOfSource: SqlStatement<[string], { drawer_rowid: number; position: number | null }>;
+    holders: SqlStatement<[number], { source_key: string; position: number | null }>;
+    filedDirectly: SqlStatement<[number], { filed_directly: number }>;
+    markDirect: SqlStatement<[number]>;
   };
 
   /** `limits.maxImportLineBytes` bounds what an update may grow a drawer to (see `checkExportLine`). */
   constructor(
-    readonly db: Database,
+    readonly db: SqlDatabase,
     readonly limits: Pick<PalaceLimits, "maxImportLineBytes"> = DEFAULT_PALACE_LIMITS,
   ) {
-    const placeholders = LEXICAL_COLUMNS.map(() => "?").join(", ");
+    this.lexical = openLexicalIndex(db);
     this.statements = {
       byId: db.prepare(`SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.id = ?`),
       byIds: db.prepare(
-        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.id IN (SELECT value FROM json_each(?))`,
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.id IN (${db.dialect.jsonTexts("?")})`,
       ),
       byRowids: db.prepare(
-        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.rowid IN (SELECT value FROM json_each(?))`,
+        `SELECT ${DRAWER_COLUMNS} FROM drawers d WHERE d.rowid IN (${db.dialect.jsonIntegers("?")})`,
       ),
       exists: db.prepare("SELECT 1 AS one FROM drawers WHERE id = ?"),
       idsOfSource: db.prepare("SELECT id FROM drawers WHERE source = ? ORDER BY position, rowid"),
@@ -92,13 +97,21 @@ export class DrawerRegistry {
       ),
       insert: db.prepare(
         `INSERT INTO drawers (id, content, content_hash, wing, room, hall, source, position, speaker, turn_id, session_id, timestamp, timestamp_ms, filed_at, metadata, access_count, last_accessed, pinned, filed_directly)
-         VALUES (@id, @content, @content_hash, @wing, @room, @hall, @source, @position, @speaker, @turn_id, @session_id, @timestamp, @timestamp_ms, @filed_at, @metadata, @access_count, @last_accessed, @pinned, @filed_directly)`,
+         VALUES (@id, @content, @content_hash, @wing, @room, @hall, @source, @position, @speaker, @turn_id, @session_id, @timestamp, @timestamp_ms, @filed_at, @metadata, @access_count, @last_accessed, @pinned, @filed_directly)
+         RETURNING rowid`,
       ),
+      insertWithRowid: db.prepare(
+        `INSERT INTO drawers (rowid, id, content, content_hash, wing, room, hall, source, position, speaker, turn_id, session_id, timestamp, timestamp_ms, filed_at, metadata, access_count, last_accessed, pinned, filed_directly)
+         VALUES (@rowid, @id, @content, @content_hash, @wing, @room, @hall, @source, @position, @speaker, @turn_id, @session_id, @timestamp, @timestamp_ms, @filed_at, @metadata, @access_count, @last_accessed, @pinned, @filed_directly)`,
+      ),
+      // PostgreSQL hands out rowids ahead, many per round trip, so an insert need not wait for one.
+      nextRowids:
+        db.dialect.name === "postgres"
+          ? db.prepare(
+              "SELECT nextval(pg_get_serial_sequence('drawers', 'rowid')) AS rowid FROM generate_series(1, ?)",
+            )
+          : undefined,
       remove: db.prepare("DELETE FROM drawers WHERE rowid = ?"),
-      lexicalInsert: db.prepare(
-        `INSERT INTO ${LEXICAL_TABLE} (rowid, ${LEXICAL_COLUMNS.join(", ")}) VALUES (?, ${placeholders})`,
-      ),
-      lexicalDelete: db.prepare(`DELETE FROM ${LEXICAL_TABLE} WHERE rowid = ?`),
       log: db.prepare("INSERT INTO write_log (op, drawer_id) VALUES (?, ?)"),
       link: db.prepare(
         "INSERT INTO drawer_sources (source_key, drawer_rowid, position) VALUES (?, ?, ?) ON CONFLICT (source_key, drawer_rowid) DO UPDATE SET position = excluded.position",
@@ -194,7 +207,7 @@ export class DrawerRegistry {
     filedAt: string,
     bookkeeping: { accessCount?: number; lastAccessed?: string; pinned?: boolean } = {},
   ): number {
-    const { lastInsertRowid } = this.statements.insert.run({
+    const values = {
       id,
       content: draft.content,
       content_hash: contentHash(draft.content),
@@ -215,8 +228,8 @@ export class DrawerRegistry {
       pinned: bookkeeping.pinned ? 1 : 0,
       // A drawer without a source is held by the palace itself; one with a source, by that source.
       filed_directly: draft.source === undefined ? 1 : 0,
-    });
-    const rowid = Number(lastInsertRowid);
+    };
+    const rowid = this.insertRow(values);
     if (draft.source !== undefined) this.statements.link.run(draft.source, rowid, draft.position ?? null);
     this.dirty.add(rowid);
     this.touch(draft.source, draft.position);
@@ -224,10 +237,25 @@ export class DrawerRegistry {
     return rowid;
   }
 
+  /** Rowids handed out ahead on PostgreSQL (see `nextRowids`), used in order. */
+  private readonly spareRowids: number[] = [];
+
+  /** Inserts a drawers row; returns its rowid. */
+  private insertRow(values: Record<string, unknown>): number {
+    const { nextRowids } = this.statements;
+    if (!nextRowids) return (this.statements.insert.get(values) as { rowid: number }).rowid;
+    if (this.spareRowids.length === 0) {
+      this.spareRowids.push(...nextRowids.all(ROWIDS_AHEAD).map((row) => row.rowid));
+    }
+    const rowid = this.spareRowids.shift() as number;
+    this.statements.insertWithRowid.run({ rowid, ...values });
+    return rowid;
+  }
+
   /** Removes a drawer: its row, its FTS row, its links to sources (a trigger), and a delete in the write log. */
   remove(row: DrawerRow): void {
     this.statements.remove.run(row.rowid);
-    this.statements.lexicalDelete.run(row.rowid);
+    this.lexical.remove(row.rowid);
     this.dirty.delete(row.rowid);
     this.touch(row.source ?? undefined, row.position ?? undefined);
     this.log("delete", row.id);
@@ -330,7 +358,7 @@ export class DrawerRegistry {
     for (const source of new Set([...touchedBySource.keys(), ...dirtyBySource.keys()])) {
       const places = touchedBySource.get(source) ?? [];
       const rows = dirtyBySource.get(source) ?? [];
-      if (places.length + rows.length > WHOLE_SOURCE_THRESHOLD) {
+      if (places.length + rows.length > WHOLE_SOURCE_THRESHOLD[this.db.dialect.name]) {
         written += this.flushWholeSource(source, places, rows);
         continue;
       }
@@ -358,6 +386,7 @@ export class DrawerRegistry {
         written++;
       }
     }
+    this.lexical.settle();
     return written;
   }
 
@@ -387,7 +416,7 @@ export class DrawerRegistry {
    * source. Runs inside the caller's transaction.
    */
   rebuildLexical(): number {
-    this.db.exec(`DELETE FROM ${LEXICAL_TABLE}`);
+    this.lexical.clear();
     this.dirty.clear();
     this.touched.length = 0;
     const all = this.db
@@ -414,6 +443,7 @@ export class DrawerRegistry {
       count += group.length;
       start = end;
     }
+    this.lexical.settle();
     return count;
   }
 
@@ -440,13 +470,12 @@ export class DrawerRegistry {
   }
 
   private rewriteLexical(row: DrawerRow, neighbours: LexicalNeighbours): void {
-    this.statements.lexicalDelete.run(row.rowid);
+    this.lexical.remove(row.rowid);
     this.insertLexical(row, neighbours);
   }
 
   private insertLexical(row: DrawerRow, neighbours: LexicalNeighbours): void {
-    const columns = lexicalRow(rowToDraft(row), neighbours);
-    this.statements.lexicalInsert.run(row.rowid, ...LEXICAL_COLUMNS.map((column) => columns[column]));
+    this.lexical.insert(row.rowid, lexicalRow(rowToDraft(row), neighbours));
   }
 
   private touch(source: string | undefined, position: number | undefined): void {

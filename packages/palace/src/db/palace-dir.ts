@@ -46,6 +46,11 @@ const configSchema = z.looseObject({
   /** L0: who the user (or agent) is, the first thing a wake-up says. */
   identity: z.string().optional(),
   createdAt: z.string(),
+  /**
+   * A palace whose records live in PostgreSQL: the database's URL, without a password (give it
+   * with `PGPASSWORD` or the URL passed when opening). Absent: palace.sqlite.
+   */
+  postgres: z.string().optional(),
 });
 
 /**

@@ -1,8 +1,8 @@
-import type { Database } from "better-sqlite3";
 import { PalaceError } from "../errors.js";
 import { DRAWER_SOURCES_MIGRATION } from "./drawer-sources-schema.js";
 import { LEXICAL_TABLE, lexicalTableSql } from "./lexical-table.js";
 import { SOURCE_KINDS_MIGRATION } from "./source-kinds-schema.js";
+import type { SqliteDatabase } from "./sqlite/sqlite-database.js";
 
 /** Each drawer's vector, keyed by its registry rowid (see migration 2). */
 export const VECTOR_TABLE = "drawer_vectors";
@@ -80,7 +80,8 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * `rebuildLexical` refills a re-created FTS table inside the same transaction, so a crash can
  * never leave an empty index that its recorded definition calls current.
  */
-export function migrate(db: Database, file: string, rebuildLexical: () => void): void {
+export function migrate(database: SqliteDatabase, file: string, rebuildLexical: () => void): void {
+  const db = database.sqlite;
   const step = db.transaction(() => {
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
@@ -106,7 +107,7 @@ export function migrate(db: Database, file: string, rebuildLexical: () => void):
  * lexical index changes shape (other columns, another tokenizer), the table is dropped and
  * `true` is returned so the caller rebuilds it from the registry.
  */
-function ensureLexicalTable(db: Database): boolean {
+function ensureLexicalTable(db: SqliteDatabase["sqlite"]): boolean {
   const sql = lexicalTableSql(LEXICAL_TABLE);
   const recorded = db.prepare("SELECT value FROM meta WHERE key = 'lexical_table'").get() as
     | { value: string }

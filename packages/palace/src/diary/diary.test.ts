@@ -76,5 +76,11 @@ describe("diaries", () => {
     await expect(diaryRead(palace, "a", { since: "soon" })).rejects.toThrow(
       'since: "soon" is not an ISO 8601 time',
     );
+    await expect(diaryRead(palace, "a\u0000b")).rejects.toThrow(
+      "agent: holds the character U+0000 (NUL), which no diary name may hold; remove it",
+    );
+    await expect(diaryRead(palace, "a", { topic: "x\u0000" })).rejects.toThrow(
+      "topic: holds the character U+0000 (NUL), which no diary name may hold; remove it",
+    );
   });
 });

@@ -124,6 +124,7 @@ export async function diaryRead(
   if (options.wing !== undefined) {
     if (typeof options.wing !== "string" || options.wing === "")
       throw invalidInput("wing", "must be a wing name");
+    if (options.wing.includes("\u0000")) throw invalidInput("wing", NUL_PROBLEM);
     if (target instanceof PalaceView) target.access.assertRead(options.wing, undefined, "wing");
     add("d.wing = ?", options.wing);
   }
@@ -137,6 +138,7 @@ export async function diaryRead(
     if (typeof options.topic !== "string" || options.topic.trim() === "") {
       throw invalidInput("topic", "must be non-empty text when given");
     }
+    if (options.topic.includes("\u0000")) throw invalidInput("topic", NUL_PROBLEM);
     add("d.room = ?", options.topic);
   }
   const rows = palaceCore(palace)
@@ -160,6 +162,7 @@ export async function diaryRead(
 }
 
 function checkAgent(agent: unknown, palace: Palace): void {
+  if (typeof agent === "string" && agent.includes("\u0000")) throw invalidInput("agent", NUL_PROBLEM);
   if (
     typeof agent !== "string" ||
     agent.trim() === "" ||
@@ -171,6 +174,12 @@ function checkAgent(agent: unknown, palace: Palace): void {
     );
   }
 }
+
+/**
+ * Names the palace files under cannot hold NUL (PostgreSQL's text cannot, and SQLite palaces refuse
+ * it in wings and rooms), so a diary name or filter holding one is refused on both stores.
+ */
+const NUL_PROBLEM = "holds the character U+0000 (NUL), which no diary name may hold; remove it";
 
 function checkedTime(value: string, field: string): number {
   try {

@@ -10,7 +10,15 @@ import { type DrawerHolding, EXPORT_FORMAT_VERSION, type PalaceExportRow } from 
 const PAGE = 1_000;
 
 /** Keys of palace.json that belong to this palace's storage, not to what it remembers. */
-const STORAGE_KEYS = new Set(["format", "name", "embedding", "collection", "identity", "createdAt"]);
+const STORAGE_KEYS = new Set([
+  "format",
+  "name",
+  "embedding",
+  "collection",
+  "identity",
+  "createdAt",
+  "postgres",
+]);
 
 export interface ExportReport {
   drawers: number;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { TestPalaces } from "../../test/test-palaces.js";
+import { TEST_STORE, TestPalaces } from "../../test/test-palaces.js";
 import { palaceCore } from "../core/palace-core.js";
 import { readPalaceConfig } from "../db/palace-dir.js";
 import { mine } from "../mining/mine.js";
@@ -88,6 +88,8 @@ describe("import checks the header", () => {
       "embedding",
       "format",
       "name",
+      // A PostgreSQL palace names its database.
+      ...(TEST_STORE === "postgres" ? ["postgres"] : []),
       "rooms",
     ]);
     // The palace's own rooms win over a later export's.

@@ -1,9 +1,12 @@
 import { execFile } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { openTestDatabase } from "../../test/test-database.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type TestDatabase, testStores } from "../../test/sql-stores.js";
+import { SqliteDatabase } from "../db/sqlite/sqlite-database.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
 
 const run = promisify(execFile);
@@ -18,49 +21,74 @@ interface Tally {
   knowsUnchanged: number;
 }
 
-let database: ReturnType<typeof openTestDatabase>;
-beforeEach(() => {
-  database = openTestDatabase();
-  new KnowledgeGraph(database.db);
-});
-afterEach(() => database.close());
-
-async function writers(cities: string[]): Promise<Tally[]> {
-  const goFile = `${database.path}.go`;
-  const runs = cities.map((city) =>
-    run(
-      process.execPath,
-      ["--conditions=@atrium/source", "--import", "tsx", WRITER, database.path, goFile, city, String(PEOPLE)],
-      { cwd: PACKAGE_DIR },
-    ),
-  );
-  const deadline = Date.now() + 30_000;
-  while (!cities.every((city) => existsSync(`${goFile}.${city}.ready`)) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+// Two processes race on one graph: SQLite serializes them with its file lock (BEGIN IMMEDIATE),
+// PostgreSQL with the palace's advisory lock; either way the check-then-insert of add holds.
+describe.each(testStores())("on $name", (store) => {
+  if (store.skipped !== undefined) {
+    it.skip(store.skipped, () => {});
+    return;
   }
-  writeFileSync(goFile, "");
-  return (await Promise.all(runs)).map(({ stdout }) => JSON.parse(stdout) as Tally);
-}
-
-it("two processes adding racing facts leave one home per person and no duplicates", async () => {
-  const [boston, denver] = (await writers(["Boston", "Denver"])) as [Tally, Tally];
-  // Each person's home went to whichever writer came first; the other was refused, never both.
-  expect(boston.homes + denver.homes).toBe(PEOPLE);
-  expect(boston.refused + denver.refused).toBe(PEOPLE);
-  expect(boston.knowsCreated + denver.knowsCreated).toBe(PEOPLE);
-  expect(boston.knowsUnchanged + denver.knowsUnchanged).toBe(PEOPLE);
-  const cities = Number(boston.homes > 0) + Number(denver.homes > 0);
-  const kg = new KnowledgeGraph(database.db);
-  expect(kg.stats()).toMatchObject({
-    entities: PEOPLE + 1 + cities,
-    triples: 2 * PEOPLE,
-    openTriples: 2 * PEOPLE,
+  store.use();
+  let database: TestDatabase;
+  let signals: string;
+  beforeEach(async () => {
+    database = await store.open();
+    signals = mkdtempSync(join(tmpdir(), "atrium-kg-race-"));
+    new KnowledgeGraph(database.db);
   });
-  const homes = database.db
-    .prepare(
-      "SELECT subject_id, count(*) AS homes FROM kg_triples WHERE predicate = 'lives_in' AND valid_to_ms IS NULL GROUP BY subject_id HAVING homes != 1",
-    )
-    .all();
-  expect(homes).toEqual([]);
-  expect(database.db.pragma("integrity_check")).toEqual([{ integrity_check: "ok" }]);
-}, 60_000);
+  afterEach(() => {
+    database.close();
+    rmSync(signals, { recursive: true, force: true });
+  });
+
+  async function writers(cities: string[]): Promise<Tally[]> {
+    const goFile = join(signals, "go");
+    const runs = cities.map((city) =>
+      run(
+        process.execPath,
+        [
+          "--conditions=@atrium/source",
+          "--import",
+          "tsx",
+          WRITER,
+          database.location,
+          goFile,
+          city,
+          String(PEOPLE),
+        ],
+        { cwd: PACKAGE_DIR },
+      ),
+    );
+    const deadline = Date.now() + 30_000;
+    while (!cities.every((city) => existsSync(`${goFile}.${city}.ready`)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    writeFileSync(goFile, "");
+    return (await Promise.all(runs)).map(({ stdout }) => JSON.parse(stdout) as Tally);
+  }
+
+  it("two processes adding racing facts leave one home per person and no duplicates", async () => {
+    const [boston, denver] = (await writers(["Boston", "Denver"])) as [Tally, Tally];
+    // Each person's home went to whichever writer came first; the other was refused, never both.
+    expect(boston.homes + denver.homes).toBe(PEOPLE);
+    expect(boston.refused + denver.refused).toBe(PEOPLE);
+    expect(boston.knowsCreated + denver.knowsCreated).toBe(PEOPLE);
+    expect(boston.knowsUnchanged + denver.knowsUnchanged).toBe(PEOPLE);
+    const cities = Number(boston.homes > 0) + Number(denver.homes > 0);
+    const kg = new KnowledgeGraph(database.db);
+    expect(kg.stats()).toMatchObject({
+      entities: PEOPLE + 1 + cities,
+      triples: 2 * PEOPLE,
+      openTriples: 2 * PEOPLE,
+    });
+    const homes = database.db
+      .prepare(
+        "SELECT subject_id, count(*) AS homes FROM kg_triples WHERE predicate = 'lives_in' AND valid_to_ms IS NULL GROUP BY subject_id HAVING count(*) <> 1",
+      )
+      .all();
+    expect(homes).toEqual([]);
+    if (database.db instanceof SqliteDatabase) {
+      expect(database.db.sqlite.pragma("integrity_check")).toEqual([{ integrity_check: "ok" }]);
+    }
+  }, 120_000);
+});

@@ -1,9 +1,10 @@
 import { ValidationError } from "@atrium/spec";
-import type { Database } from "better-sqlite3";
 import type { z } from "zod";
 import type { PalaceAccess } from "../access/palace-access.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 import type { KnowledgeGraphLimits } from "../limits.js";
 import { type KnowledgeGraphSchemas, parseInput } from "./kg-input.js";
+import { KEY_SEPARATORS, wingKey } from "./kg-names.js";
 import { DEFAULT_FACT_WING } from "./kg-schema.js";
 import type { KgStatements } from "./kg-statements.js";
 import { type FactTime, factTime } from "./kg-time.js";
@@ -17,14 +18,23 @@ export const SUBJECT = "knowledge graph";
  * access of the identity the graph is scoped to.
  */
 export class KgContext {
+  readonly #keySeparator: string;
+
   constructor(
-    readonly db: Database,
+    readonly db: SqlDatabase,
     readonly limits: Readonly<KnowledgeGraphLimits>,
     readonly schemas: KnowledgeGraphSchemas,
     readonly statements: KgStatements,
     readonly access: PalaceAccess,
     readonly now: () => Date,
-  ) {}
+  ) {
+    this.#keySeparator = KEY_SEPARATORS[db.dialect.name];
+  }
+
+  /** The key an entity or alias named `name` in `wing` is stored under (see `wingKey`). */
+  wingKey(wing: string, name: string): string {
+    return wingKey(wing, name, this.#keySeparator);
+  }
 
   /** `value` checked by `schema`; a `ValidationError` naming the field under `path` otherwise. */
   parse<Schema extends z.ZodType>(

@@ -1,7 +1,6 @@
 import { LimitError } from "@atrium/spec";
 import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "../errors.js";
 import type { KgContext } from "./kg-context.js";
-import { wingKey } from "./kg-names.js";
 import type { Entity, EntityInput } from "./kg-types.js";
 
 // Entities and their aliases: a name resolves, case and spacing ignored, within one wing.
@@ -46,7 +45,7 @@ export function upsertEntity(ctx: KgContext, input: EntityInput): Entity {
 }
 
 export function resolve(ctx: KgContext, wing: string, cleanedName: string): EntityRow | undefined {
-  const key = wingKey(wing, cleanedName);
+  const key = ctx.wingKey(wing, cleanedName);
   return (ctx.statements.entityByKey.get(key) ?? ctx.statements.entityByAlias.get(key)) as
     | EntityRow
     | undefined;
@@ -94,13 +93,13 @@ export function ensureEntity(
     }
     return existing;
   }
-  const key = wingKey(wing, name);
-  const info = ctx.statements.insertEntity.run(key, wing, name, type ?? null, createdAt);
-  return { id: Number(info.lastInsertRowid), key, wing, name, type: type ?? null, created_at: createdAt };
+  const key = ctx.wingKey(wing, name);
+  const { id } = ctx.statements.insertEntity.get(key, wing, name, type ?? null, createdAt) as { id: number };
+  return { id, key, wing, name, type: type ?? null, created_at: createdAt };
 }
 
 export function addAlias(ctx: KgContext, entity: EntityRow, alias: string): void {
-  const key = wingKey(entity.wing, alias);
+  const key = ctx.wingKey(entity.wing, alias);
   if (key === entity.key) return;
   const owner = resolve(ctx, entity.wing, alias);
   if (owner !== undefined) {

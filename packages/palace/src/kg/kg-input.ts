@@ -83,6 +83,10 @@ export function knowledgeGraphSchemas(limits: Readonly<KnowledgeGraphLimits>) {
       .min(1, { error: "sourceDrawerId is empty; leave it out instead" })
       .max(limits.maxSourceIdChars, {
         error: `sourceDrawerId is longer than ${limits.maxSourceIdChars} characters`,
+      })
+      // PostgreSQL's text cannot hold NUL; refused on both stores so a graph moves between them.
+      .refine((value) => !value.includes("\u0000"), {
+        error: "sourceDrawerId holds a NUL character (U+0000), which no drawer id has; remove it",
       }),
   );
   const confidence = absentAsUndefined(

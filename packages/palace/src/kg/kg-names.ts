@@ -15,11 +15,18 @@ export function entityKey(name: string): string {
 }
 
 /**
- * An entity's or alias's stored key: its wing, NUL, then `entityKey`. Wing names hold no control
- * characters, so the prefix cannot be forged by a name.
+ * What separates the wing from the name in a stored key. SQLite palaces have always used NUL;
+ * PostgreSQL's text cannot hold NUL, so there it is U+001F (unit separator). Neither wing names
+ * nor entity names may hold a control character, so either keeps the prefix unforgeable.
  */
-export function wingKey(wing: string, name: string): string {
-  return `${wing}\u0000${entityKey(name)}`;
+export const KEY_SEPARATORS = { sqlite: "\u0000", postgres: "\u001f" } as const;
+
+/**
+ * An entity's or alias's stored key: its wing, the store's separator (see `KEY_SEPARATORS`), then
+ * `entityKey`. Wing names hold no control characters, so the prefix cannot be forged by a name.
+ */
+export function wingKey(wing: string, name: string, separator: string = KEY_SEPARATORS.sqlite): string {
+  return `${wing}${separator}${entityKey(name)}`;
 }
 
 /** A predicate in its stored form: lower_snake_case. */

@@ -21,7 +21,7 @@ import type {
 export function queryFacts(ctx: KgContext, query: KnowledgeGraphQuery = {}): Triple[] {
   const q = ctx.parse(ctx.schemas.query, query, ["query"]);
   if (q.wing !== undefined) ctx.access.assertRead(q.wing, undefined, "query.wing");
-  const conditions: string[] = [inWingsSql("t")];
+  const conditions: string[] = [inWingsSql("t", ctx.db.dialect)];
   const params: Record<string, string | number | null> = {
     wings: q.wing === undefined ? ctx.readableWings() : JSON.stringify([q.wing]),
   };
@@ -30,7 +30,7 @@ export function queryFacts(ctx: KgContext, query: KnowledgeGraphQuery = {}): Tri
     if (name === undefined) continue;
     const rows = resolveReadable(ctx, name, q.wing);
     if (rows.length === 0) return [];
-    conditions.push(`t.${role}_id IN (SELECT value FROM json_each(@${role}))`);
+    conditions.push(`t.${role}_id IN (${ctx.db.dialect.jsonIntegers(`@${role}`)})`);
     params[role] = JSON.stringify(rows.map((row) => row.id));
   }
   if (q.predicate !== undefined) {
@@ -44,7 +44,7 @@ export function queryFacts(ctx: KgContext, query: KnowledgeGraphQuery = {}): Tri
   params.limit = ctx.cap(q.limit);
   const where = `WHERE ${conditions.join(" AND ")}`;
   const rows = ctx.db
-    .prepare(`${TRIPLE_SELECT} ${where} ORDER BY t.valid_from_ms, t.seq LIMIT @limit`)
+    .prepare(`${TRIPLE_SELECT} ${where} ORDER BY t.valid_from_ms NULLS FIRST, t.seq LIMIT @limit`)
     .all(params) as TripleRow[];
   return rows.map(tripleFromRow);
 }
@@ -80,8 +80,9 @@ export function neighbours(
   const { asOf, wing } = ctx.parse(ctx.schemas.neighboursOptions, options, ["options"]);
   const start = requireEntities(ctx, entity, wing)[0] as EntityRow;
   const at = asOf === undefined ? undefined : ctx.time(asOf, "options.asOf").ms;
+  const ids = ctx.db.dialect.jsonIntegers("@ids");
   const edgesSql = `${TRIPLE_SELECT}
-    WHERE (t.subject_id IN (SELECT value FROM json_each(@ids)) OR t.object_id IN (SELECT value FROM json_each(@ids)))
+    WHERE (t.subject_id IN (${ids}) OR t.object_id IN (${ids}))
     ${at === undefined ? "" : `AND ${TRUE_AT_SQL}`}
     ORDER BY t.seq`;
   const edgesOf = ctx.db.prepare(edgesSql);

@@ -1,3 +1,4 @@
+import type { SqlDialect } from "../db/sql/sql-dialect.js";
 import type { Triple } from "./kg-types.js";
 
 /**
@@ -47,10 +48,11 @@ export function tripleFromRow(row: TripleRow): Triple {
 
 /**
  * SQL condition: the row aliased `alias` is in one of the wings bound as `@wings` (a JSON array),
- * or `@wings` is NULL (an admin reads every wing).
+ * or `@wings` is NULL (an admin reads every wing). The CAST gives PostgreSQL the parameter's type,
+ * which a bare `IS NULL` does not.
  */
-export function inWingsSql(alias: string): string {
-  return `(@wings IS NULL OR ${alias}.wing IN (SELECT value FROM json_each(@wings)))`;
+export function inWingsSql(alias: string, dialect: SqlDialect): string {
+  return `(CAST(@wings AS text) IS NULL OR ${alias}.wing IN (${dialect.jsonTexts("@wings")}))`;
 }
 
 /** SQL condition: the triple aliased `t` holds at the instant bound twice as `@at`. */

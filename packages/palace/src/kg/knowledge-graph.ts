@@ -1,5 +1,5 @@
-import type { Database } from "better-sqlite3";
 import { PalaceAccess } from "../access/palace-access.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 import { type KnowledgeGraphLimits, resolveKnowledgeGraphLimits } from "../limits.js";
 import { KgContext } from "./kg-context.js";
 import { findEntity, upsertEntity } from "./kg-entities.js";
@@ -36,14 +36,15 @@ export interface KnowledgeGraphOptions {
 }
 
 /**
- * A temporal knowledge graph in the palace's SQLite file: entities (with aliases) and facts
- * between them that hold over a time span. It never overwrites: ending a fact records when it
- * stopped being true, so `query({ asOf })` answers what was known at any time, and a fact that
- * contradicts an open one of a single-valued predicate is reported instead of replacing it.
+ * A temporal knowledge graph in the palace's store (its SQLite file or PostgreSQL database):
+ * entities (with aliases) and facts between them that hold over a time span. It never
+ * overwrites: ending a fact records when it stopped being true, so `query({ asOf })` answers what
+ * was known at any time, and a fact that contradicts an open one of a single-valued predicate is
+ * reported instead of replacing it.
  *
- * Every write is one `BEGIN IMMEDIATE` transaction (a savepoint when the caller already holds
- * one), so concurrent writers in other processes are serialized by SQLite's lock and the
- * check-then-insert of `add` cannot race.
+ * Every write is one immediate transaction (a savepoint when the caller already holds one), so
+ * concurrent writers in other processes are serialized (by SQLite's lock, or the palace's
+ * PostgreSQL advisory lock) and the check-then-insert of `add` cannot race.
  *
  * A facade over the predicate registry (`kg-predicates.ts`), entities and their aliases
  * (`kg-entities.ts`), facts (`kg-facts.ts`), queries (`kg-queries.ts`) and the export and import
@@ -59,7 +60,7 @@ export class KnowledgeGraph {
    * Opens the graph in `db` (making or migrating its tables) with every wing readable and
    * writable: the palace owner's view. `scoped` gives an identity's view of the same graph.
    */
-  constructor(db: Database, options: KnowledgeGraphOptions = {}, shared?: SharedGraph) {
+  constructor(db: SqlDatabase, options: KnowledgeGraphOptions = {}, shared?: SharedGraph) {
     this.limits = resolveKnowledgeGraphLimits(options.limits);
     this.migration = shared ? undefined : createKnowledgeGraphTables(db);
     this.#ctx = new KgContext(

@@ -66,5 +66,5 @@ export function layerDrawerSql(scope: LayerScope): { sql: string; params: string
     parts.push(confined.sql);
     params.push(...confined.params);
   }
-  return { sql: parts.length === 0 ? "1" : parts.join(" AND "), params };
+  return { sql: parts.length === 0 ? "1 = 1" : parts.join(" AND "), params };
 }

@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../../test/test-palaces.js";
 import { palaceCore } from "../core/palace-core.js";
+import type { SqliteDatabase } from "../db/sqlite/sqlite-database.js";
 import { MemoryDrawerSink } from "./memory-drawer-sink.js";
 import { mine } from "./mine.js";
 import type { MineOptions } from "./mine-types.js";
@@ -177,7 +178,7 @@ describe("source keys are namespaced by kind", () => {
     expect(
       migrated.prepare("SELECT DISTINCT source_key FROM drawer_sources ORDER BY source_key").all(),
     ).toEqual([{ source_key: "convo:me/chat.txt" }, { source_key: "project:me/a.md" }]);
-    expect(migrated.pragma("user_version", { simple: true })).toBe(4);
+    expect((migrated as SqliteDatabase).sqlite.pragma("user_version", { simple: true })).toBe(4);
     expect(await mine(palace, project, { mode: "project", wing: "me" })).toMatchObject({
       skipped: 1,
       added: 0,

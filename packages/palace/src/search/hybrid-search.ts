@@ -1,11 +1,10 @@
 import type { Where } from "@atrium/chroma";
 import { reciprocalRankFusion } from "@atrium/kit";
 import { checkTimeRange, type Embedding, type TimeRange, ValidationError } from "@atrium/spec";
-import type { Database } from "better-sqlite3";
 import type { PalaceAccess } from "../access/palace-access.js";
 import type { DrawerRegistry } from "../db/drawer-registry.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
-import { LEXICAL_COLUMNS, LEXICAL_TABLE } from "../db/lexical-table.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 import type { Drawer } from "../drawers/drawer.js";
 import { invalidInput } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
@@ -21,12 +20,7 @@ import {
 } from "../tuning.js";
 import { nearestInScope } from "../vectors/local-vectors.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
-import {
-  HYBRID_FUSION,
-  LEXICAL_COLUMN_WEIGHTS,
-  lexicalMatchExpression,
-  lexicalQueryTerms,
-} from "./lexical-query.js";
+import { HYBRID_FUSION, lexicalQueryTerms } from "./lexical-query.js";
 import { withinMatchBudget } from "./match-budget.js";
 
 export type SearchMode = "hybrid" | "bm25" | "vector";
@@ -61,7 +55,7 @@ export interface SearchHit extends Drawer {
 }
 
 export interface SearchContext {
-  db: Database;
+  db: SqlDatabase;
   registry: DrawerRegistry;
   index: VectorIndex;
   embedding: Embedding;
@@ -201,7 +195,7 @@ export async function hybridSearch(
   const candidates = mode === "hybrid" ? Math.max(SEARCH_MIN_CANDIDATES, k * SEARCH_CANDIDATE_FACTOR) : k;
 
   const vectorLeg = mode === "bm25" ? Promise.resolve([]) : vectorRanks(context, query, filter, candidates);
-  const lexical = mode === "vector" ? [] : bm25Ranks(context.db, query, filter, candidates);
+  const lexical = mode === "vector" ? [] : bm25Ranks(context, query, filter, candidates);
   const vector = await vectorLeg;
 
   const rowsById = new Map<string, DrawerRow>();
@@ -263,19 +257,11 @@ function neighboursWanted(option: boolean | number | undefined, limits: PalaceLi
   return option;
 }
 
-function bm25Ranks(db: Database, query: string, filter: CheckedFilter, n: number): Ranked[] {
-  const match = lexicalMatchExpression(withinMatchBudget(db, lexicalQueryTerms(query), BM25_MATCH_BUDGET));
-  if (match === undefined) return [];
-  const weights = LEXICAL_COLUMNS.map((column) => LEXICAL_COLUMN_WEIGHTS[column]).join(", ");
+function bm25Ranks(context: SearchContext, query: string, filter: CheckedFilter, n: number): Ranked[] {
+  const lexical = context.registry.lexical;
+  const terms = withinMatchBudget(lexical, context.db, lexicalQueryTerms(query), BM25_MATCH_BUDGET);
   const { sql, params } = filterSql(filter);
-  // CROSS JOIN keeps the FTS5 match as the outer loop: left to itself, the planner may walk the
-  // wing's index and run the MATCH once per drawer, many times slower on a large palace.
-  const statement = sql
-    ? `SELECT f.rowid AS rowid, bm25(${LEXICAL_TABLE}, ${weights}) AS score FROM ${LEXICAL_TABLE} f CROSS JOIN drawers d ON d.rowid = f.rowid WHERE ${LEXICAL_TABLE} MATCH ? AND ${sql} ORDER BY score, f.rowid LIMIT ?`
-    : `SELECT rowid, bm25(${LEXICAL_TABLE}, ${weights}) AS score FROM ${LEXICAL_TABLE} WHERE ${LEXICAL_TABLE} MATCH ? ORDER BY score, rowid LIMIT ?`;
-  const rows = db.prepare(statement).all(match, ...params, n) as { rowid: number; score: number }[];
-  // bm25() is lower-is-better; flipped so every mode's score is higher-is-better.
-  return rows.map((row) => ({ rowid: row.rowid, score: -row.score }));
+  return lexical.rank(terms, sql ? { sql, params } : undefined, n);
 }
 
 async function vectorRanks(
@@ -315,7 +301,9 @@ async function vectorRanks(
     const passing = new Set(
       (
         context.db
-          .prepare(`SELECT d.id FROM drawers d WHERE d.id IN (SELECT value FROM json_each(?)) AND ${sql}`)
+          .prepare(
+            `SELECT d.id FROM drawers d WHERE d.id IN (${context.db.dialect.jsonTexts("?")}) AND ${sql}`,
+          )
           .all(JSON.stringify(nearest.map((match) => match.id)), ...params) as { id: string }[]
       ).map((row) => row.id),
     );
@@ -336,7 +324,7 @@ async function vectorRanks(
  * source of the same name) and only what the grants read.
  */
 function addNeighbours(
-  db: Database,
+  db: SqlDatabase,
   hits: SearchHit[],
   count: number,
   access: PalaceAccess | undefined,

@@ -29,27 +29,27 @@ describe("withinMatchBudget", () => {
         "a",
       ),
     );
-    const { db } = palaceCore(palace);
+    const { db, registry } = palaceCore(palace);
     const terms = ["boat", "harbour", "lighthouse", "zeppelin"];
-    expect(withinMatchBudget(db, terms, 100)).toEqual(terms);
-    expect(withinMatchBudget(db, terms, 10)).toEqual(terms);
-    expect(withinMatchBudget(db, terms, 8)).toEqual(["harbour", "lighthouse", "zeppelin"]);
-    expect(withinMatchBudget(db, terms, 3)).toEqual(["lighthouse", "zeppelin"]);
-    expect(withinMatchBudget(db, ["boat", "harbour"], 3)).toEqual(["harbour"]);
+    expect(withinMatchBudget(registry.lexical, db, terms, 100)).toEqual(terms);
+    expect(withinMatchBudget(registry.lexical, db, terms, 10)).toEqual(terms);
+    expect(withinMatchBudget(registry.lexical, db, terms, 8)).toEqual(["harbour", "lighthouse", "zeppelin"]);
+    expect(withinMatchBudget(registry.lexical, db, terms, 3)).toEqual(["lighthouse", "zeppelin"]);
+    expect(withinMatchBudget(registry.lexical, db, ["boat", "harbour"], 3)).toEqual(["harbour"]);
     // Counts stop past the budget: two terms both past it tie, and the first in the query stays.
-    expect(withinMatchBudget(db, ["boat", "harbour"], 0)).toEqual(["boat"]);
-    expect(withinMatchBudget(db, ["boat"], 0)).toEqual(["boat"]);
-    expect(withinMatchBudget(db, [], 0)).toEqual([]);
+    expect(withinMatchBudget(registry.lexical, db, ["boat", "harbour"], 0)).toEqual(["boat"]);
+    expect(withinMatchBudget(registry.lexical, db, ["boat"], 0)).toEqual(["boat"]);
+    expect(withinMatchBudget(registry.lexical, db, [], 0)).toEqual([]);
     // Counted by FTS5 itself, so "boats" stems to "boat" and counts as common.
-    expect(withinMatchBudget(db, ["boats", "harbour"], 5)).toEqual(["harbour"]);
+    expect(withinMatchBudget(registry.lexical, db, ["boats", "harbour"], 5)).toEqual(["harbour"]);
   });
 
   it("counts again after a write: a term that became common is left out", async () => {
     const palace = await palaces.open();
     await palace.file(drafts(["kayak river", "kayak lake", "canoe lake"], "a"));
-    const { db } = palaceCore(palace);
-    expect(withinMatchBudget(db, ["kayak", "canoe"], 3)).toEqual(["kayak", "canoe"]);
+    const { db, registry } = palaceCore(palace);
+    expect(withinMatchBudget(registry.lexical, db, ["kayak", "canoe"], 3)).toEqual(["kayak", "canoe"]);
     await palace.file(drafts(["canoe one", "canoe two", "canoe three"], "b"));
-    expect(withinMatchBudget(db, ["kayak", "canoe"], 3)).toEqual(["kayak"]);
+    expect(withinMatchBudget(registry.lexical, db, ["kayak", "canoe"], 3)).toEqual(["kayak"]);
   });
 });

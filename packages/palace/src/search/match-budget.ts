@@ -1,5 +1,5 @@
-import type { Database } from "better-sqlite3";
-import { LEXICAL_TABLE } from "../db/lexical-table.js";
+import type { LexicalIndex } from "../db/lexical-index.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 
 /**
  * FTS5 computes bm25() for every row a MATCH finds before it can sort them, so a query's cost
@@ -10,9 +10,14 @@ import { LEXICAL_TABLE } from "../db/lexical-table.js";
  * The terms left out are the most common ones, whose bm25 weight (IDF) is the lowest; a palace
  * small enough that every term fits (a few thousand drawers) searches exactly as before.
  */
-export function withinMatchBudget(db: Database, terms: readonly string[], budget: number): string[] {
+export function withinMatchBudget(
+  index: LexicalIndex,
+  db: SqlDatabase,
+  terms: readonly string[],
+  budget: number,
+): string[] {
   if (terms.length <= 1) return [...terms];
-  const frequencies = documentFrequencies(db, terms, budget);
+  const frequencies = documentFrequencies(index, db, terms, budget);
   const byRarity = terms
     .map((term, at) => ({ term, at, rows: frequencies[at] as number }))
     .sort((a, b) => a.rows - b.rows || a.at - b.at);
@@ -33,19 +38,26 @@ interface FrequencyCache {
 }
 
 /** Counts per database connection, dropped whenever a write (from any process) is seen. */
-const caches = new WeakMap<Database, FrequencyCache>();
+const caches = new WeakMap<SqlDatabase, FrequencyCache>();
 /** Distinct terms remembered per palace state (a bound on memory, not on correctness). */
 const CACHE_TERMS = 10_000;
 
 /**
  * Rows of the FTS table each term matches, counted only up to `budget + 1`: past the budget the
  * exact count changes nothing but which of several such terms is kept alone when nothing rarer
- * exists (then the first in the query). Counted by FTS5 itself, so the terms are stemmed exactly
- * as the index is.
+ * exists (then the first in the query). Counted by the index itself, so the terms are stemmed
+ * exactly as it stems them.
  */
-function documentFrequencies(db: Database, terms: readonly string[], budget: number): number[] {
+function documentFrequencies(
+  index: LexicalIndex,
+  db: SqlDatabase,
+  terms: readonly string[],
+  budget: number,
+): number[] {
   const state = db
-    .prepare("SELECT (SELECT IFNULL(MAX(seq), 0) FROM write_log) AS seq, (SELECT COUNT(*) FROM drawers) AS n")
+    .prepare(
+      "SELECT (SELECT COALESCE(MAX(seq), 0) FROM write_log) AS seq, (SELECT COUNT(*) FROM drawers) AS n",
+    )
     .get() as { seq: number; n: number };
   const version = `${state.seq}:${state.n}:${budget}`;
   let cache = caches.get(db);
@@ -53,13 +65,10 @@ function documentFrequencies(db: Database, terms: readonly string[], budget: num
     cache = { version, rows: new Map() };
     caches.set(db, cache);
   }
-  const count = db.prepare(
-    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${LEXICAL_TABLE} WHERE ${LEXICAL_TABLE} MATCH ? LIMIT ?)`,
-  );
   return terms.map((term) => {
     let rows = cache.rows.get(term);
     if (rows === undefined) {
-      rows = (count.get(`"${term}"`, budget + 1) as { n: number }).n;
+      rows = index.matchCount(term, budget + 1);
       cache.rows.set(term, rows);
     }
     return rows;

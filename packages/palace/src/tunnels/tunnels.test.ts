@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { TestPalaces } from "../../test/test-palaces.js";
-import { openPalace } from "../open-palace.js";
 
 const palaces = new TestPalaces();
 afterAll(() => palaces.cleanup());
@@ -108,15 +107,22 @@ describe("tunnels", () => {
         to: { wing: "c", room: "d" },
       }),
     ).toThrow("from: names a drawerId and a room; a tunnel end is one or the other");
+    expect(() =>
+      palace.tunnels.create({ from: { wing: "a", room: "b\u0000c" }, to: { drawerId: ids[0]! } }),
+    ).toThrow(
+      "from.room: holds the character U+0000 (NUL), which no wing, room, drawer id or label may hold; remove it",
+    );
+    expect(palace.tunnels.get("tn_\u0000")).toBeUndefined();
+    expect(palace.tunnels.delete("tn_\u0000")).toBe(false);
     expect(() => palace.tunnels.follow("tn_missing")).toThrow("No tunnel has id tn_missing");
     expect(() => palace.tunnels.follow({ wing: "alice", room: "travel" }, { limit: 0 })).toThrow(
       "limit: must be an integer from 1 to 1000, got 0",
     );
   });
 
-  it("explicit tunnels persist in palace.sqlite across a reopen", async () => {
+  it("explicit tunnels persist in the palace's store across a reopen", async () => {
     const dir = await palaces.dir();
-    const first = await openPalace(dir, { create: true, chromaUrl: await palaces.chromaUrl() });
+    const first = await palaces.open({}, dir);
     const { tunnel } = first.tunnels.create({ from: { wing: "a", room: "x" }, to: { wing: "b", room: "y" } });
     await first.close();
     expect(() => first.tunnels).toThrow("closed");

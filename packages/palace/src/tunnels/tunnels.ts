@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { Database } from "better-sqlite3";
 import { PalaceAccess } from "../access/palace-access.js";
 import { DRAWER_COLUMNS, type DrawerRow, rowToDrawer } from "../db/drawer-row.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 import { invalidInput, PalaceError } from "../errors.js";
 import type { PalaceLimits } from "../limits.js";
 import { createTunnelTables, type TunnelDbRow } from "./tunnel-schema.js";
@@ -14,6 +14,8 @@ import type {
   TunnelMap,
   TunnelRow,
 } from "./tunnel-types.js";
+
+const NUL = "\u0000";
 
 /** Drawers `follow` returns per destination when not told how many. */
 const FOLLOW_DEFAULT_LIMIT = 10;
@@ -36,7 +38,7 @@ export class Tunnels {
    * only when both its ends are readable, and only readable wings count toward a shared room.
    */
   constructor(
-    private readonly db: Database,
+    private readonly db: SqlDatabase,
     private readonly limits: Readonly<PalaceLimits>,
     private readonly access: PalaceAccess = PalaceAccess.ADMIN,
   ) {
@@ -72,9 +74,11 @@ export class Tunnels {
       );
       params.push(wing, ...(inScope?.params ?? []));
     }
+    // Bytewise, as SQLite orders text, whatever the PostgreSQL database's own collation.
+    const bytewise = this.db.dialect.name === "postgres" ? ' COLLATE "C"' : "";
     const rows = this.db
       .prepare(
-        `SELECT room, wing, COUNT(*) AS n FROM drawers d WHERE ${conditions.join(" AND ")} GROUP BY room, wing ORDER BY room, wing`,
+        `SELECT room, wing, COUNT(*) AS n FROM drawers d WHERE ${conditions.join(" AND ")} GROUP BY room, wing ORDER BY room${bytewise}, wing${bytewise}`,
       )
       .all(...params) as { room: string; wing: string; n: number }[];
     const tunnels: DerivedTunnel[] = [];
@@ -141,6 +145,8 @@ export class Tunnels {
 
   get(id: string): Tunnel | undefined {
     if (typeof id !== "string" || id === "") throw invalidInput("id", "must be a tunnel id (tn_...)");
+    // No stored id holds NUL, and PostgreSQL cannot even be asked about one.
+    if (id.includes(NUL)) return undefined;
     const row = this.db.prepare("SELECT * FROM tunnels WHERE id = ?").get(id) as TunnelDbRow | undefined;
     const tunnel = row && rowToTunnel(row);
     return tunnel && this.visible(tunnel) ? tunnel : undefined;
@@ -180,6 +186,7 @@ export class Tunnels {
   /** Removes an explicit tunnel; false when none has this id (or the caller cannot see it). */
   delete(id: string): boolean {
     if (typeof id !== "string" || id === "") throw invalidInput("id", "must be a tunnel id (tn_...)");
+    if (id.includes(NUL)) return false;
     if (!this.access.isAdmin) {
       const tunnel = this.get(id);
       if (!tunnel) return false;
@@ -392,6 +399,13 @@ export class Tunnels {
       throw invalidInput(
         field,
         `must be non-empty text of at most maxNameChars (${this.limits.maxNameChars}) characters`,
+      );
+    }
+    // PostgreSQL's text cannot hold NUL, and a tunnel's id hashes its ends NUL-separated.
+    if (value.includes(NUL)) {
+      throw invalidInput(
+        field,
+        "holds the character U+0000 (NUL), which no wing, room, drawer id or label may hold; remove it",
       );
     }
     return value;

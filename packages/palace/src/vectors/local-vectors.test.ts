@@ -20,7 +20,7 @@ const TURNS: [string, string][] = [
 
 const homeScope = { sql: "d.wing = ?", params: ["home"] };
 
-function storedCount(db: import("better-sqlite3").Database): number {
+function storedCount(db: import("../db/sql/sql-database.js").SqlDatabase): number {
   return (db.prepare(`SELECT COUNT(*) AS n FROM ${VECTOR_TABLE}`).get() as { n: number }).n;
 }
 

@@ -1,5 +1,5 @@
-import type { Database } from "better-sqlite3";
 import { VECTOR_TABLE } from "../db/schema.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 import type { VectorMatch } from "./vector-index.js";
 
 /**
@@ -32,21 +32,24 @@ function decodeVector(blob: Buffer): Float32Array {
  * confirms the drawers are unchanged: the triggers of schema v2 remove a row whose drawer's text
  * changes later, so what is stored is always current.
  */
-export function storeVectors(db: Database, vectors: ReadonlyMap<string, readonly number[]>): void {
+export function storeVectors(db: SqlDatabase, vectors: ReadonlyMap<string, readonly number[]>): void {
   if (vectors.size === 0) return;
+  // A blob parameter is bytea only where PostgreSQL is told so.
+  const blob = db.dialect.name === "postgres" ? "CAST(? AS bytea)" : "?";
   const insert = db.prepare(
-    `INSERT OR REPLACE INTO ${VECTOR_TABLE} (drawer_rowid, vector) SELECT rowid, ? FROM drawers WHERE id = ?`,
+    `INSERT INTO ${VECTOR_TABLE} (drawer_rowid, vector) SELECT rowid, ${blob} FROM drawers WHERE id = ?
+     ON CONFLICT (drawer_rowid) DO UPDATE SET vector = excluded.vector`,
   );
   for (const [id, vector] of vectors) insert.run(encodeVector(vector), id);
 }
 
 /** Forgets every stored vector (a re-embed makes them all again). */
-export function clearVectors(db: Database): void {
+export function clearVectors(db: SqlDatabase): void {
   db.prepare(`DELETE FROM ${VECTOR_TABLE}`).run();
 }
 
 /** Drawers with no stored vector (filled by `repair`). */
-export function drawersWithoutVector(db: Database): string[] {
+export function drawersWithoutVector(db: SqlDatabase): string[] {
   return (
     db
       .prepare(
@@ -62,7 +65,7 @@ export function drawersWithoutVector(db: Database): string[] {
  * some lack a stored vector: then the caller asks Chroma.
  */
 export function nearestInScope(
-  db: Database,
+  db: SqlDatabase,
   query: readonly number[],
   where: { sql: string; params: readonly (string | number)[] },
   n: number,
@@ -78,12 +81,11 @@ export function nearestInScope(
     .prepare(
       `SELECT d.id AS id, v.vector AS vector FROM drawers d JOIN ${VECTOR_TABLE} v ON v.drawer_rowid = d.rowid WHERE ${where.sql}`,
     )
-    .raw()
-    .all(...where.params) as [string, Buffer][];
+    .all(...where.params) as { id: string; vector: Buffer }[];
   if (rows.length < drawers) return undefined;
   const unit = decodeVector(encodeVector(query));
   const scored: VectorMatch[] = [];
-  for (const [id, blob] of rows) {
+  for (const { id, vector: blob } of rows) {
     const vector = decodeVector(blob);
     // A vector of another length (an embedding switch not yet repaired) cannot be compared.
     if (vector.length !== unit.length) return undefined;

@@ -1,8 +1,8 @@
 import type { Metadata } from "@atrium/chroma";
 import type { Embedding } from "@atrium/spec";
-import type { Database } from "better-sqlite3";
 import type { DrawerRegistry } from "../db/drawer-registry.js";
 import { type DrawerRow, rowToDraft } from "../db/drawer-row.js";
+import type { SqlDatabase } from "../db/sql/sql-database.js";
 import { WRITE_LOG_KEEP_APPLIED } from "../tuning.js";
 import { storeVectors } from "./local-vectors.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -44,7 +44,7 @@ export interface ApplyResult {
  * processes, the last write Chroma sees for a drawer matches the registry.
  */
 export async function applyPendingVectors(
-  db: Database,
+  db: SqlDatabase,
   registry: DrawerRegistry,
   index: VectorIndex,
   embedding: Embedding,
@@ -56,7 +56,7 @@ export async function applyPendingVectors(
   // One statement for a whole round: per drawer, it would scan every pending row each time
   // (write_log has no drawer_id index), quadratic in the batch size.
   const mark = db.prepare(
-    "UPDATE write_log SET applied_to_vectors = 1 WHERE applied_to_vectors = 0 AND seq <= ? AND drawer_id IN (SELECT value FROM json_each(?))",
+    `UPDATE write_log SET applied_to_vectors = 1 WHERE applied_to_vectors = 0 AND seq <= ? AND drawer_id IN (${db.dialect.jsonTexts("?")})`,
   );
   const prune = db.prepare(
     "DELETE FROM write_log WHERE applied_to_vectors = 1 AND seq <= (SELECT MAX(seq) FROM write_log) - ?",
@@ -74,8 +74,9 @@ export async function applyPendingVectors(
       db.transaction(() => {
         const unchanged: string[] = [];
         const current = new Map<string, number[]>();
+        const rows = new Map(registry.byIds(ids).map((row) => [row.id, row]));
         for (const id of ids) {
-          if (signature(registry.byId(id)) !== applied.written.get(id)) {
+          if (signature(rows.get(id)) !== applied.written.get(id)) {
             changed.push(id);
             continue;
           }
