@@ -1,7 +1,13 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "cli/main": "src/cli/main.ts" },
+  // The PostgreSQL store's connection runs on a worker thread, loaded from its own file
+  // (db/postgres/pg-sync-client.ts finds it beside index.js, or above cli/main.js).
+  entry: {
+    index: "src/index.ts",
+    "cli/main": "src/cli/main.ts",
+    "pg-worker": "src/db/postgres/pg-worker.ts",
+  },
   format: "esm",
   // The declarations name Node's types (streams, child processes, `NodeJS.*`, and
   // `AsyncDisposable` below an ESNext lib, which @types/node declares): this line makes a user's

@@ -1,8 +1,14 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { DrawerDraft } from "../drawers/drawer.js";
-import { LEXICAL_COLUMN_WEIGHTS, lexicalMatchQuery } from "../search/lexical-query.js";
-import { dateWords, LEXICAL_COLUMNS, lexicalRow, lexicalTableSql } from "./lexical-table.js";
+import { lexicalMatchQuery } from "../search/lexical-query.js";
+import {
+  dateWords,
+  LEXICAL_COLUMN_WEIGHTS,
+  LEXICAL_COLUMNS,
+  lexicalRow,
+  lexicalTableSql,
+} from "./lexical-table.js";
 
 const turn = (content: string, speaker = "Ana", timestamp = "2023-05-08T13:56:00.000Z"): DrawerDraft => ({
   content,

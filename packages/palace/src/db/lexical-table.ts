@@ -26,6 +26,15 @@ export const LEXICAL_TABLE = "drawers_fts";
 export const LEXICAL_COLUMNS = ["content", "speaker", "near", "far", "date"] as const;
 export type LexicalColumn = (typeof LEXICAL_COLUMNS)[number];
 
+/** A bm25() weight for each of `LEXICAL_COLUMNS`. */
+export const LEXICAL_COLUMN_WEIGHTS: Readonly<Record<LexicalColumn, number>> = {
+  content: 1,
+  speaker: 0.5,
+  near: 0.5,
+  far: 0.2,
+  date: 1,
+};
+
 /**
  * How many drawers on each side of a drawer (same source, by position) its row includes. A write
  * that adds, removes or moves a drawer changes the rows of the drawers this close to it.

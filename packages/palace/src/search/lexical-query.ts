@@ -1,18 +1,9 @@
-import type { LexicalColumn } from "../db/lexical-table.js";
+import { lexicalMatchExpression } from "../db/sqlite/fts5-lexical-index.js";
 
 /**
- * How a query is turned into an FTS5 MATCH expression over `db/lexical-table.ts`'s columns, how
- * each column weighs, and how the BM25 and vector legs are fused.
+ * How a query is turned into the words the BM25 leg searches (`db/lexical-index.ts`; each
+ * column's weight is in `db/lexical-table.ts`), and how the BM25 and vector legs are fused.
  */
-
-/** A bm25() weight for each of `LEXICAL_COLUMNS`. */
-export const LEXICAL_COLUMN_WEIGHTS: Readonly<Record<LexicalColumn, number>> = {
-  content: 1,
-  speaker: 0.5,
-  near: 0.5,
-  far: 0.2,
-  date: 1,
-};
 
 /**
  * Reciprocal rank fusion of the BM25 leg and the vector leg, measured with the offline hashing
@@ -56,10 +47,4 @@ export function lexicalQueryTerms(query: string): string[] {
   const candidates = long.length > 0 ? long : words;
   const content = candidates.filter((word) => !QUERY_STOP_WORDS.has(word));
   return content.length > 0 ? content : candidates;
-}
-
-/** Terms from `lexicalQueryTerms` as an FTS5 MATCH expression (quoted, OR-ed); undefined for none. */
-export function lexicalMatchExpression(terms: readonly string[]): string | undefined {
-  if (terms.length === 0) return undefined;
-  return terms.map((word) => `"${word}"`).join(" OR ");
 }

@@ -44,6 +44,8 @@ export class PgDatabase implements SqlDatabase {
   #open = true;
   readonly #deferred: DeferredWrite[] = [];
   #deferredChars = 0;
+  /** The connection the open transaction began on (`PgRequest.pinned`). */
+  #pinned: string | undefined;
 
   constructor(url: string, options: PgSyncClientOptions = {}) {
     this.#client = new PgSyncClient(url, options);
@@ -68,13 +70,13 @@ export class PgDatabase implements SqlDatabase {
 
   exec(sql: string): void {
     this.flush();
-    this.#client.exec(sql);
+    this.#client.exec(sql, this.#pinned);
   }
 
   /** Reads (and writes outside a transaction) go at once, after the writes held back. */
   query(sql: string, params: unknown[]): { rows: Record<string, unknown>[]; changes: number } {
     this.flush();
-    return this.#client.query(sql, params);
+    return this.#client.query(sql, params, this.#pinned);
   }
 
   /** A write: held back inside a transaction, sent at once outside one. */
@@ -108,7 +110,10 @@ export class PgDatabase implements SqlDatabase {
     if (this.#deferred.length === 0) return;
     const writes = this.#deferred.splice(0);
     this.#deferredChars = 0;
-    const changes = this.#client.batch(writes.map((write) => write.sql));
+    const changes = this.#client.batch(
+      writes.map((write) => write.sql),
+      this.#pinned,
+    );
     writes.forEach((write, at) => {
       write.result.changes = changes[at] ?? 0;
     });
@@ -122,17 +127,39 @@ export class PgDatabase implements SqlDatabase {
     return Object.assign(run(false), { deferred: run(false), immediate: run(true), exclusive: run(true) });
   }
 
+  /**
+   * For a body of writes (search's access counts): they go in one round trip with BEGIN, no wait
+   * for locks, and COMMIT around them.
+   */
   withoutWaiting<T>(body: () => T): T {
     if (this.inTransaction) return body();
-    this.exec("BEGIN; SET LOCAL lock_timeout = '1ms'");
+    this.#depth = 1;
+    let result: T;
     try {
-      const result = body();
-      this.exec("COMMIT");
-      return result;
+      result = body();
+    } catch (error) {
+      this.#deferred.length = 0;
+      throw error;
+    } finally {
+      this.#depth = 0;
+    }
+    const writes = this.#deferred.splice(0);
+    this.#deferredChars = 0;
+    try {
+      const changes = this.#client.batch([
+        "BEGIN",
+        "SET LOCAL lock_timeout = '1ms'",
+        ...writes.map((write) => write.sql),
+        "COMMIT",
+      ]);
+      writes.forEach((write, at) => {
+        write.result.changes = changes[at + 2] ?? 0;
+      });
     } catch (error) {
       this.#rollback("ROLLBACK");
       throw error;
     }
+    return result;
   }
 
   isBusy(error: unknown): boolean {
@@ -150,13 +177,11 @@ export class PgDatabase implements SqlDatabase {
   #inTransaction<T>(lock: boolean, body: () => T): T {
     const level = this.#depth;
     const savepoint = `atrium_${level}`;
-    this.exec(
-      level > 0
-        ? `SAVEPOINT ${savepoint}`
-        : lock
-          ? `BEGIN; SELECT pg_advisory_xact_lock(${PALACE_WRITER_LOCK})`
-          : "BEGIN",
-    );
+    if (level > 0) this.exec(`SAVEPOINT ${savepoint}`);
+    else {
+      this.#client.exec(lock ? `BEGIN; SELECT pg_advisory_xact_lock(${PALACE_WRITER_LOCK})` : "BEGIN");
+      this.#pinned = this.#client.connection;
+    }
     this.#depth = level + 1;
     let result: T;
     try {
@@ -176,15 +201,23 @@ export class PgDatabase implements SqlDatabase {
       throw error;
     }
     this.#depth = level;
+    if (level > 0) {
+      this.#client.exec(`RELEASE SAVEPOINT ${savepoint}`, this.#pinned);
+      return result;
+    }
     // A COMMIT that fails has rolled the transaction back already.
-    this.#client.exec(level > 0 ? `RELEASE SAVEPOINT ${savepoint}` : "COMMIT");
+    const pinned = this.#pinned;
+    this.#pinned = undefined;
+    this.#client.exec("COMMIT", pinned);
     return result;
   }
 
   #rollback(sql: string): void {
     this.#deferred.length = 0;
+    const pinned = this.#pinned;
+    if (this.#depth === 0) this.#pinned = undefined;
     try {
-      this.#client.exec(sql);
+      this.#client.exec(sql, pinned);
     } catch {
       // The connection is gone (the server rolls the transaction back itself) or the commit
       // itself failed; the error being thrown says which.

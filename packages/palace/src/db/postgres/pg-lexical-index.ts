@@ -1,6 +1,5 @@
-import { LEXICAL_COLUMN_WEIGHTS } from "../../search/lexical-query.js";
 import type { LexicalIndex, LexicalRank } from "../lexical-index.js";
-import { LEXICAL_COLUMNS, type LexicalColumn } from "../lexical-table.js";
+import { LEXICAL_COLUMN_WEIGHTS, LEXICAL_COLUMNS, type LexicalColumn } from "../lexical-table.js";
 import type { SqlDatabase, SqlStatement } from "../sql/sql-database.js";
 import { Fts5Tokenizer } from "./fts5-tokenizer.js";
 

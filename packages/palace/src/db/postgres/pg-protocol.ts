@@ -5,16 +5,28 @@
  */
 export type PgRequest =
   /** A statement with parameters, prepared once per connection under `name`. */
-  | { kind: "query"; name: string; sql: string; params: unknown[] }
-  /** Statements without parameters (a script, BEGIN, COMMIT), sent as one simple query. */
-  | { kind: "exec"; sql: string }
-  /** Writes whose results nobody waited for, as one script; the first error stops it. */
-  | { kind: "batch"; sql: string }
-  | { kind: "close" };
+  (
+    | { kind: "query"; name: string; sql: string; params: unknown[] }
+    /** Statements without parameters (a script, BEGIN, COMMIT), sent as one simple query. */
+    | { kind: "exec"; sql: string }
+    /** Writes whose results nobody waited for, as one script; the first error stops it. */
+    | { kind: "batch"; sql: string }
+    | { kind: "close" }
+  ) & {
+    /**
+     * Inside a transaction: the connection it began on (`PgReply.connection`). A worker whose
+     * connection is another (or none) refuses instead of running the statement outside it.
+     */
+    pinned?: string;
+  };
 
-export type PgReply =
+export type PgReply = (
   | { ok: true; rows: Record<string, unknown>[]; changes: number; batchChanges?: number[] }
-  | { ok: false; error: PgFailure };
+  | { ok: false; error: PgFailure }
+) & {
+  /** The connection that answered: the worker's instance and its connection count. */
+  connection?: string;
+};
 
 export interface PgFailure {
   message: string;
@@ -35,4 +47,6 @@ export interface PgWorkerData {
   connectTimeoutMs: number;
   statementTimeoutMs: number;
   lockTimeoutMs: number;
+  /** Which worker this is, for `PgReply.connection`. */
+  instance: number;
 }

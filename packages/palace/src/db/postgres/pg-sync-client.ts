@@ -44,6 +44,11 @@ export class PgSyncClient {
   #port: MessagePort | undefined;
   #flag: Int32Array | undefined;
   readonly #names = new Map<string, string>();
+  /** Numbers each request; its reply carries the number back. */
+  #seq = 0;
+  /** Workers started so far, so a new worker's connections are never taken for an old one's. */
+  #instances = 0;
+  #connection: string | undefined;
 
   constructor(url: string, options: PgSyncClientOptions = {}) {
     this.#url = url;
@@ -59,14 +64,23 @@ export class PgSyncClient {
     return redactUrl(this.#url);
   }
 
-  query(sql: string, params: unknown[]): { rows: Record<string, unknown>[]; changes: number } {
-    return this.#call({ kind: "query", name: this.#name(sql), sql, params }, sql);
+  /** The connection that answered last (see `PgRequest.pinned`). */
+  get connection(): string | undefined {
+    return this.#connection;
+  }
+
+  query(
+    sql: string,
+    params: unknown[],
+    pinned?: string,
+  ): { rows: Record<string, unknown>[]; changes: number } {
+    return this.#call({ kind: "query", name: this.#name(sql), sql, params, pinned }, sql);
   }
 
   /** Runs statements (values written in) as one script, one round trip; each one's count of changed rows. */
-  batch(statements: readonly string[]): number[] {
+  batch(statements: readonly string[], pinned?: string): number[] {
     const sql = statements.join(";\n");
-    const reply = this.#call({ kind: "batch", sql }, sql);
+    const reply = this.#call({ kind: "batch", sql, pinned }, sql);
     return reply.batchChanges ?? [];
   }
 
@@ -79,8 +93,8 @@ export class PgSyncClient {
     return name;
   }
 
-  exec(sql: string): void {
-    this.#call({ kind: "exec", sql }, sql);
+  exec(sql: string, pinned?: string): void {
+    this.#call({ kind: "exec", sql, pinned }, sql);
   }
 
   close(): void {
@@ -97,23 +111,15 @@ export class PgSyncClient {
     sql: string,
   ): { rows: Record<string, unknown>[]; changes: number; batchChanges?: number[] } {
     const { port, flag } = this.#started();
-    Atomics.store(flag, 0, 0);
-    port.postMessage(request);
-    const limit = this.#options.connectTimeoutMs + this.#options.statementTimeoutMs + 5_000;
-    if (Atomics.wait(flag, 0, 0, limit) === "timed-out") {
-      this.#stop();
-      throw new PalaceError(
-        "palace/unavailable",
-        `PostgreSQL at ${this.location} did not answer within ${limit} ms; the operation was not applied, retry it`,
-      );
-    }
-    const message = receiveMessageOnPort(port)?.message as PgReply | undefined;
-    if (!message) throw new Error("PostgreSQL worker set its flag without a reply");
+    const seq = ++this.#seq;
+    port.postMessage({ ...request, seq });
+    const message = this.#reply(port, flag, seq);
+    this.#connection = message.connection;
     if (message.ok) return message;
     if (message.error.connectionLost) {
       throw new PalaceError(
         "palace/unavailable",
-        `PostgreSQL at ${this.location} is not reachable (${message.error.message}); what this call wrote was not committed, retry it`,
+        `PostgreSQL at ${this.location} is not reachable (${message.error.message}); a write either committed whole or not at all: retry it (filing a drawer again is safe, its id comes from its content)`,
         { cause: new PgQueryError(message.error, sql) },
       );
     }
@@ -123,11 +129,36 @@ export class PgSyncClient {
     throw new PgQueryError(message.error, sql);
   }
 
+  /**
+   * Waits for the reply to request `seq`. The flag only says "look again": a wake may be late (the
+   * notify of an earlier reply) or early, so the port is read until the reply carrying `seq`
+   * comes, and an earlier reply still queued (its caller gave up) is dropped.
+   */
+  #reply(port: MessagePort, flag: Int32Array, seq: number): PgReply {
+    const limit = this.#options.connectTimeoutMs + this.#options.statementTimeoutMs + 5_000;
+    const deadline = performance.now() + limit;
+    for (;;) {
+      const message = receiveMessageOnPort(port)?.message as (PgReply & { seq: number }) | undefined;
+      if (message?.seq === seq) return message;
+      if (message) continue;
+      const remaining = deadline - performance.now();
+      if (remaining <= 0 || Atomics.wait(flag, 0, 0, remaining) === "timed-out") {
+        this.#stop();
+        throw new PalaceError(
+          "palace/unavailable",
+          `PostgreSQL at ${this.location} did not answer within ${limit} ms; retry the call (its transaction was ended, so a write either committed whole or not at all)`,
+        );
+      }
+      Atomics.store(flag, 0, 0);
+    }
+  }
+
   #started(): { port: MessagePort; flag: Int32Array } {
     if (this.#worker && this.#port && this.#flag) return { port: this.#port, flag: this.#flag };
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const workerData: PgWorkerData = {
+      instance: ++this.#instances,
       url: this.#url,
       flag: flag.buffer as SharedArrayBuffer,
       port: port2,

@@ -16,6 +16,9 @@ const data = workerData as PgWorkerData;
 const flag = new Int32Array(data.flag);
 const port = data.port as unknown as MessagePort;
 let client: pg.Client | undefined;
+/** Connections made so far: a new one means any transaction of the last one is gone. */
+let connections = 0;
+const connectionName = () => `${data.instance}:${connections}`;
 
 async function connection(): Promise<pg.Client> {
   if (client) return client;
@@ -34,6 +37,7 @@ async function connection(): Promise<pg.Client> {
   // The palace's queries are short; PostgreSQL's JIT compiles for ~0.4 s whenever a fresh table's
   // missing statistics make a plan look costly, which cost a search 100 times its run time.
   await next.query("SET jit = off");
+  connections++;
   client = next;
   return next;
 }
@@ -63,6 +67,13 @@ async function answer(request: PgRequest): Promise<PgReply> {
     await client?.end().catch(() => {});
     client = undefined;
     return { ok: true, rows: [], changes: 0 };
+  }
+  if (request.pinned !== undefined && (client === undefined || connectionName() !== request.pinned)) {
+    // Connecting again would run the rest of the transaction outside it, in autocommit.
+    throw Object.assign(
+      new Error("the connection was lost inside a transaction, which PostgreSQL rolled back"),
+      { code: "08006" },
+    );
   }
   const current = await connection();
   try {
@@ -101,7 +112,7 @@ port.on("message", (request: PgRequest) => {
       },
     )
     .then((reply) => {
-      port.postMessage(reply);
+      port.postMessage({ ...reply, seq: (request as { seq?: number }).seq, connection: connectionName() });
       Atomics.store(flag, 0, 1);
       Atomics.notify(flag, 0);
     });

@@ -1,6 +1,10 @@
-import { LEXICAL_COLUMN_WEIGHTS, lexicalMatchExpression } from "../../search/lexical-query.js";
 import type { LexicalIndex, LexicalRank } from "../lexical-index.js";
-import { LEXICAL_COLUMNS, LEXICAL_TABLE, type LexicalColumn } from "../lexical-table.js";
+import {
+  LEXICAL_COLUMN_WEIGHTS,
+  LEXICAL_COLUMNS,
+  LEXICAL_TABLE,
+  type LexicalColumn,
+} from "../lexical-table.js";
 import type { SqlDatabase, SqlStatement } from "../sql/sql-database.js";
 
 /** The embedded palace's BM25 side: SQLite's FTS5 table `drawers_fts` (see `lexical-table.ts`). */
@@ -60,4 +64,10 @@ export class Fts5LexicalIndex implements LexicalIndex {
     // Counted by FTS5 itself, so the term is stemmed exactly as the index is.
     return (this.#count.get(`"${term}"`, cap) as { n: number }).n;
   }
+}
+
+/** Query words (`search/lexical-query.ts`) as an FTS5 MATCH expression (quoted, OR-ed); undefined for none. */
+export function lexicalMatchExpression(terms: readonly string[]): string | undefined {
+  if (terms.length === 0) return undefined;
+  return terms.map((word) => `"${word}"`).join(" OR ");
 }
