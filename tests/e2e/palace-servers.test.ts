@@ -566,15 +566,31 @@ describe("several atrium-palace mcp --http servers on one PostgreSQL palace", ()
     ];
     let downAt = 0;
     let upAt = 0;
+    // What a load balancer's health check sees (GET /health, no token with --no-auth).
+    const health = async (mcp: PalaceMcp) => {
+      const response = await fetch(mcp.url.replace(/\/mcp$/, "/health"));
+      return { status: response.status, body: await response.json() };
+    };
+    const healthy = { status: 200, body: { ok: true } };
+    const down = { status: 503, body: { ok: false, reason: "the palace's store does not answer" } };
+    expect([await health(serverA as PalaceMcp), await health(serverB as PalaceMcp)]).toEqual([
+      healthy,
+      healthy,
+    ]);
     try {
       await sleep(800);
       downAt = Date.now();
       await server.shutdown();
+      expect(await health(serverA as PalaceMcp)).toEqual(down);
       await sleep(1_000);
       await server.start();
       upAt = Date.now();
       pids.add(server.pid);
       await sleep(2_000);
+      expect([await health(serverA as PalaceMcp), await health(serverB as PalaceMcp)]).toEqual([
+        healthy,
+        healthy,
+      ]);
     } finally {
       stop = true;
       await Promise.all(loops);

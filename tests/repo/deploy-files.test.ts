@@ -84,3 +84,49 @@ describe("docs/deploy", () => {
     expect(container.args).toEqual(expect.arrayContaining(["--tokens-file", "--http"]));
   });
 });
+
+describe("docs/deploy/palace", () => {
+  it("the compose file and the Kubernetes manifest parse, and run the palace servers as the e2e suite does", () => {
+    const [compose] = manifests("palace/compose.yaml") as unknown as [
+      {
+        services: Record<
+          string,
+          { command?: string[]; ports?: string[]; environment?: Record<string, string> }
+        >;
+      },
+    ];
+    expect(Object.keys(compose.services).sort()).toEqual(["chroma", "haproxy", "palace", "postgres"]);
+    const palace = compose.services.palace!;
+    expect(palace.environment).toEqual({
+      ATRIUM_PALACE_POSTGRES: "postgres://palace@postgres:5432/palace",
+      ATRIUM_CHROMA_URL: "http://chroma:8000",
+    });
+    const script = (palace.command ?? []).join(" ");
+    for (const part of [
+      "atrium-palace init /tmp/palace",
+      "atrium-palace mcp --palace /tmp/palace --http",
+      "--tokens-file",
+    ])
+      expect(script).toContain(part);
+    expect(compose.services.haproxy!.ports).toEqual(["127.0.0.1:8080:8080"]);
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name !== "haproxy") expect(service.ports, name).toBeUndefined();
+    }
+
+    const kinds = manifests("palace/k8s.yaml").map((m) => `${m.kind}/${m.metadata?.name}`);
+    expect(kinds.sort()).toEqual([
+      "Deployment/atrium-palace",
+      "Service/atrium-palace",
+      "Service/palace-postgres",
+      "StatefulSet/palace-postgres",
+    ]);
+    const deployment = manifests("palace/k8s.yaml").find((m) => m.kind === "Deployment")!;
+    const container = (
+      deployment.spec as {
+        template: { spec: { containers: { readinessProbe: unknown; args: string[] }[] } };
+      }
+    ).template.spec.containers[0]!;
+    expect(container.readinessProbe).toMatchObject({ httpGet: { path: "/health", port: "http" } });
+    expect(container.args.join(" ")).toContain("atrium-palace mcp --palace /tmp/palace --http");
+  });
+});

@@ -249,7 +249,7 @@ describe("the FTS rows carry each drawer's neighbours", () => {
       db
         .prepare(
           TEST_STORE === "postgres"
-            ? "SELECT d.drawer_rowid AS rowid, d.token_count, (SELECT string_agg(concat_ws(':', t.term, t.tf_content, t.tf_speaker, t.tf_near, t.tf_far, t.tf_date), ' ' ORDER BY t.term) FROM lexical_terms t WHERE t.drawer_rowid = d.drawer_rowid) AS terms FROM lexical_docs d ORDER BY d.drawer_rowid"
+            ? "SELECT d.drawer_rowid AS rowid, d.token_count, (SELECT string_agg(concat_ws(':', t.term, t.weight, t.tokens), ' ' ORDER BY t.term) FROM lexical_terms t WHERE t.drawer_rowid = d.drawer_rowid) AS terms FROM lexical_docs d ORDER BY d.drawer_rowid"
             : `SELECT rowid, * FROM ${LEXICAL_TABLE} ORDER BY rowid`,
         )
         .all();

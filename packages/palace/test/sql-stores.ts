@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { PgDatabase } from "../src/db/postgres/pg-database.js";
 import type { SqlDatabase } from "../src/db/sql/sql-database.js";
 import { SqliteDatabase } from "../src/db/sqlite/sqlite-database.js";
@@ -91,4 +91,19 @@ function postgresStore(): TestStore {
       };
     },
   };
+}
+
+/**
+ * `body` once per store, in a describe block of its own ("on sqlite", "on postgres"); a store that
+ * cannot run here is one skipped test saying why (never under CI=true: `testStores` fails there).
+ */
+export function describeEachStore(body: (store: TestStore) => void): void {
+  describe.each(testStores())("on $name", (store) => {
+    if (store.skipped !== undefined) {
+      it.skip(store.skipped, () => {});
+      return;
+    }
+    store.use();
+    body(store);
+  });
 }

@@ -16,7 +16,8 @@ export const mcpCommand = defineCommand({
 check_duplicate, add/get/list/update/delete_drawer, kg_query/add/invalidate/timeline/stats,
 traverse, find/create/list/delete/follow_tunnels, diary_write/read, wake_up. Over stdio by default (what MCP hosts launch). --http serves streamable HTTP and prints
 the endpoint URL; each client needs a bearer token from --tokens-file, or with --no-auth anyone
-who reaches the port may connect (loopback only). SIGTERM or Ctrl-C stops taking requests, lets
+who reaches the port may connect (loopback only). GET /health (same authentication) answers 200
+while the palace's store answers, else 503. SIGTERM or Ctrl-C stops taking requests, lets
 calls in flight finish (up to 10 s), then exits.
 
 Access: each token in the tokens file carries its grants; a token without grants sees nothing.
@@ -78,6 +79,16 @@ say what the client may do: --admin, or --read and --write naming wings.`,
         ...(host === undefined ? {} : { host }),
         ...(auth === undefined ? {} : { auth }),
         ...(grants === undefined ? {} : { access: grants }),
+        // For a load balancer's checks: 503 while the palace's store does not answer. Nothing
+        // about its content or where it lives (any token may ask).
+        health: async () => {
+          try {
+            await palace.status();
+            return { ok: true };
+          } catch {
+            return { ok: false, reason: "the palace's store does not answer" };
+          }
+        },
       });
       io.stdout.write(`${served.url}\n`);
       await new Promise<void>((resolve) => {

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type TestDatabase, testStores } from "../../test/sql-stores.js";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeEachStore, type TestDatabase } from "../../test/sql-stores.js";
 import { SqliteDatabase } from "../db/sqlite/sqlite-database.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
 
@@ -23,12 +23,7 @@ interface Tally {
 
 // Two processes race on one graph: SQLite serializes them with its file lock (BEGIN IMMEDIATE),
 // PostgreSQL with the palace's advisory lock; either way the check-then-insert of add holds.
-describe.each(testStores())("on $name", (store) => {
-  if (store.skipped !== undefined) {
-    it.skip(store.skipped, () => {});
-    return;
-  }
-  store.use();
+describeEachStore((store) => {
   let database: TestDatabase;
   let signals: string;
   beforeEach(async () => {

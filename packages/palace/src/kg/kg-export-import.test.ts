@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type TestDatabase, testStores } from "../../test/sql-stores.js";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeEachStore, type TestDatabase } from "../../test/sql-stores.js";
 import { PalaceAccess } from "../access/palace-access.js";
 import { KnowledgeGraphConflictError } from "../errors.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
@@ -11,12 +11,7 @@ function exportedLines(graph: KnowledgeGraph): unknown[] {
   return [...graph.export()].map((row) => JSON.parse(JSON.stringify(row)));
 }
 
-describe.each(testStores())("on $name", (store) => {
-  if (store.skipped !== undefined) {
-    it.skip(store.skipped, () => {});
-    return;
-  }
-  store.use();
+describeEachStore((store) => {
   let source: TestDatabase;
   let target: TestDatabase;
   let kg: KnowledgeGraph;

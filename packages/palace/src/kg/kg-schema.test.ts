@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type TestDatabase, testStores } from "../../test/sql-stores.js";
+import { describeEachStore, type TestDatabase } from "../../test/sql-stores.js";
 import { openTestDatabase } from "../../test/test-database.js";
 import { PalaceAccess } from "../access/palace-access.js";
 import { SqliteDatabase } from "../db/sqlite/sqlite-database.js";
@@ -24,12 +24,7 @@ function kgObjects(database: TestDatabase): string[] {
   return rows.map((row) => `${row.type} ${row.name}`);
 }
 
-describe.each(testStores())("on $name", (store) => {
-  if (store.skipped !== undefined) {
-    it.skip(store.skipped, () => {});
-    return;
-  }
-  store.use();
+describeEachStore((store) => {
   let database: TestDatabase;
   beforeEach(async () => {
     database = await store.open();

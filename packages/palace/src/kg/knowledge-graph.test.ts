@@ -1,6 +1,6 @@
 import { ValidationError } from "@atrium/spec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type TestDatabase, testStores } from "../../test/sql-stores.js";
+import { describeEachStore, type TestDatabase } from "../../test/sql-stores.js";
 import { PalaceAccess } from "../access/palace-access.js";
 import { KnowledgeGraphConflictError, KnowledgeGraphNotFoundError } from "../errors.js";
 import { KnowledgeGraph } from "./knowledge-graph.js";
@@ -22,12 +22,7 @@ function spans(
   );
 }
 
-describe.each(testStores())("on $name", (store) => {
-  if (store.skipped !== undefined) {
-    it.skip(store.skipped, () => {});
-    return;
-  }
-  store.use();
+describeEachStore((store) => {
   let database: TestDatabase;
   let kg: KnowledgeGraph;
 

@@ -3,15 +3,12 @@ import { LEXICAL_COLUMN_WEIGHTS, LEXICAL_COLUMNS, type LexicalColumn } from "../
 import type { SqlDatabase, SqlStatement } from "../sql/sql-database.js";
 import { Fts5Tokenizer } from "./fts5-tokenizer.js";
 
-/** `lexical_terms`' count column of each lexical column. */
-const TF = LEXICAL_COLUMNS.map((column) => `tf_${column}`);
-
 /** FTS5's bm25() constants (fts5_aux.c). */
 const K1 = 1.2;
 const B = 0.75;
 
 /**
- * The PostgreSQL palace's BM25 side: `lexical_terms` (term, drawer, count per column),
+ * The PostgreSQL palace's BM25 side: `lexical_terms` (term, drawer, weighted count, the drawer's length),
  * `lexical_docs` (each drawer's length in tokens) and `lexical_stats` (drawers and tokens in all,
  * brought up to date by `settle` before a write commits),
  * scored in SQL with the formula of SQLite FTS5's `bm25()`, column weights and all:
@@ -32,15 +29,13 @@ export class PgLexicalIndex implements LexicalIndex {
 
   constructor(db: SqlDatabase) {
     this.#db = db;
-    const arrays = TF.map((_, at) => `CAST(@c${at} AS integer[])`).join(", ");
-    const aliases = TF.map((_, at) => `c${at}`);
     this.#insert = db.prepare(`
       WITH doc AS (
         INSERT INTO lexical_docs (drawer_rowid, token_count) VALUES (CAST(@rowid AS bigint), CAST(@tokens AS integer))
       ), terms AS (
-        INSERT INTO lexical_terms (term, drawer_rowid, ${TF.join(", ")})
-        SELECT t.term, CAST(@rowid AS bigint), ${aliases.map((alias) => `t.${alias}`).join(", ")}
-        FROM unnest(CAST(@terms AS text[]), ${arrays}) AS t(term, ${aliases.join(", ")})
+        INSERT INTO lexical_terms (term, drawer_rowid, weight, tokens)
+        SELECT t.term, CAST(@rowid AS bigint), t.weight, CAST(@tokens AS integer)
+        FROM unnest(CAST(@terms AS text[]), CAST(@weights AS float8[])) AS t(term, weight)
       )
       INSERT INTO lexical_stats_delta VALUES (1, CAST(@tokens AS integer))`);
     this.#remove = db.prepare(`
@@ -61,11 +56,14 @@ export class PgLexicalIndex implements LexicalIndex {
 
   insert(rowid: number, columns: Readonly<Record<LexicalColumn, string>>): void {
     const { terms, counts, tokens } = this.#tokenizer.row(columns);
-    const bound: Record<string, unknown> = { rowid, tokens, terms };
-    counts.forEach((column, at) => {
-      bound[`c${at}`] = column;
-    });
-    this.#insert.run(bound);
+    // FTS5's bm25() adds a column's weight for each occurrence of the term in it.
+    const weights = terms.map((_, at) =>
+      LEXICAL_COLUMNS.reduce(
+        (sum, column, c) => sum + ((counts[c] as number[])[at] as number) * LEXICAL_COLUMN_WEIGHTS[column],
+        0,
+      ),
+    );
+    this.#insert.run({ rowid, tokens, terms, weights });
   }
 
   remove(rowid: number): void {
@@ -90,9 +88,6 @@ export class PgLexicalIndex implements LexicalIndex {
     // Each word is one FTS5 phrase; two words stemming alike are two phrases there too.
     const terms = words.flatMap((word) => this.#tokenizer.terms(word));
     if (terms.length === 0) return [];
-    const weighted = LEXICAL_COLUMNS.map(
-      (column, at) => `CAST(p.${TF[at]} AS float8) * ${LEXICAL_COLUMN_WEIGHTS[column]}`,
-    ).join(" + ");
     const sql = `
       WITH stats AS MATERIALIZED (
         SELECT CAST(drawer_count AS float8) AS n, CAST(token_count AS float8) / NULLIF(drawer_count, 0) AS avgdl
@@ -106,11 +101,9 @@ export class PgLexicalIndex implements LexicalIndex {
         ) h
       )
       SELECT p.drawer_rowid AS rowid,
-        SUM(i.idf * (w.f * ${K1 + 1}) / (w.f + ${K1} * (${1 - B} + ${B} * doc.token_count / s.avgdl))) AS score
+        SUM(i.idf * (p.weight * ${K1 + 1}) / (p.weight + ${K1} * (${1 - B} + ${B} * p.tokens / s.avgdl))) AS score
       FROM idf i
       JOIN lexical_terms p ON p.term = i.term
-      CROSS JOIN LATERAL (SELECT ${weighted} AS f) w
-      JOIN lexical_docs doc ON doc.drawer_rowid = p.drawer_rowid
       CROSS JOIN stats s
       ${filter ? `JOIN drawers d ON d.rowid = p.drawer_rowid WHERE ${filter.sql}` : ""}
       GROUP BY p.drawer_rowid

@@ -1,5 +1,5 @@
 import { PalaceError } from "../../errors.js";
-import { LEXICAL_COLUMNS, LEXICAL_INDEX_VERSION } from "../lexical-table.js";
+import { LEXICAL_INDEX_VERSION } from "../lexical-table.js";
 import type { SqlDatabase } from "../sql/sql-database.js";
 
 /**
@@ -76,11 +76,15 @@ const PG_MIGRATIONS: readonly string[] = [
     END $$;
   CREATE TRIGGER drawers_text_changed AFTER UPDATE OF content, speaker ON drawers
     FOR EACH ROW EXECUTE FUNCTION palace_drawer_text_changed();
+  -- One row per term of a drawer's lexical row: its weighted count (Σ column weight × count) and
+  -- the row's length in tokens, both in the key's index, so a term's scores are read from the
+  -- index alone.
   CREATE TABLE lexical_terms (
     term TEXT NOT NULL,
     drawer_rowid BIGINT NOT NULL,
-    ${LEXICAL_COLUMNS.map((column) => `tf_${column} INTEGER NOT NULL DEFAULT 0`).join(",\n    ")},
-    PRIMARY KEY (term, drawer_rowid)
+    weight DOUBLE PRECISION NOT NULL,
+    tokens INTEGER NOT NULL,
+    PRIMARY KEY (term, drawer_rowid) INCLUDE (weight, tokens)
   );
   CREATE INDEX lexical_terms_drawer ON lexical_terms(drawer_rowid);
   CREATE TABLE lexical_docs (drawer_rowid BIGINT PRIMARY KEY, token_count INTEGER NOT NULL);
