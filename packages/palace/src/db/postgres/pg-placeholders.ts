@@ -94,7 +94,8 @@ function pgLiteral(value: unknown): string {
   if (value === null || value === undefined) return "NULL";
   const prepared = value instanceof Uint8Array ? value : prepareValue(value);
   if (prepared === null) return "NULL";
-  if (prepared instanceof Uint8Array) return `'\\x${Buffer.from(prepared).toString("hex")}'`;
+  // decode() reads the same whatever standard_conforming_strings says.
+  if (prepared instanceof Uint8Array) return `decode('${Buffer.from(prepared).toString("hex")}', 'hex')`;
   const text = String(prepared);
   // A simple query is a C string: a NUL would end it. PostgreSQL's text cannot hold one anyway.
   if (text.includes("\0")) throw new NulInTextError();
