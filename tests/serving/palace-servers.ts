@@ -204,12 +204,4 @@ export function processesMentioning(fragment: string): { pid: number; command: s
   return found;
 }
 
-/** Alive: it exists and has not exited (a zombie is gone). */
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
+export { isAlive } from "../process-alive.ts";
