@@ -1,5 +1,13 @@
 import type { SqlDatabase } from "../db/sql/sql-database.js";
 
+/** The tunnels table's indexes, the same on both stores. */
+const TUNNEL_INDEXES = `
+CREATE INDEX IF NOT EXISTS tunnels_from_room ON tunnels(from_wing, from_room);
+CREATE INDEX IF NOT EXISTS tunnels_to_room ON tunnels(to_wing, to_room);
+CREATE INDEX IF NOT EXISTS tunnels_from_drawer ON tunnels(from_drawer);
+CREATE INDEX IF NOT EXISTS tunnels_to_drawer ON tunnels(to_drawer);
+`;
+
 /**
  * The explicit tunnels' table, beside the palace's own in palace.sqlite (or its PostgreSQL
  * database). An end is a room (wing + room) or a drawer id, so each side has three nullable
@@ -21,11 +29,7 @@ CREATE TABLE IF NOT EXISTS tunnels (
   CHECK ((from_drawer IS NULL) = (from_wing IS NOT NULL AND from_room IS NOT NULL)),
   CHECK ((to_drawer IS NULL) = (to_wing IS NOT NULL AND to_room IS NOT NULL))
 );
-CREATE INDEX IF NOT EXISTS tunnels_from_room ON tunnels(from_wing, from_room);
-CREATE INDEX IF NOT EXISTS tunnels_to_room ON tunnels(to_wing, to_room);
-CREATE INDEX IF NOT EXISTS tunnels_from_drawer ON tunnels(from_drawer);
-CREATE INDEX IF NOT EXISTS tunnels_to_drawer ON tunnels(to_drawer);
-`;
+${TUNNEL_INDEXES}`;
 
 /**
  * The same table on PostgreSQL: `seq` (SQLite's rowid, the creation order `list` keeps) is an
@@ -47,11 +51,7 @@ CREATE TABLE IF NOT EXISTS tunnels (
   CHECK ((from_drawer IS NULL) = (from_wing IS NOT NULL AND from_room IS NOT NULL)),
   CHECK ((to_drawer IS NULL) = (to_wing IS NOT NULL AND to_room IS NOT NULL))
 );
-CREATE INDEX IF NOT EXISTS tunnels_from_room ON tunnels(from_wing, from_room);
-CREATE INDEX IF NOT EXISTS tunnels_to_room ON tunnels(to_wing, to_room);
-CREATE INDEX IF NOT EXISTS tunnels_from_drawer ON tunnels(from_drawer);
-CREATE INDEX IF NOT EXISTS tunnels_to_drawer ON tunnels(to_drawer);
-`;
+${TUNNEL_INDEXES}`;
 
 /**
  * Creates the tunnels table if it is missing; safe on every open. It has had one shape since it

@@ -64,11 +64,7 @@ export class Fts5Tokenizer {
 
   /** The index terms of a query word, in order (one, for a word of letters and digits). */
   terms(word: string): string[] {
-    const empty = Object.fromEntries(LEXICAL_COLUMNS.map((column) => [column, ""])) as Record<
-      LexicalColumn,
-      string
-    >;
-    this.#insert.run(...LEXICAL_COLUMNS.map((column) => (column === "content" ? word : empty[column])));
+    this.#insert.run(...LEXICAL_COLUMNS.map((column) => (column === "content" ? word : "")));
     try {
       return this.#terms.all().map((row) => row.term);
     } finally {

@@ -193,8 +193,6 @@ export class PgDatabase implements SqlDatabase {
       this.flush();
     } catch (error) {
       this.#depth = level;
-      // Writes of a failed transaction are dropped, not sent.
-      this.#deferred.length = 0;
       this.#rollback(
         level > 0 ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : "ROLLBACK",
       );
@@ -213,6 +211,7 @@ export class PgDatabase implements SqlDatabase {
   }
 
   #rollback(sql: string): void {
+    // Writes of a failed transaction are dropped, not sent.
     this.#deferred.length = 0;
     const pinned = this.#pinned;
     if (this.#depth === 0) this.#pinned = undefined;
